@@ -1,0 +1,31 @@
+// swift-tools-version: 6.0
+//
+// camctl: cameras on Linux through GStreamer, with the capture model of AVFoundation.
+
+import PackageDescription
+
+let package = Package(
+    name: "camctl",
+    products: [
+        .library(name: "GStreamer", targets: ["GStreamer"]),
+        .executable(name: "camctl", targets: ["camctl"]),
+    ],
+    targets: [
+        // Layer 1: the C libraries from Debian, and the few shims Swift cannot call directly.
+        .systemLibrary(
+            name: "CGStreamer",
+            pkgConfig: "gstreamer-1.0 gstreamer-app-1.0 gstreamer-video-1.0 gstreamer-tag-1.0 gstreamer-pbutils-1.0",
+            providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
+        ),
+        // Layer 2: safe, ARC-owned Swift wrappers. Knows nothing about cameras.
+        .target(name: "GStreamer", dependencies: ["CGStreamer"]),
+        // Layer 5: the command-line tool.
+        .executableTarget(name: "camctl", dependencies: ["GStreamer"]),
+
+        // A helper process for the leak test: GStreamer's leak tracer reports only at
+        // gst_deinit(), after which GStreamer cannot be used again in that process.
+        .executableTarget(name: "gst-leak-probe", dependencies: ["GStreamer"], path: "Tests/LeakProbe"),
+        .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "gst-leak-probe", "camctl"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

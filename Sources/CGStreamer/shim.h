@@ -1,0 +1,37 @@
+// The C bridge: GStreamer's headers, and static inline shims for the few things
+// Swift cannot call (function-like macros). Everything else is written in Swift.
+#ifndef CAMCTL_CGSTREAMER_SHIM_H
+#define CAMCTL_CGSTREAMER_SHIM_H
+
+#include <gst/gst.h>
+#include <gst/app/app.h>
+#include <gst/video/video.h>
+#include <gst/tag/tag.h>
+#include <gst/pbutils/pbutils.h>
+
+// Fundamental GLib types are macros (G_TYPE_MAKE_FUNDAMENTAL).
+static inline GType cgst_type_boolean(void) { return G_TYPE_BOOLEAN; }
+static inline GType cgst_type_int(void) { return G_TYPE_INT; }
+static inline GType cgst_type_uint(void) { return G_TYPE_UINT; }
+static inline GType cgst_type_long(void) { return G_TYPE_LONG; }
+static inline GType cgst_type_ulong(void) { return G_TYPE_ULONG; }
+static inline GType cgst_type_int64(void) { return G_TYPE_INT64; }
+static inline GType cgst_type_uint64(void) { return G_TYPE_UINT64; }
+static inline GType cgst_type_float(void) { return G_TYPE_FLOAT; }
+static inline GType cgst_type_double(void) { return G_TYPE_DOUBLE; }
+static inline GType cgst_type_string(void) { return G_TYPE_STRING; }
+static inline GType cgst_type_enum(void) { return G_TYPE_ENUM; }
+static inline GType cgst_type_flags(void) { return G_TYPE_FLAGS; }
+
+// G_TYPE_CHECK_INSTANCE_TYPE, the body of every GST_IS_* macro.
+static inline gboolean cgst_instance_is_a(gpointer instance, GType type) {
+    return instance != NULL && G_TYPE_CHECK_INSTANCE_TYPE(instance, type);
+}
+
+// G_VALUE_TYPE
+static inline GType cgst_value_type(const GValue *value) { return G_VALUE_TYPE(value); }
+
+// G_PARAM_SPEC_VALUE_TYPE
+static inline GType cgst_param_spec_value_type(const GParamSpec *pspec) { return G_PARAM_SPEC_VALUE_TYPE(pspec); }
+
+#endif

@@ -1,0 +1,60 @@
+internal import CGStreamer
+
+/// A source fed from Swift: push buffers in, then end the stream.
+public final class AppSource: Element, @unchecked Sendable {
+    override class var requiredType: GType? { gst_app_src_get_type() }
+
+    private var appSource: UnsafeMutablePointer<GstAppSrc> { upcast(raw) }
+
+    /// Makes an app source whose buffers carry times (`format=time`).
+    ///
+    /// - Parameters:
+    ///   - name: The element name.
+    ///   - caps: The format of the buffers that will be pushed.
+    ///   - isLive: Whether it behaves like a camera (data only while playing) rather than a file.
+    public convenience init(name: String? = nil, caps: Caps? = nil, isLive: Bool = false) throws(GStreamerError) {
+        try self.init(factory: "appsrc", name: name)
+        self.caps = caps
+        gst_app_src_set_stream_type(appSource, GST_APP_STREAM_TYPE_STREAM)
+        try setProperty("format", .enumeration("time"))
+        try setProperty("is-live", isLive)
+    }
+
+    /// The format of the pushed buffers.
+    public var caps: Caps? {
+        get { gst_app_src_get_caps(appSource).map { Caps(adopting: $0) } }
+        set { gst_app_src_set_caps(appSource, newValue?.raw) }
+    }
+
+    /// Bytes queued and not yet taken by the pipeline.
+    public var queuedBytes: Int { Int(gst_app_src_get_current_level_bytes(appSource)) }
+
+    /// Queues a buffer for the pipeline. The buffer is shared, not copied.
+    public func push(_ buffer: Buffer) throws(GStreamerError) {
+        try check(gst_app_src_push_buffer(appSource, gst_buffer_ref(buffer.raw)), "push a buffer")
+    }
+
+    /// Queues a sample's buffer and, when they changed, its caps. Nothing is copied.
+    public func push(_ sample: Sample) throws(GStreamerError) {
+        try check(gst_app_src_push_sample(appSource, sample.raw), "push a sample")
+    }
+
+    /// Ends the stream after the queued buffers.
+    public func endOfStream() throws(GStreamerError) {
+        try check(gst_app_src_end_of_stream(appSource), "end the stream")
+    }
+
+    private func check(_ result: GstFlowReturn, _ action: String) throws(GStreamerError) {
+        switch result {
+        case GST_FLOW_OK:
+            return
+        case GST_FLOW_FLUSHING:
+            throw GStreamerError(.flow, element: name, "cannot \(action): the pipeline is not playing or paused")
+        case GST_FLOW_EOS:
+            throw GStreamerError(.flow, element: name, "cannot \(action): the stream has already ended")
+        default:
+            let reason = borrowedString(gst_flow_get_name(result)) ?? "error"
+            throw GStreamerError(.flow, element: name, "cannot \(action): the pipeline answered \(reason)")
+        }
+    }
+}

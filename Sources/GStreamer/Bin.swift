@@ -1,0 +1,77 @@
+internal import CGStreamer
+
+/// A container of elements that changes state as one.
+public class Bin: Element, @unchecked Sendable {
+    override class var requiredType: GType? { gst_bin_get_type() }
+
+    var bin: UnsafeMutablePointer<GstBin> { upcast(raw) }
+
+    /// Makes an empty bin.
+    public convenience init(name: String? = nil) throws(GStreamerError) {
+        try requireGStreamer()
+        self.init(sinking: gst_bin_new(name))
+    }
+
+    /// Adds elements to the bin. An element can be in one bin only, and names must be unique.
+    public func add(_ elements: Element...) throws(GStreamerError) {
+        try add(elements)
+    }
+
+    /// Adds elements to the bin. An element can be in one bin only, and names must be unique.
+    public func add(_ elements: [Element]) throws(GStreamerError) {
+        for element in elements where gst_bin_add(bin, element.raw) == 0 {
+            throw GStreamerError(.link, element: element.name,
+                                 "cannot be added to \(name): it is already in a bin, or \(name) has an element of that name")
+        }
+    }
+
+    /// Removes an element from the bin; set it to the null state first if it was running.
+    public func remove(_ element: Element) throws(GStreamerError) {
+        guard gst_bin_remove(bin, element.raw) != 0 else {
+            throw GStreamerError(.link, element: element.name, "is not in \(name), so it cannot be removed from it")
+        }
+    }
+
+    /// Adds elements and links each to the next, as `a ! b ! c` does in gst-launch.
+    public func addLinked(_ elements: [Element]) throws(GStreamerError) {
+        try add(elements)
+        for (upstream, downstream) in zip(elements, elements.dropFirst()) {
+            try upstream.link(to: downstream)
+        }
+    }
+
+    /// The element of this name, searched recursively through nested bins.
+    public func element(named name: String) -> Element? {
+        gst_bin_get_by_name(bin, name).map { Element.wrapping(adopting: $0) }
+    }
+
+    /// The element of this name as a specific class (``AppSink``, ``AppSource``, …).
+    public func element<T: Element>(named name: String, as type: T.Type) -> T? {
+        element(named: name)?.as(type)
+    }
+
+    /// The elements directly inside this bin, in no particular order.
+    public var elements: [Element] {
+        var result: [Element] = []
+        let iterator = gst_bin_iterate_elements(bin)!
+        defer { gst_iterator_free(iterator) }
+        var item = GValue()
+        var done = false
+        while !done {
+            switch gst_iterator_next(iterator, &item) {
+            case GST_ITERATOR_OK:
+                if let object = g_value_get_object(&item) {
+                    result.append(Element.wrapping(retaining: object.assumingMemoryBound(to: GstElement.self)))
+                }
+                g_value_reset(&item)
+            case GST_ITERATOR_RESYNC:
+                result.removeAll()
+                gst_iterator_resync(iterator)
+            default:
+                done = true
+            }
+        }
+        if cgst_value_type(&item) != 0 { g_value_unset(&item) }
+        return result
+    }
+}

@@ -1,0 +1,43 @@
+internal import CGStreamer
+
+/// A connected signal handler; ``disconnect()`` stops it.
+public final class SignalConnection: @unchecked Sendable {
+    // @unchecked Sendable: immutable, and GObject's signal API is thread-safe.
+    private let element: Element
+    private let id: gulong
+
+    init(element: Element, id: gulong) {
+        self.element = element
+        self.id = id
+    }
+
+    /// Stops calling the handler.
+    public func disconnect() {
+        g_signal_handler_disconnect(upcast(element.raw, to: GObject.self), id)
+    }
+}
+
+extension Element {
+    /// Calls `handler` when the element creates a pad while running, as decoders and
+    /// demuxers do once they know what a stream holds. Runs on a streaming thread.
+    @discardableResult
+    public func onPadAdded(_ handler: @escaping @Sendable (Pad) -> Void) -> SignalConnection {
+        typealias PadAdded = @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?, gpointer?) -> Void
+        let callback: PadAdded = { _, pad, userData in
+            guard let pad, let userData else { return }
+            Unmanaged<PadHandler>.fromOpaque(userData).takeUnretainedValue().handler(Pad(retaining: pad))
+        }
+        let id = g_signal_connect_data(
+            upcast(raw, to: GObject.self), "pad-added", unsafeBitCast(callback, to: GCallback.self),
+            Unmanaged.passRetained(PadHandler(handler)).toOpaque(),
+            { userData, _ in Unmanaged<PadHandler>.fromOpaque(userData!).release() },
+            GConnectFlags(rawValue: 0))
+        return SignalConnection(element: self, id: id)
+    }
+}
+
+/// Carries a Swift closure through GObject's `void *` user data.
+private final class PadHandler: Sendable {
+    let handler: @Sendable (Pad) -> Void
+    init(_ handler: @escaping @Sendable (Pad) -> Void) { self.handler = handler }
+}

@@ -1,0 +1,55 @@
+internal import CGStreamer
+
+/// The GStreamer library as a whole: initialisation, version and teardown.
+///
+/// Every wrapper in this module initialises GStreamer on first use, so calling
+/// ``initialize()`` yourself is only needed to learn early whether it works.
+public enum GStreamerRuntime {
+    /// Initialises GStreamer once for the process.
+    ///
+    /// Safe to call from any thread and any number of times; later calls return the first result.
+    public static func initialize() throws(GStreamerError) {
+        try initialization.get()
+    }
+
+    /// The version of the GStreamer library loaded at run time, such as `1.22.0`.
+    public static var version: String {
+        var major: guint = 0, minor: guint = 0, micro: guint = 0, nano: guint = 0
+        gst_version(&major, &minor, &micro, &nano)
+        return "\(major).\(minor).\(micro)"
+    }
+
+    /// Whether an element factory of this name is installed (`videotestsrc`, `x265enc`, …).
+    public static func hasElement(_ factoryName: String) -> Bool {
+        guard (try? initialize()) != nil, let factory = gst_element_factory_find(factoryName) else { return false }
+        gst_object_unref(UnsafeMutableRawPointer(factory))
+        return true
+    }
+
+    /// Frees everything GStreamer holds, so that the `leaks` tracer can report what is still alive.
+    ///
+    /// Call it only at the very end of a process: GStreamer cannot be used again afterwards.
+    public static func deinitialize() {
+        gst_deinit()
+    }
+}
+
+/// The outcome of `gst_init_check`, computed once: Swift initialises globals lazily under a lock.
+private let initialization: Result<Void, GStreamerError> = {
+    var error: UnsafeMutablePointer<GError>?
+    if gst_init_check(nil, nil, &error) != 0 {
+        // Registers the tag library's tags (capturing-*, geo-*, …) besides MusicBrainz's, despite its name.
+        gst_tag_register_musicbrainz_tags()
+        return .success(())
+    }
+    let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown reason"
+    g_clear_error(&error)
+    return .failure(GStreamerError(
+        .initialization,
+        "GStreamer could not be initialised (\(reason)); check that the GStreamer 1.x libraries and plugins are installed"))
+}()
+
+/// Initialises GStreamer or throws; called by every entry point that creates GStreamer objects.
+func requireGStreamer() throws(GStreamerError) {
+    try initialization.get()
+}

@@ -1,0 +1,116 @@
+internal import CGStreamer
+import Foundation
+import Synchronization
+
+/// Receives every message of one bus, on the thread that posts it, and hands it on:
+/// to subscribers' streams, and to the record that state changes and end-of-stream waits read.
+///
+/// It is installed as the bus's sync handler, so no GLib main loop or bus thread is needed,
+/// and an error is recorded before the call that caused it returns. It never blocks.
+final class BusDispatcher: Sendable {
+    private struct State {
+        var subscribers: [Int: AsyncStream<Message>.Continuation] = [:]
+        var nextSubscriberID = 0
+        /// Errors posted since the last ``beginWatch()``, oldest first, at most a few.
+        var errors: [Message.Report] = []
+        var endOfStream = false
+    }
+
+    private let state = Mutex(State())
+
+    /// The dispatcher of a pipeline's bus, installed on first use. Every wrapper of the same
+    /// pipeline shares it, since a bus has room for one sync handler only.
+    static func attached(to pipeline: UnsafeMutablePointer<GstElement>) -> BusDispatcher {
+        let object = upcast(pipeline, to: GObject.self)
+        // Under a lock, so two wrappers made at once install one dispatcher.
+        attachment.lock()
+        defer { attachment.unlock() }
+        if let existing = g_object_get_data(object, dataKey) {
+            return Unmanaged<BusDispatcher>.fromOpaque(existing).takeUnretainedValue()
+        }
+        let bus = gst_element_get_bus(pipeline)!
+        defer { gst_object_unref(bus) }
+        let dispatcher = install(on: bus)
+        // Unretained: the bus's sync handler holds the dispatcher as long as the pipeline has the bus.
+        g_object_set_data(object, dataKey, Unmanaged.passUnretained(dispatcher).toOpaque())
+        return dispatcher
+    }
+
+    private static let dataKey = "camctl-bus-dispatcher"
+    private static let attachment = NSLock()
+
+    /// Installs a dispatcher as the bus's sync handler; the bus keeps it alive until replaced.
+    private static func install(on bus: UnsafeMutablePointer<GstBus>) -> BusDispatcher {
+        let dispatcher = BusDispatcher()
+        gst_bus_set_sync_handler(bus, { _, message, userData in
+            guard let message, let userData else { return GST_BUS_PASS }
+            Unmanaged<BusDispatcher>.fromOpaque(userData).takeUnretainedValue().dispatch(Message(parsing: message))
+            // A sync handler that drops a message owns it and must release it.
+            gst_message_unref(message)
+            return GST_BUS_DROP
+        }, Unmanaged.passRetained(dispatcher).toOpaque(), { userData in
+            Unmanaged<BusDispatcher>.fromOpaque(userData!).release()
+        })
+        return dispatcher
+    }
+
+    private func dispatch(_ message: Message) {
+        let subscribers = state.withLock { state in
+            switch message {
+            case .error(let report) where state.errors.count < 8:
+                state.errors.append(report)
+            case .endOfStream:
+                state.endOfStream = true
+            default:
+                break
+            }
+            return Array(state.subscribers.values)
+        }
+        for subscriber in subscribers {
+            subscriber.yield(message)
+        }
+    }
+
+    /// A stream of the messages posted from now on, buffering at most `limit` unread ones.
+    func subscribe(bufferingNewest limit: Int) -> AsyncStream<Message> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Message.self, bufferingPolicy: .bufferingNewest(limit))
+        let id = state.withLock { state in
+            defer { state.nextSubscriberID += 1 }
+            state.subscribers[state.nextSubscriberID] = continuation
+            return state.nextSubscriberID
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Forgets earlier errors and end-of-stream, before a state change whose failure must be explained.
+    func beginWatch() {
+        state.withLock { state in
+            state.errors.removeAll()
+            state.endOfStream = false
+        }
+    }
+
+    /// The first error posted since ``beginWatch()``.
+    var firstError: Message.Report? {
+        state.withLock { $0.errors.first }
+    }
+
+    /// Whether end-of-stream was posted since ``beginWatch()``.
+    var hasReachedEndOfStream: Bool {
+        state.withLock { $0.endOfStream }
+    }
+
+    /// Ends every subscriber's stream.
+    func finishAll() {
+        let subscribers = state.withLock { state in
+            defer { state.subscribers.removeAll() }
+            return Array(state.subscribers.values)
+        }
+        for subscriber in subscribers {
+            subscriber.finish()
+        }
+    }
+}

@@ -1,0 +1,93 @@
+internal import CGStreamer
+
+/// A callback on a pad that sees, drops or holds back the data passing through it.
+///
+/// The probe stays until ``remove()`` is called or its handler returns ``Result/remove``.
+public final class PadProbe: @unchecked Sendable {
+    // @unchecked Sendable: both stored properties are immutable and GStreamer locks the pad.
+    private let pad: Pad
+    private let id: gulong
+
+    /// What a probe sees.
+    public struct Kind: OptionSet, Sendable {
+        public let rawValue: UInt32
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+        /// Buffers flowing downstream.
+        public static let buffer = Kind(rawValue: GST_PAD_PROBE_TYPE_BUFFER.rawValue)
+        /// Events flowing downstream (caps, segment, end of stream…).
+        public static let downstreamEvent = Kind(rawValue: GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
+        /// Hold the data flow while the probe's handler returns ``Result/ok``.
+        public static let blocking = Kind(rawValue: GST_PAD_PROBE_TYPE_BLOCK.rawValue)
+        /// Called once when the pad is idle (no data passing), for safe relinking.
+        public static let idle = Kind(rawValue: GST_PAD_PROBE_TYPE_IDLE.rawValue)
+        /// Block buffers and downstream events: the usual way to stop a branch.
+        public static let blockDownstream: Kind = [.blocking, .buffer, .downstreamEvent]
+    }
+
+    /// What a probe's handler decides.
+    public enum Result: Sendable {
+        /// Let the data pass; a blocking probe keeps blocking.
+        case ok
+        /// Let this item pass, even through a blocking probe.
+        case pass
+        /// Throw the data away.
+        case drop
+        /// Let the data pass and remove the probe.
+        case remove
+    }
+
+    /// What a probe's handler is called with.
+    public struct Info: @unchecked Sendable {
+        // @unchecked Sendable: holds only immutable values and a buffer wrapper, which is Sendable.
+        /// The buffer passing, for buffer probes.
+        public let buffer: Buffer?
+        /// The event passing, by name (`eos`, `caps`, `segment`), for event probes.
+        public let eventName: String?
+    }
+
+    init(pad: Pad, id: gulong) {
+        self.pad = pad
+        self.id = id
+    }
+
+    /// Removes the probe; a blocked pad resumes.
+    public func remove() {
+        gst_pad_remove_probe(pad.raw, id)
+    }
+}
+
+extension Pad {
+    /// Adds a probe whose handler runs on the streaming thread for each item of the given kinds.
+    ///
+    /// The handler must return quickly and must not change pipeline states.
+    @discardableResult
+    public func addProbe(_ kind: PadProbe.Kind, _ handler: @escaping @Sendable (PadProbe.Info) -> PadProbe.Result) -> PadProbe {
+        let box = ProbeHandler(handler)
+        let id = gst_pad_add_probe(raw, GstPadProbeType(rawValue: kind.rawValue), { _, info, userData in
+            let handler = Unmanaged<ProbeHandler>.fromOpaque(userData!).takeUnretainedValue().handler
+            let type = info!.pointee.type.rawValue
+            let carriesBuffer = type & GST_PAD_PROBE_TYPE_BUFFER.rawValue != 0
+            let carriesEvent = type & GST_PAD_PROBE_TYPE_EVENT_BOTH.rawValue != 0
+            let buffer = carriesBuffer ? gst_pad_probe_info_get_buffer(info).map { Buffer(retaining: $0) } : nil
+            let eventName = carriesEvent ? gst_pad_probe_info_get_event(info).flatMap {
+                borrowedString(gst_event_type_get_name($0.pointee.type))
+            } : nil
+            switch handler(PadProbe.Info(buffer: buffer, eventName: eventName)) {
+            case .ok: return GST_PAD_PROBE_OK
+            case .pass: return GST_PAD_PROBE_PASS
+            case .drop: return GST_PAD_PROBE_DROP
+            case .remove: return GST_PAD_PROBE_REMOVE
+            }
+        }, Unmanaged.passRetained(box).toOpaque(), { userData in
+            Unmanaged<ProbeHandler>.fromOpaque(userData!).release()
+        })
+        return PadProbe(pad: self, id: id)
+    }
+}
+
+/// Carries a Swift closure through GStreamer's `void *` user data.
+private final class ProbeHandler: Sendable {
+    let handler: @Sendable (PadProbe.Info) -> PadProbe.Result
+    init(_ handler: @escaping @Sendable (PadProbe.Info) -> PadProbe.Result) { self.handler = handler }
+}

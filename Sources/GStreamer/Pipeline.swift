@@ -1,0 +1,166 @@
+internal import CGStreamer
+import Dispatch
+
+/// A top-level bin with a clock and a bus: the unit that plays.
+///
+/// State changes are awaited without blocking the caller's thread, and fail with the error the
+/// failing element posted. Bus messages are delivered as ``Message`` values, without a GLib main loop.
+public final class Pipeline: Bin, @unchecked Sendable {
+    override class var requiredType: GType? { gst_pipeline_get_type() }
+
+    private let dispatcher: BusDispatcher
+    /// Runs the blocking state-change calls in order, off Swift's cooperative threads.
+    private let stateQueue = DispatchQueue(label: "camctl.pipeline.state")
+
+    required init(adopting raw: UnsafeMutablePointer<GstElement>) {
+        dispatcher = BusDispatcher.attached(to: raw)
+        super.init(adopting: raw)
+    }
+
+    /// Makes an empty pipeline.
+    public convenience init(name: String? = nil) throws(GStreamerError) {
+        try requireGStreamer()
+        self.init(sinking: gst_pipeline_new(name))
+    }
+
+    /// Builds a pipeline from a gst-launch description, such as `videotestsrc ! jpegenc ! fakesink`.
+    public convenience init(describing description: String) throws(GStreamerError) {
+        try requireGStreamer()
+        var error: UnsafeMutablePointer<GError>?
+        // A parse can return a half-built pipeline *and* an error: the error decides.
+        let built = gst_parse_launch_full(description, nil, GST_PARSE_FLAG_FATAL_ERRORS, &error)
+        if let error {
+            defer { g_error_free(error) }
+            if let built { gst_object_unref(built) }
+            throw Pipeline.parseError(error.pointee, in: description)
+        }
+        guard let built else {
+            throw GStreamerError(.parse, "the pipeline description \"\(description)\" produced no pipeline")
+        }
+        gst_object_ref_sink(built)
+        if cgst_instance_is_a(built, gst_pipeline_get_type()) != 0 {
+            self.init(adopting: built)
+        } else {
+            // A single element: put it in a pipeline of its own.
+            self.init(sinking: gst_pipeline_new(nil))
+            gst_bin_add(bin, built)
+            gst_object_unref(built)
+        }
+    }
+
+    deinit {
+        gst_element_set_state(raw, GST_STATE_NULL)
+        dispatcher.finishAll()
+    }
+
+    private static func parseError(_ error: GError, in description: String) -> GStreamerError {
+        let text = borrowedString(error.message) ?? "unknown parse error"
+        switch error.code {
+        case Int32(GST_PARSE_ERROR_NO_SUCH_ELEMENT.rawValue):
+            return GStreamerError(.missingElement,
+                "\(text) is installed; check the name with gst-inspect-1.0, or install the plugin package that provides it")
+        case Int32(GST_PARSE_ERROR_LINK.rawValue):
+            return GStreamerError(.link, "\(text); check that the elements take a common format")
+        case Int32(GST_PARSE_ERROR_NO_SUCH_PROPERTY.rawValue), Int32(GST_PARSE_ERROR_COULD_NOT_SET_PROPERTY.rawValue):
+            return GStreamerError(.unknownProperty, "\(text); gst-inspect-1.0 lists an element's properties")
+        default:
+            return GStreamerError(.parse, "the pipeline description \"\(description)\" is invalid: \(text)")
+        }
+    }
+}
+
+extension Pipeline {
+    /// The messages posted from now on, in order.
+    ///
+    /// Each call returns its own stream; every stream sees every message. A stream keeps
+    /// at most `limit` unread messages, dropping the oldest, and ends when the pipeline is freed.
+    public func messages(bufferingNewest limit: Int = 1024) -> AsyncStream<Message> {
+        dispatcher.subscribe(bufferingNewest: limit)
+    }
+
+    /// Changes the state and waits until it is reached.
+    ///
+    /// - Throws: The error an element posted when the change failed, or a timeout error when the
+    ///   change did not complete in time (the pipeline is left as it is; set it to `.null` to give up).
+    public func setState(_ target: State, timeout: Duration = .seconds(10)) async throws(GStreamerError) {
+        try await changeState(to: target, waitingAtMost: timeout)
+    }
+
+    /// Starts a change of state without waiting for it to complete, for pipelines that can
+    /// complete it only once fed (an ``AppSource`` must get data before the sinks can preroll).
+    ///
+    /// - Throws: The error an element posted when it refused the change at once.
+    public func beginStateChange(to target: State) async throws(GStreamerError) {
+        try await changeState(to: target, waitingAtMost: nil)
+    }
+
+    private func changeState(to target: State, waitingAtMost timeout: Duration?) async throws(GStreamerError) {
+        dispatcher.beginWatch()
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<GstStateChangeReturn, Never>) in
+            stateQueue.async { [self] in
+                var result = gst_element_set_state(raw, target.raw)
+                if result == GST_STATE_CHANGE_ASYNC, let timeout {
+                    result = gst_element_get_state(raw, nil, nil, ClockTime.timeout(timeout))
+                }
+                continuation.resume(returning: result)
+            }
+        }
+        switch result {
+        case GST_STATE_CHANGE_SUCCESS, GST_STATE_CHANGE_NO_PREROLL:
+            return
+        case GST_STATE_CHANGE_ASYNC:
+            guard let timeout else { return }
+            throw GStreamerError(.timeout, element: name,
+                "did not reach the \(target) state within \(timeout); an element is waiting for data that does not come")
+        default:
+            if let report = dispatcher.firstError { throw GStreamerError(report) }
+            throw GStreamerError(.stateChange, element: name, "could not change to the \(target) state")
+        }
+    }
+
+    /// Starts the data flow.
+    public func play(timeout: Duration = .seconds(10)) async throws(GStreamerError) {
+        try await setState(.playing, timeout: timeout)
+    }
+
+    /// Stops the pipeline and frees its resources (devices, windows, threads).
+    public func stop(timeout: Duration = .seconds(10)) async throws(GStreamerError) {
+        try await setState(.null, timeout: timeout)
+    }
+
+    /// Waits until the pipeline reaches the end of its stream.
+    ///
+    /// Counts an end-of-stream posted since the last state change, so calling it after
+    /// ``play(timeout:)`` never misses one.
+    /// - Throws: The first error posted meanwhile, or a timeout error.
+    public func waitForEndOfStream(timeout: Duration = .seconds(30)) async throws(GStreamerError) {
+        let stream = dispatcher.subscribe(bufferingNewest: 64)
+        if let report = dispatcher.firstError { throw GStreamerError(report) }
+        if dispatcher.hasReachedEndOfStream { return }
+        let name = self.name
+        let outcome: Result<Void, GStreamerError> = await withTaskGroup(of: Result<Void, GStreamerError>?.self) { group in
+            group.addTask {
+                for await message in stream {
+                    switch message {
+                    case .endOfStream: return .success(())
+                    case .error(let report): return .failure(GStreamerError(report))
+                    default: continue
+                    }
+                }
+                return Task.isCancelled ? nil : .failure(GStreamerError(.stateChange, element: name,
+                    "was freed before the end of its stream"))
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return Task.isCancelled ? nil : .failure(GStreamerError(.timeout, element: name,
+                    "did not reach the end of its stream within \(timeout)"))
+            }
+            defer { group.cancelAll() }
+            for await result in group {
+                if let result { return result }
+            }
+            return .failure(GStreamerError(.timeout, element: name, "stopped waiting for the end of its stream"))
+        }
+        try outcome.get()
+    }
+}

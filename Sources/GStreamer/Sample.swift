@@ -1,0 +1,41 @@
+internal import CGStreamer
+
+/// A buffer together with the caps that describe it, as an app sink delivers it.
+public final class Sample: @unchecked Sendable {
+    // @unchecked Sendable: samples are immutable and their reference count is atomic.
+    let raw: OpaquePointer
+
+    /// Takes over a reference the caller owned.
+    init(adopting raw: OpaquePointer) {
+        self.raw = raw
+    }
+
+    deinit {
+        gst_sample_unref(raw)
+    }
+
+    /// The data.
+    public var buffer: Buffer? {
+        gst_sample_get_buffer(raw).map { Buffer(retaining: $0) }
+    }
+
+    /// The format of the data.
+    public var caps: Caps? {
+        gst_sample_get_caps(raw).map { Caps(retaining: $0) }
+    }
+
+    /// The layout of a raw video frame: format, size and, from the buffer's video metadata
+    /// where the source padded its rows, the real strides and plane offsets.
+    public var videoInfo: VideoInfo? {
+        guard let caps = gst_sample_get_caps(raw) else { return nil }
+        return VideoInfo(caps: caps, buffer: gst_sample_get_buffer(raw))
+    }
+
+    /// Reads the buffer's data in place, without copying; see ``Buffer/withUnsafeBytes(_:)``.
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        guard let buffer = gst_sample_get_buffer(raw) else {
+            throw GStreamerError(.flow, "the sample holds no buffer")
+        }
+        return try Buffer(retaining: buffer).withUnsafeBytes(body)
+    }
+}

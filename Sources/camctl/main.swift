@@ -1,0 +1,13 @@
+import Foundation
+import GStreamer
+
+// camctl: cameras on Linux through GStreamer.
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+do {
+    let command = try Command.parse(arguments)
+    try await command.run()
+} catch {
+    FileHandle.standardError.write(Data("camctl: \(error.message)\n".utf8))
+    exit(error.exitCode.rawValue)
+}

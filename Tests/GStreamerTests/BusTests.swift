@@ -1,0 +1,93 @@
+import GStreamer
+import Testing
+
+@Suite("Bus messages as a typed Swift stream")
+struct BusTests {
+    @Test("A pipeline that ends posts its state changes in order, then end-of-stream")
+    func messagesArriveInOrder() async throws {
+        let pipeline = try Pipeline(describing: "videotestsrc num-buffers=5 ! fakesink name=sink")
+        let pipelineName = pipeline.name
+        let messages = pipeline.messages()
+        let second = pipeline.messages()
+        try await pipeline.play()
+        var transitions: [String] = []
+        var sawStreamStart = false
+        for await message in messages {
+            switch message {
+            case .stateChanged(let source, let from, let to, _) where source == pipelineName:
+                transitions.append("\(from)->\(to)")
+            case .streamStart:
+                sawStreamStart = true
+            case .endOfStream(let source):
+                #expect(source == pipelineName)
+                #expect(sawStreamStart, "stream-start comes before end-of-stream")
+                #expect(transitions == ["NULL->READY", "READY->PAUSED", "PAUSED->PLAYING"])
+                try await pipeline.stop()
+                // Every subscriber sees every message.
+                var secondSawEnd = false
+                for await message in second {
+                    if case .endOfStream = message { secondSawEnd = true; break }
+                }
+                #expect(secondSawEnd)
+                return
+            case .error(let report):
+                Issue.record("unexpected error: \(report.text)")
+            default:
+                break
+            }
+        }
+        Issue.record("the message stream ended without end-of-stream")
+    }
+
+    @Test("Waiting for the end of a stream after it already ended returns at once")
+    func endOfStreamIsNotMissed() async throws {
+        let pipeline = try Pipeline(describing: "videotestsrc num-buffers=1 ! fakesink sync=false")
+        try await pipeline.play()
+        try await Task.sleep(for: .milliseconds(300))
+        try await pipeline.waitForEndOfStream(timeout: .seconds(1))
+        try await pipeline.stop()
+    }
+
+    @Test("Element messages carry their structure")
+    func elementMessageStructure() async throws {
+        let pipeline = try Pipeline(describing: """
+            audiotestsrc num-buffers=20 ! audio/x-raw,channels=2 ! level name=meter interval=50000000 ! fakesink sync=false
+            """)
+        let messages = pipeline.messages()
+        try await pipeline.play()
+        var levels: [Structure] = []
+        for await message in messages {
+            if case .element("meter", let structure) = message { levels.append(structure) }
+            if case .endOfStream = message { break }
+        }
+        let first = try #require(levels.first)
+        #expect(first.name == "level")
+        guard case .array(let channels)? = first["rms"] ?? nil else {
+            Issue.record("rms is not an array: \(String(describing: first["rms"]))")
+            return
+        }
+        #expect(channels.count == 2)
+        #expect(channels.allSatisfy { ($0.doubleValue ?? 0) < 0 }, "RMS in dB below full scale")
+        try await pipeline.stop()
+    }
+
+    @Test("Quality-of-service messages report processed and dropped buffers")
+    func qualityOfService() async throws {
+        // A sink that renders in sync with a clock it cannot keep up with drops late buffers and says so.
+        let pipeline = try Pipeline(describing: """
+            videotestsrc num-buffers=40 ! video/x-raw,width=320,height=240,framerate=1000/1 \
+            ! identity sleep-time=20000 ! fakesink sync=true qos=true max-lateness=1000000
+            """)
+        let messages = pipeline.messages()
+        try await pipeline.play()
+        var report: Message.QualityOfService?
+        for await message in messages {
+            if case .qualityOfService(_, let figures) = message { report = figures }
+            if case .endOfStream = message { break }
+        }
+        let figures = try #require(report)
+        #expect(figures.dropped > 0)
+        #expect(figures.timestamp != nil)
+        try await pipeline.stop()
+    }
+}

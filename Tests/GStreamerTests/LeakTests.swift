@@ -1,0 +1,35 @@
+import Testing
+
+@Suite("No GStreamer object outlives its Swift owner")
+struct LeakTests {
+    static let tracerEnvironment = [
+        "GST_TRACERS": "leaks",
+        "GST_DEBUG": "GST_TRACER:7",
+        "SWIFT_BACKTRACE": "enable=no",
+    ]
+
+    /// The tracer's reports of objects still alive (its format declarations aside).
+    static func aliveObjects(_ log: String) -> [Substring] {
+        log.split(separator: "\n").filter { $0.contains("object-alive, type-name=(string)") && !$0.contains("%s") }
+    }
+
+    @Test("Hundreds of frames through app sink, Swift and app source leave nothing alive")
+    func noLeaks() throws {
+        let result = try ChildProcess.runBuilt("gst-leak-probe", ["300"], environment: Self.tracerEnvironment)
+        #expect(result.status == 0, "\(result.standardError.suffix(2000))")
+        #expect(result.standardOutput.contains("frames passed: 300, photos encoded: 300"))
+        let alive = Self.aliveObjects(result.standardError)
+        #expect(alive.isEmpty, "still alive:\n\(alive.prefix(20).joined(separator: "\n"))")
+        #expect(!result.standardError.contains("Leaks detected"))
+    }
+
+    @Test("The same check catches a sample kept on purpose")
+    func leakIsDetected() throws {
+        let result = try ChildProcess.runBuilt("gst-leak-probe", ["20", "--leak-on-purpose"], environment: Self.tracerEnvironment)
+        #expect(result.standardOutput.contains("frames passed: 20"),
+                "status \(result.status): \(result.standardError.split(separator: "\n").filter { !$0.contains("GST_TRACER") }.suffix(10))")
+        let alive = Self.aliveObjects(result.standardError)
+        #expect(alive.contains { $0.contains("GstSample") })
+        #expect(alive.contains { $0.contains("GstBuffer") })
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// Runs programs the tests need: the package's own binaries and tools we did not write.
+struct ChildProcess {
+    struct Result {
+        let status: Int32
+        let standardOutput: String
+        let standardError: String
+    }
+
+    /// The folder holding the package's built executables (next to the test binary).
+    static var buildFolder: URL {
+        let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: testBinary).deletingLastPathComponent()
+    }
+
+    /// Runs a built executable of this package by product name.
+    static func runBuilt(_ name: String, _ arguments: [String], environment: [String: String] = [:],
+                         in directory: URL? = nil) throws -> Result {
+        try run(buildFolder.appendingPathComponent(name).path, arguments, environment: environment, in: directory)
+    }
+
+    /// Runs a program found on the PATH or by absolute path, waiting for it to end.
+    static func run(_ program: String, _ arguments: [String], environment: [String: String] = [:],
+                    in directory: URL? = nil) throws -> Result {
+        let process = Process()
+        if program.hasPrefix("/") {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [program] + arguments
+        }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        if let directory { process.currentDirectoryURL = directory }
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read both pipes to their ends before waiting, so a chatty child never blocks on a full pipe.
+        let errorData = DataBox()
+        let reading = DispatchGroup()
+        DispatchQueue.global().async(group: reading) {
+            errorData.data = errors.fileHandleForReading.readDataToEndOfFile()
+        }
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        reading.wait()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus,
+                      standardOutput: String(decoding: outputData, as: UTF8.self),
+                      standardError: String(decoding: errorData.data, as: UTF8.self))
+    }
+
+    /// Whether a program is installed.
+    static func isInstalled(_ program: String) -> Bool {
+        (try? run("which", [program]).status) == 0
+    }
+}
+
+/// Data written by one reader thread and read after the dispatch group that ran it has finished.
+private final class DataBox: @unchecked Sendable {
+    var data = Data()
+}
+
+/// A temporary folder, removed when the test ends.
+final class TemporaryFolder {
+    let url: URL
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("camctl-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+    deinit { try? FileManager.default.removeItem(at: url) }
+}

@@ -1,0 +1,70 @@
+// gst-leak-probe: runs frames through the Swift wrappers (an app sink into Swift, Swift into an
+// app source, an encoder, probes, caps, tags and bus messages), then shuts GStreamer down so that
+// the `leaks` tracer (GST_TRACERS=leaks) reports every GStreamer object still alive.
+//
+//   gst-leak-probe [FRAMES] [--leak-on-purpose]
+//
+// With --leak-on-purpose one sample is kept forever, to prove the check can fail.
+
+import GStreamer
+
+let arguments = CommandLine.arguments.dropFirst()
+let frameCount = arguments.compactMap { Int($0) }.first ?? 300
+let leakOnPurpose = arguments.contains("--leak-on-purpose")
+
+/// Runs the pipelines; every wrapper it makes is released when it returns.
+func exercise(frames: Int) async throws -> (passed: Int, encoded: Int) {
+    let producer = try Pipeline(describing: """
+        videotestsrc name=camera num-buffers=\(frames) ! video/x-raw,format=RGB,width=320,height=240,framerate=30/1 \
+        ! appsink name=frames sync=false
+        """)
+    let consumer = try Pipeline(describing: """
+        appsrc name=input format=time ! videoconvert ! video/x-raw,format=I420 ! jpegenc ! appsink name=photos sync=false
+        """)
+    guard let frameSink = producer.element(named: "frames", as: AppSink.self),
+          let input = consumer.element(named: "input", as: AppSource.self),
+          let photoSink = consumer.element(named: "photos", as: AppSink.self),
+          let cameraPad = producer.element(named: "camera")?.staticPad(named: "src")
+    else {
+        fatalError("the probe pipelines lack their named elements")
+    }
+    let probe = cameraPad.addProbe(.buffer) { _ in .ok }
+    let frameStream = frameSink.samples(.keepOldest(frames))
+    let photos = photoSink.samples(.keepOldest(frames))
+    let messages = producer.messages()
+
+    try await consumer.beginStateChange(to: .playing)
+    try await producer.play()
+    var passed = 0
+    for await sample in frameStream {
+        _ = try sample.withUnsafeBytes { $0.first }
+        _ = sample.videoInfo
+        try input.push(sample)
+        passed += 1
+        if leakOnPurpose && passed == 1 {
+            _ = Unmanaged.passRetained(sample)
+        }
+    }
+    try input.endOfStream()
+    var encoded = 0
+    for await _ in photos { encoded += 1 }
+    try await consumer.waitForEndOfStream()
+    probe.remove()
+
+    var tags = try TagList()
+    try tags.set(TagList.Tag.deviceModel, .string("probe"))
+    _ = tags.exifData()
+    _ = try Caps("video/x-raw, width=[ 1, 100 ]").intersection(Caps("video/x-raw, width=50")).fixated().structures
+    _ = try DeviceMonitor().devices()
+
+    for await message in messages {
+        if case .endOfStream = message { break }
+    }
+    try await producer.stop()
+    try await consumer.stop()
+    return (passed, encoded)
+}
+
+let (passed, encoded) = try await exercise(frames: frameCount)
+print("frames passed: \(passed), photos encoded: \(encoded)")
+GStreamerRuntime.deinitialize()
