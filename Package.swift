@@ -21,6 +21,8 @@ let package = Package(
         .target(name: "GStreamer", dependencies: ["CGStreamer"]),
         // Layer 5: the command-line tool.
         .executableTarget(name: "camctl", dependencies: ["GStreamer"]),
+        // Benchmarks against gst-launch-1.0 in the same run: swift run -c release camctl-bench
+        .executableTarget(name: "camctl-bench", dependencies: ["GStreamer"]),
 
         // A helper process for the leak test: GStreamer's leak tracer reports only at
         // gst_deinit(), after which GStreamer cannot be used again in that process.

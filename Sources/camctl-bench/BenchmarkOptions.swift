@@ -1,0 +1,18 @@
+/// The command line of camctl-bench.
+struct BenchmarkOptions {
+    var runs = 5
+    var output = "BENCHMARKS.md"
+
+    static func parse(_ arguments: some Sequence<String>) -> BenchmarkOptions {
+        var options = BenchmarkOptions()
+        var iterator = arguments.makeIterator()
+        while let argument = iterator.next() {
+            switch argument {
+            case "--runs": options.runs = iterator.next().flatMap(Int.init).map { max(1, $0) } ?? options.runs
+            case "--output": options.output = iterator.next() ?? options.output
+            default: break
+            }
+        }
+        return options
+    }
+}

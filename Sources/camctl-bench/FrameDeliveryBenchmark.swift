@@ -1,0 +1,62 @@
+import GStreamer
+
+/// Frames per second that an app sink delivers into a Swift consumer, against
+/// `gst-launch-1.0 … ! fakesink` on the same non-live source.
+struct FrameDeliveryBenchmark {
+    let frames: Int
+    let width: Int
+    let height: Int
+
+    private var source: String {
+        "videotestsrc num-buffers=\(frames) ! video/x-raw,format=I420,width=\(width),height=\(height),framerate=30/1"
+    }
+
+    func run(runs: Int) async throws -> BenchmarkRow {
+        _ = try await swiftFramesPerSecond()  // warm-up: plugin registry, caches
+        _ = try gstLaunchFramesPerSecond()
+        var camctl: [Double] = [], reference: [Double] = []
+        for _ in 0..<runs {  // interleaved, so both sides see the same machine load
+            camctl.append(try await swiftFramesPerSecond())
+            reference.append(try gstLaunchFramesPerSecond())
+        }
+        return BenchmarkRow(
+            name: "Frame delivery into Swift, \(width)x\(height) I420, \(frames) frames",
+            unit: "frames/s", camctl: Measurement(samples: camctl), reference: Measurement(samples: reference),
+            referenceName: "gst-launch-1.0 … ! fakesink", higherIsBetter: true)
+    }
+
+    /// Plays the source into an app sink and reads one byte of every frame in place.
+    private func swiftFramesPerSecond() async throws -> Double {
+        let pipeline = try Pipeline(describing: "\(source) ! appsink name=frames sync=false")
+        guard let sink = pipeline.element(named: "frames", as: AppSink.self) else {
+            throw BenchmarkFailure("the benchmark pipeline has no app sink")
+        }
+        let stream = sink.samples(.keepOldest(8))
+        var received = 0
+        var checksum = 0
+        let seconds = try await measureSeconds {
+            try await pipeline.play()
+            for await frame in stream {
+                checksum &+= Int(try frame.withUnsafeBytes { $0[$0.count / 2] })
+                received += 1
+            }
+        }
+        try await pipeline.stop()
+        guard received + stream.droppedCount == frames else {
+            throw BenchmarkFailure("received \(received) of \(frames) frames")
+        }
+        _ = checksum
+        return Double(received) / seconds
+    }
+
+    /// Times gst-launch for all frames and for one, so that process start-up cancels out.
+    private func gstLaunchFramesPerSecond() throws -> Double {
+        let arguments = { (count: Int) in
+            ["-q"] + source.replacingOccurrences(of: "num-buffers=\(frames)", with: "num-buffers=\(count)")
+                .split(separator: " ").map(String.init) + ["!", "fakesink", "sync=false"]
+        }
+        let all = try timeProcess("/usr/bin/gst-launch-1.0", arguments(frames))
+        let one = try timeProcess("/usr/bin/gst-launch-1.0", arguments(1))
+        return Double(frames - 1) / max(all - one, 1e-6)
+    }
+}

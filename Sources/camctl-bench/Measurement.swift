@@ -1,0 +1,64 @@
+import Foundation
+
+/// Repeated measurements of one figure: median and range.
+struct Measurement {
+    let samples: [Double]
+
+    var median: Double {
+        let sorted = samples.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    var range: ClosedRange<Double> { samples.min()!...samples.max()! }
+
+    /// `123.4 (120.1–125.0)`.
+    func formatted(_ digits: Int = 1) -> String {
+        let format = "%.\(digits)f"
+        return "\(String(format: format, median)) (\(String(format: format, range.lowerBound))–\(String(format: format, range.upperBound)))"
+    }
+}
+
+/// One row of the table: camctl's figure, the reference's, and their ratio.
+struct BenchmarkRow {
+    let name: String
+    let unit: String
+    let camctl: Measurement
+    let reference: Measurement
+    let referenceName: String
+    /// Whether a larger figure is better (frames per second) or smaller (milliseconds).
+    let higherIsBetter: Bool
+
+    /// camctl relative to the reference, so that above 1 means camctl does more (or takes longer).
+    var ratio: Double { camctl.median / reference.median }
+}
+
+/// Measures wall-clock time.
+func measureSeconds(_ body: () async throws -> Void) async rethrows -> Double {
+    let start = ContinuousClock.now
+    try await body()
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+}
+
+/// Runs a program to its end and returns how long it took.
+func timeProcess(_ program: String, _ arguments: [String]) throws -> Double {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: program)
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    let start = ContinuousClock.now
+    try process.run()
+    process.waitUntilExit()
+    let elapsed = ContinuousClock.now - start
+    guard process.terminationStatus == 0 else {
+        throw BenchmarkFailure("\(program) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)")
+    }
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+}
+
+struct BenchmarkFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
