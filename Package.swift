@@ -8,6 +8,7 @@ let package = Package(
     name: "camctl",
     products: [
         .library(name: "GStreamer", targets: ["GStreamer"]),
+        .library(name: "CameraKit", targets: ["CameraKit"]),
         .executable(name: "camctl", targets: ["camctl"]),
     ],
     targets: [
@@ -19,8 +20,12 @@ let package = Package(
         ),
         // Layer 2: safe, ARC-owned Swift wrappers. Knows nothing about cameras.
         .target(name: "GStreamer", dependencies: ["CGStreamer"]),
+        // Layer 3: the capture model (session, devices, outputs, photos). Knows nothing about the command line.
+        .target(name: "CameraKit", dependencies: ["GStreamer", "ImageMetadata"]),
+        // Layer 4: formats written in pure Swift (EXIF, JPEG segments).
+        .target(name: "ImageMetadata"),
         // Layer 5: the command-line tool.
-        .executableTarget(name: "camctl", dependencies: ["GStreamer"]),
+        .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit"]),
         // Benchmarks against gst-launch-1.0 in the same run: swift run -c release camctl-bench
         .executableTarget(name: "camctl-bench", dependencies: ["GStreamer"]),
 
@@ -28,6 +33,7 @@ let package = Package(
         // gst_deinit(), after which GStreamer cannot be used again in that process.
         .executableTarget(name: "gst-leak-probe", dependencies: ["GStreamer"], path: "Tests/LeakProbe"),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "gst-leak-probe", "camctl"]),
+        .testTarget(name: "CameraKitTests", dependencies: ["CameraKit", "ImageMetadata", "GStreamer"]),
     ],
     swiftLanguageModes: [.v6]
 )

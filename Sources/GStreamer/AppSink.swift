@@ -43,24 +43,44 @@ public final class AppSink: Element, @unchecked Sendable {
     ///
     /// A consumer slower than the stream loses samples according to `policy`, and
     /// ``SampleStream/droppedCount`` counts them. The stream ends at the end of the stream.
-    /// Only one stream can be attached at a time; a new call ends the previous stream.
+    /// An app sink feeds one stream or handler at a time; a new call ends the previous stream.
     public func samples(_ policy: SampleStream.BufferingPolicy = .keepNewest(2)) -> SampleStream {
         let stream = SampleStream.make(policy)
         let receiver = stream.receiver
+        setHandlers(onSample: { receiver.deliver($0) }, onEndOfStream: { receiver.finish() })
+        return stream
+    }
+
+    /// Calls `onSample` for every sample from now on, on the streaming thread, and `onEndOfStream`
+    /// at the end of the stream and when the handlers are replaced or the sink is freed.
+    ///
+    /// The handlers must return quickly and must not change pipeline states; the pipeline waits for them.
+    public func setHandlers(onSample: @escaping @Sendable (Sample) -> Void,
+                            onEndOfStream: @escaping @Sendable () -> Void = {}) {
+        let handlers = SampleHandlers(onSample: onSample, onEndOfStream: onEndOfStream)
         var callbacks = GstAppSinkCallbacks()
         callbacks.new_sample = { sink, userData in
-            let receiver = Unmanaged<SampleStream.Receiver>.fromOpaque(userData!).takeUnretainedValue()
+            let handlers = Unmanaged<SampleHandlers>.fromOpaque(userData!).takeUnretainedValue()
             guard let sample = gst_app_sink_pull_sample(sink) else { return GST_FLOW_EOS }
-            receiver.deliver(Sample(adopting: sample))
+            handlers.onSample(Sample(adopting: sample))
             return GST_FLOW_OK
         }
         callbacks.eos = { _, userData in
-            Unmanaged<SampleStream.Receiver>.fromOpaque(userData!).takeUnretainedValue().finish()
+            Unmanaged<SampleHandlers>.fromOpaque(userData!).takeUnretainedValue().onEndOfStream()
         }
-        gst_app_sink_set_callbacks(appSink, &callbacks, Unmanaged.passRetained(receiver).toOpaque(), { userData in
-            let receiver = Unmanaged<SampleStream.Receiver>.fromOpaque(userData!).takeRetainedValue()
-            receiver.finish()
+        gst_app_sink_set_callbacks(appSink, &callbacks, Unmanaged.passRetained(handlers).toOpaque(), { userData in
+            Unmanaged<SampleHandlers>.fromOpaque(userData!).takeRetainedValue().onEndOfStream()
         })
-        return stream
+    }
+}
+
+/// Carries the handlers through GStreamer's `void *` user data.
+private final class SampleHandlers: Sendable {
+    let onSample: @Sendable (Sample) -> Void
+    let onEndOfStream: @Sendable () -> Void
+
+    init(onSample: @escaping @Sendable (Sample) -> Void, onEndOfStream: @escaping @Sendable () -> Void) {
+        self.onSample = onSample
+        self.onEndOfStream = onEndOfStream
     }
 }

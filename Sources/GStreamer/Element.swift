@@ -83,6 +83,16 @@ public class Element: @unchecked Sendable, CustomStringConvertible {
         return State(current)
     }
 
+    /// The time the element has been playing, on its pipeline's clock: the timeline that
+    /// live sources stamp their buffers with. `nil` before the element has a clock.
+    public var runningTime: ClockTime? {
+        guard let clock = gst_element_get_clock(raw) else { return nil }
+        defer { gst_object_unref(clock) }
+        let now = gst_clock_get_time(clock), base = gst_element_get_base_time(raw)
+        guard now != GstClockTime.max, now >= base else { return nil }
+        return ClockTime(rawValue: UInt64(now - base))
+    }
+
     /// Brings the element to the state of the bin it is in, after adding it to a running pipeline.
     public func syncStateWithParent() throws(GStreamerError) {
         guard gst_element_sync_state_with_parent(raw) != 0 else {

@@ -41,6 +41,16 @@ public struct VideoCapability: Equatable, Sendable, CustomStringConvertible {
     /// The frame rates offered at these sizes.
     public var frameRates: FrameRates
 
+    /// Makes a capability.
+    public init(mediaType: String, pixelFormat: String?, widths: ClosedRange<Int>, heights: ClosedRange<Int>,
+                frameRates: FrameRates) {
+        self.mediaType = mediaType
+        self.pixelFormat = pixelFormat
+        self.widths = widths
+        self.heights = heights
+        self.frameRates = frameRates
+    }
+
     /// Whether the frames are compressed (MJPEG, H.264) rather than raw pixels.
     public var isCompressed: Bool { mediaType != "video/x-raw" }
 

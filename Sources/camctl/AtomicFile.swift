@@ -36,6 +36,15 @@ enum AtomicFile {
         }
     }
 
+    /// Fails early, before the camera starts, when the file's folder is missing or not writable.
+    static func checkWritable(_ path: String) throws(CommandFailure) {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var status = stat()
+        guard stat(folder, &status) == 0 else { throw failure(errno, creating: path) }
+        guard status.st_mode & S_IFMT == S_IFDIR else { throw failure(ENOTDIR, creating: path) }
+        guard access(folder, W_OK) == 0 else { throw failure(errno, creating: path) }
+    }
+
     private static func failure(_ code: Int32, creating path: String) -> CommandFailure {
         let reason = String(cString: strerror(code))
         switch code {

@@ -1,10 +1,11 @@
+import CameraKit
+
 /// The options of `camctl capture`.
 struct CaptureOptions: Equatable {
-    var device = "test"
+    var device: String?
     var output = "photo.jpg"
-    var width = 1920
-    var height = 1080
-    var quality = 85
+    var format = FormatRequest.high
+    var settings = PhotoSettings()
 
     static func parse(_ arguments: [String]) throws(CommandFailure) -> CaptureOptions {
         var options = CaptureOptions()
@@ -22,18 +23,35 @@ struct CaptureOptions: Equatable {
             case "--device": options.device = try value()
             case "--output", "-o": options.output = try value()
             case "--resolution":
-                let text = try value()
-                let parts = text.split(separator: "x").compactMap { Int($0) }
-                guard parts.count == 2, parts.allSatisfy({ (1...16384).contains($0) }) else {
-                    throw CommandFailure("--resolution \(text) is not a size; write it as WIDTHxHEIGHT, such as 1920x1080", exitCode: .usage)
+                do {
+                    options.format = try FormatRequest(parsing: try value())
+                } catch let error as CaptureError {
+                    throw CommandFailure("--resolution: \(error.message)", exitCode: .usage)
+                } catch let failure as CommandFailure {
+                    throw failure
+                } catch {
+                    throw CommandFailure("--resolution: \(error)", exitCode: .usage)
                 }
-                (options.width, options.height) = (parts[0], parts[1])
             case "--quality":
                 let text = try value()
                 guard let quality = Int(text), (1...100).contains(quality) else {
                     throw CommandFailure("--quality \(text) is not a number from 1 to 100", exitCode: .usage)
                 }
-                options.quality = quality
+                options.settings.quality = quality
+            case "--jpeg": options.settings.codec = .jpeg
+            case "--hevc": options.settings.codec = .hevc
+            case "--flash":
+                let text = try value()
+                guard let mode = PhotoSettings.FlashMode(rawValue: text) else {
+                    throw CommandFailure("--flash \(text) is not a flash mode; use off, on or auto", exitCode: .usage)
+                }
+                options.settings.flashMode = mode
+            case "--prioritize":
+                let text = try value()
+                guard let priority = PhotoSettings.QualityPrioritization(rawValue: text) else {
+                    throw CommandFailure("--prioritize \(text) is not a priority; use speed, balanced or quality", exitCode: .usage)
+                }
+                options.settings.prioritization = priority
             default:
                 throw CommandFailure("capture has no option \(name); run camctl help to see the options", exitCode: .usage)
             }

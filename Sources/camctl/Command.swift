@@ -8,12 +8,15 @@ enum Command: Equatable {
     case help
 
     static let usage = """
-        usage: camctl capture [--device test[:PATTERN]] [--output PATH] [--resolution WxH] [--quality 1-100]
+        usage: camctl capture [--device D] [--output PATH] [--resolution WxH[@FPS]|photo|high|medium|low]
+                              [--quality 1-100] [--jpeg|--hevc] [--flash off|on|auto]
+                              [--prioritize speed|balanced|quality]
                camctl --version
                camctl help
 
-        capture    grabs one frame from the camera and writes it as a JPEG file
-                   (default output: photo.jpg; the built-in test camera is --device test)
+        capture    takes one photo and writes it as a JPEG file with EXIF (default: photo.jpg)
+                   --device: test, test:PATTERN, file:PATH, /dev/videoN or part of a camera's name;
+                   the default is the first camera attached
 
         exit codes: 0 success, 64 usage error, 69 camera unavailable, 70 pipeline failure,
                     73 cannot create the output file, 74 I/O error, 77 permission denied

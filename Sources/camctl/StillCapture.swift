@@ -1,7 +1,6 @@
-import Foundation
-import GStreamer
+import CameraKit
 
-/// Grabs one frame from a camera, encodes it as JPEG, and writes it atomically.
+/// `camctl capture`: starts a session on the camera, takes one photo, and writes it atomically.
 struct StillCapture {
     let options: CaptureOptions
 
@@ -10,45 +9,43 @@ struct StillCapture {
     }
 
     func run() async throws(CommandFailure) {
-        let description = try launchDescription()
-        let pipeline: Pipeline
+        try AtomicFile.checkWritable(options.output)
         do {
-            pipeline = try Pipeline(describing: description)
-        } catch {
-            throw CommandFailure(error.description, exitCode: .software)
-        }
-        guard let sink = pipeline.element(named: "photo", as: AppSink.self) else {
-            throw CommandFailure("the capture pipeline has no photo sink", exitCode: .software)
-        }
-        let jpeg: [UInt8]
-        do {
-            try await pipeline.play()
-            guard let sample = sink.pullSample(timeout: .seconds(10)), let buffer = sample.buffer else {
-                throw CommandFailure("the camera delivered no frame within 10 seconds; check that it is streaming", exitCode: .unavailable)
+            var configuration = SessionConfiguration()
+            configuration.device = try DeviceDiscovery.device(named: options.device)
+            configuration.format = options.format
+            // The test camera and files need no time to settle their exposure.
+            if case .system = configuration.device.kind {} else { configuration.framesDroppedAfterStart = 0 }
+            let session = CaptureSession(configuration: configuration)
+            try await session.start()
+            let photo: Photo
+            do {
+                photo = try await session.photoOutput.capture(options.settings)
+            } catch {
+                await session.stop()
+                throw error
             }
-            jpeg = try buffer.bytes()
-            try await pipeline.stop()
-        } catch let error as GStreamerError {
-            throw CommandFailure(error.description, exitCode: error.kind == .resource ? .unavailable : .software)
+            await session.stop()
+            try AtomicFile.write(photo.fileData, to: options.output)
+            print(options.output)
+        } catch let error as CaptureError {
+            throw CommandFailure(error.message, exitCode: ExitCode(error.code))
         } catch let failure as CommandFailure {
             throw failure
         } catch {
-            throw CommandFailure("the frame could not be read: \(error)", exitCode: .software)
+            throw CommandFailure("the photo could not be taken: \(error)", exitCode: .software)
         }
-        try AtomicFile.write(jpeg, to: options.output)
-        print(options.output)
     }
+}
 
-    private func launchDescription() throws(CommandFailure) -> String {
-        let source: String
-        if options.device == "test" {
-            source = "videotestsrc"
-        } else if options.device.hasPrefix("test:") {
-            source = "videotestsrc pattern=\(options.device.dropFirst(5))"
-        } else {
-            throw CommandFailure("only the built-in test camera (--device test) is supported so far", exitCode: .unavailable)
+extension ExitCode {
+    /// The exit code documented for each kind of capture failure.
+    init(_ code: CaptureError.Code) {
+        self = switch code {
+        case .noCamera, .deviceNotFound, .deviceBusy, .formatUnavailable, .interrupted, .timeout: .unavailable
+        case .permissionDenied: .noPermission
+        case .invalidSetting: .usage
+        case .sinkUnavailable, .notRunning, .pipeline: .software
         }
-        return "\(source) num-buffers=1 ! video/x-raw,format=I420,width=\(options.width),height=\(options.height) "
-            + "! jpegenc quality=\(options.quality) ! appsink name=photo sync=false"
     }
 }

@@ -21,12 +21,16 @@ struct CommandLineTests {
     }
 
     @Test("Failures end with one sentence and a documented exit code", arguments: [
-        (["capture", "--output", "/nonexistent-folder/photo.jpg"], Int32(73), "its folder does not exist"),
+        (["capture", "--device", "test", "--output", "/nonexistent-folder/photo.jpg"], Int32(73), "its folder does not exist"),
         (["shoot"], Int32(64), "unknown command \"shoot\""),
         (["capture", "--quality", "0"], Int32(64), "--quality 0 is not a number from 1 to 100"),
-        (["capture", "--resolution", "big"], Int32(64), "--resolution big is not a size"),
+        (["capture", "--resolution", "big"], Int32(64), "--resolution: \"big\" is not a resolution"),
+        (["capture", "--device", "test", "--hevc"], Int32(64), "HEVC (HEIC) photos are coming"),
+        (["capture", "--device", "test", "--flash", "on"], Int32(64), "has no flash"),
+        (["capture", "--device", "test:plaid"], Int32(69), "the test camera has no pattern \"plaid\""),
+        (["capture", "--device", "file:/nonexistent.png"], Int32(69), "/nonexistent.png does not exist"),
         (["capture", "--device"], Int32(64), "--device needs a value"),
-        (["capture", "--device", "/dev/video9"], Int32(69), "only the built-in test camera"),
+        (["capture", "--device", "/dev/video9"], Int32(69), "there is no camera at /dev/video9"),
     ])
     func failures(arguments: [String], status: Int32, message: String) throws {
         let result = try ChildProcess.runBuilt("camctl", arguments)

@@ -1,0 +1,39 @@
+import Synchronization
+
+/// Hands values to any number of async streams; each subscriber gets every value from its
+/// subscription on, keeping at most a bounded number unread. Safe from any thread, never blocks.
+final class Broadcast<Element: Sendable>: Sendable {
+    private let subscribers = Mutex<[Int: AsyncStream<Element>.Continuation]>([:])
+    private let nextID = Atomic<Int>(0)
+
+    /// A new stream of the values sent from now on.
+    func subscribe(bufferingNewest limit: Int = 256) -> AsyncStream<Element> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: .bufferingNewest(limit))
+        let id = nextID.add(1, ordering: .relaxed).newValue
+        subscribers.withLock { $0[id] = continuation }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.subscribers.withLock { $0.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Sends a value to every subscriber; returns how many subscribers dropped an unread one.
+    @discardableResult
+    func send(_ value: Element) -> Int {
+        var dropped = 0
+        for continuation in subscribers.withLock({ Array($0.values) }) {
+            if case .dropped = continuation.yield(value) { dropped += 1 }
+        }
+        return dropped
+    }
+
+    /// Ends every subscriber's stream.
+    func finish() {
+        for continuation in subscribers.withLock({ subscribers in
+            defer { subscribers.removeAll() }
+            return Array(subscribers.values)
+        }) {
+            continuation.finish()
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import GStreamer
+
+/// A camera: a V4L2 or system camera, the built-in test camera, or a file used as a camera.
+public struct CaptureDevice: Sendable, Equatable, CustomStringConvertible {
+    /// Where the frames come from.
+    public enum Kind: Sendable, Equatable {
+        /// GStreamer's test source with a pattern (`smpte`, `ball`, …); the frames move.
+        case testPattern(String)
+        /// A still image or a video file, played as a live camera (an image repeats).
+        case file(path: String)
+        /// A camera the system reports, reached through V4L2, libcamera or PipeWire.
+        case system(path: String?, api: String)
+    }
+
+    /// Where the camera faces, where the system says.
+    public enum Position: String, Sendable, Equatable {
+        case front, back, external, unspecified
+    }
+
+    /// The name the command line accepts for this camera (`test`, `/dev/video0`, `file:/x.jpg`).
+    public let id: String
+    /// The name to show a person.
+    public let name: String
+    /// Where the frames come from.
+    public let kind: Kind
+    /// Where the camera faces.
+    public let position: Position
+    /// The formats, sizes and frame rates it offers.
+    public let capabilities: [VideoCapability]
+    /// The system device, for making its source element.
+    let systemDevice: SystemDevice?
+
+    /// The built-in test camera, with a pattern (`smpte` unless given).
+    public static func testCamera(pattern: String = "smpte") -> CaptureDevice {
+        CaptureDevice(
+            id: pattern == "smpte" ? "test" : "test:\(pattern)", name: "Test camera (\(pattern))",
+            kind: .testPattern(pattern), position: .unspecified,
+            capabilities: [VideoCapability(mediaType: "video/x-raw", pixelFormat: "I420", widths: 1...16384,
+                                           heights: 1...16384, frameRates: .range(Fraction(1)...Fraction(120)))],
+            systemDevice: nil)
+    }
+
+    /// An image or video file used as a camera.
+    public static func file(_ path: String) -> CaptureDevice {
+        CaptureDevice(
+            id: "file:\(path)", name: "File \(path)", kind: .file(path: path), position: .unspecified,
+            capabilities: [], systemDevice: nil)
+    }
+
+    /// A camera the device monitor found.
+    init(_ device: Device) {
+        let path = device.path
+        id = path ?? device.displayName
+        name = device.displayName
+        kind = .system(path: path, api: device.api ?? "v4l2")
+        capabilities = device.capabilities
+        systemDevice = SystemDevice(device)
+        let location = device.properties?["api.libcamera.location"]?.stringValue
+            ?? device.properties?["device.position"]?.stringValue
+        position = switch location {
+        case "front": .front
+        case "back": .back
+        case "external": .external
+        default: .unspecified
+        }
+    }
+
+    init(id: String, name: String, kind: Kind, position: Position, capabilities: [VideoCapability], systemDevice: SystemDevice?) {
+        self.id = id
+        self.name = name
+        self.kind = kind
+        self.position = position
+        self.capabilities = capabilities
+        self.systemDevice = systemDevice
+    }
+
+    /// Whether this is the built-in test camera.
+    public var isTestCamera: Bool {
+        if case .testPattern = kind { return true }
+        return false
+    }
+
+    /// `name (id)`.
+    public var description: String { "\(name) (\(id))" }
+
+    public static func == (lhs: CaptureDevice, rhs: CaptureDevice) -> Bool {
+        lhs.id == rhs.id && lhs.kind == rhs.kind
+    }
+}
+
+/// Keeps the device monitor's handle to a system camera.
+struct SystemDevice: Sendable {
+    let device: Device
+    init(_ device: Device) { self.device = device }
+}

@@ -1,0 +1,45 @@
+import GStreamer
+
+extension CaptureError {
+    /// Turns a pipeline failure into what it means for a camera user.
+    init(_ error: GStreamerError, device: CaptureDevice, preview: PreviewConfiguration?) {
+        let text = error.message + " " + (error.debugInfo ?? "")
+        let camera = device.name
+        if let preview, text.contains("No Xv Port") || text.contains("Could not initialise Xv output") {
+            self.init(.sinkUnavailable,
+                "\(preview.sink) cannot show the preview: this display has no XVideo support (Xvfb has none); use --sink ximagesink or --sink autovideosink",
+                debugInfo: error.debugInfo)
+        } else if preview != nil, text.contains("Could not initialise X output") || text.contains("Could not open display") {
+            self.init(.sinkUnavailable,
+                "the preview window cannot open: no X display is available (is DISPLAY set?); run camctl in a desktop session, or use --sink fakesink",
+                debugInfo: error.debugInfo)
+        } else if error.kind == .missingElement, let preview, text.contains(preview.sink.split(separator: " ").first.map(String.init) ?? "\u{0}") {
+            self.init(.sinkUnavailable,
+                "there is no video sink called \"\(preview.sink)\"; use autovideosink, ximagesink, xvimagesink or fakesink",
+                debugInfo: error.debugInfo)
+        } else if let report = error.report, report.domain == .resource, error.element == "camera" {
+            switch report.code {
+            case Message.Report.ResourceCode.busy:
+                self.init(.deviceBusy, "\(camera) is busy: another program is using it; close that program and try again",
+                          debugInfo: error.debugInfo)
+            case Message.Report.ResourceCode.notAuthorized:
+                self.init(.permissionDenied,
+                    "you may not open \(camera); add yourself to the video group (sudo usermod -aG video $USER) and log in again",
+                    debugInfo: error.debugInfo)
+            case Message.Report.ResourceCode.notFound:
+                self.init(.deviceNotFound, "\(camera) is gone; check that it is plugged in (camctl devices lists the cameras)",
+                          debugInfo: error.debugInfo)
+            default:
+                self.init(.interrupted, "\(camera) failed: \(error.message)", debugInfo: error.debugInfo)
+            }
+        } else if error.kind == .negotiation {
+            self.init(.formatUnavailable, "\(camera) could not deliver the format asked for; camctl devices lists what it offers",
+                      debugInfo: error.debugInfo)
+        } else if error.kind == .timeout {
+            self.init(.timeout, "\(camera) did not start within the time allowed; check that it works in another program",
+                      debugInfo: error.debugInfo)
+        } else {
+            self.init(.pipeline, error.description, debugInfo: error.debugInfo)
+        }
+    }
+}

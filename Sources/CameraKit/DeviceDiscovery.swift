@@ -1,0 +1,85 @@
+import Foundation
+import GStreamer
+
+/// Finds cameras and resolves the names people give them on the command line.
+public enum DeviceDiscovery {
+    /// The cameras attached now (V4L2, libcamera, PipeWire), then the built-in test camera.
+    public static func devices() throws(CaptureError) -> [CaptureDevice] {
+        try systemDevices() + [.testCamera()]
+    }
+
+    /// The cameras the system reports, without the test camera.
+    public static func systemDevices() throws(CaptureError) -> [CaptureDevice] {
+        do {
+            return try DeviceMonitor(classes: ["Video/Source"]).devices()
+                .filter { $0.caps.map { !VideoCapability.list(from: $0).isEmpty } ?? false }
+                .map(CaptureDevice.init)
+        } catch {
+            throw CaptureError(.pipeline, "cameras could not be listed: \(error.message)")
+        }
+    }
+
+    /// The camera a person named: `test`, `test:PATTERN`, `file:PATH`, a device path such as
+    /// `/dev/video0`, or part of a camera's name. `nil` means the first real camera.
+    public static func device(named name: String?) throws(CaptureError) -> CaptureDevice {
+        guard let name, !name.isEmpty else {
+            guard let first = try systemDevices().first else {
+                throw CaptureError(.noCamera, "no camera is attached; use --device test for the built-in test camera")
+            }
+            return first
+        }
+        if name == "test" { return .testCamera() }
+        if name.hasPrefix("test:") { return try testCamera(pattern: String(name.dropFirst(5))) }
+        if name.hasPrefix("file:") { return try file(String(name.dropFirst(5))) }
+        let cameras = try systemDevices()
+        if name.hasPrefix("/") {
+            if let camera = cameras.first(where: { $0.id == name }) { return camera }
+            return try deviceNode(name)
+        }
+        let matches = cameras.filter { $0.name.localizedCaseInsensitiveContains(name) }
+        if let match = matches.first { return match }
+        let known = cameras.isEmpty ? "no camera is attached" : "the cameras are " + cameras.map(\.description).joined(separator: ", ")
+        throw CaptureError(.deviceNotFound,
+            "no camera is called \"\(name)\"; \(known); use --device test for the built-in test camera")
+    }
+
+    private static func testCamera(pattern: String) throws(CaptureError) -> CaptureDevice {
+        do {
+            try Element(factory: "videotestsrc").setProperty("pattern", .enumeration(pattern))
+        } catch {
+            throw CaptureError(.deviceNotFound,
+                "the test camera has no pattern \"\(pattern)\"; try smpte, ball, snow, colors or checkers-8 (gst-inspect-1.0 videotestsrc lists all)")
+        }
+        return .testCamera(pattern: pattern)
+    }
+
+    private static func file(_ path: String) throws(CaptureError) -> CaptureDevice {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CaptureError(.deviceNotFound, "\(path) does not exist; give the path of an image or video file after file:")
+        }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw CaptureError(.permissionDenied, "\(path) cannot be read; check its permissions")
+        }
+        return .file(path)
+    }
+
+    /// A device node the monitor did not list: say why it cannot be used, or use it as V4L2.
+    private static func deviceNode(_ path: String) throws(CaptureError) -> CaptureDevice {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw CaptureError(.deviceNotFound, "there is no camera at \(path); camctl devices lists the cameras")
+        }
+        guard access(path, R_OK | W_OK) == 0 else {
+            let group = groupName(status.st_gid)
+            throw CaptureError(.permissionDenied,
+                "you may not open \(path); add yourself to the \(group) group (sudo usermod -aG \(group) $USER) and log in again")
+        }
+        return CaptureDevice(id: path, name: path, kind: .system(path: path, api: "v4l2"), position: .unspecified,
+                             capabilities: [], systemDevice: nil)
+    }
+
+    private static func groupName(_ id: gid_t) -> String {
+        guard let entry = getgrgid(id), let name = entry.pointee.gr_name else { return "video" }
+        return String(cString: name)
+    }
+}

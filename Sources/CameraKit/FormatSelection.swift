@@ -1,0 +1,89 @@
+import GStreamer
+
+/// Chooses the camera format that meets a request, and says plainly when none does.
+///
+/// The rule, from what real webcams offer (shared/notes/webcams.md): meet the size and rate with
+/// raw frames where the camera can; otherwise take MJPEG; never fall back to a slower rate than
+/// asked for; without a rate, take the highest the camera offers at that size.
+public enum FormatSelection {
+    /// The best format of `capabilities` for `request`.
+    ///
+    /// - Throws: ``CaptureError/Code/formatUnavailable`` listing what the camera offers.
+    public static func choose(for request: FormatRequest, from capabilities: [VideoCapability],
+                              camera: String) throws(CaptureError) -> CaptureFormat {
+        let usable = capabilities.filter { $0.mediaType == "video/x-raw" || $0.mediaType == "image/jpeg" }
+        guard !usable.isEmpty else {
+            throw CaptureError(.formatUnavailable, "\(camera) offers no raw or MJPEG video that camctl can read")
+        }
+        var candidates = usable.flatMap { capability in formats(of: capability, for: request) }
+        if request.width == nil, let largest = candidates.map({ $0.width * $0.height }).max() {
+            candidates.removeAll { $0.width * $0.height < largest }  // the photo preset: the largest size first
+        }
+        guard !candidates.isEmpty else {
+            throw CaptureError(.formatUnavailable,
+                "\(camera) does not offer \(request); it offers \(offers(usable)); choose one of those with --resolution")
+        }
+        let fastEnough = candidates.filter { request.frameRate.map($0.frameRate.isAtLeast) ?? true }
+        guard !fastEnough.isEmpty else {
+            let best = candidates.max { $0.frameRate < $1.frameRate }!
+            throw CaptureError(.formatUnavailable,
+                "\(camera) offers \(request.width.map { "\($0)x\(request.height!)" } ?? "that size") at most at "
+                + "\(FormatRequest.describe(best.frameRate)) fps (\(best)), not \(FormatRequest.describe(request.frameRate!)) fps; "
+                + "ask for that rate or a smaller size (it offers \(offers(usable)))")
+        }
+        // With a rate asked for: the lowest rate that meets it (raw before MJPEG, then the usual pixel formats).
+        // Without: the highest rate, raw before MJPEG on a tie.
+        return fastEnough.min { lhs, rhs in
+            if lhs.frameRate != rhs.frameRate {
+                return request.frameRate == nil ? lhs.frameRate > rhs.frameRate : lhs.frameRate < rhs.frameRate
+            }
+            return preference(lhs) < preference(rhs)
+        }!
+    }
+
+    /// The formats of one capability that have the requested size, at the rate asked for or each offered rate.
+    private static func formats(of capability: VideoCapability, for request: FormatRequest) -> [CaptureFormat] {
+        let width = request.width ?? capability.widths.upperBound
+        let height = request.height ?? capability.heights.upperBound
+        guard capability.widths.contains(width), capability.heights.contains(height) else { return [] }
+        let rates: [Fraction] = switch capability.frameRates {
+        case .discrete(let rates): rates
+        case .range(let range): [request.frameRate.map { min(max($0, range.lowerBound), range.upperBound) } ?? range.upperBound]
+        case .unspecified: [request.frameRate ?? Fraction(30)]
+        }
+        let photoSized = request.width == nil
+        return rates.map { rate in
+            CaptureFormat(mediaType: capability.mediaType, pixelFormat: capability.pixelFormat,
+                          width: photoSized ? capability.widths.upperBound : width,
+                          height: photoSized ? capability.heights.upperBound : height, frameRate: rate)
+        }
+    }
+
+    /// Lower is better: raw in common formats first, then MJPEG, then other raw formats.
+    private static func preference(_ format: CaptureFormat) -> Int {
+        switch (format.mediaType, format.pixelFormat) {
+        case ("video/x-raw", "I420"), ("video/x-raw", "NV12"), ("video/x-raw", "YUY2"): 0
+        case ("image/jpeg", _): 1
+        default: 2
+        }
+    }
+
+    /// `YUY2 640x480 @ 30/1, …; image/jpeg 1920x1080 @ 30/1`.
+    private static func offers(_ capabilities: [VideoCapability]) -> String {
+        capabilities.map { capability in
+            let encoding = capability.mediaType == "image/jpeg" ? "MJPEG" : (capability.pixelFormat ?? "raw")
+            let rate = capability.frameRates.maximum.map { " up to \(FormatRequest.describe($0)) fps" } ?? ""
+            let size = capability.widths.count == 1 && capability.heights.count == 1
+                ? "\(capability.widths.lowerBound)x\(capability.heights.lowerBound)"
+                : "up to \(capability.widths.upperBound)x\(capability.heights.upperBound)"
+            return "\(size) \(encoding)\(rate)"
+        }.joined(separator: ", ")
+    }
+}
+
+extension Fraction {
+    /// Whether this rate is at least `other`, allowing for 29.97 meeting a request for 30.
+    func isAtLeast(_ other: Fraction) -> Bool {
+        doubleValue >= other.doubleValue * 0.995
+    }
+}

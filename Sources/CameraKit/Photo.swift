@@ -1,0 +1,54 @@
+import Foundation
+import GStreamer
+
+/// A captured photo: the encoded file with its metadata, a thumbnail, and when and how it was taken.
+public struct Photo: Sendable {
+    /// The capture's id, unique within the session; every event of the capture carries it.
+    public let captureID: Int
+    /// The encoded file (JPEG with EXIF), ready to write.
+    public let fileData: [UInt8]
+    /// The embedded preview as JPEG data, empty without a thumbnail.
+    public let thumbnailData: [UInt8]
+    /// What the capture actually used.
+    public let resolvedSettings: ResolvedPhotoSettings
+    /// The EXIF orientation, 1 (as stored) to 8.
+    public let orientation: Int
+    /// The camera's name.
+    public let deviceName: String
+    /// The wall-clock time of the request.
+    public let requestedAt: Date
+    /// The pipeline's running time at the request.
+    public let requestTime: ClockTime?
+    /// The timestamp of the frame taken, on the same timeline as ``requestTime``.
+    public let frameTime: ClockTime?
+    /// The frame's number in the stream, where the source numbers its frames.
+    public let frameNumber: UInt64?
+
+    /// The photo's width in pixels.
+    public var width: Int { resolvedSettings.width }
+    /// The photo's height in pixels.
+    public var height: Int { resolvedSettings.height }
+}
+
+/// The lifecycle of one capture, as AVCapturePhotoCaptureDelegate reports it.
+public enum PhotoCaptureEvent: Sendable {
+    /// The capture was accepted with these settings.
+    case willBeginCapture(id: Int, ResolvedPhotoSettings)
+    /// The shutter moment: the frame is chosen now.
+    case willCapturePhoto(id: Int)
+    /// The frame was taken.
+    case didCapturePhoto(id: Int)
+    /// The photo is encoded.
+    case didFinishProcessingPhoto(id: Int)
+    /// The capture is over; `error` is set when it failed.
+    case didFinishCapture(id: Int, error: CaptureError?)
+
+    /// The id of the capture the event belongs to.
+    public var captureID: Int {
+        switch self {
+        case .willBeginCapture(let id, _), .willCapturePhoto(let id), .didCapturePhoto(let id),
+             .didFinishProcessingPhoto(let id), .didFinishCapture(let id, _):
+            id
+        }
+    }
+}

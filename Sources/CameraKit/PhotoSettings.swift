@@ -1,0 +1,81 @@
+/// How a photo is to be taken, as AVCapturePhotoSettings says it.
+public struct PhotoSettings: Sendable, Equatable {
+    /// The file format of the photo.
+    public enum Codec: String, Sendable, Equatable {
+        case jpeg
+        case hevc
+    }
+
+    /// Whether the flash fires.
+    public enum FlashMode: String, Sendable, Equatable {
+        /// Never.
+        case off
+        /// Always; an error on a camera without a flash.
+        case on
+        /// When the camera decides; never on a camera without a flash.
+        case auto
+    }
+
+    /// Which frame to take, trading speed for quality.
+    public enum QualityPrioritization: String, Sendable, Equatable {
+        /// The frame on screen at the request (zero shutter lag).
+        case speed
+        /// The frame on screen at the request (zero shutter lag).
+        case balanced
+        /// The next frame after the request, which may wait up to one frame interval.
+        case quality
+    }
+
+    /// The file format.
+    public var codec: Codec = .jpeg
+    /// JPEG quality, 1 to 100.
+    public var quality: Int = 90
+    /// Whether the flash fires.
+    public var flashMode: FlashMode = .auto
+    /// Which frame to take.
+    public var prioritization: QualityPrioritization = .balanced
+    /// The longest side of the embedded preview (thumbnail) in pixels; `nil` for none.
+    public var thumbnailMaximumSide: Int? = 320
+
+    /// Default settings: JPEG at quality 90, flash auto, balanced, 320-pixel thumbnail.
+    public init() {}
+}
+
+/// The settings a capture actually used.
+public struct ResolvedPhotoSettings: Sendable, Equatable {
+    /// The photo's width in pixels.
+    public let width: Int
+    /// The photo's height in pixels.
+    public let height: Int
+    /// The file format.
+    public let codec: PhotoSettings.Codec
+    /// The thumbnail's width, 0 without a thumbnail.
+    public let thumbnailWidth: Int
+    /// The thumbnail's height, 0 without a thumbnail.
+    public let thumbnailHeight: Int
+    /// Whether the flash fired.
+    public let isFlashFired: Bool
+    /// The JPEG quality used.
+    public let quality: Int
+    /// The frame choice used.
+    public let prioritization: PhotoSettings.QualityPrioritization
+
+    /// Resolves settings for a frame size on a camera without a flash.
+    init(_ settings: PhotoSettings, width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        codec = settings.codec
+        quality = settings.quality
+        prioritization = settings.prioritization
+        isFlashFired = false
+        if let side = settings.thumbnailMaximumSide, side > 0, width > 0, height > 0 {
+            let scale = min(1, Double(side) / Double(max(width, height)))
+            // Even sizes, as 4:2:0 encoders want.
+            thumbnailWidth = max(2, Int((Double(width) * scale / 2).rounded()) * 2)
+            thumbnailHeight = max(2, Int((Double(height) * scale / 2).rounded()) * 2)
+        } else {
+            thumbnailWidth = 0
+            thumbnailHeight = 0
+        }
+    }
+}

@@ -1,0 +1,49 @@
+/// What a capture session runs: the camera, its format and the outputs.
+///
+/// Change it with ``CaptureSession/configure(_:)``, which applies all changes at once.
+public struct SessionConfiguration: Sendable, Equatable {
+    /// The camera.
+    public var device: CaptureDevice = .testCamera()
+    /// The size and frame rate to run the camera at; photos have this size.
+    public var format: FormatRequest = .high
+    /// The preview, or `nil` for none.
+    public var preview: PreviewConfiguration?
+    /// The frames delivered to Swift, or `nil` for none.
+    public var videoData: VideoDataConfiguration?
+    /// Whether the session keeps frames for photos and runs the photo encoders.
+    public var capturesPhotos = true
+    /// Frames thrown away after each start or camera switch, while the camera settles (seed 002 drops 6).
+    public var framesDroppedAfterStart = 6
+
+    /// The test camera at 1920x1080, 30 fps, taking photos, without preview or frames.
+    public init() {}
+}
+
+/// Where and how large the preview is shown.
+public struct PreviewConfiguration: Sendable, Equatable {
+    /// The sink: an element name (`autovideosink`, `ximagesink`, `xvimagesink`, `fakesink`) or a
+    /// gst-launch description of one (`ximagesink display=:1`).
+    public var sink: String
+    /// The largest preview size; the frame is scaled down to fit, keeping its aspect ratio.
+    public var maximumWidth: Int
+    /// The largest preview height.
+    public var maximumHeight: Int
+
+    /// A preview in `sink`, at most 1280x720.
+    public init(sink: String = "autovideosink", maximumWidth: Int = 1280, maximumHeight: Int = 720) {
+        self.sink = sink
+        self.maximumWidth = maximumWidth
+        self.maximumHeight = maximumHeight
+    }
+}
+
+/// The frames delivered to Swift code.
+public struct VideoDataConfiguration: Sendable, Equatable {
+    /// The raw pixel format (`I420`, `RGB`, `BGRx`, `GRAY8`, …).
+    public var pixelFormat: String
+
+    /// Frames in `pixelFormat` at the capture size.
+    public init(pixelFormat: String = "I420") {
+        self.pixelFormat = pixelFormat
+    }
+}

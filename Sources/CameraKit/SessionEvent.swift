@@ -1,0 +1,17 @@
+/// What happens to a capture session, in order.
+public enum SessionEvent: Sendable, Equatable {
+    /// The pipeline is built and starting on this camera and format.
+    case started(device: String, format: CaptureFormat)
+    /// Frames flow.
+    case running
+    /// The camera was lost or failed; the session stopped delivering frames.
+    case interrupted(CaptureError)
+    /// The session runs again after an interruption.
+    case resumed
+    /// The configuration changed while running (a new camera, size or output).
+    case reconfigured
+    /// The session stopped, asked to or because the preview window was closed.
+    case stopped
+    /// The session could not start or go on.
+    case failed(CaptureError)
+}

@@ -1,0 +1,79 @@
+import Foundation
+import GStreamer
+
+/// Writes the session's pipeline in gst-launch syntax: one source at capture size, a tee, and a
+/// branch per output, each behind its own queue so no branch stalls another.
+///
+/// ```
+/// source ! tee name=split
+///   split. ! queue ! appsink name=stills          (frames kept for photos)
+///   split. ! queue leaky ! … ! appsink name=frames (frames to Swift)
+///   split. ! queue leaky ! valve ! videoscale ! … ! preview sink
+/// ```
+/// The text is exactly what runs, so `--print-pipeline` output can be pasted into gst-launch-1.0.
+struct SessionPipeline {
+    let configuration: SessionConfiguration
+    let format: CaptureFormat
+
+    var description: String {
+        var branches: [String] = []
+        if configuration.capturesPhotos {
+            branches.append("split. ! queue name=stills_queue max-size-buffers=2 max-size-bytes=0 max-size-time=0 "
+                + "! appsink name=stills sync=false max-buffers=1 drop=true wait-on-eos=false")
+        }
+        if let videoData = configuration.videoData {
+            branches.append("split. ! queue name=frames_queue leaky=downstream max-size-buffers=2 max-size-bytes=0 max-size-time=0 "
+                + "! videoconvert ! video/x-raw,format=\(videoData.pixelFormat) "
+                + "! appsink name=frames sync=false max-buffers=2 drop=true wait-on-eos=false")
+        }
+        if let preview = configuration.preview {
+            let (width, height) = fit(format.width, format.height, into: preview.maximumWidth, preview.maximumHeight)
+            branches.append("split. ! queue name=preview_queue leaky=downstream max-size-buffers=2 max-size-bytes=0 max-size-time=0 "
+                + "! valve name=preview_valve ! videoscale ! videoconvert "
+                + "! video/x-raw,width=\(width),height=\(height),pixel-aspect-ratio=1/1 ! \(preview.sink)")
+        }
+        if branches.isEmpty {
+            branches.append("split. ! queue ! fakesink sync=false")
+        }
+        return ([source + " ! tee name=split"] + branches).joined(separator: " ")
+    }
+
+    /// The camera, delivering I420 frames at the capture size and rate.
+    var source: String {
+        let raw = "video/x-raw,format=I420,width=\(format.width),height=\(format.height),framerate=\(format.frameRate)"
+        switch configuration.device.kind {
+        case .testPattern(let pattern):
+            return "videotestsrc name=camera is-live=true pattern=\(pattern) ! \(raw)"
+        case .file(let path):
+            let decoded = "filesrc name=camera location=\(quoted(path)) ! decodebin ! videoconvert ! videoscale "
+                + "! video/x-raw,format=I420,width=\(format.width),height=\(format.height),pixel-aspect-ratio=1/1"
+            if SessionPipeline.isStillImage(path) {
+                // One picture repeated as a live stream.
+                return decoded + " ! imagefreeze is-live=true ! video/x-raw,framerate=\(format.frameRate)"
+            }
+            // A video played at its own pace, as a camera would deliver it.
+            return decoded + " ! videorate ! video/x-raw,framerate=\(format.frameRate) ! identity sync=true"
+        case .system(let path, _):
+            let device = path.map { " device=\(quoted($0))" } ?? ""
+            let decode = format.mediaType == "image/jpeg" ? " ! jpegdec" : ""
+            return "v4l2src name=camera\(device) ! \(format.capsDescription)\(decode) ! videoconvert ! video/x-raw,format=I420"
+        }
+    }
+
+    /// Whether a file is a still picture rather than a video, by its extension.
+    static func isStillImage(_ path: String) -> Bool {
+        ["jpg", "jpeg", "png", "bmp", "gif", "tif", "tiff", "webp", "pnm", "ppm"]
+            .contains(URL(fileURLWithPath: path).pathExtension.lowercased())
+    }
+
+    /// The largest even size with the frame's aspect ratio inside the box.
+    private func fit(_ width: Int, _ height: Int, into maxWidth: Int, _ maxHeight: Int) -> (Int, Int) {
+        let scale = min(1, min(Double(maxWidth) / Double(width), Double(maxHeight) / Double(height)))
+        return (max(2, Int(Double(width) * scale) / 2 * 2), max(2, Int(Double(height) * scale) / 2 * 2))
+    }
+
+    /// A gst-launch string value: quoted, with quotes and backslashes escaped.
+    private func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}

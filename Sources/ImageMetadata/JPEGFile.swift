@@ -1,0 +1,34 @@
+/// Edits the segments of a JPEG file without decoding it.
+public enum JPEGFile {
+    /// A JPEG file that could not be edited.
+    public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The JPEG with `tiff` as its EXIF block: an APP1 segment right after the start of the image,
+    /// as EXIF requires, in place of a JFIF APP0 segment or an earlier EXIF block.
+    public static func embeddingExif(_ tiff: [UInt8], in jpeg: [UInt8]) throws(FormatError) -> [UInt8] {
+        let payload = Array("Exif".utf8) + [0, 0] + tiff
+        guard payload.count + 2 <= 0xFFFF else {
+            throw FormatError(description: "the EXIF block is \(payload.count) bytes, more than a JPEG segment holds")
+        }
+        guard jpeg.count >= 4, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else {
+            throw FormatError(description: "the data is not a JPEG file (no start-of-image marker)")
+        }
+        var index = 2
+        // Skip JFIF (APP0) and earlier EXIF (APP1 "Exif") segments; keep everything else as it is.
+        while index + 4 <= jpeg.count, jpeg[index] == 0xFF, jpeg[index + 1] == 0xE0 || isExif(jpeg, at: index) {
+            let length = Int(jpeg[index + 2]) << 8 | Int(jpeg[index + 3])
+            guard length >= 2, index + 2 + length <= jpeg.count else {
+                throw FormatError(description: "a JPEG segment runs past the end of the file")
+            }
+            index += 2 + length
+        }
+        let length = UInt16(payload.count + 2)
+        return [0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload + jpeg[index...]
+    }
+
+    private static func isExif(_ jpeg: [UInt8], at index: Int) -> Bool {
+        jpeg[index + 1] == 0xE1 && index + 10 <= jpeg.count && Array(jpeg[index + 4 ..< index + 10]) == Array("Exif".utf8) + [0, 0]
+    }
+}

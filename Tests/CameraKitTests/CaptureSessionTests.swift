@@ -1,0 +1,299 @@
+import CameraKit
+import Foundation
+import GStreamer
+import Testing
+
+@Suite("The capture session on the test camera and files")
+struct CaptureSessionTests {
+    static func configuration(_ format: String = "640x480@30", device: CaptureDevice = .testCamera()) throws -> SessionConfiguration {
+        var configuration = SessionConfiguration()
+        configuration.device = device
+        configuration.format = try FormatRequest(parsing: format)
+        configuration.framesDroppedAfterStart = 0
+        return configuration
+    }
+
+    @Test("Start and stop cycles report their events in order")
+    func startStopCycles() async throws {
+        let session = CaptureSession(configuration: try Self.configuration())
+        let events = session.events()
+        for _ in 0..<5 {
+            try await session.start()
+            #expect(await session.status == .running)
+            #expect(session.photoOutput.readiness == .ready)
+            await session.stop()
+            #expect(await session.status == .stopped)
+            #expect(session.photoOutput.readiness == .notRunning)
+        }
+        var seen: [String] = []
+        for await event in events {
+            switch event {
+            case .started: seen.append("started")
+            case .running: seen.append("running")
+            case .stopped: seen.append("stopped")
+            default: seen.append("\(event)")
+            }
+            if seen.count == 15 { break }
+        }
+        #expect(seen == Array(repeating: ["started", "running", "stopped"], count: 5).flatMap { $0 })
+    }
+
+    @Test("A photo is a JPEG with EXIF, of the capture size, with a thumbnail of the requested size")
+    func photoHasMetadataAndThumbnail() async throws {
+        let session = CaptureSession(configuration: try Self.configuration("1920x1080@30"))
+        try await session.start()
+        var settings = PhotoSettings()
+        settings.thumbnailMaximumSide = 320
+        let photo = try await session.photoOutput.capture(settings)
+        await session.stop()
+
+        #expect(photo.width == 1920 && photo.height == 1080)
+        #expect(photo.resolvedSettings.thumbnailWidth == 320 && photo.resolvedSettings.thumbnailHeight == 180)
+        let folder = try TemporaryFolder()
+        let file = folder.path("photo.jpg"), thumbnail = folder.path("thumbnail.jpg")
+        try Data(photo.fileData).write(to: URL(fileURLWithPath: file))
+        try Data(photo.thumbnailData).write(to: URL(fileURLWithPath: thumbnail))
+        let fields = try run("exiftool", ["-s", "-s", "-s", "-FileType", "-ImageWidth", "-ImageHeight", "-Make", "-Model",
+                                          "-Orientation#", "-SubSecTimeOriginal", "-Software", file])
+            .split(separator: "\n").map(String.init)
+        #expect(fields.count == 8)
+        #expect(Array(fields.prefix(6)) == ["JPEG", "1920", "1080", "camctl", "Test camera (smpte)", "1"])
+        #expect(fields.count > 6 && Int(fields[6]) != nil, "sub-second capture time")
+        #expect(fields.last == "camctl \(CameraKitVersion.current)")
+        let dateTime = try run("exiftool", ["-s", "-s", "-s", "-DateTimeOriginal", "-d", "%s", file])
+        let written = try #require(Double(dateTime.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(abs(written - photo.requestedAt.timeIntervalSince1970) < 1.5)
+        #expect(try run("exiftool", ["-validate", "-s", "-s", "-s", file]).hasPrefix("OK"))
+        #expect(try run("exiftool", ["-s", "-s", "-s", "-ImageSize", thumbnail]) == "320x180\n")
+    }
+
+    @Test("Zero shutter lag: speed takes the frame current at the request, quality the next one")
+    func zeroShutterLag() async throws {
+        let session = CaptureSession(configuration: try Self.configuration("640x480@30"))
+        try await session.start()
+        _ = try await session.photoOutput.capture()  // frames flow
+        let interval: UInt64 = 1_000_000_000 / 30
+        for _ in 0..<5 {
+            var settings = PhotoSettings()
+            settings.prioritization = .speed
+            let fast = try await session.photoOutput.capture(settings)
+            let request = try #require(fast.requestTime), frame = try #require(fast.frameTime)
+            #expect(frame <= request, "the frame existed at the request")
+            #expect(request.nanoseconds - frame.nanoseconds < 2 * interval, "and was current: \(request.nanoseconds - frame.nanoseconds) ns old")
+
+            settings.prioritization = .quality
+            let careful = try await session.photoOutput.capture(settings)
+            let carefulRequest = try #require(careful.requestTime), carefulFrame = try #require(careful.frameTime)
+            #expect(carefulFrame.nanoseconds + interval > carefulRequest.nanoseconds, "quality waits for a frame made at or after the request")
+            #expect(try #require(careful.frameNumber) > (fast.frameNumber ?? 0))
+        }
+        await session.stop()
+    }
+
+    @Test("Overlapping captures each get an id, their events carry it, and photos arrive in request order")
+    func overlappingCaptures() async throws {
+        let session = CaptureSession(configuration: try Self.configuration("1280x720@30"))
+        let events = session.photoOutput.events()
+        let stream = session.photoOutput.photos()
+        try await session.start()
+        let ids = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<4 { group.addTask { try await session.photoOutput.capture().captureID } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(Set(ids).count == 4)
+        var published: [Int] = []
+        for await photo in stream {
+            published.append(photo.captureID)
+            if published.count == 4 { break }
+        }
+        #expect(published == published.sorted(), "photos are published in request order")
+        var finished: Set<Int> = []
+        for await event in events {
+            if case .didFinishCapture(let id, let error) = event {
+                #expect(error == nil)
+                finished.insert(id)
+            }
+            if finished.count == 4 { break }
+        }
+        #expect(finished == Set(ids))
+        await session.stop()
+    }
+
+    @Test("Reconfiguring while running changes the size and adds an output without losing the session")
+    func reconfigureWhileRunning() async throws {
+        let session = CaptureSession(configuration: try Self.configuration("640x480@30"))
+        let events = session.events()
+        try await session.start()
+        #expect(try await session.photoOutput.capture().width == 640)
+        try await session.configure { configuration throws(CaptureError) in
+            configuration.format = try FormatRequest(parsing: "320x240@30")
+            configuration.videoData = VideoDataConfiguration(pixelFormat: "RGB")
+        }
+        #expect(await session.activeFormat?.width == 320)
+        let photo = try await session.photoOutput.capture()
+        #expect(photo.width == 320 && photo.height == 240)
+        var iterator = session.videoDataOutput.frames().makeAsyncIterator()
+        let frame = try #require(await iterator.next())
+        #expect(frame.info?.format == "RGB" && frame.info?.width == 320)
+        await session.stop()
+        var sawReconfigured = false
+        for await event in events {
+            if event == .reconfigured { sawReconfigured = true }
+            if event == .stopped { break }
+        }
+        #expect(sawReconfigured)
+    }
+
+    @Test("Switching between two test cameras while running")
+    func switchCamera() async throws {
+        let session = CaptureSession(configuration: try Self.configuration())
+        try await session.start()
+        #expect(try await session.photoOutput.capture().deviceName == "Test camera (smpte)")
+        try await session.switchDevice(to: try DeviceDiscovery.device(named: "test:ball"))
+        #expect(try await session.photoOutput.capture().deviceName == "Test camera (ball)")
+        await session.stop()
+    }
+
+    @Test("The first frames after a start are dropped, as configured")
+    func firstFramesDropped() async throws {
+        var configuration = try Self.configuration("320x240@30")
+        configuration.framesDroppedAfterStart = 6
+        configuration.videoData = VideoDataConfiguration(pixelFormat: "GRAY8")
+        let session = CaptureSession(configuration: configuration)
+        let frames = session.videoDataOutput.frames(bufferingNewest: 64)
+        try await session.start()
+        var iterator = frames.makeAsyncIterator()
+        #expect(await iterator.next()?.number == 6, "frames 0 to 5 never reach any output")
+        await session.stop()
+    }
+
+    @Test("A still image file used as a camera")
+    func imageFileCamera() async throws {
+        let folder = try TemporaryFolder()
+        let image = folder.path("still.jpg")
+        let source = CaptureSession(configuration: try Self.configuration("800x600@30"))
+        try await source.start()
+        try Data(try await source.photoOutput.capture().fileData).write(to: URL(fileURLWithPath: image))
+        await source.stop()
+
+        let session = CaptureSession(configuration: try Self.configuration("400x300@15", device: try DeviceDiscovery.device(named: "file:\(image)")))
+        try await session.start()
+        let first = try await session.photoOutput.capture()
+        var settings = PhotoSettings()
+        settings.prioritization = .quality
+        let second = try await session.photoOutput.capture(settings)
+        #expect(first.width == 400 && first.height == 300)
+        #expect(try #require(second.frameTime) > (first.frameTime ?? .zero), "the picture repeats as a live stream")
+        await session.stop()
+    }
+
+    @Test("A slow frame consumer loses its own frames, counted, while photos go on")
+    func slowConsumer() async throws {
+        var configuration = try Self.configuration("320x240@30")
+        configuration.videoData = VideoDataConfiguration()
+        let session = CaptureSession(configuration: configuration)
+        let frames = session.videoDataOutput.frames(bufferingNewest: 2)
+        try await session.start()
+        let consumer = Task {
+            var consumed = 0
+            for await _ in frames {
+                consumed += 1
+                try? await Task.sleep(for: .milliseconds(200))
+                if consumed == 5 { break }
+            }
+            return consumed
+        }
+        var numbers: [UInt64] = []
+        var settings = PhotoSettings()
+        settings.prioritization = .quality
+        let started = ContinuousClock.now
+        for _ in 0..<10 { numbers.append(try #require(try await session.photoOutput.capture(settings).frameNumber)) }
+        _ = await consumer.value
+        let elapsed = ContinuousClock.now - started
+        #expect(numbers == numbers.sorted() && Set(numbers).count == 10)
+        #expect(session.videoDataOutput.droppedFrameCount > 0)
+        let expected = Double(elapsed.components.seconds) * 30
+        #expect(Double(session.videoDataOutput.deliveredFrameCount) >= expected * 0.8,
+                "the frames branch kept the camera's pace: \(session.videoDataOutput.deliveredFrameCount) in \(elapsed)")
+        await session.stop()
+    }
+
+    @Test("A camera that stops mid-stream interrupts the session, and captures fail clearly instead of hanging")
+    func cameraStopsMidStream() async throws {
+        let folder = try TemporaryFolder()
+        let video = folder.path("short.avi")
+        let writer = try Pipeline(describing: """
+            videotestsrc num-buffers=15 ! video/x-raw,width=320,height=240,framerate=30/1 ! jpegenc ! avimux ! filesink location="\(video)"
+            """)
+        try await writer.play()
+        try await writer.waitForEndOfStream()
+        try await writer.stop()
+
+        let session = CaptureSession(configuration: try Self.configuration("320x240@30", device: try DeviceDiscovery.device(named: "file:\(video)")))
+        let events = session.events()
+        try await session.start()
+        var interruption: CaptureError?
+        for await event in events {
+            if case .interrupted(let error) = event { interruption = error; break }
+        }
+        #expect(interruption?.code == .interrupted)
+        #expect(await session.status == .interrupted)
+        let error = await #expect(throws: CaptureError.self) { try await session.photoOutput.capture() }
+        #expect(error?.code == .notRunning)
+    }
+
+    @Test("A file that is not a picture or video fails to start with a clear error")
+    func garbageFile() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("noise.avi")
+        try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }).write(to: URL(fileURLWithPath: path))
+        let session = CaptureSession(configuration: try Self.configuration(device: try DeviceDiscovery.device(named: "file:\(path)")))
+        let error = await #expect(throws: CaptureError.self) { try await session.start() }
+        #expect(error?.message.isEmpty == false)
+        #expect(await session.status == .failed)
+    }
+
+    @Test("Naming cameras: the test camera, missing files and devices, unknown names")
+    func deviceNames() throws {
+        #expect(try DeviceDiscovery.device(named: "test").isTestCamera)
+        #expect(try DeviceDiscovery.device(named: "test:ball").id == "test:ball")
+        #expect(try DeviceDiscovery.devices().last?.isTestCamera == true)
+        #expect(throws: CaptureError(.deviceNotFound, "/nonexistent.jpg does not exist; give the path of an image or video file after file:")) {
+            try DeviceDiscovery.device(named: "file:/nonexistent.jpg")
+        }
+        #expect(throws: CaptureError(.deviceNotFound, "there is no camera at /dev/video42; camctl devices lists the cameras")) {
+            try DeviceDiscovery.device(named: "/dev/video42")
+        }
+        let unknown = #expect(throws: CaptureError.self) { try DeviceDiscovery.device(named: "Brio") }
+        #expect(unknown?.message.contains("use --device test") == true)
+        if try DeviceDiscovery.systemDevices().isEmpty {
+            #expect(throws: CaptureError(.noCamera, "no camera is attached; use --device test for the built-in test camera")) {
+                try DeviceDiscovery.device(named: nil)
+            }
+        }
+    }
+
+    @Test("The pipeline can be described without starting, in gst-launch syntax that gst-launch accepts")
+    func describePipeline() async throws {
+        var configuration = try Self.configuration("320x240@30")
+        configuration.preview = PreviewConfiguration(sink: "fakesink")
+        configuration.videoData = VideoDataConfiguration(pixelFormat: "RGB")
+        let session = CaptureSession(configuration: configuration)
+        let description = try await session.pipelineDescription()
+        #expect(description.hasPrefix("videotestsrc name=camera is-live=true pattern=smpte ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! tee name=split"))
+        let launched = try Pipeline(describing: description.replacingOccurrences(of: "is-live=true", with: "num-buffers=10"))
+        try await launched.setState(.paused)
+        try await launched.stop()
+    }
+}
+
+/// A temporary folder, removed when the test ends.
+final class TemporaryFolder {
+    let url: URL
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("camctl-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+    deinit { try? FileManager.default.removeItem(at: url) }
+}

@@ -1,0 +1,72 @@
+import CameraKit
+import GStreamer
+import Testing
+
+@Suite("Choosing a camera format")
+struct FormatSelectionTests {
+    /// A Logitech C920 as the device monitor reports it (shared/notes/webcams.md).
+    static let c920 = """
+        video/x-raw, format=(string)YUY2, width=(int)640, height=(int)480, framerate=(fraction){ 30/1, 24/1, 20/1, 15/1, 10/1, 15/2, 5/1 }; \
+        video/x-raw, format=(string)YUY2, width=(int)1920, height=(int)1080, framerate=(fraction)5/1; \
+        video/x-raw, format=(string)YUY2, width=(int)2304, height=(int)1536, framerate=(fraction)2/1; \
+        image/jpeg, width=(int)1920, height=(int)1080, framerate=(fraction){ 30/1, 24/1, 20/1, 15/1, 10/1, 15/2, 5/1 }; \
+        image/jpeg, width=(int)640, height=(int)480, framerate=(fraction){ 30/1, 15/1 }
+        """
+
+    static func capabilities() throws -> [VideoCapability] {
+        VideoCapability.list(from: try Caps(c920))
+    }
+
+    @Test("Full HD at 30 fps takes MJPEG, never the 5 fps raw mode")
+    func fullHDTakesMJPEG() throws {
+        let format = try FormatSelection.choose(for: FormatRequest(parsing: "1920x1080@30"), from: Self.capabilities(), camera: "C920")
+        #expect(format == CaptureFormat(mediaType: "image/jpeg", width: 1920, height: 1080, frameRate: Fraction(30)))
+        let withoutRate = try FormatSelection.choose(for: FormatRequest(parsing: "1920x1080"), from: Self.capabilities(), camera: "C920")
+        #expect(withoutRate.mediaType == "image/jpeg" && withoutRate.frameRate == Fraction(30))
+    }
+
+    @Test("Raw frames are preferred where they meet the rate")
+    func rawWhereItMeetsTheRate() throws {
+        let format = try FormatSelection.choose(for: .low, from: Self.capabilities(), camera: "C920")
+        #expect(format == CaptureFormat(mediaType: "video/x-raw", pixelFormat: "YUY2", width: 640, height: 480, frameRate: Fraction(30)))
+    }
+
+    @Test("A rate the camera cannot reach is refused, saying what it can do")
+    func rateTooHigh() throws {
+        let error = #expect(throws: CaptureError.self) {
+            try FormatSelection.choose(for: FormatRequest(parsing: "2304x1536@30"), from: Self.capabilities(), camera: "C920")
+        }
+        #expect(error?.code == .formatUnavailable)
+        #expect(error?.message.hasPrefix("C920 offers 2304x1536 at most at 2 fps (2304x1536 YUY2 at 2 fps), not 30 fps") == true)
+    }
+
+    @Test("A size the camera lacks is refused with the list of what it offers")
+    func sizeMissing() throws {
+        let error = #expect(throws: CaptureError.self) {
+            try FormatSelection.choose(for: .medium, from: Self.capabilities(), camera: "C920")
+        }
+        #expect(error?.message == "C920 does not offer 1280x720 at 30 fps; it offers 640x480 YUY2 up to 30 fps, 1920x1080 YUY2 up to 5 fps, 2304x1536 YUY2 up to 2 fps, 1920x1080 MJPEG up to 30 fps, 640x480 MJPEG up to 30 fps; choose one of those with --resolution")
+    }
+
+    @Test("The photo preset takes the largest size")
+    func photoPreset() throws {
+        let format = try FormatSelection.choose(for: .photo, from: Self.capabilities(), camera: "C920")
+        #expect(format.width == 2304 && format.height == 1536)
+    }
+
+    @Test("Resolutions parse from presets and WxH@FPS", arguments: [
+        ("high", FormatRequest(width: 1920, height: 1080, frameRate: Fraction(30))),
+        ("640x480", FormatRequest(width: 640, height: 480)),
+        ("1280X720@60", FormatRequest(width: 1280, height: 720, frameRate: Fraction(60))),
+        ("1920x1080@29.97", FormatRequest(width: 1920, height: 1080, frameRate: Fraction(30000, 1001))),
+        ("1920x1080@30000/1001", FormatRequest(width: 1920, height: 1080, frameRate: Fraction(30000, 1001))),
+    ])
+    func parsing(text: String, expected: FormatRequest) throws {
+        #expect(try FormatRequest(parsing: text) == expected)
+    }
+
+    @Test("Malformed resolutions are refused", arguments: ["", "big", "1920", "1920x", "0x480", "640x480@", "640x480@fast", "640x480@30@30", "99999x10"])
+    func malformed(text: String) {
+        #expect(throws: CaptureError.self) { try FormatRequest(parsing: text) }
+    }
+}
