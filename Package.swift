@@ -31,7 +31,7 @@ let package = Package(
 
         // A helper process for the leak test: GStreamer's leak tracer reports only at
         // gst_deinit(), after which GStreamer cannot be used again in that process.
-        .executableTarget(name: "gst-leak-probe", dependencies: ["GStreamer"], path: "Tests/LeakProbe"),
+        .executableTarget(name: "gst-leak-probe", dependencies: ["GStreamer", "CameraKit"], path: "Tests/LeakProbe"),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "gst-leak-probe", "camctl"]),
         .testTarget(name: "CameraKitTests", dependencies: ["CameraKit", "ImageMetadata", "GStreamer"]),
     ],

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 @Suite("camctl capture writes a JPEG from the test camera")
@@ -38,5 +39,20 @@ struct CommandLineTests {
         #expect(result.standardError.contains(message), "\(result.standardError)")
         #expect(result.standardError.split(separator: "\n").count == 1, "one line, no dump")
         #expect(result.standardOutput.isEmpty)
+    }
+
+    @Test("A camera node the user may not open names the group to join", .enabled(if: getuid() == 0, "needs root to act as another user"))
+    func permissionDenied() throws {
+        let folder = try TemporaryFolder()
+        let node = folder.path("video7")
+        #expect(FileManager.default.createFile(atPath: node, contents: nil))
+        #expect(chown(node, 0, 44) == 0 && chmod(node, 0o660) == 0)  // root:video, as udev leaves camera nodes
+        let camctl = ChildProcess.buildFolder.appendingPathComponent("camctl").path
+        let output = "/tmp/camctl-denied-\(getpid()).jpg"
+        let result = try ChildProcess.run("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups",
+                                                      camctl, "capture", "--device", node, "--output", output])
+        #expect(result.status == 77)
+        #expect(result.standardError == "camctl: you may not open \(node); add yourself to the video group (sudo usermod -aG video $USER) and log in again\n")
+        #expect(!FileManager.default.fileExists(atPath: output))
     }
 }

@@ -1,15 +1,18 @@
-// gst-leak-probe: runs frames through the Swift wrappers (an app sink into Swift, Swift into an
-// app source, an encoder, probes, caps, tags and bus messages), then shuts GStreamer down so that
-// the `leaks` tracer (GST_TRACERS=leaks) reports every GStreamer object still alive.
+// gst-leak-probe: exercises the Swift wrappers, then shuts GStreamer down so that the `leaks`
+// tracer (GST_TRACERS=leaks) reports every GStreamer object still alive.
 //
-//   gst-leak-probe [FRAMES] [--leak-on-purpose]
+//   gst-leak-probe [FRAMES] [--leak-on-purpose]   frames through an app sink into Swift and back
+//                                                 out through an app source, an encoder, probes,
+//                                                 caps, tags and bus messages
+//   gst-leak-probe --session CYCLES               capture-session start/stop cycles with photos
 //
 // With --leak-on-purpose one sample is kept forever, to prove the check can fail.
 
+import CameraKit
 import GStreamer
 
 let arguments = CommandLine.arguments.dropFirst()
-let frameCount = arguments.compactMap { Int($0) }.first ?? 300
+let count = arguments.compactMap { Int($0) }.first ?? 300
 let leakOnPurpose = arguments.contains("--leak-on-purpose")
 
 /// Runs the pipelines; every wrapper it makes is released when it returns.
@@ -65,6 +68,32 @@ func exercise(frames: Int) async throws -> (passed: Int, encoded: Int) {
     return (passed, encoded)
 }
 
-let (passed, encoded) = try await exercise(frames: frameCount)
-print("frames passed: \(passed), photos encoded: \(encoded)")
+/// Starts and stops a capture session, taking a photo every tenth cycle; returns the photos taken.
+func cycleSession(_ cycles: Int) async throws -> Int {
+    var configuration = SessionConfiguration()
+    configuration.format = FormatRequest(width: 320, height: 240, frameRate: Fraction(30))
+    configuration.framesDroppedAfterStart = 2
+    configuration.videoData = VideoDataConfiguration()
+    configuration.preview = PreviewConfiguration(sink: "fakesink")
+    let session = CaptureSession(configuration: configuration)
+    let frames = session.videoDataOutput.frames()
+    var photos = 0
+    for cycle in 0..<cycles {
+        try await session.start()
+        if cycle % 10 == 0 {
+            _ = try await session.photoOutput.capture()
+            photos += 1
+        }
+        await session.stop()
+    }
+    _ = frames
+    return photos
+}
+
+if arguments.contains("--session") {
+    print("session cycles: \(count), photos: \(try await cycleSession(count))")
+} else {
+    let (passed, encoded) = try await exercise(frames: count)
+    print("frames passed: \(passed), photos encoded: \(encoded)")
+}
 GStreamerRuntime.deinitialize()
