@@ -27,7 +27,7 @@ let package = Package(
         // Layer 5: the command-line tool.
         .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit"]),
         // Benchmarks against gst-launch-1.0 in the same run: swift run -c release camctl-bench
-        .executableTarget(name: "camctl-bench", dependencies: ["GStreamer"]),
+        .executableTarget(name: "camctl-bench", dependencies: ["GStreamer", "CameraKit"]),
 
         // A helper process for the leak test: GStreamer's leak tracer reports only at
         // gst_deinit(), after which GStreamer cannot be used again in that process.

@@ -2,19 +2,20 @@ import GStreamer
 import Synchronization
 
 /// The last few full-resolution frames of the still branch, kept by reference (not copied), so a
-/// capture can take the frame that was on screen at the request: zero shutter lag.
+/// capture can take the frame that was on screen at the request: zero shutter lag. Captures that
+/// want later frames (quality prioritization, bursts) collect them as they arrive.
 ///
 /// Fed from the streaming thread; never blocks it.
 final class FrameRing: Sendable {
-    private struct Waiter {
-        let id: Int
-        let continuation: CheckedContinuation<Sample, any Error>
+    private struct Collector {
+        var remaining: Int
+        let continuation: AsyncThrowingStream<Sample, any Error>.Continuation
     }
 
     private struct State {
         var frames: [Sample] = []
-        var waiters: [Waiter] = []
-        var nextWaiterID = 0
+        var collectors: [Int: Collector] = [:]
+        var nextCollectorID = 0
         var closedReason: CaptureError? = CaptureError(.notRunning, "the session is not running; start it before capturing")
     }
 
@@ -33,27 +34,37 @@ final class FrameRing: Sendable {
         }
     }
 
-    /// Stops accepting frames, forgets those held, and fails everyone waiting with `reason`.
+    /// Stops accepting frames, forgets those held, and fails every collector with `reason`.
     func close(_ reason: CaptureError) {
-        let waiters = state.withLock { state in
+        let collectors = state.withLock { state in
             state.closedReason = reason
             state.frames.removeAll()
-            defer { state.waiters.removeAll() }
-            return state.waiters
+            defer { state.collectors.removeAll() }
+            return Array(state.collectors.values)
         }
-        for waiter in waiters { waiter.continuation.resume(throwing: reason) }
+        for collector in collectors { collector.continuation.finish(throwing: reason) }
     }
 
     /// Adds the newest frame; called on the streaming thread.
     func append(_ sample: Sample) {
-        let waiters = state.withLock { state -> [Waiter] in
-            guard state.closedReason == nil else { return [] }
+        let (receivers, finished) = state.withLock { state -> ([Collector], [Collector]) in
+            guard state.closedReason == nil else { return ([], []) }
             state.frames.append(sample)
             if state.frames.count > capacity { state.frames.removeFirst() }
-            defer { state.waiters.removeAll() }
-            return state.waiters
+            var finished: [Collector] = []
+            for (id, var collector) in state.collectors {
+                collector.remaining -= 1
+                if collector.remaining == 0 {
+                    state.collectors.removeValue(forKey: id)
+                    finished.append(collector)
+                } else {
+                    state.collectors[id] = collector
+                }
+            }
+            return (Array(state.collectors.values) + finished, finished)
         }
-        for waiter in waiters { waiter.continuation.resume(returning: sample) }
+        for receiver in receivers { receiver.continuation.yield(sample) }
+        for collector in finished { collector.continuation.finish() }
     }
 
     /// The newest frame, or `nil` before the first.
@@ -64,39 +75,52 @@ final class FrameRing: Sendable {
         }
     }
 
+    /// The next `count` frames as they arrive, each one distinct. The stream keeps every frame
+    /// until it is read; it fails when the session stops, or when no frame comes for `frameTimeout`.
+    func frames(count: Int, frameTimeout: Duration) -> AsyncThrowingStream<Sample, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Sample.self)
+        let id = state.withLock { state -> Int? in
+            if let reason = state.closedReason {
+                continuation.finish(throwing: reason)
+                return nil
+            }
+            defer { state.nextCollectorID += 1 }
+            state.collectors[state.nextCollectorID] = Collector(remaining: max(1, count), continuation: continuation)
+            return state.nextCollectorID
+        }
+        guard let id else { return stream }
+        let watchdog = Task { [weak self] in
+            var remaining = max(1, count)
+            while !Task.isCancelled {
+                try? await Task.sleep(for: frameTimeout)
+                guard !Task.isCancelled, let self else { return }
+                let progress = self.state.withLock { state -> Int? in state.collectors[id]?.remaining }
+                guard let progress else { return }
+                if progress == remaining {
+                    let stalled = self.state.withLock { $0.collectors.removeValue(forKey: id) }
+                    stalled?.continuation.finish(throwing: CaptureError(.timeout,
+                        "the camera sent no frame for \(frameTimeout); check that it is still connected"))
+                    return
+                }
+                remaining = progress
+            }
+        }
+        continuation.onTermination = { [weak self] _ in
+            watchdog.cancel()
+            _ = self?.state.withLock { $0.collectors.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
     /// Waits for the next frame to arrive, at most `timeout`.
     func next(timeout: Duration) async throws(CaptureError) -> Sample {
-        let id = state.withLock { state in
-            defer { state.nextWaiterID += 1 }
-            return state.nextWaiterID
-        }
-        let timer = Task { [weak self] in
-            try await Task.sleep(for: timeout)
-            self?.fail(id, CaptureError(.timeout, "the camera sent no frame for \(timeout); check that it is still connected"))
-        }
-        defer { timer.cancel() }
         do {
-            return try await withCheckedThrowingContinuation { continuation in
-                state.withLock { state in
-                    if let reason = state.closedReason {
-                        continuation.resume(throwing: reason)
-                    } else {
-                        state.waiters.append(Waiter(id: id, continuation: continuation))
-                    }
-                }
-            }
+            for try await frame in frames(count: 1, frameTimeout: timeout) { return frame }
         } catch let error as CaptureError {
             throw error
         } catch {
             throw CaptureError(.pipeline, "waiting for a frame failed: \(error)")
         }
-    }
-
-    private func fail(_ id: Int, _ error: CaptureError) {
-        let waiter = state.withLock { state -> Waiter? in
-            guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-            return state.waiters.remove(at: index)
-        }
-        waiter?.continuation.resume(throwing: error)
+        throw CaptureError(.interrupted, "the camera stopped before sending a frame")
     }
 }

@@ -66,27 +66,83 @@ public final class PhotoOutput: Sendable {
     /// With prioritization `speed` or `balanced` the photo is the frame current at the request;
     /// with `quality`, the next frame.
     public func capture(_ settings: PhotoSettings = PhotoSettings()) async throws(CaptureError) -> Photo {
+        let request = try begin(settings)
+        return try await complete(request) { () async throws(CaptureError) -> Sample in
+            try await chooseFrame(for: settings.prioritization)
+        }
+    }
+
+    /// Takes `count` photos of consecutive frames, each frame a different one, encoding each as
+    /// soon as it arrives. Photos come back in frame order, and each is a capture of its own,
+    /// with its own id and events.
+    public func captureBurst(count: Int, _ settings: PhotoSettings = PhotoSettings()) async throws(CaptureError) -> [Photo] {
+        guard count > 0 else { return [] }
+        try validate(settings)
+        let frames = ring.frames(count: count, frameTimeout: .seconds(5))
+        do {
+            return try await withThrowingTaskGroup(of: Photo.self) { group in
+                for try await frame in frames {
+                    let request = try begin(settings)
+                    group.addTask { try await self.complete(request) { () async throws(CaptureError) -> Sample in frame } }
+                }
+                var photos: [Photo] = []
+                for try await photo in group { photos.append(photo) }
+                return photos.sorted { $0.captureID < $1.captureID }
+            }
+        } catch let error as CaptureError {
+            throw error
+        } catch {
+            throw CaptureError(.pipeline, "the burst failed: \(error)")
+        }
+    }
+
+    /// A capture that has an id and settings, and waits for its frame.
+    private struct Request: Sendable {
+        let id: Int
+        let attachment: Attachment
+        let settings: PhotoSettings
+        let resolved: ResolvedPhotoSettings
+        let requestedAt: Date
+        let requestTime: ClockTime?
+    }
+
+    /// Accepts a capture: checks the settings, gives it an id, and announces the shutter moment.
+    private func begin(_ settings: PhotoSettings) throws(CaptureError) -> Request {
         let requestedAt = Date()
         try validate(settings)
-        let (id, attachment) = try begin()
-        let requestTime = attachment.clock.runningTime
+        let (id, attachment) = try state.withLock { state throws(CaptureError) in
+            guard let attachment = state.attachment else {
+                throw CaptureError(.notRunning, "the session is not running; start it before capturing")
+            }
+            defer { state.nextID += 1; state.inFlight += 1 }
+            return (state.nextID, attachment)
+        }
         let resolved = ResolvedPhotoSettings(settings, width: attachment.width, height: attachment.height)
+        let request = Request(id: id, attachment: attachment, settings: settings, resolved: resolved,
+                              requestedAt: requestedAt, requestTime: attachment.clock.runningTime)
+        eventStream.send(.willBeginCapture(id: id, resolved))
+        eventStream.send(.willCapturePhoto(id: id))
+        return request
+    }
+
+    /// Takes the request's frame, encodes the photo and its thumbnail together, and publishes it.
+    private func complete(_ request: Request,
+                          frame takeFrame: () async throws(CaptureError) -> Sample) async throws(CaptureError) -> Photo {
+        let id = request.id, attachment = request.attachment, resolved = request.resolved
         do {
-            eventStream.send(.willBeginCapture(id: id, resolved))
-            eventStream.send(.willCapturePhoto(id: id))
-            let frame = try await chooseFrame(for: settings.prioritization)
+            let frame = try await takeFrame()
             eventStream.send(.didCapturePhoto(id: id))
             let buffer = frame.buffer
-            async let encoded = attachment.photoEncoder.encode(frame, quality: settings.quality)
+            async let encoded = attachment.photoEncoder.encode(frame, quality: request.settings.quality)
             async let thumbnail: [UInt8] = resolved.thumbnailWidth > 0
                 ? attachment.thumbnailEncoder.encode(frame, quality: 80, width: resolved.thumbnailWidth, height: resolved.thumbnailHeight)
                 : []
-            let exif = metadata(deviceName: attachment.deviceName, resolved: resolved, capturedAt: requestedAt)
+            let exif = metadata(deviceName: attachment.deviceName, resolved: resolved, capturedAt: request.requestedAt)
             let fileData = try JPEGFile.embeddingExif(exif.tiffData(), in: try await encoded)
             let photo = Photo(
                 captureID: id, fileData: fileData, thumbnailData: try await thumbnail, resolvedSettings: resolved,
-                orientation: exif.orientation, deviceName: attachment.deviceName, requestedAt: requestedAt,
-                requestTime: requestTime, frameTime: buffer?.presentationTime, frameNumber: buffer?.offset)
+                orientation: exif.orientation, deviceName: attachment.deviceName, requestedAt: request.requestedAt,
+                requestTime: request.requestTime, frameTime: buffer?.presentationTime, frameNumber: buffer?.offset)
             eventStream.send(.didFinishProcessingPhoto(id: id))
             finish(id, with: photo)
             eventStream.send(.didFinishCapture(id: id, error: nil))
@@ -109,16 +165,6 @@ public final class PhotoOutput: Sendable {
         guard settings.flashMode != .on else {
             let camera = state.withLock { $0.attachment?.deviceName } ?? "the camera"
             throw CaptureError(.invalidSetting, "\(camera) has no flash; use flash off or auto")
-        }
-    }
-
-    private func begin() throws(CaptureError) -> (Int, Attachment) {
-        try state.withLock { state throws(CaptureError) in
-            guard let attachment = state.attachment else {
-                throw CaptureError(.notRunning, "the session is not running; start it before capturing")
-            }
-            defer { state.nextID += 1; state.inFlight += 1 }
-            return (state.nextID, attachment)
         }
     }
 

@@ -13,11 +13,11 @@ struct FrameDeliveryBenchmark {
 
     func run(runs: Int) async throws -> BenchmarkRow {
         _ = try await swiftFramesPerSecond()  // warm-up: plugin registry, caches
-        _ = try gstLaunchFramesPerSecond()
+        _ = try gstLaunchFramesPerSecondHere()
         var camctl: [Double] = [], reference: [Double] = []
         for _ in 0..<runs {  // interleaved, so both sides see the same machine load
             camctl.append(try await swiftFramesPerSecond())
-            reference.append(try gstLaunchFramesPerSecond())
+            reference.append(try gstLaunchFramesPerSecondHere())
         }
         return BenchmarkRow(
             name: "Frame delivery into Swift, \(width)x\(height) I420, \(frames) frames",
@@ -49,14 +49,18 @@ struct FrameDeliveryBenchmark {
         return Double(received) / seconds
     }
 
-    /// Times gst-launch for all frames and for one, so that process start-up cancels out.
-    private func gstLaunchFramesPerSecond() throws -> Double {
-        let arguments = { (count: Int) in
-            ["-q"] + source.replacingOccurrences(of: "num-buffers=\(frames)", with: "num-buffers=\(count)")
-                .split(separator: " ").map(String.init) + ["!", "fakesink", "sync=false"]
-        }
-        let all = try timeProcess("/usr/bin/gst-launch-1.0", arguments(frames))
-        let one = try timeProcess("/usr/bin/gst-launch-1.0", arguments(1))
-        return Double(frames - 1) / max(all - one, 1e-6)
+    private func gstLaunchFramesPerSecondHere() throws -> Double {
+        try gstLaunchFramesPerSecond("\(source) ! fakesink sync=false", frames: frames)
     }
+}
+
+/// Times a gst-launch pipeline over `frames` buffers and over one, so process start-up cancels out.
+func gstLaunchFramesPerSecond(_ description: String, frames: Int) throws -> Double {
+    let arguments = { (count: Int) in
+        ["-q"] + description.replacingOccurrences(of: "num-buffers=\(frames)", with: "num-buffers=\(count)")
+            .split(separator: " ").map(String.init)
+    }
+    let all = try timeProcess("/usr/bin/gst-launch-1.0", arguments(frames))
+    let one = try timeProcess("/usr/bin/gst-launch-1.0", arguments(1))
+    return Double(frames - 1) / max(all - one, 1e-6)
 }

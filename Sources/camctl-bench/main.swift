@@ -8,10 +8,16 @@ import GStreamer
 
 let options = BenchmarkOptions.parse(CommandLine.arguments.dropFirst())
 var rows: [BenchmarkRow] = []
-for benchmark in [FrameDeliveryBenchmark(frames: 600, width: 1920, height: 1080)] {
-    rows.append(try await benchmark.run(runs: options.runs))
-    FileHandle.standardError.write(Data("\(rows.last!.name): done\n".utf8))
+@MainActor func record(_ row: BenchmarkRow) {
+    rows.append(row)
+    FileHandle.standardError.write(Data("\(row.name): \(row.camctl.formatted()) \(row.unit)\n".utf8))
 }
+record(try await FrameDeliveryBenchmark(frames: 600, width: 1920, height: 1080).run(runs: options.runs))
+record(try await VideoDataRateBenchmark().run(runs: options.runs))
+record(try await ShutterLagBenchmark(width: 1920, height: 1080, frameRate: 30).run(runs: options.runs))
+record(try await ShutterLagBenchmark(width: 4032, height: 3024, frameRate: 15).run(runs: options.runs))
+record(try await BurstBenchmark(width: 1920, height: 1080, frameRate: 240).run(runs: options.runs))
+record(try await BurstBenchmark(width: 4032, height: 3024, frameRate: 60).run(runs: options.runs))
 let report = BenchmarkReport(rows: rows, runs: options.runs)
 print(report.table)
 try report.markdown.write(toFile: options.output, atomically: true, encoding: .utf8)

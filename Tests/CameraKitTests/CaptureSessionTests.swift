@@ -119,6 +119,19 @@ struct CaptureSessionTests {
         await session.stop()
     }
 
+    @Test("A burst takes consecutive frames, each a different one, in order")
+    func burst() async throws {
+        let session = CaptureSession(configuration: try Self.configuration("640x480@30"))
+        try await session.start()
+        let photos = try await session.photoOutput.captureBurst(count: 10)
+        await session.stop()
+        let numbers = photos.compactMap(\.frameNumber)
+        #expect(numbers.count == 10)
+        #expect(zip(numbers, numbers.dropFirst()).allSatisfy { $1 == $0 + 1 }, "consecutive frames: \(numbers)")
+        #expect(photos.map(\.captureID) == photos.map(\.captureID).sorted())
+        #expect(Set(photos.map(\.captureID)).count == 10)
+    }
+
     @Test("Reconfiguring while running changes the size and adds an output without losing the session")
     func reconfigureWhileRunning() async throws {
         let session = CaptureSession(configuration: try Self.configuration("640x480@30"))
