@@ -36,7 +36,7 @@ public struct CaptureDevice: Sendable, Equatable, CustomStringConvertible {
             id: pattern == "smpte" ? "test" : "test:\(pattern)", name: "Test camera (\(pattern))",
             kind: .testPattern(pattern), position: .unspecified,
             capabilities: [VideoCapability(mediaType: "video/x-raw", pixelFormat: "I420", widths: 1...16384,
-                                           heights: 1...16384, frameRates: .range(Fraction(1)...Fraction(120)))],
+                                           heights: 1...16384, frameRates: .range(Fraction(1)...Fraction(1000)))],
             systemDevice: nil)
     }
 
