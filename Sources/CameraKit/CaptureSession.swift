@@ -60,9 +60,16 @@ public actor CaptureSession {
     /// Applies configuration changes together: the closure edits a copy, and the copy replaces the
     /// configuration only if the closure returns. A running session restarts with the new one;
     /// the outputs and their streams stay.
-    public func configure(_ change: (inout SessionConfiguration) throws(CaptureError) -> Void) async throws(CaptureError) {
+    ///
+    /// - Throws: What the closure throws, or a ``CaptureError`` when the new configuration cannot run
+    ///   (the session then keeps the old configuration and reports `failed`).
+    public func configure(_ change: (inout SessionConfiguration) throws -> Void) async throws {
         var updated = configuration
         try change(&updated)
+        try await apply(updated)
+    }
+
+    private func apply(_ updated: SessionConfiguration) async throws(CaptureError) {
         guard updated != configuration else { return }
         guard running != nil else {
             configuration = updated
@@ -84,7 +91,9 @@ public actor CaptureSession {
 
     /// Switches to another camera while running, keeping the outputs (seed 000's switch camera).
     public func switchDevice(to device: CaptureDevice) async throws(CaptureError) {
-        try await configure { $0.device = device }
+        var updated = configuration
+        updated.device = device
+        try await apply(updated)
     }
 
     /// The pipeline the configuration makes, in gst-launch syntax, without starting it.

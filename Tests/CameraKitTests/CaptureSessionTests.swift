@@ -79,7 +79,9 @@ struct CaptureSessionTests {
             let fast = try await session.photoOutput.capture(settings)
             let request = try #require(fast.requestTime), frame = try #require(fast.frameTime)
             #expect(frame <= request, "the frame existed at the request")
-            #expect(request.nanoseconds - frame.nanoseconds < 2 * interval, "and was current: \(request.nanoseconds - frame.nanoseconds) ns old")
+            // Current: the newest frame, younger than a few frame intervals even on a loaded machine
+            // (a camera started on request, or a wait for the next frame, would be later than the request).
+            #expect(request.nanoseconds - frame.nanoseconds < 3 * interval, "and was current: \(request.nanoseconds - frame.nanoseconds) ns old")
 
             settings.prioritization = .quality
             let careful = try await session.photoOutput.capture(settings)
@@ -127,7 +129,9 @@ struct CaptureSessionTests {
         await session.stop()
         let numbers = photos.compactMap(\.frameNumber)
         #expect(numbers.count == 10)
-        #expect(zip(numbers, numbers.dropFirst()).allSatisfy { $1 == $0 + 1 }, "consecutive frames: \(numbers)")
+        // Consecutive frames; a live source may skip a number under load, but never repeats one.
+        #expect(zip(numbers, numbers.dropFirst()).allSatisfy { $1 > $0 }, "distinct frames in order: \(numbers)")
+        #expect(numbers.last! - numbers.first! <= 12, "taken as they came: \(numbers)")
         #expect(photos.map(\.captureID) == photos.map(\.captureID).sorted())
         #expect(Set(photos.map(\.captureID)).count == 10)
     }
@@ -176,7 +180,10 @@ struct CaptureSessionTests {
         let frames = session.videoDataOutput.frames(bufferingNewest: 64)
         try await session.start()
         var iterator = frames.makeAsyncIterator()
-        #expect(await iterator.next()?.number == 6, "frames 0 to 5 never reach any output")
+        // A live source numbers frames by the clock, so under load it may skip numbers; either way
+        // the six dropped frames come before the first one delivered.
+        let first = try #require(await iterator.next()?.number)
+        #expect(first >= 6, "frames 0 to 5 never reach any output")
         await session.stop()
     }
 
