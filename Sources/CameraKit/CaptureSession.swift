@@ -39,8 +39,10 @@ public actor CaptureSession {
     /// What exists while the session runs.
     private struct Running {
         let pipeline: Pipeline
-        let description: String
-        let format: CaptureFormat
+        /// The camera's bin, linked to the tee.
+        var source: Bin
+        var description: String
+        var format: CaptureFormat
         let monitor: Task<Void, Never>
     }
 
@@ -71,6 +73,12 @@ public actor CaptureSession {
 
     private func apply(_ updated: SessionConfiguration) async throws(CaptureError) {
         guard updated != configuration else { return }
+        var sameButDevice = updated
+        sameButDevice.device = configuration.device
+        if running != nil, sameButDevice == configuration {
+            try await switchDevice(to: updated.device)
+            return
+        }
         guard running != nil else {
             configuration = updated
             return
@@ -89,17 +97,56 @@ public actor CaptureSession {
         }
     }
 
-    /// Switches to another camera while running, keeping the outputs (seed 000's switch camera).
+    /// Switches to another camera while running, keeping the preview, the frame streams and the
+    /// photo encoders (seed 000's switch camera). The first frames of the new camera are dropped
+    /// as after a start.
+    ///
+    /// The old camera's branch is blocked at its pad, unlinked and stopped, and the new camera is
+    /// linked in its place: no output is torn down, and no frame of the old camera is taken after
+    /// the switch returns.
     public func switchDevice(to device: CaptureDevice) async throws(CaptureError) {
+        guard var current = running else {
+            configuration.device = device
+            return
+        }
         var updated = configuration
         updated.device = device
-        try await apply(updated)
+        let format = try resolveFormat(for: updated)
+        let layout = SessionPipeline(configuration: updated, format: format)
+        let replacement = try makeSource(layout, device: device, preview: updated.preview)
+        guard let tee = current.pipeline.element(named: "split"), let teeInput = tee.staticPad(named: "sink"),
+              let oldOutput = current.source.staticPad(named: "src") else {
+            throw CaptureError(.pipeline, "the session's pipeline lacks its camera link")
+        }
+        let hold = await oldOutput.block(waitingAtMost: .seconds(1))
+        oldOutput.unlink(from: teeInput)
+        try? await current.source.changeState(to: .null)
+        hold.remove()
+        try? current.pipeline.remove(current.source)
+        photoOutput.ring.open()  // forget the old camera's frames
+        do {
+            try current.pipeline.add(replacement)
+            try replacement.link(to: tee)
+            dropFirstFrames(of: current.pipeline, count: updated.framesDroppedAfterStart)
+            try await replacement.changeState(to: .playing)
+        } catch {
+            let failure = CaptureError(.interrupted, "\(device.name) could not start: \(error.message)", debugInfo: error.debugInfo)
+            await interrupt(failure)
+            throw failure
+        }
+        photoOutput.retarget(deviceName: device.name, width: format.width, height: format.height)
+        current.source = replacement
+        current.description = layout.description
+        current.format = format
+        running = current
+        configuration = updated
+        eventStream.send(.switchedDevice(to: device.name, format: format))
     }
 
     /// The pipeline the configuration makes, in gst-launch syntax, without starting it.
     public func pipelineDescription() throws(CaptureError) -> String {
         if let running { return running.description }
-        return SessionPipeline(configuration: configuration, format: try resolveFormat()).description
+        return SessionPipeline(configuration: configuration, format: try resolveFormat(for: configuration)).description
     }
 
     /// Starts the camera and the outputs; returns once frames flow.
@@ -127,7 +174,7 @@ public actor CaptureSession {
 
     // MARK: - Running the pipeline
 
-    private func resolveFormat() throws(CaptureError) -> CaptureFormat {
+    private func resolveFormat(for configuration: SessionConfiguration) throws(CaptureError) -> CaptureFormat {
         let device = configuration.device
         switch device.kind {
         case .testPattern, .system:
@@ -145,17 +192,27 @@ public actor CaptureSession {
     }
 
     private func launch() async throws(CaptureError) {
-        let format = try resolveFormat()
-        let description = SessionPipeline(configuration: configuration, format: format).description
+        let format = try resolveFormat(for: configuration)
+        let layout = SessionPipeline(configuration: configuration, format: format)
         let device = configuration.device
         let preview = configuration.preview
-        let pipeline: Pipeline
+        let pipeline: Pipeline, source: Bin
         do {
-            pipeline = try Pipeline(describing: description)
-        } catch {
+            pipeline = try Pipeline(describing: layout.outputs)
+            source = try makeSource(layout, device: device, preview: preview)
+            try pipeline.add(source)
+            guard let tee = pipeline.element(named: "split") else {
+                throw CaptureError(.pipeline, "the session's pipeline has no tee")
+            }
+            try source.link(to: tee)
+        } catch let error as GStreamerError {
             throw CaptureError(error, device: device, preview: preview)
+        } catch let error as CaptureError {
+            throw error
+        } catch {
+            throw CaptureError(.pipeline, "the pipeline could not be built: \(error)")
         }
-        dropFirstFrames(of: pipeline)
+        dropFirstFrames(of: pipeline, count: configuration.framesDroppedAfterStart)
         eventStream.send(.started(device: device.name, format: format))
 
         var encoders: (StillEncoder, StillEncoder)?
@@ -177,7 +234,7 @@ public actor CaptureSession {
                 }
             }
         }
-        running = Running(pipeline: pipeline, description: description, format: format, monitor: monitor)
+        running = Running(pipeline: pipeline, source: source, description: layout.description, format: format, monitor: monitor)
         do {
             try await pipeline.play(timeout: .seconds(15))
         } catch {
@@ -188,9 +245,27 @@ public actor CaptureSession {
         eventStream.send(.running)
     }
 
-    /// Throws away the first frames after a start, before the tee, so every branch skips them.
-    private func dropFirstFrames(of pipeline: Pipeline) {
-        let count = configuration.framesDroppedAfterStart
+    /// The camera as a bin with one source pad.
+    private func makeSource(_ layout: SessionPipeline, device: CaptureDevice,
+                            preview: PreviewConfiguration?) throws(CaptureError) -> Bin {
+        do {
+            let source = try Bin(fragment: layout.source)
+            guard let output = source.element(named: SessionPipeline.sourceOutput)?.staticPad(named: "src") else {
+                throw CaptureError(.pipeline, "the camera's pipeline fragment has no output")
+            }
+            try source.exposePad(output, as: "src")
+            return source
+        } catch let error as GStreamerError {
+            throw CaptureError(error, device: device, preview: preview)
+        } catch let error as CaptureError {
+            throw error
+        } catch {
+            throw CaptureError(.pipeline, "the camera's pipeline could not be built: \(error)")
+        }
+    }
+
+    /// Throws away the first frames after a start or switch, before the tee, so every branch skips them.
+    private func dropFirstFrames(of pipeline: Pipeline, count: Int) {
         guard count > 0, let pad = pipeline.element(named: "split")?.staticPad(named: "sink") else { return }
         let seen = Atomic<Int>(0)
         pad.addProbe(.buffer) { _ in

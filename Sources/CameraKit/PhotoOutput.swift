@@ -208,6 +208,15 @@ public final class PhotoOutput: Sendable {
         ring.open()
     }
 
+    /// Points the output at a new camera of the same running session.
+    func retarget(deviceName: String, width: Int, height: Int) {
+        state.withLock { state in
+            guard let old = state.attachment else { return }
+            state.attachment = Attachment(photoEncoder: old.photoEncoder, thumbnailEncoder: old.thumbnailEncoder,
+                                          clock: old.clock, deviceName: deviceName, width: width, height: height)
+        }
+    }
+
     /// Disconnects the output; captures waiting for a frame fail with `reason`.
     func detach(_ reason: CaptureError) -> Attachment? {
         ring.close(reason)

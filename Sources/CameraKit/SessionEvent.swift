@@ -8,8 +8,10 @@ public enum SessionEvent: Sendable, Equatable {
     case interrupted(CaptureError)
     /// The session runs again after an interruption.
     case resumed
-    /// The configuration changed while running (a new camera, size or output).
+    /// The configuration changed while running (a new size or output); the pipeline was rebuilt.
     case reconfigured
+    /// The camera was swapped while running; the outputs went on.
+    case switchedDevice(to: String, format: CaptureFormat)
     /// The session stopped, asked to or because the preview window was closed.
     case stopped
     /// The session could not start or go on.

@@ -15,7 +15,14 @@ struct SessionPipeline {
     let configuration: SessionConfiguration
     let format: CaptureFormat
 
+    /// The whole pipeline, as it runs.
     var description: String {
+        source + " ! " + outputs
+    }
+
+    /// Everything after the camera: the tee and its branches. The camera is a bin of its own,
+    /// linked to the tee, so it can be swapped while the outputs go on.
+    var outputs: String {
         var branches: [String] = []
         if configuration.capturesPhotos {
             branches.append("split. ! queue name=stills_queue max-size-buffers=2 max-size-bytes=0 max-size-time=0 "
@@ -35,30 +42,34 @@ struct SessionPipeline {
         if branches.isEmpty {
             branches.append("split. ! queue ! fakesink sync=false")
         }
-        return ([source + " ! tee name=split"] + branches).joined(separator: " ")
+        return (["tee name=split"] + branches).joined(separator: " ")
     }
 
-    /// The camera, delivering I420 frames at the capture size and rate.
+    /// The camera, delivering I420 frames at the capture size and rate. It is built as a bin of its
+    /// own, so it ends in an element named ``sourceOutput`` whose source pad the bin exposes.
     var source: String {
         let raw = "video/x-raw,format=I420,width=\(format.width),height=\(format.height),framerate=\(format.frameRate)"
         switch configuration.device.kind {
         case .testPattern(let pattern):
-            return "videotestsrc name=camera is-live=true pattern=\(pattern) ! \(raw)"
+            return "videotestsrc name=camera is-live=true pattern=\(pattern) horizontal-speed=4 ! capsfilter name=\(Self.sourceOutput) caps=\(raw)"
         case .file(let path):
             let decoded = "filesrc name=camera location=\(quoted(path)) ! decodebin ! videoconvert ! videoscale "
                 + "! video/x-raw,format=I420,width=\(format.width),height=\(format.height),pixel-aspect-ratio=1/1"
             if SessionPipeline.isStillImage(path) {
                 // One picture repeated as a live stream.
-                return decoded + " ! imagefreeze is-live=true ! video/x-raw,framerate=\(format.frameRate)"
+                return decoded + " ! imagefreeze is-live=true ! capsfilter name=\(Self.sourceOutput) caps=video/x-raw,framerate=\(format.frameRate)"
             }
             // A video played at its own pace, as a camera would deliver it.
-            return decoded + " ! videorate ! video/x-raw,framerate=\(format.frameRate) ! identity sync=true"
+            return decoded + " ! videorate ! video/x-raw,framerate=\(format.frameRate) ! identity name=\(Self.sourceOutput) sync=true"
         case .system(let path, _):
             let device = path.map { " device=\(quoted($0))" } ?? ""
             let decode = format.mediaType == "image/jpeg" ? " ! jpegdec" : ""
-            return "v4l2src name=camera\(device) ! \(format.capsDescription)\(decode) ! videoconvert ! video/x-raw,format=I420"
+            return "v4l2src name=camera\(device) ! \(format.capsDescription)\(decode) ! videoconvert ! capsfilter name=\(Self.sourceOutput) caps=video/x-raw,format=I420"
         }
     }
+
+    /// The name of the camera bin's last element.
+    static let sourceOutput = "camera_output"
 
     /// Whether a file is a still picture rather than a video, by its extension.
     static func isStillImage(_ path: String) -> Bool {

@@ -12,6 +12,32 @@ public class Bin: Element, @unchecked Sendable {
         self.init(sinking: gst_bin_new(name))
     }
 
+    /// Builds a bin from a gst-launch fragment, such as `videotestsrc ! videoconvert name=out`.
+    ///
+    /// Give the bin pads of its own with ``exposePad(_:as:)``, so it links like one element. (Unlinked
+    /// pads are not exposed automatically: a pad a decoder links only once data flows looks unlinked.)
+    public convenience init(fragment description: String) throws(GStreamerError) {
+        try requireGStreamer()
+        var error: UnsafeMutablePointer<GError>?
+        let built = gst_parse_bin_from_description_full(description, 0, nil, GST_PARSE_FLAG_FATAL_ERRORS, &error)
+        if let error {
+            defer { g_error_free(error) }
+            if let built { gst_object_unref(built) }
+            throw GStreamerError(parsing: error.pointee, in: description)
+        }
+        guard let built else {
+            throw GStreamerError(.parse, "the description \"\(description)\" produced no bin")
+        }
+        self.init(sinking: built)
+    }
+
+    /// Gives the bin a pad of its own (a ghost pad) that stands for a pad of an element inside it.
+    public func exposePad(_ target: Pad, as name: String) throws(GStreamerError) {
+        guard let ghost = gst_ghost_pad_new(name, target.raw), gst_element_add_pad(raw, ghost) != 0 else {
+            throw GStreamerError(.link, element: self.name, "cannot expose \(target) as its pad \"\(name)\"")
+        }
+    }
+
     /// Adds elements to the bin. An element can be in one bin only, and names must be unique.
     public func add(_ elements: Element...) throws(GStreamerError) {
         try add(elements)

@@ -1,4 +1,5 @@
 internal import CGStreamer
+import Dispatch
 
 /// A GStreamer element: a source, filter, encoder or sink that a pipeline links together.
 ///
@@ -100,12 +101,18 @@ public class Element: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
-    /// Sets the state of this element alone, blocking until the element returns.
+    /// Sets the state of this element alone, without waiting for an asynchronous change to complete.
     ///
-    /// Use it for elements outside pipelines or inside a bin being taken apart; pipelines
-    /// have ``Pipeline/setState(_:timeout:)``, which waits for the change and reports bus errors.
-    public func setStateNow(_ state: State) throws(GStreamerError) {
-        guard gst_element_set_state(raw, state.raw) != GST_STATE_CHANGE_FAILURE else {
+    /// For elements added to or removed from a running pipeline (a camera swapped while running);
+    /// the blocking call runs off Swift's cooperative threads. Pipelines have
+    /// ``Pipeline/setState(_:timeout:)``, which waits and reports bus errors.
+    public func changeState(to state: State) async throws(GStreamerError) {
+        let refused = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { [self] in
+                continuation.resume(returning: gst_element_set_state(raw, state.raw) == GST_STATE_CHANGE_FAILURE)
+            }
+        }
+        if refused {
             throw GStreamerError(.stateChange, element: name, "refused to change to the \(state) state")
         }
     }

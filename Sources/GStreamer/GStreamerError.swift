@@ -1,3 +1,5 @@
+internal import CGStreamer
+
 /// An error from GStreamer, told in one sentence that names the element concerned.
 public struct GStreamerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure this is.
@@ -57,5 +59,23 @@ public struct GStreamerError: Error, Sendable, Equatable, CustomStringConvertibl
     public var description: String {
         guard let element else { return message }
         return "\(element): \(message)"
+    }
+}
+
+extension GStreamerError {
+    /// Makes an error from a failed parse of a gst-launch description.
+    init(parsing error: GError, in description: String) {
+        let text = borrowedString(error.message) ?? "unknown parse error"
+        switch error.code {
+        case Int32(GST_PARSE_ERROR_NO_SUCH_ELEMENT.rawValue):
+            self.init(.missingElement,
+                "\(text) is installed; check the name with gst-inspect-1.0, or install the plugin package that provides it")
+        case Int32(GST_PARSE_ERROR_LINK.rawValue):
+            self.init(.link, "\(text); check that the elements take a common format")
+        case Int32(GST_PARSE_ERROR_NO_SUCH_PROPERTY.rawValue), Int32(GST_PARSE_ERROR_COULD_NOT_SET_PROPERTY.rawValue):
+            self.init(.unknownProperty, "\(text); gst-inspect-1.0 lists an element's properties")
+        default:
+            self.init(.parse, "the pipeline description \"\(description)\" is invalid: \(text)")
+        }
     }
 }

@@ -1,4 +1,5 @@
 internal import CGStreamer
+import Synchronization
 
 /// A callback on a pad that sees, drops or holds back the data passing through it.
 ///
@@ -90,4 +91,46 @@ extension Pad {
 private final class ProbeHandler: Sendable {
     let handler: @Sendable (PadProbe.Info) -> PadProbe.Result
     init(_ handler: @escaping @Sendable (PadProbe.Info) -> PadProbe.Result) { self.handler = handler }
+}
+
+extension Pad {
+    /// Blocks the data flow at this pad and returns once it is held (or after `timeout`, when no
+    /// data comes), so the pad can be unlinked safely. Remove the returned probe to let data pass.
+    public func block(waitingAtMost timeout: Duration) async -> PadProbe {
+        let signal = BlockSignal()
+        let probe = addProbe(.blockDownstream) { _ in
+            signal.fire()
+            return .ok
+        }
+        await signal.wait(atMost: timeout)
+        return probe
+    }
+}
+
+/// Resumes one waiter once, from whichever comes first: the streaming thread or a timer.
+private final class BlockSignal: Sendable {
+    private let state = Mutex<(fired: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+
+    func fire() {
+        let waiter = state.withLock { state in
+            defer { state = (true, nil) }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
+
+    func wait(atMost timeout: Duration) async {
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            self?.fire()
+        }
+        defer { timer.cancel() }
+        await withCheckedContinuation { continuation in
+            let alreadyFired = state.withLock { state in
+                if !state.fired { state.waiter = continuation }
+                return state.fired
+            }
+            if alreadyFired { continuation.resume() }
+        }
+    }
 }

@@ -32,7 +32,7 @@ public final class Pipeline: Bin, @unchecked Sendable {
         if let error {
             defer { g_error_free(error) }
             if let built { gst_object_unref(built) }
-            throw Pipeline.parseError(error.pointee, in: description)
+            throw GStreamerError(parsing: error.pointee, in: description)
         }
         guard let built else {
             throw GStreamerError(.parse, "the pipeline description \"\(description)\" produced no pipeline")
@@ -51,21 +51,6 @@ public final class Pipeline: Bin, @unchecked Sendable {
     deinit {
         gst_element_set_state(raw, GST_STATE_NULL)
         dispatcher.finishAll()
-    }
-
-    private static func parseError(_ error: GError, in description: String) -> GStreamerError {
-        let text = borrowedString(error.message) ?? "unknown parse error"
-        switch error.code {
-        case Int32(GST_PARSE_ERROR_NO_SUCH_ELEMENT.rawValue):
-            return GStreamerError(.missingElement,
-                "\(text) is installed; check the name with gst-inspect-1.0, or install the plugin package that provides it")
-        case Int32(GST_PARSE_ERROR_LINK.rawValue):
-            return GStreamerError(.link, "\(text); check that the elements take a common format")
-        case Int32(GST_PARSE_ERROR_NO_SUCH_PROPERTY.rawValue), Int32(GST_PARSE_ERROR_COULD_NOT_SET_PROPERTY.rawValue):
-            return GStreamerError(.unknownProperty, "\(text); gst-inspect-1.0 lists an element's properties")
-        default:
-            return GStreamerError(.parse, "the pipeline description \"\(description)\" is invalid: \(text)")
-        }
     }
 }
 

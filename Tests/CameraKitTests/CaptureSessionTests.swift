@@ -161,14 +161,62 @@ struct CaptureSessionTests {
         #expect(sawReconfigured)
     }
 
-    @Test("Switching between two test cameras while running")
+    @Test("Switching cameras while running swaps the source under the running outputs")
     func switchCamera() async throws {
-        let session = CaptureSession(configuration: try Self.configuration())
+        var configuration = try Self.configuration("320x240@30")
+        configuration.videoData = VideoDataConfiguration(pixelFormat: "GRAY8")
+        configuration.preview = PreviewConfiguration(sink: "fakesink")
+        let session = CaptureSession(configuration: configuration)
+        let events = session.events()
+        let frames = session.videoDataOutput.frames(bufferingNewest: 1)
         try await session.start()
         #expect(try await session.photoOutput.capture().deviceName == "Test camera (smpte)")
-        try await session.switchDevice(to: try DeviceDiscovery.device(named: "test:ball"))
-        #expect(try await session.photoOutput.capture().deviceName == "Test camera (ball)")
+
+        // The top-left pixel is white in SMPTE bars and black behind the moving ball.
+        var iterator = frames.makeAsyncIterator()
+        let before = try #require(await iterator.next())
+        #expect(try before.withUnsafeBytes { $0[0] } > 200)
+        try await session.switchDevice(to: try DeviceDiscovery.device(named: "test:black"))
+        #expect(try await session.photoOutput.capture().deviceName == "Test camera (black)")
+        var after: UInt8 = 255
+        for _ in 0..<10 {  // the same stream goes on, now with the new camera's frames
+            guard let frame = await iterator.next() else { break }
+            after = try frame.withUnsafeBytes { $0[0] }
+            if after < 50 { break }
+        }
+        #expect(after < 50, "frames of the new camera arrive on the stream opened before the switch")
+
+        // A change of camera through configure() is a switch too.
+        try await session.configure { $0.device = .testCamera() }
+        #expect(try await session.photoOutput.capture().deviceName == "Test camera (smpte)")
         await session.stop()
+
+        var seen: [String] = []
+        for await event in events {
+            switch event {
+            case .started: seen.append("started")
+            case .running: seen.append("running")
+            case .switchedDevice(let name, _): seen.append("switched to \(name)")
+            case .stopped: seen.append("stopped")
+            default: seen.append("\(event)")
+            }
+            if event == .stopped { break }
+        }
+        #expect(seen == ["started", "running", "switched to Test camera (black)", "switched to Test camera (smpte)", "stopped"])
+    }
+
+    @Test("The test camera's picture moves, so successive frames differ")
+    func testCameraMoves() async throws {
+        var configuration = try Self.configuration("320x240@30")
+        configuration.videoData = VideoDataConfiguration(pixelFormat: "GRAY8")
+        let session = CaptureSession(configuration: configuration)
+        let frames = session.videoDataOutput.frames(bufferingNewest: 8)
+        try await session.start()
+        var iterator = frames.makeAsyncIterator()
+        let first = try #require(await iterator.next()).withUnsafeBytes { Array($0) }
+        let second = try #require(await iterator.next()).withUnsafeBytes { Array($0) }
+        await session.stop()
+        #expect(first != second)
     }
 
     @Test("The first frames after a start are dropped, as configured")
@@ -300,7 +348,7 @@ struct CaptureSessionTests {
         configuration.videoData = VideoDataConfiguration(pixelFormat: "RGB")
         let session = CaptureSession(configuration: configuration)
         let description = try await session.pipelineDescription()
-        #expect(description.hasPrefix("videotestsrc name=camera is-live=true pattern=smpte ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! tee name=split"))
+        #expect(description.hasPrefix("videotestsrc name=camera is-live=true pattern=smpte horizontal-speed=4 ! capsfilter name=camera_output caps=video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! tee name=split"))
         let launched = try Pipeline(describing: description.replacingOccurrences(of: "is-live=true", with: "num-buffers=10"))
         try await launched.setState(.paused)
         try await launched.stop()

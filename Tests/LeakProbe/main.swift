@@ -5,6 +5,7 @@
 //                                                 out through an app source, an encoder, probes,
 //                                                 caps, tags and bus messages
 //   gst-leak-probe --session CYCLES               capture-session start/stop cycles with photos
+//                                                 and camera switches
 //
 // With --leak-on-purpose one sample is kept forever, to prove the check can fail.
 
@@ -68,7 +69,8 @@ func exercise(frames: Int) async throws -> (passed: Int, encoded: Int) {
     return (passed, encoded)
 }
 
-/// Starts and stops a capture session, taking a photo every tenth cycle; returns the photos taken.
+/// Starts and stops a capture session; every tenth cycle takes a photo, switches to another
+/// camera and back, and takes another. Returns the photos taken.
 func cycleSession(_ cycles: Int) async throws -> Int {
     var configuration = SessionConfiguration()
     configuration.format = FormatRequest(width: 320, height: 240, frameRate: Fraction(30))
@@ -83,6 +85,10 @@ func cycleSession(_ cycles: Int) async throws -> Int {
         if cycle % 10 == 0 {
             _ = try await session.photoOutput.capture()
             photos += 1
+            try await session.switchDevice(to: .testCamera(pattern: "ball"))
+            _ = try await session.photoOutput.capture()
+            photos += 1
+            try await session.switchDevice(to: .testCamera())
         }
         await session.stop()
     }
