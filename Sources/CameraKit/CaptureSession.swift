@@ -43,7 +43,8 @@ public actor CaptureSession {
         var source: Bin
         var description: String
         var format: CaptureFormat
-        let monitor: Task<Void, Never>
+        /// Watches the bus once the pipeline runs.
+        var monitor: Task<Void, Never>?
     }
 
     /// Makes a session with a configuration; nothing runs until ``start()``.
@@ -220,7 +221,17 @@ public actor CaptureSession {
             encoders = (try await StillEncoder(label: "photo"), try await StillEncoder(label: "thumbnail"))
         }
         attachOutputs(to: pipeline, device: device, format: format, encoders: encoders)
-        let monitor = Task { [weak self, messages = pipeline.messages()] in
+        // Subscribed before the start, read after it: what the pipeline says while starting is the
+        // start's to report; what it says later (the camera lost, a window closed) is the monitor's.
+        let messages = pipeline.messages()
+        running = Running(pipeline: pipeline, source: source, description: layout.description, format: format)
+        do {
+            try await pipeline.play(timeout: .seconds(15))
+        } catch {
+            await tearDown(reason: CaptureError(.notRunning, "the session did not start"))
+            throw CaptureError(error, device: device, preview: preview)
+        }
+        running?.monitor = Task { [weak self] in
             for await message in messages {
                 switch message {
                 case .error(let report):
@@ -233,13 +244,6 @@ public actor CaptureSession {
                     continue
                 }
             }
-        }
-        running = Running(pipeline: pipeline, source: source, description: layout.description, format: format, monitor: monitor)
-        do {
-            try await pipeline.play(timeout: .seconds(15))
-        } catch {
-            await tearDown(reason: CaptureError(.notRunning, "the session did not start"))
-            throw CaptureError(error, device: device, preview: preview)
         }
         status = .running
         eventStream.send(.running)
@@ -294,7 +298,7 @@ public actor CaptureSession {
     private func tearDown(reason: CaptureError) async {
         guard let current = running else { return }
         running = nil
-        current.monitor.cancel()
+        current.monitor?.cancel()
         previewOutput.detach()
         let attachment = photoOutput.detach(reason)
         try? await current.pipeline.stop()

@@ -3,7 +3,7 @@ import Foundation
 import GStreamer
 import Testing
 
-@Suite("The capture session on the test camera and files")
+@Suite("The capture session on the test camera and files", .timeLimit(.minutes(1)))
 struct CaptureSessionTests {
     static func configuration(_ format: String = "640x480@30", device: CaptureDevice = .testCamera()) throws -> SessionConfiguration {
         var configuration = SessionConfiguration()
@@ -163,16 +163,16 @@ struct CaptureSessionTests {
 
     @Test("Switching cameras while running swaps the source under the running outputs")
     func switchCamera() async throws {
-        var configuration = try Self.configuration("320x240@30")
+        var configuration = try Self.configuration("320x240@30", device: try DeviceDiscovery.device(named: "test:white"))
         configuration.videoData = VideoDataConfiguration(pixelFormat: "GRAY8")
         configuration.preview = PreviewConfiguration(sink: "fakesink")
         let session = CaptureSession(configuration: configuration)
         let events = session.events()
         let frames = session.videoDataOutput.frames(bufferingNewest: 1)
         try await session.start()
-        #expect(try await session.photoOutput.capture().deviceName == "Test camera (smpte)")
+        #expect(try await session.photoOutput.capture().deviceName == "Test camera (white)")
 
-        // The top-left pixel is white in SMPTE bars and black behind the moving ball.
+        // A white camera, then a black one.
         var iterator = frames.makeAsyncIterator()
         let before = try #require(await iterator.next())
         #expect(try before.withUnsafeBytes { $0[0] } > 200)
@@ -364,4 +364,79 @@ final class TemporaryFolder {
     }
     func path(_ name: String) -> String { url.appendingPathComponent(name).path }
     deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+@Suite("Preview sinks that cannot open say why", .timeLimit(.minutes(1)))
+struct PreviewSinkTests {
+    @Test("xvimagesink on a display without XVideo (Xvfb) names the sinks that work")
+    func noXVideo() async throws {
+        let display = try VirtualDisplay()
+        var configuration = try CaptureSessionTests.configuration("320x240@30")
+        configuration.preview = PreviewConfiguration(sink: "xvimagesink display=\(display.name)")
+        let session = CaptureSession(configuration: configuration)
+        let error = await #expect(throws: CaptureError.self) { try await session.start() }
+        #expect(error?.code == .sinkUnavailable)
+        #expect(error?.message == "xvimagesink display=\(display.name) cannot show the preview: this display has no XVideo support (Xvfb has none); use --sink ximagesink or --sink autovideosink")
+        #expect(session.photoOutput.readiness == .notRunning)
+    }
+
+    @Test("ximagesink on the same display shows the preview")
+    func ximagesinkWorks() async throws {
+        let display = try VirtualDisplay()
+        var configuration = try CaptureSessionTests.configuration("320x240@30")
+        configuration.preview = PreviewConfiguration(sink: "ximagesink display=\(display.name)")
+        let session = CaptureSession(configuration: configuration)
+        try await session.start()
+        session.previewOutput.pause()
+        #expect(session.previewOutput.isPaused)
+        _ = try await session.photoOutput.capture()  // photos go on while the preview is paused
+        session.previewOutput.resume()
+        await session.stop()
+    }
+
+    @Test("A window sink without any display says so")
+    func noDisplay() async throws {
+        var configuration = try CaptureSessionTests.configuration("320x240@30")
+        configuration.preview = PreviewConfiguration(sink: "ximagesink display=:77")
+        let session = CaptureSession(configuration: configuration)
+        let error = await #expect(throws: CaptureError.self) { try await session.start() }
+        #expect(error?.code == .sinkUnavailable)
+        #expect(error?.message.hasPrefix("the preview window cannot open: no X display is available") == true)
+    }
+
+    @Test("An unknown sink names the sinks there are")
+    func unknownSink() async throws {
+        var configuration = try CaptureSessionTests.configuration("320x240@30")
+        configuration.preview = PreviewConfiguration(sink: "nosuchsink")
+        let session = CaptureSession(configuration: configuration)
+        let error = await #expect(throws: CaptureError.self) { try await session.start() }
+        #expect(error == CaptureError(.sinkUnavailable, "there is no video sink called \"nosuchsink\"; use autovideosink, ximagesink, xvimagesink or fakesink"))
+    }
+}
+
+/// An Xvfb server on a display of its own, stopped when the value goes.
+final class VirtualDisplay {
+    let name: String
+    private let server: Process
+
+    init() throws {
+        var number = Int.random(in: 100...999)
+        while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") { number += 1 }
+        name = ":\(number)"
+        server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
+        server.arguments = [name, "-screen", "0", "1280x720x24", "-nolisten", "tcp"]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
+            usleep(20_000)
+        }
+    }
+
+    deinit {
+        // No waitUntilExit: on Linux it spins a run loop at full CPU when called off the main thread.
+        // Foundation reaps the process; the socket file goes with the server.
+        kill(server.processIdentifier, SIGKILL)
+    }
 }

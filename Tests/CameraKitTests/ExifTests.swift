@@ -2,7 +2,7 @@ import Foundation
 import ImageMetadata
 import Testing
 
-@Suite("EXIF written in Swift")
+@Suite("EXIF written in Swift", .timeLimit(.minutes(1)))
 struct ExifTests {
     static func sample() -> ExifMetadata {
         var exif = ExifMetadata()

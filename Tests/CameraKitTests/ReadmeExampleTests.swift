@@ -2,7 +2,7 @@ import CameraKit
 import Foundation
 import Testing
 
-@Suite("The README's embedding example")
+@Suite("The README's embedding example", .timeLimit(.minutes(1)))
 struct ReadmeExampleTests {
     @Test("runs as written")
     func embeddingExample() async throws {

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-@Suite("camctl capture writes a JPEG from the test camera")
+@Suite("camctl capture writes a JPEG from the test camera", .timeLimit(.minutes(1)))
 struct CommandLineTests {
     @Test("A capture writes a JPEG of the requested size that other tools open")
     func captureWritesJPEG() throws {

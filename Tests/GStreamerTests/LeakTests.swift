@@ -1,6 +1,6 @@
 import Testing
 
-@Suite("No GStreamer object outlives its Swift owner")
+@Suite("No GStreamer object outlives its Swift owner", .timeLimit(.minutes(1)))
 struct LeakTests {
     static let tracerEnvironment = [
         "GST_TRACERS": "leaks",

@@ -3,7 +3,7 @@ import GStreamer
 import Synchronization
 import Testing
 
-@Suite("Pads, probes and dynamic pads")
+@Suite("Pads, probes and dynamic pads", .timeLimit(.minutes(1)))
 struct PadTests {
     @Test("A buffer probe that drops every other buffer halves the stream")
     func dropProbe() async throws {

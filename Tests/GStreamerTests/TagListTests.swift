@@ -2,7 +2,7 @@ import Foundation
 import GStreamer
 import Testing
 
-@Suite("Tag lists and EXIF")
+@Suite("Tag lists and EXIF", .timeLimit(.minutes(1)))
 struct TagListTests {
     @Test("Tags become an EXIF block that exiftool reads")
     func exifFromTags() throws {

@@ -39,6 +39,10 @@ struct ChildProcess {
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        // A child that hangs fails its test instead of hanging the suite.
+        let watchdog = DispatchWorkItem { [pid = process.processIdentifier] in kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(120), execute: watchdog)
+        defer { watchdog.cancel() }
         // Read both pipes to their ends before waiting, so a chatty child never blocks on a full pipe.
         let errorData = DataBox()
         let reading = DispatchGroup()
