@@ -125,6 +125,7 @@ public actor CaptureSession {
         hold.remove()
         try? current.pipeline.remove(current.source)
         photoOutput.ring.open()  // forget the old camera's frames
+        photoOutput.settling.reset(updated.exposureSettling)
         do {
             try current.pipeline.add(replacement)
             try replacement.link(to: tee)
@@ -280,10 +281,12 @@ public actor CaptureSession {
     private func attachOutputs(to pipeline: Pipeline, device: CaptureDevice, format: CaptureFormat,
                                encoders: (StillEncoder, StillEncoder)?) {
         if let stills = pipeline.element(named: "stills", as: AppSink.self), let encoders {
-            let ring = photoOutput.ring
-            stills.setHandlers(onSample: { ring.append($0) })
-            photoOutput.attach(PhotoOutput.Attachment(
+            let output = photoOutput
+            output.settling.reset(configuration.exposureSettling)
+            stills.setHandlers(onSample: { output.receive($0) })
+            output.attach(PhotoOutput.Attachment(
                 photoEncoder: encoders.0, thumbnailEncoder: encoders.1, clock: pipeline,
+                settlingTimeout: configuration.exposureSettling?.timeout,
                 deviceName: device.name, width: format.width, height: format.height))
         }
         if let frames = pipeline.element(named: "frames", as: AppSink.self) {

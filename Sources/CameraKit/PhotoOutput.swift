@@ -23,6 +23,8 @@ public final class PhotoOutput: Sendable {
         let photoEncoder: StillEncoder
         let thumbnailEncoder: StillEncoder
         let clock: Element
+        /// How long the first photo waits for the picture to settle.
+        let settlingTimeout: Duration?
         let deviceName: String
         let width: Int
         let height: Int
@@ -38,6 +40,7 @@ public final class PhotoOutput: Sendable {
     }
 
     let ring = FrameRing()
+    let settling = SettlingMonitor()
     private let state = Mutex(State())
     private let photoStream = Broadcast<Photo>()
     private let eventStream = Broadcast<PhotoCaptureEvent>()
@@ -68,7 +71,7 @@ public final class PhotoOutput: Sendable {
     public func capture(_ settings: PhotoSettings = PhotoSettings()) async throws(CaptureError) -> Photo {
         let request = try begin(settings)
         return try await complete(request) { () async throws(CaptureError) -> Sample in
-            try await chooseFrame(for: settings.prioritization)
+            try await chooseFrame(for: settings.prioritization, settlingTimeout: request.attachment.settlingTimeout)
         }
     }
 
@@ -78,6 +81,8 @@ public final class PhotoOutput: Sendable {
     public func captureBurst(count: Int, _ settings: PhotoSettings = PhotoSettings()) async throws(CaptureError) -> [Photo] {
         guard count > 0 else { return [] }
         try validate(settings)
+        let timeout = state.withLock { $0.attachment?.settlingTimeout }
+        _ = try await firstSettledFrame(waitingAtMost: timeout)
         let frames = ring.frames(count: count, frameTimeout: .seconds(5))
         do {
             return try await withThrowingTaskGroup(of: Photo.self) { group in
@@ -168,11 +173,32 @@ public final class PhotoOutput: Sendable {
         }
     }
 
-    private func chooseFrame(for prioritization: PhotoSettings.QualityPrioritization) async throws(CaptureError) -> Sample {
+    private func chooseFrame(for prioritization: PhotoSettings.QualityPrioritization,
+                             settlingTimeout: Duration?) async throws(CaptureError) -> Sample {
+        if let settled = try await firstSettledFrame(waitingAtMost: settlingTimeout) {
+            return settled
+        }
         if prioritization != .quality, let current = try ring.latest() {
             return current
         }
         return try await ring.next(timeout: .seconds(5))
+    }
+
+    /// After a start or switch, waits for the first frame whose exposure and colour have settled
+    /// (or the timeout) and returns it; `nil` when the picture had settled already.
+    private func firstSettledFrame(waitingAtMost timeout: Duration?) async throws(CaptureError) -> Sample? {
+        guard let timeout, !settling.isSettled else { return nil }
+        let deadline = ContinuousClock.now + timeout
+        do {
+            for try await frame in ring.frames(count: .max, frameTimeout: .seconds(5)) {
+                if settling.isSettled || ContinuousClock.now >= deadline { return frame }
+            }
+        } catch let error as CaptureError {
+            throw error
+        } catch {
+            throw CaptureError(.pipeline, "waiting for the picture to settle failed: \(error)")
+        }
+        return nil
     }
 
     private func metadata(deviceName: String, resolved: ResolvedPhotoSettings, capturedAt: Date) -> ExifMetadata {
@@ -208,12 +234,19 @@ public final class PhotoOutput: Sendable {
         ring.open()
     }
 
+    /// Takes a frame of the still branch; called on the streaming thread.
+    func receive(_ frame: Sample) {
+        settling.observe(frame)
+        ring.append(frame)
+    }
+
     /// Points the output at a new camera of the same running session.
     func retarget(deviceName: String, width: Int, height: Int) {
         state.withLock { state in
             guard let old = state.attachment else { return }
             state.attachment = Attachment(photoEncoder: old.photoEncoder, thumbnailEncoder: old.thumbnailEncoder,
-                                          clock: old.clock, deviceName: deviceName, width: width, height: height)
+                                          clock: old.clock, settlingTimeout: old.settlingTimeout,
+                                          deviceName: deviceName, width: width, height: height)
         }
     }
 

@@ -14,6 +14,9 @@ public struct SessionConfiguration: Sendable, Equatable {
     public var capturesPhotos = true
     /// Frames thrown away after each start or camera switch, while the camera settles (seed 002 drops 6).
     public var framesDroppedAfterStart = 6
+    /// Whether the first photo after a start or switch waits for exposure and colour to settle;
+    /// `nil` takes it at once.
+    public var exposureSettling: ExposureSettling? = ExposureSettling()
 
     /// The test camera at 1920x1080, 30 fps, taking photos, without preview or frames.
     public init() {}

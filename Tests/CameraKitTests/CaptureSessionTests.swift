@@ -235,6 +235,50 @@ struct CaptureSessionTests {
         await session.stop()
     }
 
+    /// Writes a video whose first 20 frames brighten, as a camera adjusting its exposure does, then hold.
+    static func brighteningVideo(at path: String) async throws {
+        let caps = try Caps("video/x-raw,format=I420,width=160,height=120,framerate=30/1")
+        let writer = try Pipeline(describing: "appsrc name=frames format=time ! jpegenc ! avimux ! filesink location=\"\(path)\"")
+        let source = try #require(writer.element(named: "frames", as: AppSource.self))
+        source.caps = caps
+        try await writer.beginStateChange(to: .playing)
+        for index in 0..<60 {
+            let luma = UInt8(min(200, 20 + index * 9))
+            let frame = try Buffer(count: 160 * 120 * 3 / 2, presentationTime: ClockTime(.milliseconds(index * 1000 / 30)),
+                                   duration: ClockTime(.nanoseconds(33_333_333))) { bytes in
+                bytes.initializeMemory(as: UInt8.self, repeating: 128)
+                for offset in 0..<(160 * 120) { bytes[offset] = luma }
+            }
+            try source.push(frame)
+        }
+        try source.endOfStream()
+        try await writer.waitForEndOfStream()
+        try await writer.stop()
+    }
+
+    @Test("The first photo waits until the picture stops brightening; without settling it does not")
+    func exposureSettles() async throws {
+        let folder = try TemporaryFolder()
+        let video = folder.path("brightening.avi")
+        try await Self.brighteningVideo(at: video)
+        let camera = try DeviceDiscovery.device(named: "file:\(video)")
+
+        let settled = CaptureSession(configuration: try Self.configuration("160x120@30", device: camera))
+        try await settled.start()
+        let patient = try await settled.photoOutput.capture()
+        await settled.stop()
+        // Frame 20 is the first at full brightness, shown 0.67 s into the video.
+        #expect(try #require(patient.frameTime).seconds >= 0.66, "waited for the picture to settle")
+
+        var hasty = try Self.configuration("160x120@30", device: camera)
+        hasty.exposureSettling = nil
+        let unsettled = CaptureSession(configuration: hasty)
+        try await unsettled.start()
+        let early = try await unsettled.photoOutput.capture()
+        await unsettled.stop()
+        #expect(try #require(early.frameTime).seconds < 0.5, "took the frame it had")
+    }
+
     @Test("A still image file used as a camera")
     func imageFileCamera() async throws {
         let folder = try TemporaryFolder()
