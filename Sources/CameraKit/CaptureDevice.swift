@@ -35,8 +35,13 @@ public struct CaptureDevice: Sendable, Equatable, CustomStringConvertible {
         CaptureDevice(
             id: pattern == "smpte" ? "test" : "test:\(pattern)", name: "Test camera (\(pattern))",
             kind: .testPattern(pattern), position: .unspecified,
-            capabilities: [VideoCapability(mediaType: "video/x-raw", pixelFormat: "I420", widths: 1...16384,
-                                           heights: 1...16384, frameRates: .range(Fraction(1)...Fraction(1000)))],
+            // Raw frames, and MJPEG like a webcam's (encoded in the source), for testing both paths.
+            capabilities: [
+                VideoCapability(mediaType: "video/x-raw", pixelFormat: "I420", widths: 1...16384, heights: 1...16384,
+                                frameRates: .range(Fraction(1)...Fraction(1000))),
+                VideoCapability(mediaType: "image/jpeg", pixelFormat: nil, widths: 16...8192, heights: 16...8192,
+                                frameRates: .range(Fraction(1)...Fraction(1000))),
+            ],
             systemDevice: nil)
     }
 

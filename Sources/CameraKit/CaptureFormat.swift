@@ -49,12 +49,15 @@ public struct FormatRequest: Sendable, Equatable, CustomStringConvertible {
     public var height: Int?
     /// Frames per second; `nil` takes the highest the camera offers at that size.
     public var frameRate: Fraction?
+    /// What the camera is to send: `video/x-raw` or `image/jpeg` (MJPEG); `nil` lets camctl choose.
+    public var mediaType: String?
 
     /// Makes a request.
-    public init(width: Int? = nil, height: Int? = nil, frameRate: Fraction? = nil) {
+    public init(width: Int? = nil, height: Int? = nil, frameRate: Fraction? = nil, mediaType: String? = nil) {
         self.width = width
         self.height = height
         self.frameRate = frameRate
+        self.mediaType = mediaType
     }
 
     /// The largest size the camera offers, for stills.
@@ -106,6 +109,7 @@ public struct FormatRequest: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         var text = if let width, let height { "\(width)x\(height)" } else { "the largest size" }
         if let frameRate { text += " at \(FormatRequest.describe(frameRate)) fps" }
+        if mediaType == "image/jpeg" { text += " as MJPEG" } else if mediaType != nil { text += " as raw video" }
         return text
     }
 

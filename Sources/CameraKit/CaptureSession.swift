@@ -129,6 +129,7 @@ public actor CaptureSession {
         do {
             try current.pipeline.add(replacement)
             try replacement.link(to: tee)
+            attachCameraJPEGs(of: replacement)
             dropFirstFrames(of: current.pipeline, count: updated.framesDroppedAfterStart)
             try await replacement.changeState(to: .playing)
         } catch {
@@ -289,6 +290,7 @@ public actor CaptureSession {
                 settlingTimeout: configuration.exposureSettling?.timeout,
                 deviceName: device.name, width: format.width, height: format.height))
         }
+        attachCameraJPEGs(of: pipeline)
         if let frames = pipeline.element(named: "frames", as: AppSink.self) {
             let output = videoDataOutput
             frames.setHandlers(onSample: { output.deliver($0) })
@@ -296,6 +298,13 @@ public actor CaptureSession {
         if let valve = pipeline.element(named: "preview_valve") {
             previewOutput.attach(valve: valve)
         }
+    }
+
+    /// Hands an MJPEG camera's own JPEG frames to the photo output.
+    private func attachCameraJPEGs(of bin: Bin) {
+        guard let sink = bin.element(named: SessionPipeline.cameraJPEGSink, as: AppSink.self) else { return }
+        let output = photoOutput
+        sink.setHandlers(onSample: { output.receiveCameraJPEG($0) })
     }
 
     private func tearDown(reason: CaptureError) async {

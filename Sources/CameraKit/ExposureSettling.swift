@@ -41,7 +41,8 @@ final class SettlingMonitor: Sendable {
         var settling: ExposureSettling?
         var previous: Statistics?
         var stableRun = 0
-        var settledFrame: UInt64?
+        /// The timestamp of the first settled frame.
+        var settledSince: ClockTime?
         var isSettled = true
     }
 
@@ -56,6 +57,16 @@ final class SettlingMonitor: Sendable {
 
     /// Whether the frames have settled.
     var isSettled: Bool { state.withLock { $0.isSettled } }
+
+    /// Whether this frame came at or after the frames settled; a frame read late from a queue
+    /// may be older than the moment the monitor saw the picture settle.
+    func isSettled(_ frame: Sample) -> Bool {
+        state.withLock { state in
+            guard state.isSettled else { return false }
+            guard let since = state.settledSince, let time = frame.buffer?.presentationTime else { return true }
+            return time >= since
+        }
+    }
 
     /// Looks at a frame; returns whether the picture is settled with it.
     @discardableResult
@@ -72,6 +83,7 @@ final class SettlingMonitor: Sendable {
             state.previous = statistics
             if state.stableRun >= max(1, settling.stableFrames - 1) {
                 state.isSettled = true
+                state.settledSince = frame.buffer?.presentationTime
             }
             return state.isSettled
         }

@@ -15,7 +15,8 @@ public enum FormatSelection {
         guard !usable.isEmpty else {
             throw CaptureError(.formatUnavailable, "\(camera) offers no raw or MJPEG video that camctl can read")
         }
-        var candidates = usable.flatMap { capability in formats(of: capability, for: request) }
+        var candidates = usable.filter { request.mediaType == nil || $0.mediaType == request.mediaType }
+            .flatMap { capability in formats(of: capability, for: request) }
         if request.width == nil, let largest = candidates.map({ $0.width * $0.height }).max() {
             candidates.removeAll { $0.width * $0.height < largest }  // the photo preset: the largest size first
         }

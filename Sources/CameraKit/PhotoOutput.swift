@@ -41,6 +41,8 @@ public final class PhotoOutput: Sendable {
 
     let ring = FrameRing()
     let settling = SettlingMonitor()
+    /// The last JPEG frames of a camera that sends MJPEG, matched to raw frames by timestamp.
+    private let cameraJPEGs = Mutex<[Sample]>([])
     private let state = Mutex(State())
     private let photoStream = Broadcast<Photo>()
     private let eventStream = Broadcast<PhotoCaptureEvent>()
@@ -138,7 +140,11 @@ public final class PhotoOutput: Sendable {
             let frame = try await takeFrame()
             eventStream.send(.didCapturePhoto(id: id))
             let buffer = frame.buffer
-            async let encoded = attachment.photoEncoder.encode(frame, quality: request.settings.quality)
+            let cameraJPEG = cameraJPEG(taken: buffer?.presentationTime)
+            let resolved = cameraJPEG == nil ? resolved : resolved.usingCameraJPEG()
+            async let encoded = cameraJPEG == nil
+                ? attachment.photoEncoder.encode(frame, quality: request.settings.quality)
+                : try cameraJPEG!.buffer!.bytes()
             async let thumbnail: [UInt8] = resolved.thumbnailWidth > 0
                 ? attachment.thumbnailEncoder.encode(frame, quality: 80, width: resolved.thumbnailWidth, height: resolved.thumbnailHeight)
                 : []
@@ -191,7 +197,7 @@ public final class PhotoOutput: Sendable {
         let deadline = ContinuousClock.now + timeout
         do {
             for try await frame in ring.frames(count: .max, frameTimeout: .seconds(5)) {
-                if settling.isSettled || ContinuousClock.now >= deadline { return frame }
+                if settling.isSettled(frame) || ContinuousClock.now >= deadline { return frame }
             }
         } catch let error as CaptureError {
             throw error
@@ -234,6 +240,22 @@ public final class PhotoOutput: Sendable {
         ring.open()
     }
 
+    /// Keeps a JPEG frame as an MJPEG camera sent it; called on the streaming thread.
+    func receiveCameraJPEG(_ frame: Sample) {
+        cameraJPEGs.withLock { frames in
+            frames.append(frame)
+            if frames.count > 4 { frames.removeFirst() }
+        }
+    }
+
+    /// The camera's own JPEG of the frame taken at `time`, if the camera sends MJPEG.
+    private func cameraJPEG(taken time: ClockTime?) -> Sample? {
+        guard let time else { return nil }
+        return cameraJPEGs.withLock { frames in
+            frames.last { $0.buffer?.presentationTime == time && $0.buffer != nil }
+        }
+    }
+
     /// Takes a frame of the still branch; called on the streaming thread.
     func receive(_ frame: Sample) {
         settling.observe(frame)
@@ -242,6 +264,7 @@ public final class PhotoOutput: Sendable {
 
     /// Points the output at a new camera of the same running session.
     func retarget(deviceName: String, width: Int, height: Int) {
+        cameraJPEGs.withLock { $0.removeAll() }
         state.withLock { state in
             guard let old = state.attachment else { return }
             state.attachment = Attachment(photoEncoder: old.photoEncoder, thumbnailEncoder: old.thumbnailEncoder,
@@ -253,6 +276,7 @@ public final class PhotoOutput: Sendable {
     /// Disconnects the output; captures waiting for a frame fail with `reason`.
     func detach(_ reason: CaptureError) -> Attachment? {
         ring.close(reason)
+        cameraJPEGs.withLock { $0.removeAll() }
         return state.withLock { state in
             defer { state.attachment = nil }
             return state.attachment

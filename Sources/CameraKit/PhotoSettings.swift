@@ -59,6 +59,9 @@ public struct ResolvedPhotoSettings: Sendable, Equatable {
     public let quality: Int
     /// The frame choice used.
     public let prioritization: PhotoSettings.QualityPrioritization
+    /// Whether the photo is the camera's own JPEG (an MJPEG camera at its own size), stored
+    /// without a decode and a second encode; ``quality`` then did not apply.
+    public private(set) var isCameraJPEG = false
 
     /// Resolves settings for a frame size on a camera without a flash.
     init(_ settings: PhotoSettings, width: Int, height: Int) {
@@ -77,5 +80,12 @@ public struct ResolvedPhotoSettings: Sendable, Equatable {
             thumbnailWidth = 0
             thumbnailHeight = 0
         }
+    }
+
+    /// The same settings, for a photo that is the camera's own JPEG.
+    func usingCameraJPEG() -> ResolvedPhotoSettings {
+        var copy = self
+        copy.isCameraJPEG = true
+        return copy
     }
 }

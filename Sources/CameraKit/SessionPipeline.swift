@@ -47,11 +47,20 @@ struct SessionPipeline {
 
     /// The camera, delivering I420 frames at the capture size and rate. It is built as a bin of its
     /// own, so it ends in an element named ``sourceOutput`` whose source pad the bin exposes.
+    ///
+    /// A camera that sends MJPEG is decoded for the outputs; when the session takes photos, its
+    /// JPEG frames also go to an app sink (``cameraJPEGSink``), so a photo at the camera's own
+    /// size is the camera's JPEG, not a decode and a second encode.
     var source: String {
         let raw = "video/x-raw,format=I420,width=\(format.width),height=\(format.height),framerate=\(format.frameRate)"
         switch configuration.device.kind {
         case .testPattern(let pattern):
-            return "videotestsrc name=camera is-live=true pattern=\(pattern) horizontal-speed=4 ! capsfilter name=\(Self.sourceOutput) caps=\(raw)"
+            let camera = "videotestsrc name=camera is-live=true pattern=\(pattern) horizontal-speed=4"
+            guard format.mediaType == "image/jpeg" else {
+                return "\(camera) ! capsfilter name=\(Self.sourceOutput) caps=\(raw)"
+            }
+            // A webcam that sends MJPEG, for testing that path: the test picture, encoded in the source.
+            return "\(camera) ! \(raw) ! jpegenc ! image/jpeg,framerate=\(format.frameRate)" + decodedJPEG
         case .file(let path):
             let decoded = "filesrc name=camera location=\(quoted(path)) ! decodebin ! videoconvert ! videoscale "
                 + "! video/x-raw,format=I420,width=\(format.width),height=\(format.height),pixel-aspect-ratio=1/1"
@@ -62,11 +71,24 @@ struct SessionPipeline {
             // A video played at its own pace, as a camera would deliver it.
             return decoded + " ! videorate ! video/x-raw,framerate=\(format.frameRate) ! identity name=\(Self.sourceOutput) sync=true"
         case .system(let path, _):
-            let device = path.map { " device=\(quoted($0))" } ?? ""
-            let decode = format.mediaType == "image/jpeg" ? " ! jpegdec" : ""
-            return "v4l2src name=camera\(device) ! \(format.capsDescription)\(decode) ! videoconvert ! capsfilter name=\(Self.sourceOutput) caps=video/x-raw,format=I420"
+            let camera = "v4l2src name=camera" + (path.map { " device=\(quoted($0))" } ?? "") + " ! \(format.capsDescription)"
+            guard format.mediaType == "image/jpeg" else {
+                return "\(camera) ! videoconvert ! capsfilter name=\(Self.sourceOutput) caps=video/x-raw,format=I420"
+            }
+            return camera + decodedJPEG
         }
     }
+
+    /// After a camera's JPEG frames: decoded for the outputs, and kept as they are for photos.
+    private var decodedJPEG: String {
+        let decode = " ! jpegdec ! videoconvert ! capsfilter name=\(Self.sourceOutput) caps=video/x-raw,format=I420"
+        guard configuration.capturesPhotos else { return decode }
+        return " ! tee name=camera_jpeg" + decode + " camera_jpeg. ! queue max-size-buffers=2 max-size-bytes=0 max-size-time=0 "
+            + "! appsink name=\(Self.cameraJPEGSink) sync=false max-buffers=1 drop=true wait-on-eos=false"
+    }
+
+    /// The app sink that receives an MJPEG camera's own JPEG frames.
+    static let cameraJPEGSink = "camera_jpeg_frames"
 
     /// The name of the camera bin's last element.
     static let sourceOutput = "camera_output"

@@ -279,6 +279,42 @@ struct CaptureSessionTests {
         #expect(try #require(early.frameTime).seconds < 0.5, "took the frame it had")
     }
 
+    @Test("An MJPEG camera's photo is its own JPEG, not a decode and a second encode")
+    func mjpegCameraJPEGIsKept() async throws {
+        var settings = PhotoSettings()
+        settings.quality = 5
+        settings.prioritization = .speed
+
+        var mjpeg = try Self.configuration("640x480@30")
+        mjpeg.format.mediaType = "image/jpeg"
+        let camera = CaptureSession(configuration: mjpeg)
+        #expect(try await camera.pipelineDescription().contains("jpegenc ! image/jpeg,framerate=30/1 ! tee name=camera_jpeg ! jpegdec"))
+        try await camera.start()
+        #expect(await camera.activeFormat?.mediaType == "image/jpeg")
+        var kept: Photo?
+        for _ in 0..<5 where kept == nil {  // a frame's JPEG may trail its decoded picture by a moment
+            let photo = try await camera.photoOutput.capture(settings)
+            if photo.resolvedSettings.isCameraJPEG { kept = photo }
+        }
+        await camera.stop()
+        let photo = try #require(kept, "a photo of an MJPEG camera is its own JPEG")
+
+        let raw = CaptureSession(configuration: try Self.configuration("640x480@30"))
+        try await raw.start()
+        let reencoded = try await raw.photoOutput.capture(settings)
+        await raw.stop()
+        #expect(!reencoded.resolvedSettings.isCameraJPEG)
+        // The camera encodes at quality 85; quality 5 applies only to a photo camctl encodes.
+        #expect(photo.fileData.count > 2 * reencoded.fileData.count, "\(photo.fileData.count) vs \(reencoded.fileData.count) bytes")
+
+        let folder = try TemporaryFolder()
+        let file = folder.path("mjpeg.jpg")
+        try Data(photo.fileData).write(to: URL(fileURLWithPath: file))
+        #expect(try run("exiftool", ["-s", "-s", "-s", "-ImageSize", "-Make", file]) == "640x480\ncamctl\n")
+        #expect(try run("exiftool", ["-validate", "-s", "-s", "-s", file]).hasPrefix("OK"))
+        #expect(photo.resolvedSettings.thumbnailWidth == 320 && !photo.thumbnailData.isEmpty)
+    }
+
     @Test("A still image file used as a camera")
     func imageFileCamera() async throws {
         let folder = try TemporaryFolder()

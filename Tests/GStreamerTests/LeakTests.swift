@@ -23,14 +23,14 @@ struct LeakTests {
         #expect(!result.standardError.contains("Leaks detected"))
     }
 
-    @Test("The same check catches a sample kept on purpose")
+    @Test("The same check catches a buffer kept on purpose")
     func leakIsDetected() throws {
         let result = try ChildProcess.runBuilt("gst-leak-probe", ["20", "--leak-on-purpose"], environment: Self.tracerEnvironment)
         #expect(result.standardOutput.contains("frames passed: 20"),
                 "status \(result.status): \(result.standardError.split(separator: "\n").filter { !$0.contains("GST_TRACER") }.suffix(10))")
         let alive = Self.aliveObjects(result.standardError)
-        #expect(alive.contains { $0.contains("GstSample") })
-        #expect(alive.contains { $0.contains("GstBuffer") })
+        #expect(alive.contains { $0.contains("type-name=(string)GstBuffer") })
+        #expect(alive.contains { $0.contains("type-name=(string)GstMemory") })
     }
 
     @Test("A hundred capture-session start/stop cycles, with photos, camera switches, frames and a preview, leave nothing alive")

@@ -7,9 +7,10 @@
 //   gst-leak-probe --session CYCLES               capture-session start/stop cycles with photos
 //                                                 and camera switches
 //
-// With --leak-on-purpose one sample is kept forever, to prove the check can fail.
+// With --leak-on-purpose one buffer is kept forever, to prove the check can fail.
 
 import CameraKit
+import Foundation
 import GStreamer
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -46,7 +47,9 @@ func exercise(frames: Int) async throws -> (passed: Int, encoded: Int) {
         try input.push(sample)
         passed += 1
         if leakOnPurpose && passed == 1 {
-            _ = Unmanaged.passRetained(sample)
+            // A buffer of our own, not one from a pipeline's pool: a leaked pool buffer can
+            // crash GStreamer's teardown before the tracer reports it.
+            _ = Unmanaged.passRetained(try Buffer(count: 64) { $0.initializeMemory(as: UInt8.self, repeating: 1) })
         }
     }
     try input.endOfStream()
@@ -96,10 +99,15 @@ func cycleSession(_ cycles: Int) async throws -> Int {
     return photos
 }
 
+/// Writes the result unbuffered, so it is out before GStreamer shuts down.
+func report(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
 if arguments.contains("--session") {
-    print("session cycles: \(count), photos: \(try await cycleSession(count))")
+    report("session cycles: \(count), photos: \(try await cycleSession(count))")
 } else {
     let (passed, encoded) = try await exercise(frames: count)
-    print("frames passed: \(passed), photos encoded: \(encoded)")
+    report("frames passed: \(passed), photos encoded: \(encoded)")
 }
 GStreamerRuntime.deinitialize()
