@@ -17,17 +17,7 @@ public class Bin: Element, @unchecked Sendable {
     /// Give the bin pads of its own with ``exposePad(_:as:)``, so it links like one element. (Unlinked
     /// pads are not exposed automatically: a pad a decoder links only once data flows looks unlinked.)
     public convenience init(fragment description: String) throws(GStreamerError) {
-        try requireGStreamer()
-        var error: UnsafeMutablePointer<GError>?
-        let built = gst_parse_bin_from_description_full(description, 0, nil, GST_PARSE_FLAG_FATAL_ERRORS, &error)
-        if let error {
-            defer { g_error_free(error) }
-            if let built { gst_object_unref(built) }
-            throw GStreamerError(parsing: error.pointee, in: description)
-        }
-        guard let built else {
-            throw GStreamerError(.parse, "the description \"\(description)\" produced no bin")
-        }
+        let built = try parse(description) { gst_parse_bin_from_description_full(description, 0, nil, GST_PARSE_FLAG_FATAL_ERRORS, $0) }
         self.init(sinking: built)
     }
 

@@ -25,18 +25,7 @@ public final class Pipeline: Bin, @unchecked Sendable {
 
     /// Builds a pipeline from a gst-launch description, such as `videotestsrc ! jpegenc ! fakesink`.
     public convenience init(describing description: String) throws(GStreamerError) {
-        try requireGStreamer()
-        var error: UnsafeMutablePointer<GError>?
-        // A parse can return a half-built pipeline *and* an error: the error decides.
-        let built = gst_parse_launch_full(description, nil, GST_PARSE_FLAG_FATAL_ERRORS, &error)
-        if let error {
-            defer { g_error_free(error) }
-            if let built { gst_object_unref(built) }
-            throw GStreamerError(parsing: error.pointee, in: description)
-        }
-        guard let built else {
-            throw GStreamerError(.parse, "the pipeline description \"\(description)\" produced no pipeline")
-        }
+        let built = try parse(description) { gst_parse_launch_full(description, nil, GST_PARSE_FLAG_FATAL_ERRORS, $0) }
         gst_object_ref_sink(built)
         if cgst_instance_is_a(built, gst_pipeline_get_type()) != 0 {
             self.init(adopting: built)
