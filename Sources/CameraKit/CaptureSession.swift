@@ -175,6 +175,33 @@ public actor CaptureSession {
         eventStream.send(.stopped)
     }
 
+    /// Restarts an interrupted session with the same configuration once its camera is back,
+    /// checking twice a second for at most `timeout`; reports `resumed`.
+    ///
+    /// - Throws: A ``CaptureError`` when the camera did not come back in time, or cannot start.
+    public func resume(waitingAtMost timeout: Duration = .seconds(30)) async throws(CaptureError) {
+        guard status == .interrupted || status == .failed else { return }
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            do {
+                if DeviceDiscovery.isPresent(configuration.device) {
+                    try await launch()
+                    status = .running
+                    eventStream.send(.resumed)
+                    return
+                }
+            } catch where [.deviceNotFound, .deviceBusy, .noCamera].contains(error.code) && ContinuousClock.now < deadline {
+                // Not back yet, or still held by another program: wait and try again.
+            }
+            guard ContinuousClock.now < deadline else {
+                throw CaptureError(.deviceNotFound,
+                    "\(configuration.device.name) did not come back within \(timeout); check that it is connected")
+            }
+            try? await Task.sleep(for: .milliseconds(500))
+            guard status == .interrupted || status == .failed else { return }  // stopped or restarted meanwhile
+        }
+    }
+
     // MARK: - Running the pipeline
 
     private func resolveFormat(for configuration: SessionConfiguration) throws(CaptureError) -> CaptureFormat {
@@ -339,5 +366,8 @@ public actor CaptureSession {
         await tearDown(reason: failure)
         status = .interrupted
         eventStream.send(.interrupted(failure))
+        if configuration.resumesAutomatically {
+            Task { [weak self] in try? await self?.resume() }
+        }
     }
 }

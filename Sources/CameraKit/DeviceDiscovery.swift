@@ -43,6 +43,18 @@ public enum DeviceDiscovery {
             "no camera is called \"\(name)\"; \(known); use --device test for the built-in test camera")
     }
 
+    /// Whether a camera is there now: the test camera always, a file while it exists, a system
+    /// camera while its device node exists or the device monitor lists it.
+    public static func isPresent(_ device: CaptureDevice) -> Bool {
+        switch device.kind {
+        case .testPattern: return true
+        case .file(let path): return FileManager.default.fileExists(atPath: path)
+        case .system(let path, _):
+            if let path, FileManager.default.fileExists(atPath: path) { return true }
+            return ((try? systemDevices()) ?? []).contains { $0.id == device.id }
+        }
+    }
+
     private static func testCamera(pattern: String) throws(CaptureError) -> CaptureDevice {
         do {
             try Element(factory: "videotestsrc").setProperty("pattern", .enumeration(pattern))

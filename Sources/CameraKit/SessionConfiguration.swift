@@ -14,6 +14,9 @@ public struct SessionConfiguration: Sendable, Equatable {
     public var capturesPhotos = true
     /// Frames thrown away after each start or camera switch, while the camera settles (seed 002 drops 6).
     public var framesDroppedAfterStart = 6
+    /// Whether an interrupted session waits for its camera to come back and resumes by itself
+    /// (see ``CaptureSession/resume(waitingAtMost:)``).
+    public var resumesAutomatically = false
     /// Whether the first photo after a start or switch waits for exposure and colour to settle;
     /// `nil` takes it at once.
     public var exposureSettling: ExposureSettling? = ExposureSettling()

@@ -390,6 +390,43 @@ struct CaptureSessionTests {
         #expect(error?.code == .notRunning)
     }
 
+    @Test("An interrupted session resumes with the same settings once its camera is back")
+    func resumeAfterInterruption() async throws {
+        let folder = try TemporaryFolder()
+        let video = folder.path("short.avi")
+        try await Self.brighteningVideo(at: video)  // two seconds, then the camera "stops"
+        var configuration = try Self.configuration("160x120@30", device: try DeviceDiscovery.device(named: "file:\(video)"))
+        configuration.exposureSettling = nil
+        configuration.resumesAutomatically = true
+        let session = CaptureSession(configuration: configuration)
+        let events = session.events()
+        try await session.start()
+        var seen: [String] = []
+        for await event in events {
+            switch event {
+            case .interrupted: seen.append("interrupted")
+            case .resumed: seen.append("resumed")
+            default: continue
+            }
+            if event == .resumed { break }
+        }
+        #expect(seen == ["interrupted", "resumed"])
+        #expect(await session.status == .running)
+        let photo = try await session.photoOutput.capture()
+        #expect(photo.width == 160 && photo.height == 120)
+        await session.stop()
+
+        // A camera that does not come back: the wait ends with a clear error.
+        try FileManager.default.removeItem(atPath: video)
+        var gone = configuration
+        gone.resumesAutomatically = false
+        let manual = CaptureSession(configuration: gone)
+        let failure = await #expect(throws: CaptureError.self) { try await manual.start() }
+        #expect(failure != nil)
+        let error = await #expect(throws: CaptureError.self) { try await manual.resume(waitingAtMost: .seconds(1)) }
+        #expect(error?.message.hasSuffix("did not come back within 1.0 seconds; check that it is connected") == true)
+    }
+
     @Test("A file that is not a picture or video fails to start with a clear error")
     func garbageFile() async throws {
         let folder = try TemporaryFolder()
