@@ -15,7 +15,10 @@ struct StillCapture {
             configuration.device = try DeviceDiscovery.device(named: options.device)
             configuration.format = options.format
             // The test camera and files need no time to settle their exposure.
-            if case .system = configuration.device.kind {} else { configuration.framesDroppedAfterStart = 0 }
+            if case .system = configuration.device.kind {} else {
+                configuration.framesDroppedAfterStart = 0
+                configuration.exposureSettling = nil
+            }
             let session = CaptureSession(configuration: configuration)
             try await session.start()
             let photo: Photo
