@@ -32,8 +32,10 @@ let package = Package(
         // A helper process for the leak test: GStreamer's leak tracer reports only at
         // gst_deinit(), after which GStreamer cannot be used again in that process.
         .executableTarget(name: "gst-leak-probe", dependencies: ["GStreamer", "CameraKit"], path: "Tests/LeakProbe"),
-        .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "gst-leak-probe", "camctl"]),
-        .testTarget(name: "CameraKitTests", dependencies: ["CameraKit", "ImageMetadata", "GStreamer"]),
+        // Child processes, temporary folders and virtual displays for the tests.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "TestSupport", "gst-leak-probe", "camctl"]),
+        .testTarget(name: "CameraKitTests", dependencies: ["CameraKit", "ImageMetadata", "GStreamer", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -43,3 +43,20 @@ extension CaptureError {
         }
     }
 }
+
+extension CaptureError {
+    /// Any error met while driving GStreamer, as a capture error: ours pass through, GStreamer's
+    /// are explained for the camera (when one is given), anything else becomes a pipeline failure.
+    static func converting(_ error: any Error, context: String, device: CaptureDevice? = nil,
+                           preview: PreviewConfiguration? = nil) -> CaptureError {
+        switch error {
+        case let error as CaptureError:
+            return error
+        case let error as GStreamerError:
+            guard let device else { return CaptureError(.pipeline, "\(context): \(error.description)", debugInfo: error.debugInfo) }
+            return CaptureError(error, device: device, preview: preview)
+        default:
+            return CaptureError(.pipeline, "\(context): \(error)")
+        }
+    }
+}

@@ -235,12 +235,8 @@ public actor CaptureSession {
                 throw CaptureError(.pipeline, "the session's pipeline has no tee")
             }
             try source.link(to: tee)
-        } catch let error as GStreamerError {
-            throw CaptureError(error, device: device, preview: preview)
-        } catch let error as CaptureError {
-            throw error
         } catch {
-            throw CaptureError(.pipeline, "the pipeline could not be built: \(error)")
+            throw CaptureError.converting(error, context: "the pipeline could not be built", device: device, preview: preview)
         }
         dropFirstFrames(of: pipeline, count: configuration.framesDroppedAfterStart)
         eventStream.send(.started(device: device.name, format: format))
@@ -288,12 +284,8 @@ public actor CaptureSession {
             }
             try source.exposePad(output, as: "src")
             return source
-        } catch let error as GStreamerError {
-            throw CaptureError(error, device: device, preview: preview)
-        } catch let error as CaptureError {
-            throw error
         } catch {
-            throw CaptureError(.pipeline, "the camera's pipeline could not be built: \(error)")
+            throw CaptureError.converting(error, context: "the camera's pipeline could not be built", device: device, preview: preview)
         }
     }
 

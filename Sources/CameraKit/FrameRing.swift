@@ -116,10 +116,8 @@ final class FrameRing: Sendable {
     func next(timeout: Duration) async throws(CaptureError) -> Sample {
         do {
             for try await frame in frames(count: 1, frameTimeout: timeout) { return frame }
-        } catch let error as CaptureError {
-            throw error
         } catch {
-            throw CaptureError(.pipeline, "waiting for a frame failed: \(error)")
+            throw CaptureError.converting(error, context: "waiting for a frame failed")
         }
         throw CaptureError(.interrupted, "the camera stopped before sending a frame")
     }

@@ -96,10 +96,8 @@ public final class PhotoOutput: Sendable {
                 for try await photo in group { photos.append(photo) }
                 return photos.sorted { $0.captureID < $1.captureID }
             }
-        } catch let error as CaptureError {
-            throw error
         } catch {
-            throw CaptureError(.pipeline, "the burst failed: \(error)")
+            throw CaptureError.converting(error, context: "the burst failed")
         }
     }
 
@@ -199,10 +197,8 @@ public final class PhotoOutput: Sendable {
             for try await frame in ring.frames(count: .max, frameTimeout: .seconds(5)) {
                 if settling.isSettled(frame) || ContinuousClock.now >= deadline { return frame }
             }
-        } catch let error as CaptureError {
-            throw error
         } catch {
-            throw CaptureError(.pipeline, "waiting for the picture to settle failed: \(error)")
+            throw CaptureError.converting(error, context: "waiting for the picture to settle failed")
         }
         return nil
     }

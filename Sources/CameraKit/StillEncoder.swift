@@ -29,12 +29,8 @@ final class StillEncoder: Sendable {
             queue = DispatchQueue(label: "camctl.encoder.\(label)")
             // The sink can preroll only on the first frame, so the start is not awaited.
             try await pipeline.beginStateChange(to: .playing)
-        } catch let error as GStreamerError {
-            throw CaptureError(.pipeline, "the JPEG encoder could not start: \(error.description)")
-        } catch let error as CaptureError {
-            throw error
         } catch {
-            throw CaptureError(.pipeline, "the JPEG encoder could not start: \(error)")
+            throw CaptureError.converting(error, context: "the JPEG encoder could not start")
         }
     }
 
@@ -61,12 +57,8 @@ final class StillEncoder: Sendable {
                 throw CaptureError(.timeout, "the JPEG encoder gave no picture within 10 seconds")
             }
             return try buffer.bytes()
-        } catch let error as GStreamerError {
-            throw CaptureError(.pipeline, "the photo could not be encoded: \(error.description)")
-        } catch let error as CaptureError {
-            throw error
         } catch {
-            throw CaptureError(.pipeline, "the photo could not be encoded: \(error)")
+            throw CaptureError.converting(error, context: "the photo could not be encoded")
         }
     }
 

@@ -23,14 +23,11 @@ struct CaptureOptions: Equatable {
             case "--device": options.device = try value()
             case "--output", "-o": options.output = try value()
             case "--resolution":
+                let text = try value()
                 do {
-                    options.format = try FormatRequest(parsing: try value())
-                } catch let error as CaptureError {
-                    throw CommandFailure("--resolution: \(error.message)", exitCode: .usage)
-                } catch let failure as CommandFailure {
-                    throw failure
+                    options.format = try FormatRequest(parsing: text)
                 } catch {
-                    throw CommandFailure("--resolution: \(error)", exitCode: .usage)
+                    throw CommandFailure("--resolution: \(error.message)", exitCode: .usage)
                 }
             case "--quality":
                 let text = try value()

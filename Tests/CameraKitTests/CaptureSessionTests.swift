@@ -1,6 +1,7 @@
 import CameraKit
 import Foundation
 import GStreamer
+import TestSupport
 import Testing
 
 @Suite("The capture session on the test camera and files", .timeLimit(.minutes(1)))
@@ -472,17 +473,6 @@ struct CaptureSessionTests {
     }
 }
 
-/// A temporary folder, removed when the test ends.
-final class TemporaryFolder {
-    let url: URL
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("camctl-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-    deinit { try? FileManager.default.removeItem(at: url) }
-}
-
 @Suite("Preview sinks that cannot open say why", .timeLimit(.minutes(1)))
 struct PreviewSinkTests {
     @Test("xvimagesink on a display without XVideo (Xvfb) names the sinks that work")
@@ -528,32 +518,5 @@ struct PreviewSinkTests {
         let session = CaptureSession(configuration: configuration)
         let error = await #expect(throws: CaptureError.self) { try await session.start() }
         #expect(error == CaptureError(.sinkUnavailable, "there is no video sink called \"nosuchsink\"; use autovideosink, ximagesink, xvimagesink or fakesink"))
-    }
-}
-
-/// An Xvfb server on a display of its own, stopped when the value goes.
-final class VirtualDisplay {
-    let name: String
-    private let server: Process
-
-    init() throws {
-        var number = Int.random(in: 100...999)
-        while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") { number += 1 }
-        name = ":\(number)"
-        server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-        server.arguments = [name, "-screen", "0", "1280x720x24", "-nolisten", "tcp"]
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        for _ in 0..<100 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
-            usleep(20_000)
-        }
-    }
-
-    deinit {
-        // No waitUntilExit: on Linux it spins a run loop at full CPU when called off the main thread.
-        // Foundation reaps the process; the socket file goes with the server.
-        kill(server.processIdentifier, SIGKILL)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ImageMetadata
+import TestSupport
 import Testing
 
 @Suite("EXIF written in Swift", .timeLimit(.minutes(1)))
@@ -53,18 +54,4 @@ struct ExifTests {
         #expect(throws: JPEGFile.FormatError.self) { try JPEGFile.embeddingExif([1, 2, 3], in: [0x89, 0x50, 0x4E, 0x47]) }
         #expect(throws: JPEGFile.FormatError.self) { try JPEGFile.embeddingExif([1, 2, 3], in: [0xFF, 0xD8, 0xFF, 0xE0, 0x40, 0x00]) }
     }
-}
-
-/// Runs a program from the PATH and returns its standard output.
-func run(_ program: String, _ arguments: [String]) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [program] + arguments
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
 }

@@ -1,5 +1,6 @@
 import CameraKit
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("The README's embedding example", .timeLimit(.minutes(1)))

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 @Suite("camctl capture writes a JPEG from the test camera", .timeLimit(.minutes(1)))

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @Suite("No GStreamer object outlives its Swift owner", .timeLimit(.minutes(1)))

@@ -1,6 +1,7 @@
 import Foundation
 import GStreamer
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite("Pads, probes and dynamic pads", .timeLimit(.minutes(1)))

@@ -1,5 +1,6 @@
 import Foundation
 import GStreamer
+import TestSupport
 import Testing
 
 @Suite("Tag lists and EXIF", .timeLimit(.minutes(1)))

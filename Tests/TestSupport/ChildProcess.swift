@@ -1,28 +1,28 @@
 import Foundation
 
 /// Runs programs the tests need: the package's own binaries and tools we did not write.
-struct ChildProcess {
-    struct Result {
-        let status: Int32
-        let standardOutput: String
-        let standardError: String
+public struct ChildProcess {
+    public struct Result {
+        public let status: Int32
+        public let standardOutput: String
+        public let standardError: String
     }
 
     /// The folder holding the package's built executables (next to the test binary).
-    static var buildFolder: URL {
+    public static var buildFolder: URL {
         let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: testBinary).deletingLastPathComponent()
     }
 
     /// Runs a built executable of this package by product name.
-    static func runBuilt(_ name: String, _ arguments: [String], environment: [String: String] = [:],
+    public static func runBuilt(_ name: String, _ arguments: [String], environment: [String: String] = [:],
                          in directory: URL? = nil) throws -> Result {
         try run(buildFolder.appendingPathComponent(name).path, arguments, environment: environment, in: directory)
     }
 
     /// Runs a program found on the PATH or by absolute path, waiting for it to end.
-    static func run(_ program: String, _ arguments: [String], environment: [String: String] = [:],
+    public static func run(_ program: String, _ arguments: [String], environment: [String: String] = [:],
                     in directory: URL? = nil) throws -> Result {
         let process = Process()
         if program.hasPrefix("/") {
@@ -58,7 +58,7 @@ struct ChildProcess {
     }
 
     /// Whether a program is installed.
-    static func isInstalled(_ program: String) -> Bool {
+    public static func isInstalled(_ program: String) -> Bool {
         (try? run("which", [program]).status) == 0
     }
 }
@@ -68,13 +68,7 @@ private final class DataBox: @unchecked Sendable {
     var data = Data()
 }
 
-/// A temporary folder, removed when the test ends.
-final class TemporaryFolder {
-    let url: URL
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("camctl-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-    deinit { try? FileManager.default.removeItem(at: url) }
+/// Runs a program from the PATH and returns its standard output.
+public func run(_ program: String, _ arguments: [String]) throws -> String {
+    try ChildProcess.run(program, arguments).standardOutput
 }
