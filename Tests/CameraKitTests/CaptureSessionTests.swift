@@ -6,6 +6,28 @@ import Testing
 
 @Suite("The capture session on the test camera and files", .timeLimit(.minutes(1)))
 struct CaptureSessionTests {
+    /// The cameras the session tests run on: the test camera, and a still image used as a camera.
+    enum Camera: String, CaseIterable, Sendable {
+        case testCamera, imageFile
+
+        /// The device, writing the image first where there is one.
+        func device(in folder: TemporaryFolder) async throws -> CaptureDevice {
+            switch self {
+            case .testCamera:
+                return .testCamera()
+            case .imageFile:
+                let path = folder.path("camera.png")
+                let writer = try Pipeline(describing: """
+                    videotestsrc num-buffers=1 pattern=colors ! video/x-raw,width=800,height=600 ! pngenc ! filesink location="\(path)"
+                    """)
+                try await writer.play()
+                try await writer.waitForEndOfStream()
+                try await writer.stop()
+                return try DeviceDiscovery.device(named: "file:\(path)")
+            }
+        }
+    }
+
     static func configuration(_ format: String = "640x480@30", device: CaptureDevice = .testCamera()) throws -> SessionConfiguration {
         var configuration = SessionConfiguration()
         configuration.device = device
@@ -14,9 +36,10 @@ struct CaptureSessionTests {
         return configuration
     }
 
-    @Test("Start and stop cycles report their events in order")
-    func startStopCycles() async throws {
-        let session = CaptureSession(configuration: try Self.configuration())
+    @Test("Start and stop cycles report their events in order", arguments: Camera.allCases)
+    func startStopCycles(camera: Camera) async throws {
+        let folder = try TemporaryFolder()
+        let session = CaptureSession(configuration: try Self.configuration(device: try await camera.device(in: folder)))
         let events = session.events()
         for _ in 0..<5 {
             try await session.start()
@@ -137,9 +160,10 @@ struct CaptureSessionTests {
         #expect(Set(photos.map(\.captureID)).count == 10)
     }
 
-    @Test("Reconfiguring while running changes the size and adds an output without losing the session")
-    func reconfigureWhileRunning() async throws {
-        let session = CaptureSession(configuration: try Self.configuration("640x480@30"))
+    @Test("Reconfiguring while running changes the size and adds and removes outputs", arguments: Camera.allCases)
+    func reconfigureWhileRunning(camera: Camera) async throws {
+        let folder = try TemporaryFolder()
+        let session = CaptureSession(configuration: try Self.configuration("640x480@30", device: try await camera.device(in: folder)))
         let events = session.events()
         try await session.start()
         #expect(try await session.photoOutput.capture().width == 640)
@@ -153,6 +177,10 @@ struct CaptureSessionTests {
         var iterator = session.videoDataOutput.frames().makeAsyncIterator()
         let frame = try #require(await iterator.next())
         #expect(frame.info?.format == "RGB" && frame.info?.width == 320)
+        try await session.configure { $0.videoData = nil }  // the output removed, photos go on
+        let delivered = session.videoDataOutput.deliveredFrameCount
+        #expect(try await session.photoOutput.capture().width == 320)
+        #expect(session.videoDataOutput.deliveredFrameCount == delivered)
         await session.stop()
         var sawReconfigured = false
         for await event in events {
@@ -187,9 +215,11 @@ struct CaptureSessionTests {
         }
         #expect(after < 50, "frames of the new camera arrive on the stream opened before the switch")
 
-        // A change of camera through configure() is a switch too.
-        try await session.configure { $0.device = .testCamera() }
-        #expect(try await session.photoOutput.capture().deviceName == "Test camera (smpte)")
+        // A change of camera through configure() is a switch too, here to an image used as a camera.
+        let folder = try TemporaryFolder()
+        let image = try await Camera.imageFile.device(in: folder)
+        try await session.configure { $0.device = image }
+        #expect(try await session.photoOutput.capture().deviceName == image.name)
         await session.stop()
 
         var seen: [String] = []
@@ -203,7 +233,7 @@ struct CaptureSessionTests {
             }
             if event == .stopped { break }
         }
-        #expect(seen == ["started", "running", "switched to Test camera (black)", "switched to Test camera (smpte)", "stopped"])
+        #expect(seen == ["started", "running", "switched to Test camera (black)", "switched to \(image.name)", "stopped"])
     }
 
     @Test("The test camera's picture moves, so successive frames differ")
