@@ -278,15 +278,50 @@ public actor CaptureSession {
     private func makeSource(_ layout: SessionPipeline, device: CaptureDevice,
                             preview: PreviewConfiguration?) throws(CaptureError) -> Bin {
         do {
-            let source = try Bin(fragment: layout.source)
-            guard let output = source.element(named: SessionPipeline.sourceOutput)?.staticPad(named: "src") else {
-                throw CaptureError(.pipeline, "the camera's pipeline fragment has no output")
+            if case .file(let path) = device.kind {
+                return try makeFileSource(path, layout: layout)
             }
-            try source.exposePad(output, as: "src")
+            let source = try Bin(fragment: layout.source)
+            try expose(SessionPipeline.sourceOutput, "src", of: source)
             return source
         } catch {
             throw CaptureError.converting(error, context: "the camera's pipeline could not be built", device: device, preview: preview)
         }
+    }
+
+    /// A file read as a camera: the same elements as ``SessionPipeline/source`` writes, but the
+    /// decoder's video pad is linked here, after the elements behind it are brought to the bin's
+    /// state. (Left to gst-launch's delayed linking, the bin could start the file before those
+    /// elements, and the decoder's first data met an inactive pad and stopped without an error.)
+    private func makeFileSource(_ path: String, layout: SessionPipeline) throws -> Bin {
+        let source = try Bin()
+        let reader = try Element(factory: "filesrc", name: "camera")
+        try reader.setProperty("location", path)
+        let decoder = try Element(factory: "decodebin", name: SessionPipeline.fileDecoder)
+        let decoded = try Bin(fragment: layout.decodedFile(path))
+        try expose(SessionPipeline.fileDecoderOutput, "sink", of: decoded)
+        try expose(SessionPipeline.sourceOutput, "src", of: decoded)
+        try source.add(reader, decoder, decoded)
+        try reader.link(to: decoder)
+        guard let decodedInput = decoded.staticPad(named: "sink"), let decodedOutput = decoded.staticPad(named: "src") else {
+            throw CaptureError(.pipeline, "the file camera's pipeline fragment has no input")
+        }
+        try source.exposePad(decodedOutput, as: "src")
+        decoder.onPadAdded { pad in
+            let isVideo = pad.possibleCaps.structures.contains { $0.name.hasPrefix("video/") }
+            guard isVideo, !decodedInput.isLinked else { return }
+            try? decoded.syncStateWithParent()
+            try? pad.link(to: decodedInput)
+        }
+        return source
+    }
+
+    /// Gives a bin the pad (`src` or `sink`) of one of its elements as its own.
+    private func expose(_ elementName: String, _ padName: String, of bin: Bin) throws {
+        guard let pad = bin.element(named: elementName)?.staticPad(named: padName) else {
+            throw CaptureError(.pipeline, "the camera's pipeline fragment has no \(elementName)")
+        }
+        try bin.exposePad(pad, as: padName)
     }
 
     /// Throws away the first frames after a start or switch, before the tee, so every branch skips them.

@@ -43,6 +43,41 @@ public enum DeviceDiscovery {
             "no camera is called \"\(name)\"; \(known); use --device test for the built-in test camera")
     }
 
+    /// A camera that appeared or went.
+    public enum Change: Sendable, Equatable {
+        case added(CaptureDevice)
+        case removed(CaptureDevice)
+    }
+
+    /// Cameras plugged in and unplugged from now on (hot-plug), as the device monitor reports
+    /// them; watching ends when the stream is dropped.
+    public static func changes() throws(CaptureError) -> AsyncStream<Change> {
+        let monitor: DeviceMonitor
+        let changes: AsyncCompactMapSequence<AsyncStream<Message>, DeviceMonitor.Change>
+        do {
+            monitor = try DeviceMonitor(classes: ["Video/Source"])
+            changes = try monitor.changes()
+        } catch {
+            throw CaptureError(.pipeline, "cameras could not be watched: \(error.message)")
+        }
+        return AsyncStream { continuation in
+            let relay = Task {
+                for await change in changes {
+                    switch change {
+                    case .added(let device) where !device.capabilities.isEmpty: continuation.yield(.added(CaptureDevice(device)))
+                    case .removed(let device): continuation.yield(.removed(CaptureDevice(device)))
+                    default: continue
+                    }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in
+                relay.cancel()
+                monitor.stopWatching()  // also keeps the monitor alive as long as the stream
+            }
+        }
+    }
+
     /// Whether a camera is there now: the test camera always, a file while it exists, a system
     /// camera while its device node exists or the device monitor lists it.
     public static func isPresent(_ device: CaptureDevice) -> Bool {

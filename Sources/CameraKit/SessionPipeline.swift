@@ -62,14 +62,7 @@ struct SessionPipeline {
             // A webcam that sends MJPEG, for testing that path: the test picture, encoded in the source.
             return "\(camera) ! \(raw) ! jpegenc ! image/jpeg,framerate=\(format.frameRate)" + decodedJPEG
         case .file(let path):
-            let decoded = "filesrc name=camera location=\(quoted(path)) ! decodebin ! videoconvert ! videoscale "
-                + "! video/x-raw,format=I420,width=\(format.width),height=\(format.height),pixel-aspect-ratio=1/1"
-            if SessionPipeline.isStillImage(path) {
-                // One picture repeated as a live stream.
-                return decoded + " ! imagefreeze is-live=true ! capsfilter name=\(Self.sourceOutput) caps=video/x-raw,framerate=\(format.frameRate)"
-            }
-            // A video played at its own pace, as a camera would deliver it.
-            return decoded + " ! videorate ! video/x-raw,framerate=\(format.frameRate) ! identity name=\(Self.sourceOutput) sync=true"
+            return "filesrc name=camera location=\(quoted(path)) ! decodebin name=\(Self.fileDecoder) ! " + decodedFile(path)
         case .system(let path, _):
             let camera = "v4l2src name=camera" + (path.map { " device=\(quoted($0))" } ?? "") + " ! \(format.capsDescription)"
             guard format.mediaType == "image/jpeg" else {
@@ -78,6 +71,23 @@ struct SessionPipeline {
             return camera + decodedJPEG
         }
     }
+
+    /// After a file's decoder: scaled to the capture size; a picture repeated as a live stream,
+    /// a video played at its own pace, as a camera would deliver them. Starts with an element
+    /// named ``fileDecoderOutput``.
+    func decodedFile(_ path: String) -> String {
+        let scaled = "videoconvert name=\(Self.fileDecoderOutput) ! videoscale "
+            + "! video/x-raw,format=I420,width=\(format.width),height=\(format.height),pixel-aspect-ratio=1/1"
+        if SessionPipeline.isStillImage(path) {
+            return scaled + " ! imagefreeze is-live=true ! capsfilter name=\(Self.sourceOutput) caps=video/x-raw,framerate=\(format.frameRate)"
+        }
+        return scaled + " ! videorate ! video/x-raw,framerate=\(format.frameRate) ! identity name=\(Self.sourceOutput) sync=true"
+    }
+
+    /// The decoder of a file used as a camera.
+    static let fileDecoder = "camera_decoder"
+    /// The first element after the decoder of a file used as a camera.
+    static let fileDecoderOutput = "camera_decoded"
 
     /// After a camera's JPEG frames: decoded for the outputs, and kept as they are for photos.
     private var decodedJPEG: String {

@@ -24,6 +24,10 @@ public enum Message: Sendable {
     case element(source: String, Structure)
     /// A message posted by the application itself.
     case application(source: String, Structure)
+    /// A device monitor saw a device appear.
+    case deviceAdded(Device)
+    /// A device monitor saw a device go.
+    case deviceRemoved(Device)
     /// Any other message, by its type name.
     case other(source: String, type: String)
 
@@ -35,6 +39,8 @@ public enum Message: Sendable {
              .streamStart(let source), .latency(let source), .qualityOfService(let source, _),
              .element(let source, _), .application(let source, _), .other(let source, _):
             source
+        case .deviceAdded(let device), .deviceRemoved(let device):
+            device.displayName
         }
     }
 }
@@ -170,6 +176,15 @@ extension Message {
             self = .element(source: source, Message.structure(of: message))
         case GST_MESSAGE_APPLICATION:
             self = .application(source: source, Message.structure(of: message))
+        case GST_MESSAGE_DEVICE_ADDED, GST_MESSAGE_DEVICE_REMOVED:
+            var device: UnsafeMutablePointer<GstDevice>?
+            let added = message.pointee.type == GST_MESSAGE_DEVICE_ADDED
+            if added { gst_message_parse_device_added(message, &device) } else { gst_message_parse_device_removed(message, &device) }
+            if let device {
+                self = added ? .deviceAdded(Device(adopting: device)) : .deviceRemoved(Device(adopting: device))
+            } else {
+                self = .other(source: source, type: added ? "device-added" : "device-removed")
+            }
         default:
             self = .other(source: source, type: borrowedString(gst_message_type_get_name(message.pointee.type)) ?? "unknown")
         }

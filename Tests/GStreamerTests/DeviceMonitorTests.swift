@@ -18,6 +18,25 @@ struct DeviceMonitorTests {
         }
     }
 
+    @Test("Watching for hot-plugged cameras starts and stops cleanly; nothing is plugged in here")
+    func watchForChanges() async throws {
+        let monitor = try DeviceMonitor(classes: ["Video/Source"])
+        let changes = try monitor.changes()
+        let hasVideoNodes = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? [])
+            .contains { $0.hasPrefix("video") }
+        #expect(try monitor.devices().isEmpty || hasVideoNodes, "listing works while watching")
+        let watcher = Task {
+            var seen = 0
+            for await _ in changes { seen += 1 }
+            return seen
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        monitor.stopWatching()
+        watcher.cancel()
+        let seen = await watcher.value
+        if !hasVideoNodes { #expect(seen == 0) }
+    }
+
     /// A Logitech C920 as the device monitor reports it (shared/notes/webcams.md).
     static let c920 = """
         video/x-raw, format=(string)YUY2, width=(int)640, height=(int)480, pixel-aspect-ratio=(fraction)1/1, \

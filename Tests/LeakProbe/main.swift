@@ -96,7 +96,19 @@ func cycleSession(_ cycles: Int) async throws -> Int {
         await session.stop()
     }
     _ = frames
-    return photos
+
+    // A file used as a camera: its decoder's pad is linked by a handler of ours.
+    let image = FileManager.default.temporaryDirectory.appendingPathComponent("leak-probe-\(getpid()).jpg").path
+    defer { try? FileManager.default.removeItem(atPath: image) }
+    try await session.start()
+    let still = try await session.photoOutput.capture().fileData
+    await session.stop()
+    try Data(still).write(to: URL(fileURLWithPath: image))
+    try await session.configure { $0.device = try DeviceDiscovery.device(named: "file:\(image)") }
+    try await session.start()
+    _ = try await session.photoOutput.capture()
+    await session.stop()
+    return photos + 2  // the still written as the file, and its photo
 }
 
 /// Writes the result unbuffered, so it is out before GStreamer shuts down.

@@ -40,7 +40,7 @@ final class BusDispatcher: Sendable {
     private static let attachment = NSLock()
 
     /// Installs a dispatcher as the bus's sync handler; the bus keeps it alive until replaced.
-    private static func install(on bus: UnsafeMutablePointer<GstBus>) -> BusDispatcher {
+    static func install(on bus: UnsafeMutablePointer<GstBus>) -> BusDispatcher {
         let dispatcher = BusDispatcher()
         gst_bus_set_sync_handler(bus, { _, message, userData in
             guard let message, let userData else { return GST_BUS_PASS }
