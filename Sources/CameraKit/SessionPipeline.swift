@@ -78,10 +78,10 @@ struct SessionPipeline {
     func decodedFile(_ path: String) -> String {
         let scaled = "videoconvert name=\(Self.fileDecoderOutput) ! videoscale "
             + "! video/x-raw,format=I420,width=\(format.width),height=\(format.height),pixel-aspect-ratio=1/1"
-        if SessionPipeline.isStillImage(path) {
-            return scaled + " ! imagefreeze is-live=true ! capsfilter name=\(Self.sourceOutput) caps=video/x-raw,framerate=\(format.frameRate)"
-        }
-        return scaled + " ! videorate ! video/x-raw,framerate=\(format.frameRate) ! identity name=\(Self.sourceOutput) sync=true"
+        // Paced by the clock (identity sync=true), as a camera delivers frames. (imagefreeze's own
+        // is-live mode sometimes never started under load in GStreamer 1.22.)
+        let repeated = SessionPipeline.isStillImage(path) ? "imagefreeze" : "videorate"
+        return scaled + " ! \(repeated) ! video/x-raw,framerate=\(format.frameRate) ! identity name=\(Self.sourceOutput) sync=true"
     }
 
     /// The decoder of a file used as a camera.
