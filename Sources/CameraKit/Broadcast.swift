@@ -18,13 +18,18 @@ final class Broadcast<Element: Sendable>: Sendable {
     }
 
     /// Sends a value to every subscriber; returns how many subscribers dropped an unread one.
+    ///
+    /// Called for every frame, so it yields under the lock rather than copying the subscribers
+    /// out: yielding never blocks and never calls back into this object.
     @discardableResult
     func send(_ value: Element) -> Int {
-        var dropped = 0
-        for continuation in subscribers.withLock({ Array($0.values) }) {
-            if case .dropped = continuation.yield(value) { dropped += 1 }
+        subscribers.withLock { subscribers in
+            var dropped = 0
+            for continuation in subscribers.values {
+                if case .dropped = continuation.yield(value) { dropped += 1 }
+            }
+            return dropped
         }
-        return dropped
     }
 
     /// Ends every subscriber's stream.
