@@ -239,7 +239,7 @@ public actor CaptureSession {
             throw CaptureError.converting(error, context: "the pipeline could not be built", device: device, preview: preview)
         }
         dropFirstFrames(of: pipeline, count: configuration.framesDroppedAfterStart)
-        eventStream.send(.started(device: device.name, format: format))
+        if attempt == 1 { eventStream.send(.started(device: device.name, format: format)) }
 
         var encoders: (StillEncoder, StillEncoder)?
         if configuration.capturesPhotos {
