@@ -316,8 +316,9 @@ public actor CaptureSession {
         }
         try source.exposePad(decodedOutput, as: "src")
         decoder.onPadAdded { pad in
-            let isVideo = pad.possibleCaps.structures.contains { $0.name.hasPrefix("video/") }
-            guard isVideo, !decodedInput.isLinked else { return }
+            // No caps check before linking: a new pad's caps may not be known yet, and a check then
+            // skipped the video pad now and then. The link itself refuses a pad that is not video.
+            guard !decodedInput.isLinked else { return }
             try? decoded.syncStateWithParent()
             try? pad.link(to: decodedInput)
         }
