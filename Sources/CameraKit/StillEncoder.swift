@@ -37,7 +37,7 @@ final class StillEncoder: Sendable {
     /// Encodes one frame as JPEG, scaled to `width`x`height` when given.
     func encode(_ frame: Sample, quality: Int, width: Int? = nil, height: Int? = nil) async throws(CaptureError) -> [UInt8] {
         let result: Result<[UInt8], CaptureError> = await withCheckedContinuation { continuation in
-            queue.async { [self] in
+            queue.async { [unowned self] in
                 continuation.resume(returning: Result { () throws(CaptureError) in
                     try encodeNow(frame, quality: quality, width: width, height: height)
                 })

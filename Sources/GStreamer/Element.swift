@@ -108,7 +108,7 @@ public class Element: @unchecked Sendable, CustomStringConvertible {
     /// ``Pipeline/setState(_:timeout:)``, which waits and reports bus errors.
     public func changeState(to state: State) async throws(GStreamerError) {
         let refused = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { [self] in
+            DispatchQueue.global().async { [unowned self] in
                 continuation.resume(returning: gst_element_set_state(raw, state.raw) == GST_STATE_CHANGE_FAILURE)
             }
         }

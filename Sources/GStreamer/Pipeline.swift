@@ -70,8 +70,10 @@ extension Pipeline {
 
     private func changeState(to target: State, waitingAtMost timeout: Duration?) async throws(GStreamerError) {
         dispatcher.beginWatch()
+        // Unowned: the caller holds the pipeline while it waits, and a strong capture would let the
+        // queue's thread release the last reference after the caller moved on (and after gst_deinit).
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<GstStateChangeReturn, Never>) in
-            stateQueue.async { [self] in
+            stateQueue.async { [unowned self] in
                 var result = gst_element_set_state(raw, target.raw)
                 if result == GST_STATE_CHANGE_ASYNC, let timeout {
                     result = gst_element_get_state(raw, nil, nil, ClockTime.timeout(timeout))
