@@ -28,6 +28,9 @@ struct AppSinkTests {
             #expect(structure["width"] == .int(321))
             let buffer = try #require(sample.buffer)
             timestamps.append(try #require(buffer.presentationTime))
+            #expect(buffer.decodeTime == nil, "raw video has no separate decode time")
+            #expect(try #require(buffer.duration).nanoseconds / 1000 == 33_333)
+            #expect(!buffer.isDeltaUnit)
             #expect(buffer.count == 964 * 240)
             try sample.withUnsafeBytes { bytes in
                 for (bar, expected) in Self.smpteBars.enumerated() {
@@ -54,6 +57,24 @@ struct AppSinkTests {
         let started = ContinuousClock.now
         #expect(sink.pullSample(timeout: .milliseconds(200)) == nil)
         #expect(ContinuousClock.now - started >= .milliseconds(150))
+        try await pipeline.stop()
+    }
+
+    @Test("A paused pipeline hands over its preroll sample; an end-of-stream sent in ends it")
+    func prerollAndEndOfStream() async throws {
+        #expect(GStreamerRuntime.hasElement("videotestsrc"))
+        #expect(!GStreamerRuntime.hasElement("nosuchelement"))
+        let pipeline = try Pipeline(describing: "videotestsrc name=src ! video/x-raw,width=64,height=48 ! appsink name=sink")
+        let sink = try #require(pipeline.element(named: "sink", as: AppSink.self))
+        try await pipeline.setState(.paused)
+        let preroll = try #require(sink.pullPreroll(timeout: .seconds(2)))
+        #expect(preroll.videoInfo?.width == 64)
+        #expect(try #require(pipeline.element(named: "src")?.staticPad(named: "src")).possibleCaps.canIntersect(Caps("video/x-raw")))
+        try await pipeline.play()
+        pipeline.sendEndOfStream()
+        while sink.pullSample(timeout: .seconds(1)) != nil {}  // drain, so the sink can take the end
+        try await pipeline.waitForEndOfStream(timeout: .seconds(5))
+        #expect(sink.isEndOfStream)
         try await pipeline.stop()
     }
 

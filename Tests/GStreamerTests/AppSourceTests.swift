@@ -11,6 +11,8 @@ struct AppSourceTests {
         let sink = try AppSink(name: "out")
         try sink.setProperty("sync", false)
         try pipeline.addLinked([source, sink])
+        try source.push(Buffer(count: 256, presentationTime: .zero) { $0.initializeMemory(as: UInt8.self, repeating: 0) })
+        #expect(source.queuedBytes == 256, "queued until the pipeline runs")
         // The sink can preroll only once data comes, so the change to playing is not awaited.
         try await pipeline.beginStateChange(to: .playing)
         for index in 0..<20 {
@@ -21,6 +23,7 @@ struct AppSourceTests {
             try source.push(buffer)
         }
         try source.endOfStream()
+        #expect(try #require(sink.pullSample(timeout: .seconds(5))?.buffer).bytes() == [UInt8](repeating: 0, count: 256))
         for index in 0..<20 {
             let sample = try #require(sink.pullSample(timeout: .seconds(5)))
             let buffer = try #require(sample.buffer)
