@@ -31,14 +31,4 @@ final class Broadcast<Element: Sendable>: Sendable {
             return dropped
         }
     }
-
-    /// Ends every subscriber's stream.
-    func finish() {
-        for continuation in subscribers.withLock({ subscribers in
-            defer { subscribers.removeAll() }
-            return Array(subscribers.values)
-        }) {
-            continuation.finish()
-        }
-    }
 }

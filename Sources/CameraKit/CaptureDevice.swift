@@ -27,8 +27,6 @@ public struct CaptureDevice: Sendable, Equatable, CustomStringConvertible {
     public let position: Position
     /// The formats, sizes and frame rates it offers.
     public let capabilities: [VideoCapability]
-    /// The system device, for making its source element.
-    let systemDevice: SystemDevice?
 
     /// The built-in test camera, with a pattern (`smpte` unless given).
     public static func testCamera(pattern: String = "smpte") -> CaptureDevice {
@@ -41,15 +39,14 @@ public struct CaptureDevice: Sendable, Equatable, CustomStringConvertible {
                                 frameRates: .range(Fraction(1)...Fraction(1000))),
                 VideoCapability(mediaType: "image/jpeg", pixelFormat: nil, widths: 16...8192, heights: 16...8192,
                                 frameRates: .range(Fraction(1)...Fraction(1000))),
-            ],
-            systemDevice: nil)
+            ])
     }
 
     /// An image or video file used as a camera.
     public static func file(_ path: String) -> CaptureDevice {
         CaptureDevice(
             id: "file:\(path)", name: "File \(path)", kind: .file(path: path), position: .unspecified,
-            capabilities: [], systemDevice: nil)
+            capabilities: [])
     }
 
     /// A camera the device monitor found.
@@ -59,7 +56,6 @@ public struct CaptureDevice: Sendable, Equatable, CustomStringConvertible {
         name = device.displayName
         kind = .system(path: path, api: device.api ?? "v4l2")
         capabilities = device.capabilities
-        systemDevice = SystemDevice(device)
         let location = device.properties?["api.libcamera.location"]?.stringValue
             ?? device.properties?["device.position"]?.stringValue
         position = switch location {
@@ -70,13 +66,12 @@ public struct CaptureDevice: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    init(id: String, name: String, kind: Kind, position: Position, capabilities: [VideoCapability], systemDevice: SystemDevice?) {
+    init(id: String, name: String, kind: Kind, position: Position, capabilities: [VideoCapability]) {
         self.id = id
         self.name = name
         self.kind = kind
         self.position = position
         self.capabilities = capabilities
-        self.systemDevice = systemDevice
     }
 
     /// Whether this is the built-in test camera.
@@ -91,10 +86,4 @@ public struct CaptureDevice: Sendable, Equatable, CustomStringConvertible {
     public static func == (lhs: CaptureDevice, rhs: CaptureDevice) -> Bool {
         lhs.id == rhs.id && lhs.kind == rhs.kind
     }
-}
-
-/// Keeps the device monitor's handle to a system camera.
-struct SystemDevice: Sendable {
-    let device: Device
-    init(_ device: Device) { self.device = device }
 }

@@ -122,7 +122,7 @@ public enum DeviceDiscovery {
                 "you may not open \(path); add yourself to the \(group) group (sudo usermod -aG \(group) $USER) and log in again")
         }
         return CaptureDevice(id: path, name: path, kind: .system(path: path, api: "v4l2"), position: .unspecified,
-                             capabilities: [], systemDevice: nil)
+                             capabilities: [])
     }
 
     private static func groupName(_ id: gid_t) -> String {

@@ -25,9 +25,9 @@ public final class PhotoOutput: Sendable {
         let clock: Element
         /// How long the first photo waits for the picture to settle.
         let settlingTimeout: Duration?
-        let deviceName: String
-        let width: Int
-        let height: Int
+        var deviceName: String
+        var width: Int
+        var height: Int
     }
 
     private struct State {
@@ -262,10 +262,9 @@ public final class PhotoOutput: Sendable {
     func retarget(deviceName: String, width: Int, height: Int) {
         cameraJPEGs.withLock { $0.removeAll() }
         state.withLock { state in
-            guard let old = state.attachment else { return }
-            state.attachment = Attachment(photoEncoder: old.photoEncoder, thumbnailEncoder: old.thumbnailEncoder,
-                                          clock: old.clock, settlingTimeout: old.settlingTimeout,
-                                          deviceName: deviceName, width: width, height: height)
+            state.attachment?.deviceName = deviceName
+            state.attachment?.width = width
+            state.attachment?.height = height
         }
     }
 

@@ -30,6 +30,7 @@ struct ErrorTests {
         let audio = try Element(factory: "audiotestsrc", name: "tone")
         let encoder = try Element(factory: "jpegenc", name: "encoder")
         try pipeline.add(audio, encoder)
+        #expect(Set(pipeline.elements.map(\.name)) == ["tone", "encoder"])
         let error = #expect(throws: GStreamerError.self) { try audio.link(to: encoder) }
         #expect(error?.kind == .link)
         #expect(error?.description == "tone: cannot be linked to encoder: no pads of theirs share a format; put a converter (videoconvert, videoscale) between them")
