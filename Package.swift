@@ -34,8 +34,10 @@ let package = Package(
         .executableTarget(name: "gst-leak-probe", dependencies: ["GStreamer", "CameraKit"], path: "Tests/LeakProbe"),
         // Child processes, temporary folders and virtual displays for the tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "TestSupport", "gst-leak-probe", "camctl"]),
+        .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "TestSupport", "gst-leak-probe"]),
         .testTarget(name: "CameraKitTests", dependencies: ["CameraKit", "ImageMetadata", "GStreamer", "TestSupport"]),
+        // camctl run as a person or a script runs it: as a child process, judged by other tools.
+        .testTarget(name: "CommandLineTests", dependencies: ["camctl", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

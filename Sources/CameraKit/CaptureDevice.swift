@@ -8,8 +8,9 @@ public struct CaptureDevice: Sendable, Equatable, CustomStringConvertible {
         case testPattern(String)
         /// A still image or a video file, played as a live camera (an image repeats).
         case file(path: String)
-        /// A camera the system reports, reached through V4L2, libcamera or PipeWire.
-        case system(path: String?, api: String)
+        /// A camera the system reports, reached through V4L2, libcamera or PipeWire (`api`), read
+        /// by the source element in gst-launch syntax (`source`, such as `pipewiresrc target-object=42`).
+        case system(path: String?, api: String, source: String)
     }
 
     /// Where the camera faces, where the system says.
@@ -54,7 +55,14 @@ public struct CaptureDevice: Sendable, Equatable, CustomStringConvertible {
         let path = device.path
         id = path ?? device.displayName
         name = device.displayName
-        kind = .system(path: path, api: device.api ?? "v4l2")
+        let source = device.sourceDescription ?? "v4l2src" + (path.map { " device=\($0)" } ?? "")
+        // The element says the way in: a PipeWire camera's `device.api` names the driver below PipeWire.
+        let api = switch source.prefix(while: { $0 != " " }) {
+        case "pipewiresrc": "pipewire"
+        case "libcamerasrc": "libcamera"
+        default: device.api ?? "v4l2"
+        }
+        kind = .system(path: path, api: api, source: source)
         capabilities = device.capabilities
         let location = device.properties?["api.libcamera.location"]?.stringValue
             ?? device.properties?["device.position"]?.stringValue

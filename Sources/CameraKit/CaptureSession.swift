@@ -35,6 +35,10 @@ public actor CaptureSession {
 
     private var running: Running?
     private let eventStream = Broadcast<SessionEvent>()
+    /// Relays hot-plug changes while a session on a system camera runs or waits to resume.
+    private var hotPlugWatch: (watch: CameraWatch, relay: Task<Void, Never>)?
+    /// How many cameras were plugged in since the watch began; a waiting resume looks again when it grows.
+    private var cameraArrivals = 0
 
     /// What exists while the session runs.
     private struct Running {
@@ -144,6 +148,7 @@ public actor CaptureSession {
         running = current
         configuration = updated
         eventStream.send(.switchedDevice(to: device.name, format: format))
+        watchHotPlug()
     }
 
     /// The pipeline the configuration makes, in gst-launch syntax, without starting it.
@@ -169,36 +174,90 @@ public actor CaptureSession {
 
     /// Stops the camera and the outputs. Captures still encoding finish; those waiting for a frame fail.
     public func stop() async {
+        stopWatchingHotPlug()
         guard running != nil else { return }
         await tearDown(reason: CaptureError(.notRunning, "the session stopped before the photo was taken"))
         status = .stopped
         eventStream.send(.stopped)
     }
 
-    /// Restarts an interrupted session with the same configuration once its camera is back,
-    /// checking twice a second for at most `timeout`; reports `resumed`.
+    /// Restarts an interrupted session with the same settings once its camera is back (or, when
+    /// `acceptingOtherCameras`, once any camera is attached); reports `resumed`.
     ///
-    /// - Throws: A ``CaptureError`` when the camera did not come back in time, or cannot start.
-    public func resume(waitingAtMost timeout: Duration = .seconds(30)) async throws(CaptureError) {
+    /// It looks whenever the device monitor reports a camera plugged in, and every two seconds
+    /// for cameras the monitor does not report (files, device nodes).
+    ///
+    /// - Throws: A ``CaptureError`` when no camera came back in time, or it cannot start.
+    public func resume(waitingAtMost timeout: Duration = .seconds(30),
+                       acceptingOtherCameras: Bool = false) async throws(CaptureError) {
         guard status == .interrupted || status == .failed else { return }
         let deadline = ContinuousClock.now + timeout
         while true {
+            let arrivalsSeen = cameraArrivals
             do {
-                if DeviceDiscovery.isPresent(configuration.device) {
+                if let camera = availableCamera(acceptingOthers: acceptingOtherCameras) {
+                    configuration.device = camera
                     try await launch()
                     status = .running
                     eventStream.send(.resumed)
                     return
                 }
-            } catch where [.deviceNotFound, .deviceBusy, .noCamera].contains(error.code) && ContinuousClock.now < deadline {
+            } catch where [.deviceNotFound, .deviceBusy, .noCamera, .interrupted].contains(error.code)
+                && ContinuousClock.now < deadline {
                 // Not back yet, or still held by another program: wait and try again.
             }
             guard ContinuousClock.now < deadline else {
                 throw CaptureError(.deviceNotFound,
                     "\(configuration.device.name) did not come back within \(timeout); check that it is connected")
             }
-            try? await Task.sleep(for: .milliseconds(500))
+            let nextLook = min(deadline, ContinuousClock.now + .seconds(2))
+            while cameraArrivals == arrivalsSeen, ContinuousClock.now < nextLook {
+                try? await Task.sleep(for: .milliseconds(100))
+            }
             guard status == .interrupted || status == .failed else { return }  // stopped or restarted meanwhile
+        }
+    }
+
+    /// The session's camera as attached now, or with `acceptingOthers` the first camera attached.
+    private func availableCamera(acceptingOthers: Bool) -> CaptureDevice? {
+        if let camera = DeviceDiscovery.current(configuration.device) { return camera }
+        guard acceptingOthers else { return nil }
+        return (try? DeviceDiscovery.systemDevices())?.first
+    }
+
+    // MARK: - Hot-plug
+
+    /// Watches cameras come and go while the session's camera is a system camera: each change is
+    /// an event, the loss of the session's own camera interrupts it, and an arrival wakes a
+    /// waiting ``resume(waitingAtMost:acceptingOtherCameras:)``.
+    private func watchHotPlug() {
+        guard hotPlugWatch == nil, case .system = configuration.device.kind,
+              let watch = try? CameraWatch() else { return }
+        let relay = Task { [weak self] in
+            for await change in watch.changes {
+                await self?.cameraChanged(change)
+            }
+        }
+        hotPlugWatch = (watch, relay)
+    }
+
+    private func stopWatchingHotPlug() {
+        hotPlugWatch?.watch.stop()
+        hotPlugWatch?.relay.cancel()
+        hotPlugWatch = nil
+    }
+
+    private func cameraChanged(_ change: CameraWatch.Change) async {
+        switch change {
+        case .added(let camera):
+            cameraArrivals += 1
+            eventStream.send(.cameraAdded(camera))
+        case .removed(let camera):
+            eventStream.send(.cameraRemoved(camera))
+            if camera.id == configuration.device.id, running != nil {
+                await interrupt(CaptureError(.interrupted,
+                    "\(camera.name) was disconnected; connect it again, or choose another camera"))
+            }
         }
     }
 
@@ -280,6 +339,7 @@ public actor CaptureSession {
         }
         status = .running
         eventStream.send(.running)
+        watchHotPlug()
     }
 
     /// The camera as a bin with one source pad.

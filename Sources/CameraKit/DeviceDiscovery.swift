@@ -43,50 +43,33 @@ public enum DeviceDiscovery {
             "no camera is called \"\(name)\"; \(known); use --device test for the built-in test camera")
     }
 
-    /// A camera that appeared or went.
-    public enum Change: Sendable, Equatable {
-        case added(CaptureDevice)
-        case removed(CaptureDevice)
-    }
-
-    /// Cameras plugged in and unplugged from now on (hot-plug), as the device monitor reports
-    /// them; watching ends when the stream is dropped.
-    public static func changes() throws(CaptureError) -> AsyncStream<Change> {
-        let monitor: DeviceMonitor
-        let changes: AsyncCompactMapSequence<AsyncStream<Message>, DeviceMonitor.Change>
-        do {
-            monitor = try DeviceMonitor(classes: ["Video/Source"])
-            changes = try monitor.changes()
-        } catch {
-            throw CaptureError(.pipeline, "cameras could not be watched: \(error.message)")
-        }
+    /// Cameras plugged in and unplugged from now on (hot-plug); watching ends when the stream
+    /// is dropped. (``CameraWatch`` can also be stopped at a moment of one's choosing.)
+    public static func changes() throws(CaptureError) -> AsyncStream<CameraWatch.Change> {
+        let watch = try CameraWatch()
         return AsyncStream { continuation in
             let relay = Task {
-                for await change in changes {
-                    switch change {
-                    case .added(let device) where !device.capabilities.isEmpty: continuation.yield(.added(CaptureDevice(device)))
-                    case .removed(let device): continuation.yield(.removed(CaptureDevice(device)))
-                    default: continue
-                    }
-                }
+                for await change in watch.changes { continuation.yield(change) }
                 continuation.finish()
             }
             continuation.onTermination = { _ in
                 relay.cancel()
-                monitor.stopWatching()  // also keeps the monitor alive as long as the stream
+                watch.stop()  // also keeps the watch alive as long as the stream
             }
         }
     }
 
-    /// Whether a camera is there now: the test camera always, a file while it exists, a system
-    /// camera while its device node exists or the device monitor lists it.
-    public static func isPresent(_ device: CaptureDevice) -> Bool {
+    /// The camera as it is attached now, or `nil` while it is not: the test camera always, a file
+    /// while it exists, a system camera while the device monitor lists it (with its current
+    /// source: a PipeWire camera that comes back has a new object serial) or its device node exists.
+    public static func current(_ device: CaptureDevice) -> CaptureDevice? {
         switch device.kind {
-        case .testPattern: return true
-        case .file(let path): return FileManager.default.fileExists(atPath: path)
-        case .system(let path, _):
-            if let path, FileManager.default.fileExists(atPath: path) { return true }
-            return ((try? systemDevices()) ?? []).contains { $0.id == device.id }
+        case .testPattern: return device
+        case .file(let path): return FileManager.default.fileExists(atPath: path) ? device : nil
+        case .system(let path, _, _):
+            if let listed = ((try? systemDevices()) ?? []).first(where: { $0.id == device.id }) { return listed }
+            if let path, path.hasPrefix("/"), FileManager.default.fileExists(atPath: path) { return device }
+            return nil
         }
     }
 
@@ -121,7 +104,7 @@ public enum DeviceDiscovery {
             throw CaptureError(.permissionDenied,
                 "you may not open \(path); add yourself to the \(group) group (sudo usermod -aG \(group) $USER) and log in again")
         }
-        return CaptureDevice(id: path, name: path, kind: .system(path: path, api: "v4l2"), position: .unspecified,
+        return CaptureDevice(id: path, name: path, kind: .system(path: path, api: "v4l2", source: "v4l2src device=\(Element.launchQuoted(path))"), position: .unspecified,
                              capabilities: [])
     }
 

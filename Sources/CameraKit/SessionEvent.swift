@@ -14,6 +14,10 @@ public enum SessionEvent: Sendable, Equatable {
     case switchedDevice(to: String, format: CaptureFormat)
     /// The session stopped, asked to or because the preview window was closed.
     case stopped
+    /// A camera was plugged in (reported while a session on a system camera runs or waits to resume).
+    case cameraAdded(CaptureDevice)
+    /// A camera was unplugged; when it is the session's own, an `interrupted` event follows.
+    case cameraRemoved(CaptureDevice)
     /// The session could not start or go on.
     case failed(CaptureError)
 }

@@ -62,9 +62,9 @@ struct SessionPipeline {
             // A webcam that sends MJPEG, for testing that path: the test picture, encoded in the source.
             return "\(camera) ! \(raw) ! jpegenc ! image/jpeg,framerate=\(format.frameRate)" + decodedJPEG
         case .file(let path):
-            return "filesrc name=camera location=\(quoted(path)) ! decodebin name=\(Self.fileDecoder) ! " + decodedFile(path)
-        case .system(let path, _):
-            let camera = "v4l2src name=camera" + (path.map { " device=\(quoted($0))" } ?? "") + " ! \(format.capsDescription)"
+            return "filesrc name=camera location=\(Element.launchQuoted(path)) ! decodebin name=\(Self.fileDecoder) ! " + decodedFile(path)
+        case .system(_, _, let element):
+            let camera = "\(element) name=camera ! \(format.capsDescription)"
             guard format.mediaType == "image/jpeg" else {
                 return "\(camera) ! videoconvert ! capsfilter name=\(Self.sourceOutput) caps=video/x-raw,format=I420"
             }
@@ -113,10 +113,5 @@ struct SessionPipeline {
     private func fit(_ width: Int, _ height: Int, into maxWidth: Int, _ maxHeight: Int) -> (Int, Int) {
         let scale = min(1, min(Double(maxWidth) / Double(width), Double(maxHeight) / Double(height)))
         return (max(2, Int(Double(width) * scale) / 2 * 2), max(2, Int(Double(height) * scale) / 2 * 2))
-    }
-
-    /// A gst-launch string value: quoted, with quotes and backslashes escaped.
-    private func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 }

@@ -60,6 +60,13 @@ public struct Device: Sendable, CustomStringConvertible {
         return Element(sinking: raw)
     }
 
+    /// The source element that reads from this device in gst-launch syntax, as the device's
+    /// provider configures it: `v4l2src device=/dev/video0`, `pipewiresrc target-object=42`,
+    /// `libcamerasrc camera-name=…`; `nil` when the provider makes no element.
+    public var sourceDescription: String? {
+        (try? makeElement())?.launchDescription
+    }
+
     /// `name (path)`.
     public var description: String {
         path.map { "\(displayName) (\($0))" } ?? displayName

@@ -26,6 +26,18 @@ public enum GStreamerRuntime {
         return true
     }
 
+    /// Keeps the warnings and criticals that GLib-based libraries print on their own (such as the
+    /// PipeWire device provider's when a node goes away) off standard error, for programs whose
+    /// standard error is for their own messages. Errors still go through; `GST_DEBUG` is untouched.
+    public static func silenceLibraryWarnings() {
+        g_log_set_default_handler({ domain, level, message, _ in
+            let quiet = G_LOG_LEVEL_WARNING.rawValue | G_LOG_LEVEL_CRITICAL.rawValue
+                | G_LOG_LEVEL_MESSAGE.rawValue | G_LOG_LEVEL_INFO.rawValue | G_LOG_LEVEL_DEBUG.rawValue
+            guard level.rawValue & quiet == 0 else { return }
+            g_log_default_handler(domain, level, message, nil)
+        }, nil)
+    }
+
     /// Frees everything GStreamer holds, so that the `leaks` tracer can report what is still alive.
     ///
     /// Call it only at the very end of a process: GStreamer cannot be used again afterwards.

@@ -6,6 +6,7 @@ struct CaptureOptions: Equatable {
     var output = "photo.jpg"
     var format = FormatRequest.high
     var settings = PhotoSettings()
+    var printsPipeline = false
 
     static func parse(_ arguments: [String]) throws(CommandFailure) -> CaptureOptions {
         var options = CaptureOptions()
@@ -35,6 +36,7 @@ struct CaptureOptions: Equatable {
                     throw CommandFailure("--quality \(text) is not a number from 1 to 100", exitCode: .usage)
                 }
                 options.settings.quality = quality
+            case "--print-pipeline": options.printsPipeline = true
             case "--jpeg": options.settings.codec = .jpeg
             case "--hevc": options.settings.codec = .hevc
             case "--flash":

@@ -1,4 +1,5 @@
 import CameraKit
+import Foundation
 
 /// `camctl capture`: starts a session on the camera, takes one photo, and writes it atomically.
 struct StillCapture {
@@ -20,6 +21,9 @@ struct StillCapture {
                 configuration.exposureSettling = nil
             }
             let session = CaptureSession(configuration: configuration)
+            if options.printsPipeline {
+                FileHandle.standardError.write(Data((try await session.pipelineDescription() + "\n").utf8))
+            }
             try await session.start()
             let photo: Photo
             do {

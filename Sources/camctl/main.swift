@@ -4,6 +4,9 @@ import GStreamer
 // camctl: cameras on Linux through GStreamer.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if ProcessInfo.processInfo.environment["GST_DEBUG"] == nil, !arguments.contains("--verbose") {
+    GStreamerRuntime.silenceLibraryWarnings()  // stderr is for camctl's one-sentence messages
+}
 do {
     let command = try Command.parse(arguments)
     try await command.run()

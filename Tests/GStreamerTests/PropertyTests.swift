@@ -69,4 +69,19 @@ struct PropertyTests {
         #expect(source.propertyNames.contains("num-buffers"))
         #expect(source.factoryName == "videotestsrc")
     }
+
+    @Test("An element is written in gst-launch syntax with the properties that differ from their defaults")
+    func launchDescription() throws {
+        let source = try Element(factory: "videotestsrc", name: "camera")
+        #expect(source.launchDescription == "videotestsrc")
+        try source.setProperty("pattern", .enumeration("ball"))
+        try source.setProperty("is-live", true)
+        #expect(source.launchDescription == "videotestsrc pattern=ball is-live=true")
+        let file = try Element(factory: "filesrc")
+        try file.setProperty("location", "/tmp/a photo \"1\".jpg")
+        #expect(file.launchDescription == #"filesrc location="/tmp/a photo \"1\".jpg""#)
+        let reparsed = try Pipeline(describing: file.launchDescription + " ! fakesink")
+        let location = try reparsed.elements.first { $0.factoryName == "filesrc" }?.property("location", as: String.self)
+        #expect(location == "/tmp/a photo \"1\".jpg")
+    }
 }

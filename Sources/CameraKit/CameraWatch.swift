@@ -1,0 +1,56 @@
+import GStreamer
+
+/// Watches cameras being plugged in and unplugged (hot-plug), through the device monitor, until
+/// ``stop()`` or until it is freed.
+public final class CameraWatch: Sendable {
+    /// A camera that appeared or went.
+    public enum Change: Sendable, Equatable {
+        case added(CaptureDevice)
+        case removed(CaptureDevice)
+    }
+
+    /// The changes from the start of the watch on; the stream ends when the watch stops.
+    public let changes: AsyncStream<Change>
+
+    private let monitor: DeviceMonitor
+    private let relay: Task<Void, Never>
+
+    /// Starts watching.
+    ///
+    /// - Throws: A ``CaptureError`` when no device provider can watch.
+    public init() throws(CaptureError) {
+        let messages: AsyncCompactMapSequence<AsyncStream<Message>, DeviceMonitor.Change>
+        do {
+            monitor = try DeviceMonitor(classes: ["Video/Source"])
+            messages = try monitor.changes()
+        } catch {
+            throw CaptureError(.pipeline, "cameras could not be watched: \(error.message)")
+        }
+        let (changes, continuation) = AsyncStream.makeStream(of: Change.self)
+        self.changes = changes
+        relay = Task {
+            for await message in messages {
+                switch message {
+                case .added(let device) where !device.capabilities.isEmpty: continuation.yield(.added(CaptureDevice(device)))
+                case .removed(let device): continuation.yield(.removed(CaptureDevice(device)))
+                default: continue
+                }
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { [monitor, relay] _ in
+            relay.cancel()
+            monitor.stopWatching()
+        }
+    }
+
+    /// Stops watching now: the device providers are stopped before this returns.
+    public func stop() {
+        relay.cancel()
+        monitor.stopWatching()
+    }
+
+    deinit {
+        stop()
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// A PipeWire daemon of the test's own, with a camera in it: a `videotestsrc` published as a
+/// `Video/Source` node, which the device monitor lists and `pipewiresrc` reads like a webcam
+/// shared through PipeWire.
+///
+/// Everything runs in child processes (a private runtime folder and D-Bus session bus), so nothing
+/// in the test process, nor any other test, sees this camera.
+public enum PipeWireCamera {
+    /// The camera's display name.
+    public static let name = "PipeWire test camera"
+
+    /// Whether PipeWire, its session manager and GStreamer's PipeWire plugin are installed.
+    public static var isAvailable: Bool {
+        ["pipewire", "wireplumber", "dbus-daemon", "pw-cli"].allSatisfy(ChildProcess.isInstalled)
+            && (try? ChildProcess.run("gst-inspect-1.0", ["pipewiresrc"]).status) == 0
+    }
+
+    /// Runs a program while the camera is published. With `unplugAfter`, the camera goes away that
+    /// many seconds after the program started, and comes back `replugAfter` seconds later.
+    public static func run(_ program: String, _ arguments: [String],
+                           unplugAfter: Double? = nil, replugAfter: Double = 2) throws -> ChildProcess.Result {
+        let runtime = try TemporaryFolder()
+        chmod(runtime.url.path, 0o700)  // as a login session's runtime folder
+        let script = """
+            export DBUS_SESSION_BUS_ADDRESS=unix:path=$XDG_RUNTIME_DIR/bus
+            dbus-daemon --session --address=$DBUS_SESSION_BUS_ADDRESS --nofork --nopidfile >/dev/null 2>&1 & bus=$!
+            sleep 0.2
+            pipewire >/dev/null 2>&1 & daemon=$!
+            sleep 0.3
+            wireplumber >/dev/null 2>&1 & manager=$!
+            publish() {
+                gst-launch-1.0 -q videotestsrc is-live=true pattern=ball \\
+                    ! video/x-raw,format=YUY2,width=640,height=480,framerate=30/1 \\
+                    ! pipewiresink mode=provide 'stream-properties="props,media.class=Video/Source,node.description=\\"\(name)\\""' \\
+                    >/dev/null 2>&1 & camera=$!
+            }
+            publish
+            for i in $(seq 50); do
+                pw-cli ls Node 2>/dev/null | grep -q "\(name)" && break
+                sleep 0.1
+            done
+            "$@" & program=$!
+            if [ -n "$UNPLUG_AFTER" ]; then
+                sleep "$UNPLUG_AFTER"; kill -9 $camera; wait $camera
+                sleep "$REPLUG_AFTER"; publish
+            fi
+            wait $program; status=$?
+            kill -9 $camera $manager $daemon $bus 2>/dev/null; wait  # -9: a test runner's children may inherit a blocked SIGTERM
+            exit $status
+            """
+        var environment = ["XDG_RUNTIME_DIR": runtime.url.path, "REPLUG_AFTER": "\(replugAfter)"]
+        if let unplugAfter { environment["UNPLUG_AFTER"] = "\(unplugAfter)" }
+        return try ChildProcess.run("sh", ["-c", script, "sh", program] + arguments,
+                                    environment: environment)
+    }
+}
