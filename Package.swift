@@ -24,8 +24,11 @@ let package = Package(
         .target(name: "CameraKit", dependencies: ["GStreamer", "ImageMetadata"]),
         // Layer 4: formats written in pure Swift (EXIF, JPEG segments).
         .target(name: "ImageMetadata"),
+        // Layer 4: the photo library, files and an SQLite index (Debian's libsqlite3-dev).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "PhotoLibrary", dependencies: ["CSQLite", "ImageMetadata"]),
         // Layer 5: the command-line tool.
-        .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit"]),
+        .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary"]),
         // Benchmarks against gst-launch-1.0 in the same run: swift run -c release camctl-bench
         .executableTarget(name: "camctl-bench", dependencies: ["GStreamer", "CameraKit"]),
 
@@ -36,6 +39,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "TestSupport", "gst-leak-probe"]),
         .testTarget(name: "CameraKitTests", dependencies: ["CameraKit", "ImageMetadata", "GStreamer", "TestSupport"]),
+        .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "TestSupport"]),
         // camctl run as a person or a script runs it: as a child process, judged by other tools.
         .testTarget(name: "CommandLineTests", dependencies: ["camctl", "TestSupport"]),
     ],

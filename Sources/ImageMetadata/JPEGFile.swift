@@ -32,3 +32,28 @@ public enum JPEGFile {
         jpeg[index + 1] == 0xE1 && index + 10 <= jpeg.count && Array(jpeg[index + 4 ..< index + 10]) == Array("Exif".utf8) + [0, 0]
     }
 }
+
+extension JPEGFile {
+    /// The width and height a JPEG file's frame header gives, without decoding it; `nil` when the
+    /// data is not a JPEG file or ends before its frame header.
+    public static func dimensions(of jpeg: some Collection<UInt8>) -> (width: Int, height: Int)? {
+        let bytes = Array(jpeg)
+        guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
+        var index = 2
+        while index + 9 <= bytes.count {
+            guard bytes[index] == 0xFF else { return nil }
+            let marker = bytes[index + 1]
+            if marker == 0xFF { index += 1; continue }  // fill byte
+            let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
+            // Start-of-frame markers: C0–CF except DHT (C4), JPG (C8) and DAC (CC).
+            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
+                let height = Int(bytes[index + 5]) << 8 | Int(bytes[index + 6])
+                let width = Int(bytes[index + 7]) << 8 | Int(bytes[index + 8])
+                return (width, height)
+            }
+            guard length >= 2, marker != 0xDA else { return nil }  // image data before any frame header
+            index += 2 + length
+        }
+        return nil
+    }
+}

@@ -1,0 +1,10 @@
+// The C bridge to SQLite (Debian's libsqlite3-dev).
+#ifndef CAMCTL_CSQLITE_SHIM_H
+#define CAMCTL_CSQLITE_SHIM_H
+
+#include <sqlite3.h>
+
+// SQLITE_TRANSIENT is a macro casting -1 to a function pointer, which Swift cannot import.
+static inline sqlite3_destructor_type csqlite_transient(void) { return SQLITE_TRANSIENT; }
+
+#endif

@@ -1,0 +1,133 @@
+internal import CSQLite
+
+/// An open SQLite database: one connection, used from one task at a time.
+final class Database {
+    private let connection: OpaquePointer
+
+    /// Opens (creating if needed) the database file, in WAL mode so readers never block the writer,
+    /// waiting up to `busyTimeout` milliseconds for another process's write to finish.
+    init(path: String, busyTimeout: Int32 = 30_000) throws(DatabaseError) {
+        var handle: OpaquePointer?
+        let status = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        guard status == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
+            sqlite3_close(handle)
+            throw DatabaseError(code: status, message: message)
+        }
+        connection = handle
+        sqlite3_busy_timeout(connection, busyTimeout)
+        try execute("PRAGMA journal_mode = WAL")
+        try execute("PRAGMA synchronous = FULL")
+        try execute("PRAGMA foreign_keys = ON")
+    }
+
+    deinit {
+        sqlite3_close_v2(connection)
+    }
+
+    /// Runs statements that return no rows.
+    func execute(_ sql: String) throws(DatabaseError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let status = sqlite3_exec(connection, sql, nil, nil, &message)
+        guard status == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? lastErrorMessage
+            sqlite3_free(message)
+            throw DatabaseError(code: status, message: text)
+        }
+    }
+
+    /// Runs one statement with parameters and returns its rows.
+    @discardableResult
+    func query(_ sql: String, _ parameters: [Parameter] = []) throws(DatabaseError) -> [Row] {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(connection, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw DatabaseError(code: sqlite3_errcode(connection), message: lastErrorMessage)
+        }
+        defer { sqlite3_finalize(statement) }
+        for (index, parameter) in parameters.enumerated() {
+            let position = Int32(index + 1)
+            switch parameter {
+            case .integer(let value): sqlite3_bind_int64(statement, position, sqlite3_int64(value))
+            case .text(let value): sqlite3_bind_text(statement, position, value, -1, csqlite_transient())
+            case .null: sqlite3_bind_null(statement, position)
+            }
+        }
+        var rows: [Row] = []
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { return rows }
+            guard status == SQLITE_ROW else {
+                throw DatabaseError(code: status, message: lastErrorMessage)
+            }
+            rows.append(Row(statement))
+        }
+    }
+
+    /// The id of the row the last insert made.
+    var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(connection) }
+
+    /// Runs `body` in a transaction that takes the write lock at once (`BEGIN IMMEDIATE`), so work
+    /// that must not interleave with another process's (a file renamed, then its row) does not.
+    func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    private var lastErrorMessage: String { String(cString: sqlite3_errmsg(connection)) }
+
+    /// A value bound to a `?` in a statement.
+    enum Parameter {
+        case integer(Int64)
+        case text(String)
+        case null
+    }
+
+    /// One result row, its columns read as they came.
+    struct Row {
+        private var values: [String: Value] = [:]
+
+        enum Value {
+            case integer(Int64), real(Double), text(String), null
+        }
+
+        fileprivate init(_ statement: OpaquePointer) {
+            for column in 0..<sqlite3_column_count(statement) {
+                let name = String(cString: sqlite3_column_name(statement, column))
+                values[name] = switch sqlite3_column_type(statement, column) {
+                case SQLITE_INTEGER: .integer(sqlite3_column_int64(statement, column))
+                case SQLITE_FLOAT: .real(sqlite3_column_double(statement, column))
+                case SQLITE_NULL: .null
+                default: .text(String(cString: sqlite3_column_text(statement, column)))
+                }
+            }
+        }
+
+        func integer(_ column: String) -> Int64? {
+            if case .integer(let value) = values[column] { return value }
+            return nil
+        }
+
+        func text(_ column: String) -> String? {
+            if case .text(let value) = values[column] { return value }
+            return nil
+        }
+    }
+}
+
+/// What SQLite said when a statement failed.
+struct DatabaseError: Error {
+    /// SQLite's result code (`SQLITE_FULL`, `SQLITE_READONLY`, …).
+    let code: Int32
+    let message: String
+
+    var isDiskFull: Bool { code & 0xff == SQLITE_FULL }
+    var isReadOnly: Bool { [SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH].contains(code & 0xff) }
+    var isCorrupt: Bool { [SQLITE_CORRUPT, SQLITE_NOTADB].contains(code & 0xff) }
+}

@@ -1,0 +1,52 @@
+import Glibc
+
+/// Why the library could not do what was asked; ``message`` is one sentence for a person.
+public struct LibraryError: Error, Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// The disk or quota is full.
+        case diskFull
+        /// The folder or index may not be written (read-only, permissions).
+        case permissionDenied
+        /// A file or folder could not be created.
+        case cannotCreate
+        /// Reading or writing failed.
+        case ioError
+        /// No photo has the id asked for.
+        case notFound
+        /// The index is damaged.
+        case corrupt
+    }
+
+    public let kind: Kind
+    public let message: String
+
+    init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    /// The error a failed file write means.
+    init(_ failure: DurableFile.WriteError) {
+        let path = failure.path
+        switch failure.code {
+        case ENOSPC, EDQUOT: self.init(.diskFull, "\(path) could not be written: \(failure.reason); free some space and try again")
+        case EACCES, EPERM, EROFS: self.init(.permissionDenied, "\(path) could not be written: \(failure.reason); choose a folder you can write to")
+        case ENOENT, ENOTDIR: self.init(.cannotCreate, "\(path) could not be created: its folder does not exist")
+        case EIO: self.init(.ioError, "\(path) could not be written: \(failure.reason)")
+        default: self.init(.cannotCreate, "\(path) could not be created: \(failure.reason)")
+        }
+    }
+
+    /// The error a failed index statement means.
+    init(_ failure: DatabaseError, index path: String) {
+        if failure.isDiskFull {
+            self.init(.diskFull, "the library index \(path) could not be written: the disk is full; free some space and try again")
+        } else if failure.isReadOnly {
+            self.init(.permissionDenied, "the library index \(path) may not be written; choose a library folder you can write to")
+        } else if failure.isCorrupt {
+            self.init(.corrupt, "the library index \(path) is damaged (\(failure.message)); move it away and camctl will index the photos again")
+        } else {
+            self.init(.ioError, "the library index \(path) could not be used: \(failure.message)")
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// A photo kept in the library, as its index records it.
+public struct LibraryPhoto: Sendable, Equatable {
+    /// The photo's number in the library, never reused.
+    public let id: Int64
+    /// The photo file.
+    public let path: String
+    /// Its thumbnail (JPEG), when it has one.
+    public let thumbnailPath: String?
+    /// When it was taken.
+    public let capturedAt: Date
+    /// The camera's name.
+    public let device: String
+    /// Size in pixels.
+    public let width: Int
+    public let height: Int
+    /// `jpeg` or `hevc`.
+    public let codec: String
+    /// The EXIF orientation, 1 to 8.
+    public let orientation: Int
+    /// The file's size in bytes.
+    public let byteCount: Int
+    /// The albums the photo is in.
+    public let albums: [String]
+}
+
+/// A photo to add to the library: the encoded file and what is known about it.
+public struct NewPhoto: Sendable {
+    public var data: [UInt8]
+    /// The thumbnail as JPEG data; empty for none.
+    public var thumbnail: [UInt8]
+    /// `jpeg` or `hevc`.
+    public var codec: String
+    public var width: Int
+    public var height: Int
+    public var orientation: Int
+    public var capturedAt: Date
+    public var device: String
+    public var albums: [String]
+
+    public init(data: [UInt8], thumbnail: [UInt8] = [], codec: String, width: Int, height: Int, orientation: Int = 1,
+                capturedAt: Date, device: String, albums: [String] = []) {
+        self.data = data
+        self.thumbnail = thumbnail
+        self.codec = codec
+        self.width = width
+        self.height = height
+        self.orientation = orientation
+        self.capturedAt = capturedAt
+        self.device = device
+        self.albums = albums
+    }
+
+    /// The file name extension for the codec.
+    var fileExtension: String { codec == "hevc" ? "heic" : "jpg" }
+}
