@@ -114,7 +114,7 @@ public struct FormatRequest: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `30`, `29.97`.
-    static func describe(_ rate: Fraction) -> String {
+    public static func describe(_ rate: Fraction) -> String {
         rate.denominator == 1 ? "\(rate.numerator)" : String(format: "%.2f", rate.doubleValue)
     }
 }

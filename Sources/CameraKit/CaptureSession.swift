@@ -419,7 +419,7 @@ public actor CaptureSession {
             frames.setHandlers(onSample: { output.deliver($0) })
         }
         if let valve = pipeline.element(named: "preview_valve") {
-            previewOutput.attach(valve: valve)
+            previewOutput.attach(valve: valve, textOverlay: pipeline.element(named: "preview_text"))
         }
     }
 

@@ -180,12 +180,15 @@ public final class PhotoOutput: Sendable {
     private func chooseFrame(for prioritization: PhotoSettings.QualityPrioritization,
                              settlingTimeout: Duration?) async throws(CaptureError) -> Sample {
         if let settled = try await firstSettledFrame(waitingAtMost: settlingTimeout) {
+            ring.markTaken(settled)
             return settled
         }
-        if prioritization != .quality, let current = try ring.latest() {
+        if prioritization != .quality, let current = try ring.takeLatest() {
             return current
         }
-        return try await ring.next(timeout: .seconds(5))
+        let next = try await ring.next(timeout: .seconds(5))
+        ring.markTaken(next)
+        return next
     }
 
     /// After a start or switch, waits for the first frame whose exposure and colour have settled

@@ -1,13 +1,13 @@
 /// How a photo is to be taken, as AVCapturePhotoSettings says it.
 public struct PhotoSettings: Sendable, Equatable {
     /// The file format of the photo.
-    public enum Codec: String, Sendable, Equatable {
+    public enum Codec: String, Sendable, Equatable, CaseIterable {
         case jpeg
         case hevc
     }
 
     /// Whether the flash fires.
-    public enum FlashMode: String, Sendable, Equatable {
+    public enum FlashMode: String, Sendable, Equatable, CaseIterable {
         /// Never.
         case off
         /// Always; an error on a camera without a flash.
@@ -17,7 +17,7 @@ public struct PhotoSettings: Sendable, Equatable {
     }
 
     /// Which frame to take, trading speed for quality.
-    public enum QualityPrioritization: String, Sendable, Equatable {
+    public enum QualityPrioritization: String, Sendable, Equatable, CaseIterable {
         /// The frame on screen at the request (zero shutter lag).
         case speed
         /// The frame on screen at the request (zero shutter lag).

@@ -8,7 +8,9 @@ import Synchronization
 public final class PreviewOutput: Sendable {
     private struct State {
         var valve: Element?
+        var textOverlay: Element?
         var isPaused = false
+        var overlayText: String?
     }
 
     private let state = Mutex(State())
@@ -36,16 +38,40 @@ public final class PreviewOutput: Sendable {
         try? valve?.setProperty("drop", paused)
     }
 
-    /// Connects the output to the running session's preview valve, keeping the paused state.
-    func attach(valve: Element) {
-        let paused = state.withLock { state in
+    /// The text drawn large in the middle of the preview (a countdown, as seed 004 shows it), or
+    /// `nil` for none. Needs ``PreviewConfiguration/showsText``.
+    public var overlayText: String? {
+        get { state.withLock { $0.overlayText } }
+        set {
+            let overlay = state.withLock { state in
+                state.overlayText = newValue
+                return state.textOverlay
+            }
+            if let overlay { Self.show(newValue, on: overlay) }
+        }
+    }
+
+    private static func show(_ text: String?, on overlay: Element) {
+        try? overlay.setProperty("text", text ?? "")
+        try? overlay.setProperty("silent", text == nil)
+    }
+
+    /// Connects the output to the running session's preview valve (and text overlay), keeping the
+    /// paused state and the text.
+    func attach(valve: Element, textOverlay: Element?) {
+        let (paused, text) = state.withLock { state in
             state.valve = valve
-            return state.isPaused
+            state.textOverlay = textOverlay
+            return (state.isPaused, state.overlayText)
         }
         try? valve.setProperty("drop", paused)
+        if let textOverlay { Self.show(text, on: textOverlay) }
     }
 
     func detach() {
-        state.withLock { $0.valve = nil }
+        state.withLock { state in
+            state.valve = nil
+            state.textOverlay = nil
+        }
     }
 }

@@ -34,12 +34,16 @@ public struct PreviewConfiguration: Sendable, Equatable {
     public var maximumWidth: Int
     /// The largest preview height.
     public var maximumHeight: Int
+    /// Whether the preview can draw text over the picture (``PreviewOutput/overlayText``, such as
+    /// a countdown); off, the branch has no text element at all.
+    public var showsText: Bool
 
     /// A preview in `sink`, at most 1280x720.
-    public init(sink: String = "autovideosink", maximumWidth: Int = 1280, maximumHeight: Int = 720) {
+    public init(sink: String = "autovideosink", maximumWidth: Int = 1280, maximumHeight: Int = 720, showsText: Bool = false) {
         self.sink = sink
         self.maximumWidth = maximumWidth
         self.maximumHeight = maximumHeight
+        self.showsText = showsText
     }
 }
 

@@ -37,7 +37,10 @@ struct SessionPipeline {
             let (width, height) = fit(format.width, format.height, into: preview.maximumWidth, preview.maximumHeight)
             branches.append("split. ! queue name=preview_queue leaky=downstream max-size-buffers=2 max-size-bytes=0 max-size-time=0 "
                 + "! valve name=preview_valve ! videoscale ! videoconvert "
-                + "! video/x-raw,width=\(width),height=\(height),pixel-aspect-ratio=1/1 ! \(preview.sink)")
+                + "! video/x-raw,width=\(width),height=\(height),pixel-aspect-ratio=1/1 ! "
+                + (preview.showsText ? "textoverlay name=preview_text silent=true valignment=center halignment=center "
+                    + "font-desc=\"Sans Bold \(max(12, height / 8))\" ! videoconvert ! " : "")
+                + preview.sink)
         }
         if branches.isEmpty {
             branches.append("split. ! queue ! fakesink sync=false")

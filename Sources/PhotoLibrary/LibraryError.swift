@@ -26,7 +26,7 @@ public struct LibraryError: Error, Sendable, Equatable {
     }
 
     /// The error a failed file write means.
-    init(_ failure: DurableFile.WriteError) {
+    public init(_ failure: DurableFile.WriteError) {
         let path = failure.path
         switch failure.code {
         case ENOSPC, EDQUOT: self.init(.diskFull, "\(path) could not be written: \(failure.reason); free some space and try again")

@@ -1,49 +1,98 @@
 import Foundation
 import GStreamer
 
-/// A parsed command line.
-enum Command: Equatable {
-    case capture(CaptureOptions)
-    case version
-    case help
-
-    static let usage = """
-        usage: camctl capture [--device D] [--output PATH] [--resolution WxH[@FPS]|photo|high|medium|low]
-                              [--quality 1-100] [--jpeg|--hevc] [--flash off|on|auto]
-                              [--prioritize speed|balanced|quality]
-               camctl --version
-               camctl help
-
-        capture    takes one photo and writes it as a JPEG file with EXIF (default: photo.jpg)
-                   --device: test, test:PATTERN, file:PATH, /dev/videoN or part of a camera's name;
-                   the default is the first camera attached
-
-        exit codes: 0 success, 64 usage error, 69 camera unavailable, 70 pipeline failure,
-                    73 cannot create the output file, 74 I/O error, 77 permission denied
-        """
-
-    /// Parses the arguments after the program name; throws a usage failure with a precise message.
-    static func parse(_ arguments: [String]) throws(CommandFailure) -> Command {
-        guard let verb = arguments.first else { return .help }
-        switch verb {
-        case "--version", "version": return .version
-        case "help", "--help", "-h": return .help
-        case "capture": return .capture(try CaptureOptions.parse(Array(arguments.dropFirst())))
-        default:
-            throw CommandFailure("unknown command \"\(verb)\"; run camctl help to see the commands", exitCode: .usage)
-        }
+/// camctl's commands: each reads its own options and runs.
+enum Command {
+    /// Every command, in the order help lists them.
+    static var all: [any Subcommand.Type] {
+        [DevicesCommand.self, PreviewCommand.self, CaptureCommand.self, BoothCommand.self, LibraryCommand.self]
     }
 
-    func run() async throws(CommandFailure) {
-        switch self {
-        case .version:
-            print("camctl \(camctlVersion) (GStreamer \(GStreamerRuntime.version))")
-        case .help:
-            print(Command.usage)
-        case .capture(let options):
-            try await StillCapture(options).run()
+    /// Parses the arguments after the program name into a command ready to run.
+    static func parse(_ arguments: [String]) throws(CommandFailure) -> Runnable {
+        guard let verb = arguments.first else { return Help(topic: nil) }
+        let rest = Array(arguments.dropFirst())
+        switch verb {
+        case "--version", "version": return Version()
+        case "help", "--help", "-h": return Help(topic: rest.first)
+        default: break
         }
+        guard let command = all.first(where: { $0.name == verb }) else {
+            let suggestion = closestName(to: verb, among: all.map { $0.name } + ["help"]).map { "; did you mean \($0)?" }
+                ?? "; run camctl help to see the commands"
+            throw CommandFailure("unknown command \"\(verb)\"\(suggestion)", exitCode: .usage)
+        }
+        if rest.contains("--help") || rest.contains("-h") { return Help(topic: verb) }
+        return try command.parse(rest)
+    }
+
+    static let exitCodes = """
+        exit codes: 0 success, 64 usage error, 65 bad input data, 69 camera unavailable (none, not found,
+                    busy, no such format), 70 pipeline or sink failure, 73 cannot create an output file,
+                    74 I/O error (disk full), 77 permission denied, 130 interrupted
+        """
+}
+
+/// A parsed command, ready to run.
+protocol Runnable {
+    func run() async throws(CommandFailure)
+}
+
+/// A command of camctl: its name, its help, the options it accepts, and how it reads them.
+protocol Subcommand: Runnable {
+    static var name: String { get }
+    static var synopsis: String { get }
+    /// One line for `camctl help`.
+    static var summary: String { get }
+    /// The paragraph for `camctl help COMMAND`.
+    static var help: String { get }
+    static var options: [ParsedArguments.Option] { get }
+    init(_ arguments: ParsedArguments) throws(CommandFailure)
+}
+
+extension Subcommand {
+    /// Reads the command's arguments (after its name).
+    static func parse(_ arguments: [String]) throws(CommandFailure) -> Runnable {
+        try Self(ParsedArguments(arguments, command: name, options: options))
     }
 }
 
-let camctlVersion = "0.1.0"
+/// `camctl --version`.
+struct Version: Runnable {
+    func run() async throws(CommandFailure) {
+        Console.result("camctl \(camctlVersion) (GStreamer \(GStreamerRuntime.version))")
+    }
+}
+
+/// `camctl help [COMMAND]` and `camctl COMMAND --help`.
+struct Help: Runnable {
+    let topic: String?
+
+    func run() async throws(CommandFailure) {
+        guard let topic else {
+            let width = Command.all.map { $0.name.count }.max() ?? 0
+            let commands = Command.all.map { "  \($0.name.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.summary)" }
+            Console.result("""
+                camctl: cameras on Linux through GStreamer
+
+                usage: camctl COMMAND [OPTIONS]
+
+                \(commands.joined(separator: "\n"))
+                  help     camctl help COMMAND shows a command's options
+
+                --device D names a camera: test or test:PATTERN (the built-in test camera), file:PATH (an
+                image or video used as a camera), a device path such as /dev/video0, or part of a camera's
+                name; the default is the first camera attached. camctl --version prints the version.
+
+                \(Command.exitCodes)
+                """)
+            return
+        }
+        guard let command = Command.all.first(where: { $0.name == topic }) else {
+            throw CommandFailure("there is no command \"\(topic)\"; run camctl help to see the commands", exitCode: .usage)
+        }
+        Console.result("usage: " + command.synopsis.trimmingCharacters(in: .whitespaces) + "\n\n" + command.help + "\n\n" + Command.exitCodes)
+    }
+}
+
+let camctlVersion = "0.2.0"

@@ -7,10 +7,13 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if ProcessInfo.processInfo.environment["GST_DEBUG"] == nil, !arguments.contains("--verbose") {
     GStreamerRuntime.silenceLibraryWarnings()  // stderr is for camctl's one-sentence messages
 }
+signal(SIGPIPE, SIG_IGN)  // a reader that goes away (camctl … | head) ends output, not camctl
 do {
     let command = try Command.parse(arguments)
     try await command.run()
 } catch {
+    Terminal.restore()
     FileHandle.standardError.write(Data("camctl: \(error.message)\n".utf8))
     exit(error.exitCode.rawValue)
 }
+Terminal.restore()

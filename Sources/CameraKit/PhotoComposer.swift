@@ -1,0 +1,116 @@
+import Dispatch
+import GStreamer
+
+/// Lays photos out in a grid on one picture with GStreamer's compositor: the booth's strip or
+/// 2x2 grid (seed 004), and the library's contact sheet.
+public enum PhotoComposer {
+    /// A grid of equal cells with even margins around and between them.
+    public struct Layout: Sendable, Equatable {
+        public var columns: Int
+        public var rows: Int
+        /// The size each photo is scaled to (keeping its aspect ratio, centred in its cell).
+        public var cellWidth: Int
+        public var cellHeight: Int
+        /// The space around and between cells, in pixels.
+        public var margin: Int
+        /// The background: `white`, `black` or `transparent` (as the compositor names them).
+        public var background: String
+
+        public init(columns: Int, rows: Int, cellWidth: Int, cellHeight: Int, margin: Int, background: String = "white") {
+            self.columns = columns
+            self.rows = rows
+            self.cellWidth = cellWidth
+            self.cellHeight = cellHeight
+            self.margin = margin
+            self.background = background
+        }
+
+        /// The composed picture's width.
+        public var width: Int { columns * cellWidth + (columns + 1) * margin }
+        /// The composed picture's height.
+        public var height: Int { rows * cellHeight + (rows + 1) * margin }
+
+        /// Where cell `index` starts, filling rows first.
+        func origin(of index: Int) -> (x: Int, y: Int) {
+            (margin + (index % columns) * (cellWidth + margin), margin + (index / columns) * (cellHeight + margin))
+        }
+    }
+
+    /// Composes JPEG pictures into one JPEG of `layout`'s size; cells beyond the pictures stay empty.
+    ///
+    /// - Throws: A ``CaptureError`` when there are more pictures than cells, or one cannot be decoded.
+    public static func compose(_ pictures: [[UInt8]], layout: Layout, quality: Int = 90) async throws(CaptureError) -> [UInt8] {
+        guard !pictures.isEmpty, pictures.count <= layout.columns * layout.rows else {
+            throw CaptureError(.invalidSetting, "\(pictures.count) pictures do not fit a \(layout.columns)x\(layout.rows) layout")
+        }
+        let pipeline: Pipeline
+        do {
+            pipeline = try Pipeline(describing: description(count: pictures.count, layout: layout, quality: quality))
+        } catch {
+            throw CaptureError.converting(error, context: "the compositor could not be built")
+        }
+        let messages = pipeline.messages()
+        defer { Task { try? await pipeline.stop() } }
+        do {
+            try await pipeline.beginStateChange(to: .playing)
+            for (index, picture) in pictures.enumerated() {
+                guard let input = pipeline.element(named: "picture\(index)", as: AppSource.self) else { continue }
+                let buffer = try picture.withUnsafeBytes { bytes in
+                    try Buffer(copying: bytes, presentationTime: .zero, duration: ClockTime(rawValue: 1_000_000_000))
+                }
+                try input.push(buffer)
+                try input.endOfStream()
+            }
+        } catch {
+            throw CaptureError.converting(error, context: "the pictures could not be composed")
+        }
+        guard let output = pipeline.element(named: "composed", as: AppSink.self),
+              let sample = await pull(output), let buffer = sample.buffer, let bytes = try? buffer.bytes() else {
+            let reason = await firstError(in: messages) ?? "no picture came out within 10 seconds"
+            throw CaptureError(.pipeline, "the pictures could not be composed: \(reason)")
+        }
+        return bytes
+    }
+
+    /// The pipeline: one decoder branch per picture into the compositor, at its cell's position.
+    static func description(count: Int, layout: Layout, quality: Int) -> String {
+        var mixer = "compositor name=mix background=\(layout.background)"
+        var branches: [String] = []
+        for index in 0..<count {
+            let (x, y) = layout.origin(of: index)
+            mixer += " sink_\(index)::xpos=\(x) sink_\(index)::ypos=\(y)"
+            branches.append("appsrc name=picture\(index) format=time caps=image/jpeg,framerate=1/1 ! jpegdec ! videoconvert "
+                + "! videoscale add-borders=true ! video/x-raw,format=AYUV,width=\(layout.cellWidth),height=\(layout.cellHeight),pixel-aspect-ratio=1/1 "
+                + "! mix.sink_\(index)")
+        }
+        return mixer + " ! video/x-raw,width=\(layout.width),height=\(layout.height),pixel-aspect-ratio=1/1 ! videoconvert "
+            + "! jpegenc quality=\(quality) ! appsink name=composed sync=false " + branches.joined(separator: " ")
+    }
+
+    private static func pull(_ sink: AppSink) async -> Sample? {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: sink.pullSample(timeout: .seconds(10)))
+            }
+        }
+    }
+
+    /// The first error the pipeline posted, looking for at most half a second.
+    private static func firstError(in messages: AsyncStream<Message>) async -> String? {
+        await withTaskGroup(of: String?.self) { group in
+            group.addTask {
+                for await message in messages {
+                    if case .error(let report) = message { return report.text }
+                }
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: .milliseconds(500))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+}

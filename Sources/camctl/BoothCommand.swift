@@ -1,0 +1,119 @@
+import CameraKit
+import Foundation
+
+/// `camctl booth`: seed 004's photo booth: a countdown on the preview before each shot, then the
+/// shots composed into one picture.
+struct BoothCommand: Subcommand {
+    static let name = "booth"
+    static let synopsis = """
+        camctl booth    [--device D] [--shots 4] [--countdown 5] [--layout 2x2|1x4] [--sink ELEMENT] [--output PATH]
+                        [--library DIR | --no-library] [--quality 1-100] [--json] [--print-pipeline]
+        """
+    static let summary = "the photo booth: countdown, shots, and one composed picture of them"
+    static let help = """
+        Shows the preview in --sink (autovideosink by default) and takes --shots photos (4), each after
+        a --countdown (5 seconds) drawn large on the preview and shown in the terminal. Space or Enter
+        (or SIGUSR1) takes the shot at once and the countdown starts again for the next one; q ends
+        early. Each shot goes into the library; then the shots are composed, with even margins, into
+        a 2x2 grid or a 1x4 strip (--layout) of 640-pixel-wide cells, which goes into the library
+        too and to --output when given. Each path is printed (--json: one object each).
+        """
+    static let options = SessionOptions.options + PhotoSaving.options + [
+        .init(name: "--shots", value: "N"), .init(name: "--countdown", value: "SECONDS"),
+        .init(name: "--layout", value: "2x2|1x4"), .init(name: "--sink", value: "ELEMENT"),
+        .init(name: "--quality", value: "1-100", short: "-q"),
+    ]
+
+    enum Layout: String, CaseIterable {
+        case grid = "2x2", strip = "1x4"
+    }
+
+    /// The width of each shot in the composed picture.
+    static let cellWidth = 640
+
+    let session: SessionOptions
+    let arguments: ParsedArguments
+    let shots: Int
+    let countdown: Double
+    let layout: Layout
+    let sink: String
+    let composedOutput: String?
+    var settings = PhotoSettings()
+
+    init(_ arguments: ParsedArguments) throws(CommandFailure) {
+        try arguments.requirePositionals([])
+        self.arguments = arguments
+        session = try SessionOptions(arguments)
+        shots = try arguments.integer("--shots", in: 1...16) ?? 4
+        countdown = try arguments.seconds("--countdown", in: 0...3600) ?? 5
+        layout = try arguments.choice("--layout", as: Layout.self) ?? .grid
+        sink = arguments.string("--sink") ?? "autovideosink"
+        composedOutput = arguments.string("--output")
+        settings.quality = try arguments.integer("--quality", in: 1...100) ?? settings.quality
+    }
+
+    func run() async throws(CommandFailure) {
+        let controls = ControlInbox()
+        controls.listenToSignals()
+        // The shots go to the library only; --output is for the composed picture.
+        let saving = try PhotoSaving(arguments.removing("--output"), photoCount: shots, allowsNoDestination: true)
+        if let composedOutput { try PhotoSaving.checkWritable(composedOutput) }
+        let camera = try await session.camera(controls: controls)
+        var configuration = session.configuration(for: camera)
+        configuration.preview = PreviewConfiguration(sink: sink, showsText: true)
+        let captureSession = CaptureSession(configuration: configuration)
+        try await session.start(captureSession)
+        controls.listenToKeys()
+        var taken: [Photo] = []
+        do throws(CommandFailure) {
+            shooting: for number in 1...shots {
+                Console.progress("shot \(number) of \(shots)")
+                switch await Countdown(seconds: countdown, preview: captureSession.previewOutput).run(controls: controls) {
+                case .interrupt?: throw CommandFailure.interrupted
+                case .finish?: break shooting
+                default: break  // the countdown ran out, or the shutter was pressed
+                }
+                let photo: Photo
+                do {
+                    photo = try await captureSession.photoOutput.capture(settings)
+                } catch {
+                    throw CommandFailure(error)
+                }
+                taken.append(photo)
+                try saving.save(photo, number: number, device: camera, albums: ["booth"])
+            }
+        } catch {
+            await captureSession.stop()
+            throw error
+        }
+        await captureSession.stop()
+        guard !taken.isEmpty else { return }
+        try await compose(taken, saving: saving, camera: camera)
+    }
+
+    /// The shots in one picture: a 2x2 grid (rows as needed) or a strip of one column.
+    private func compose(_ photos: [Photo], saving: PhotoSaving, camera: CaptureDevice) async throws(CommandFailure) {
+        let first = photos[0]
+        let cellHeight = (Self.cellWidth * first.height / max(1, first.width)) / 2 * 2
+        let columns = layout == .grid ? min(2, photos.count) : 1
+        let grid = PhotoComposer.Layout(columns: columns, rows: (photos.count + columns - 1) / columns,
+                                        cellWidth: Self.cellWidth, cellHeight: cellHeight, margin: Self.cellWidth / 40)
+        let composed: [UInt8]
+        do {
+            composed = try await PhotoComposer.compose(photos.map(\.fileData), layout: grid, quality: settings.quality)
+        } catch {
+            throw CommandFailure(error)
+        }
+        try saving.saveComposition(composed, width: grid.width, height: grid.height, takenAt: first.requestedAt,
+                                   device: camera, copyTo: composedOutput)
+    }
+}
+
+extension ParsedArguments {
+    /// The same arguments without one option.
+    func removing(_ name: String) -> ParsedArguments {
+        var copy = self
+        copy.remove(name)
+        return copy
+    }
+}

@@ -1,0 +1,117 @@
+import CameraKit
+import Foundation
+
+/// `camctl capture`: takes one or more photos, with a countdown before each and an interval
+/// between them, into the library and wherever `--output` says.
+struct CaptureCommand: Subcommand {
+    static let name = "capture"
+    static let synopsis = """
+        camctl capture  [--device D] [--jpeg | --hevc] [--quality 1-100] [--count N] [--countdown SECONDS]
+                        [--interval SECONDS] [--resolution WxH] [--output PATH] [--library DIR | --no-library]
+                        [--flash off|on|auto] [--prioritize speed|balanced|quality] [--json] [--print-pipeline]
+                        [--sink ELEMENT] [--latest PATH] [--exec CMD] [--metadata FILE] [--wait-for-device]
+        """
+    static let summary = "take photos into the library (and a copy at --output)"
+    static let help = """
+        Takes --count photos (1 by default). Before each, --countdown counts down in the terminal and,
+        with --sink, on a preview window; --interval waits between photos (a time-lapse). Each photo
+        goes into the library (--library DIR, else $CAMCTL_LIBRARY, else ~/Pictures/camctl) unless
+        --no-library; --output writes a copy to a path or a pattern (%d counter, %04d padded, %t time),
+        or to standard output with -. Each photo's path is printed; --json prints one JSON object
+        per photo instead. --latest keeps a symlink to the newest photo, --metadata writes a JSON
+        sidecar per photo (a pattern, or - for standard output), --exec runs a shell command after
+        each photo with CAMCTL_PHOTO and CAMCTL_ID set. SIGUSR1 takes the next photo at once,
+        SIGUSR2 ends after the photo in flight; Ctrl-C stops and exits 130.
+        """
+    static let options = SessionOptions.options + PhotoSaving.options + [
+        .init(name: "--jpeg", value: nil), .init(name: "--hevc", value: nil),
+        .init(name: "--quality", value: "1-100", short: "-q"),
+        .init(name: "--count", value: "N", short: "-n"),
+        .init(name: "--countdown", value: "SECONDS"),
+        .init(name: "--interval", value: "SECONDS"),
+        .init(name: "--flash", value: "off|on|auto"),
+        .init(name: "--prioritize", value: "speed|balanced|quality"),
+        .init(name: "--sink", value: "ELEMENT"),
+    ]
+
+    let session: SessionOptions
+    let arguments: ParsedArguments
+    var settings = PhotoSettings()
+    let count: Int
+    let countdown: Double
+    let interval: Double
+    let sink: String?
+
+    init(_ arguments: ParsedArguments) throws(CommandFailure) {
+        try arguments.requirePositionals([])
+        try arguments.refuseTogether("--jpeg", "--hevc")
+        self.arguments = arguments
+        session = try SessionOptions(arguments)
+        if arguments.flag("--hevc") { settings.codec = .hevc }
+        settings.quality = try arguments.integer("--quality", in: 1...100) ?? settings.quality
+        settings.flashMode = try arguments.choice("--flash", as: PhotoSettings.FlashMode.self) ?? settings.flashMode
+        settings.prioritization = try arguments.choice("--prioritize", as: PhotoSettings.QualityPrioritization.self) ?? settings.prioritization
+        count = try arguments.integer("--count", in: 1...100_000) ?? 1
+        countdown = try arguments.seconds("--countdown") ?? 0
+        interval = try arguments.seconds("--interval") ?? 0
+        sink = arguments.string("--sink")
+    }
+
+    func run() async throws(CommandFailure) {
+        let controls = ControlInbox()
+        controls.listenToSignals()
+        let saving = try PhotoSaving(arguments, photoCount: count)
+        let camera = try await session.camera(controls: controls)
+        var configuration = session.configuration(for: camera)
+        if let sink { configuration.preview = PreviewConfiguration(sink: sink, showsText: countdown > 0) }
+        let captureSession = CaptureSession(configuration: configuration)
+        try await session.start(captureSession)
+        do {
+            try await takePhotos(with: captureSession, camera: camera, saving: saving, controls: controls)
+        } catch {
+            await captureSession.stop()
+            throw error
+        }
+        await captureSession.stop()
+    }
+
+    private func takePhotos(with captureSession: CaptureSession, camera: CaptureDevice, saving: PhotoSaving,
+                            controls: ControlInbox) async throws(CommandFailure) {
+        let preview = configurationHasPreview ? captureSession.previewOutput : nil
+        var lastStart = ContinuousClock.now
+        for number in 1...count {
+            if number > 1 {
+                let waited = ContinuousClock.now - lastStart
+                let remaining = interval - Double(waited.components.seconds) - Double(waited.components.attoseconds) / 1e18
+                if try handle(await pause(remaining, controls: controls)) == .finish { return }
+            }
+            lastStart = ContinuousClock.now
+            if try handle(await Countdown(seconds: countdown, preview: preview).run(controls: controls)) == .finish { return }
+            let photo: Photo
+            do {
+                photo = try await captureSession.photoOutput.capture(settings)
+            } catch {
+                throw CommandFailure(error)
+            }
+            try saving.save(photo, number: number, device: camera)
+            if count > 1 { Console.progress("\(number) of \(count)") }
+            if try handle(controls.take()) == .finish { return }
+        }
+    }
+
+    private var configurationHasPreview: Bool { sink != nil }
+
+    /// What a control means between photos: go on, end cleanly (`.finish`), or stop now (throws).
+    private func handle(_ control: Control?) throws(CommandFailure) -> Control? {
+        switch control {
+        case .interrupt: throw CommandFailure.interrupted
+        case .finish: return .finish
+        default: return nil
+        }
+    }
+}
+
+extension CommandFailure {
+    /// Ctrl-C or SIGTERM: the run stopped cleanly at the user's request.
+    static let interrupted = CommandFailure("interrupted; the photos taken so far are saved", exitCode: .interrupted)
+}

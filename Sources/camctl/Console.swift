@@ -1,0 +1,61 @@
+import Foundation
+
+/// Where camctl writes: results on standard output (paths, JSON, tables), progress on standard
+/// error only when a person is watching it, and nothing else.
+enum Console {
+    /// Whether standard input is a terminal a person types into.
+    static let inputIsTerminal = isatty(STDIN_FILENO) == 1
+    /// Whether progress (countdowns, burst counts) is shown: only to a terminal.
+    static let showsProgress = isatty(STDERR_FILENO) == 1
+
+    /// A result line on standard output.
+    static func result(_ line: String) {
+        write(line + "\n", to: STDOUT_FILENO)
+    }
+
+    /// One JSON object on one line of standard output.
+    static func json(_ object: [String: Any]) {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        write(String(decoding: data, as: UTF8.self) + "\n", to: STDOUT_FILENO)
+    }
+
+    /// Raw bytes on standard output (`--output -`).
+    static func bytes(_ data: [UInt8]) {
+        writeAll(data, to: STDOUT_FILENO)
+    }
+
+    /// A progress line on standard error, when it is a terminal; `replacing` rewrites the current line.
+    static func progress(_ text: String, replacing: Bool = false) {
+        guard showsProgress else { return }
+        write(replacing ? "\r\u{1B}[K" + text : text + "\n", to: STDERR_FILENO)
+    }
+
+    /// Ends a line that progress was rewriting.
+    static func endProgressLine() {
+        guard showsProgress else { return }
+        write("\r\u{1B}[K", to: STDERR_FILENO)
+    }
+
+    /// A note on standard error that is not a failure (a library repaired on opening).
+    static func note(_ text: String) {
+        write("camctl: \(text)\n", to: STDERR_FILENO)
+    }
+
+    private static func write(_ text: String, to descriptor: Int32) {
+        writeAll(Array(text.utf8), to: descriptor)
+    }
+
+    private static func writeAll(_ data: [UInt8], to descriptor: Int32) {
+        data.withUnsafeBytes { buffer in
+            var written = 0
+            while written < buffer.count {
+                let result = Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    return  // a closed pipe: the reader went away, nothing more to say
+                }
+                written += result
+            }
+        }
+    }
+}

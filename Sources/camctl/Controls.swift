@@ -1,0 +1,146 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// What a person (keys) or a script (signals) asks of a running command.
+enum Control: Sendable, Equatable {
+    /// Space, Enter or SIGUSR1: take a photo now.
+    case captureNow
+    /// `s`: the next camera.
+    case switchCamera
+    /// `p`: pause or resume the preview.
+    case togglePreview
+    /// `q` or SIGUSR2: end cleanly after the photo in flight.
+    case finish
+    /// Ctrl-C (SIGINT) or SIGTERM: stop now, exit 130.
+    case interrupt
+}
+
+/// Collects controls from keys and signals; a command waits for the next one, or for a time.
+final class ControlInbox: Sendable {
+    private struct State {
+        var pending: [Control] = []
+        var waiter: (id: Int, continuation: CheckedContinuation<Control?, Never>)?
+        var nextWaiterID = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// Hands a control to the waiting command, or keeps it for the next wait.
+    func post(_ control: Control) {
+        let waiter = state.withLock { state in
+            guard let waiter = state.waiter else {
+                state.pending.append(control)
+                return nil as CheckedContinuation<Control?, Never>?
+            }
+            state.waiter = nil
+            return waiter.continuation
+        }
+        waiter?.resume(returning: control)
+    }
+
+    /// A control that arrived since the last look, without waiting.
+    func take() -> Control? {
+        state.withLock { $0.pending.isEmpty ? nil : $0.pending.removeFirst() }
+    }
+
+    /// The next control, or `nil` once `timeout` has passed (`nil` timeout: wait for ever).
+    func next(within timeout: Duration?) async -> Control? {
+        if let control = take() { return control }
+        if let timeout, timeout <= .zero { return nil }
+        return await withCheckedContinuation { continuation in
+            let id = state.withLock { state in
+                if !state.pending.isEmpty {
+                    continuation.resume(returning: state.pending.removeFirst())
+                    return nil as Int?
+                }
+                state.nextWaiterID += 1
+                state.waiter = (state.nextWaiterID, continuation)
+                return state.nextWaiterID
+            }
+            guard let id, let timeout else { return }
+            let deadline = DispatchTime.now() + .nanoseconds(Int(timeout.components.seconds * 1_000_000_000
+                + timeout.components.attoseconds / 1_000_000_000))
+            DispatchQueue.global().asyncAfter(deadline: deadline) { [self] in
+                let expired = state.withLock { state in
+                    guard let waiter = state.waiter, waiter.id == id else { return nil as CheckedContinuation<Control?, Never>? }
+                    state.waiter = nil
+                    return waiter.continuation
+                }
+                expired?.resume(returning: nil)
+            }
+        }
+    }
+
+    /// Posts controls for SIGINT, SIGTERM (interrupt), SIGUSR1 (capture now) and SIGUSR2 (finish).
+    /// A second interrupt, or one not acted on within three seconds, ends the process at once.
+    func listenToSignals() {
+        let signals: [(Int32, Control)] = [(SIGINT, .interrupt), (SIGTERM, .interrupt), (SIGUSR1, .captureNow), (SIGUSR2, .finish)]
+        var set = sigset_t()
+        sigemptyset(&set)
+        for (number, control) in signals {
+            sigaddset(&set, number)
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [self] in
+                post(control)
+                if control == .interrupt {
+                    DispatchQueue.global().asyncAfter(deadline: .now() + 3) {
+                        Terminal.restore()
+                        exit(ExitCode.interrupted.rawValue)
+                    }
+                }
+            }
+            source.resume()
+            Self.sources.append(source)
+        }
+        // A parent (a test runner, a service manager) may have blocked them for its children.
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    /// Posts controls for keys typed on the terminal, which is put in single-key mode until exit.
+    func listenToKeys() {
+        guard Console.inputIsTerminal, Terminal.enterKeyMode() else { return }
+        Thread.detachNewThread { [self] in
+            var byte: UInt8 = 0
+            while read(STDIN_FILENO, &byte, 1) == 1 {
+                switch byte {
+                case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"): post(.captureNow)
+                case UInt8(ascii: "s"), UInt8(ascii: "S"): post(.switchCamera)
+                case UInt8(ascii: "p"), UInt8(ascii: "P"): post(.togglePreview)
+                case UInt8(ascii: "q"), UInt8(ascii: "Q"): post(.finish)
+                default: continue
+                }
+            }
+        }
+    }
+
+    /// The signal sources, kept for the life of the process; written once, from the main task.
+    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
+}
+
+/// The terminal's single-key mode (no line buffering, no echo), restored on every way out.
+enum Terminal {
+    private static let saved = Mutex<termios?>(nil)
+
+    /// Switches standard input to single keys; returns false when it is not a terminal.
+    static func enterKeyMode() -> Bool {
+        var settings = termios()
+        guard tcgetattr(STDIN_FILENO, &settings) == 0 else { return false }
+        saved.withLock { $0 = settings }
+        settings.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        withUnsafeMutableBytes(of: &settings.c_cc) { cc in
+            cc[Int(VMIN)] = 1
+            cc[Int(VTIME)] = 0
+        }
+        guard tcsetattr(STDIN_FILENO, TCSANOW, &settings) == 0 else { return false }
+        atexit { Terminal.restore() }
+        return true
+    }
+
+    /// Puts the terminal back as it was.
+    static func restore() {
+        guard var settings = saved.withLock({ $0 }) else { return }
+        tcsetattr(STDIN_FILENO, TCSANOW, &settings)
+    }
+}

@@ -1,0 +1,94 @@
+import CameraKit
+import Foundation
+import GStreamer
+
+/// `camctl devices`: every camera, with what it offers; the test camera last.
+struct DevicesCommand: Subcommand {
+    static let name = "devices"
+    static let synopsis = "camctl devices  [--json]"
+    static let summary = "list the cameras and the formats, sizes and frame rates they offer"
+    static let help = """
+        Lists every camera the system reports (V4L2, PipeWire, libcamera) with its device path, name,
+        position and the formats, sizes and frame rates it offers; the built-in test camera is last.
+        --json prints one JSON object per camera.
+        """
+    static let options: [ParsedArguments.Option] = [.init(name: "--json", value: nil), .init(name: "--verbose", value: nil)]
+
+    let printsJSON: Bool
+
+    init(_ arguments: ParsedArguments) throws(CommandFailure) {
+        try arguments.requirePositionals([])
+        printsJSON = arguments.flag("--json")
+    }
+
+    func run() async throws(CommandFailure) {
+        let cameras: [CaptureDevice]
+        do {
+            cameras = try DeviceDiscovery.devices()
+        } catch {
+            throw CommandFailure(error)
+        }
+        for camera in cameras {
+            if printsJSON {
+                Console.json(Self.record(camera))
+            } else {
+                Console.result(Self.text(camera))
+            }
+        }
+    }
+
+    static func record(_ camera: CaptureDevice) -> [String: Any] {
+        var record: [String: Any] = [
+            "id": camera.id, "name": camera.name, "position": camera.position.rawValue,
+            "test_camera": camera.isTestCamera,
+            "formats": camera.capabilities.map { capability in
+                var format: [String: Any] = [
+                    "media_type": capability.mediaType,
+                    "min_width": capability.widths.lowerBound, "max_width": capability.widths.upperBound,
+                    "min_height": capability.heights.lowerBound, "max_height": capability.heights.upperBound,
+                ]
+                if let pixelFormat = capability.pixelFormat { format["pixel_format"] = pixelFormat }
+                switch capability.frameRates {
+                case .discrete(let rates): format["frame_rates"] = rates.sorted(by: >).map(\.doubleValue)
+                case .range(let range): format["frame_rate_range"] = [range.lowerBound.doubleValue, range.upperBound.doubleValue]
+                case .unspecified: break
+                }
+                return format
+            },
+        ]
+        switch camera.kind {
+        case .system(let path, let api, let source):
+            record["path"] = path ?? NSNull()
+            record["api"] = api
+            record["source"] = source
+        case .testPattern(let pattern):
+            record["path"] = NSNull()
+            record["pattern"] = pattern
+        case .file(let path):
+            record["path"] = path
+        }
+        return record
+    }
+
+    static func text(_ camera: CaptureDevice) -> String {
+        var heading = "\(camera.id)  \(camera.name)"
+        var details: [String] = []
+        if case .system(_, let api, _) = camera.kind { details.append(api) }
+        if camera.position != .unspecified { details.append(camera.position.rawValue) }
+        if camera.isTestCamera { details.append("built-in test camera; test:PATTERN picks a pattern") }
+        if !details.isEmpty { heading += " (" + details.joined(separator: ", ") + ")" }
+        let formats = camera.capabilities.map { capability in
+            let encoding = capability.pixelFormat ?? (capability.mediaType == "image/jpeg" ? "MJPEG" : capability.mediaType)
+            let size = capability.widths.count == 1 && capability.heights.count == 1
+                ? "\(capability.widths.lowerBound)x\(capability.heights.lowerBound)"
+                : "any size up to \(capability.widths.upperBound)x\(capability.heights.upperBound)"
+            let rates = switch capability.frameRates {
+            case .discrete(let rates): rates.sorted(by: >).map(FormatRequest.describe).joined(separator: ", ") + " fps"
+            case .range(let range): "\(FormatRequest.describe(range.lowerBound))-\(FormatRequest.describe(range.upperBound)) fps"
+            case .unspecified: "any rate"
+            }
+            return "    \(encoding) \(size) at \(rates)"
+        }
+        return ([heading] + formats).joined(separator: "\n")
+    }
+}

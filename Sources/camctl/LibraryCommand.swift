@@ -1,0 +1,155 @@
+import CameraKit
+import Foundation
+import PhotoLibrary
+
+/// `camctl library`: look at, copy out and remove the photos in the library.
+struct LibraryCommand: Subcommand {
+    static let name = "library"
+    static let synopsis = "camctl library  list|show ID|export ID DEST|delete ID|sheet --output PATH   [--library DIR] [--json]"
+    static let summary = "list, show, export and delete the photos in the library, or make a contact sheet"
+    static let help = """
+        list     the photos, newest first: id, time taken, size, codec, camera
+        show     all that is recorded about one photo
+        export   a copy of the photo's file at DEST (a file, or a folder to put it in)
+        delete   the photo's file, its thumbnail and its entry
+        sheet    one JPEG with the thumbnails of all photos in a grid (--columns, default 6)
+        The library is --library DIR, else $CAMCTL_LIBRARY, else ~/Pictures/camctl.
+        --json prints JSON objects instead of text.
+        """
+    static let options: [ParsedArguments.Option] = [
+        .init(name: "--library", value: "DIR"), .init(name: "--json", value: nil),
+        .init(name: "--output", value: "PATH", short: "-o"), .init(name: "--columns", value: "N"),
+        .init(name: "--verbose", value: nil),
+    ]
+
+    enum Action {
+        case list, show(Int64), export(Int64, String), delete(Int64), sheet(String, columns: Int)
+    }
+
+    let action: Action
+    let folder: String?
+    let printsJSON: Bool
+
+    init(_ arguments: ParsedArguments) throws(CommandFailure) {
+        folder = arguments.string("--library")
+        printsJSON = arguments.flag("--json")
+        let words = arguments.positionals
+        func id(_ index: Int) throws(CommandFailure) -> Int64 {
+            guard let id = Int64(words[index]), id > 0 else {
+                throw CommandFailure("\"\(words[index])\" is not a photo id; camctl library list shows the ids", exitCode: .usage)
+            }
+            return id
+        }
+        switch words.first {
+        case "list":
+            try arguments.requirePositionals(["list"])
+            action = .list
+        case "show":
+            try arguments.requirePositionals(["show", "ID"])
+            action = .show(try id(1))
+        case "export":
+            try arguments.requirePositionals(["export", "ID", "DEST"])
+            action = .export(try id(1), words[2])
+        case "delete":
+            try arguments.requirePositionals(["delete", "ID"])
+            action = .delete(try id(1))
+        case "sheet":
+            try arguments.requirePositionals(["sheet"])
+            guard let output = arguments.string("--output") else {
+                throw CommandFailure("library sheet needs --output PATH for the contact sheet", exitCode: .usage)
+            }
+            action = .sheet(output, columns: try arguments.integer("--columns", in: 1...50) ?? 6)
+        case let word?:
+            let suggestion = closestName(to: word, among: ["list", "show", "export", "delete", "sheet"]).map { "; did you mean \($0)?" } ?? ""
+            throw CommandFailure("library has no action \"\(word)\"\(suggestion); use list, show, export, delete or sheet", exitCode: .usage)
+        case nil:
+            throw CommandFailure("library needs an action: list, show ID, export ID DEST, delete ID or sheet --output PATH", exitCode: .usage)
+        }
+    }
+
+    func run() async throws(CommandFailure) {
+        let library = try PhotoSaving.openLibrary(folder)
+        do {
+            switch action {
+            case .list:
+                let photos = try library.photos()
+                if printsJSON {
+                    photos.forEach { Console.json(Self.record($0)) }
+                } else if !photos.isEmpty {
+                    Console.result(Self.table(photos))
+                }
+            case .show(let id):
+                let photo = try library.photo(id: id)
+                if printsJSON {
+                    Console.json(Self.record(photo))
+                } else {
+                    let record = Self.record(photo)
+                    let width = record.keys.map(\.count).max() ?? 0
+                    for key in record.keys.sorted() {
+                        let value = record[key].map { $0 is NSNull ? "" : "\($0)" } ?? ""
+                        Console.result(key.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value)
+                    }
+                }
+            case .export(let id, let destination):
+                Console.result(try library.export(id: id, to: destination))
+            case .delete(let id):
+                try library.delete(id: id)
+                if printsJSON { Console.json(["deleted": id]) } else { Console.result("deleted \(id)") }
+            case .sheet(let output, let columns):
+                try await makeSheet(of: library.photos(), columns: columns, to: output)
+            }
+        } catch let error as LibraryError {
+            throw CommandFailure(error)
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw CommandFailure("the library could not be read: \(error)", exitCode: .ioError)
+        }
+    }
+
+    /// A contact sheet: every photo's thumbnail in a grid, newest first, 320x240 cells.
+    private func makeSheet(of photos: [LibraryPhoto], columns: Int, to output: String) async throws(CommandFailure) {
+        try PhotoSaving.checkWritable(output)
+        let thumbnails = photos.compactMap { photo in
+            FileManager.default.contents(atPath: photo.thumbnailPath ?? photo.path).map { Array($0) }
+        }
+        guard !thumbnails.isEmpty else {
+            throw CommandFailure("the library has no photos to put on a sheet", exitCode: .dataError)
+        }
+        let layout = PhotoComposer.Layout(columns: min(columns, thumbnails.count), rows: (thumbnails.count + columns - 1) / columns,
+                                          cellWidth: 320, cellHeight: 240, margin: 8)
+        let sheet: [UInt8]
+        do {
+            sheet = try await PhotoComposer.compose(thumbnails, layout: layout)
+        } catch {
+            throw CommandFailure(error)
+        }
+        try PhotoSaving.write(sheet, to: output)
+        if printsJSON {
+            Console.json(["path": output, "width": layout.width, "height": layout.height, "photos": thumbnails.count])
+        } else {
+            Console.result(output)
+        }
+    }
+
+    static func record(_ photo: LibraryPhoto) -> [String: Any] {
+        [
+            "id": photo.id, "path": photo.path, "thumbnail_path": photo.thumbnailPath ?? NSNull(),
+            "captured_at": PhotoSaving.isoTime(photo.capturedAt), "device": photo.device,
+            "width": photo.width, "height": photo.height, "codec": photo.codec,
+            "orientation": photo.orientation, "bytes": photo.byteCount, "albums": photo.albums,
+        ]
+    }
+
+    static func table(_ photos: [LibraryPhoto]) -> String {
+        let time = DateFormatter()
+        time.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        let rows = [["ID", "TAKEN", "SIZE", "CODEC", "CAMERA"]] + photos.map {
+            ["\($0.id)", time.string(from: $0.capturedAt), "\($0.width)x\($0.height)", $0.codec, $0.device]
+        }
+        let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            (0..<4).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ") + "  " + row[4]
+        }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,301 @@
+import CameraKit
+import Foundation
+import PhotoLibrary
+
+/// Where photos go and what happens after each is saved: the library, a copy at `--output`
+/// (a path or a pattern), the `--latest` symlink, a `--metadata` sidecar, an `--exec` hook, and
+/// the line or JSON object printed for it.
+struct PhotoSaving {
+    static let options: [ParsedArguments.Option] = [
+        .init(name: "--output", value: "PATH", short: "-o"),
+        .init(name: "--library", value: "DIR"),
+        .init(name: "--no-library", value: nil),
+        .init(name: "--latest", value: "PATH"),
+        .init(name: "--exec", value: "CMD"),
+        .init(name: "--metadata", value: "FILE"),
+        .init(name: "--json", value: nil),
+    ]
+
+    /// The photo library, unless `--no-library`.
+    let library: PhotoLibrary?
+    /// `--output`: a path, a pattern with `%d` (counter, `%04d` padded) and `%t` (time), or `-`.
+    let output: String?
+    let latest: String?
+    let hook: String?
+    let metadata: String?
+    let printsJSON: Bool
+
+    /// A picture to save: a photo, or a booth's composed picture.
+    struct Item {
+        let data: [UInt8]
+        let thumbnail: [UInt8]
+        let codec: PhotoSettings.Codec
+        let width: Int
+        let height: Int
+        let orientation: Int
+        let capturedAt: Date
+        var albums: [String] = []
+        var extra: [String: Any] = [:]
+
+        init(_ photo: Photo, albums: [String] = []) {
+            data = photo.fileData
+            thumbnail = photo.thumbnailData
+            codec = photo.resolvedSettings.codec
+            (width, height, orientation) = (photo.width, photo.height, photo.orientation)
+            capturedAt = photo.requestedAt
+            self.albums = albums
+            extra = ["quality": photo.resolvedSettings.quality, "flash_fired": photo.resolvedSettings.isFlashFired]
+        }
+
+        init(composed data: [UInt8], width: Int, height: Int, capturedAt: Date, albums: [String]) {
+            self.data = data
+            thumbnail = []
+            codec = .jpeg
+            (self.width, self.height, orientation) = (width, height, 1)
+            self.capturedAt = capturedAt
+            self.albums = albums
+            extra = ["composed": true]
+        }
+    }
+
+    /// What was written for one picture.
+    struct Saved {
+        let path: String
+        let libraryPhoto: LibraryPhoto?
+        let copy: String?
+        let item: Item
+    }
+
+    /// Reads the options, opens the library and checks that every destination can be written,
+    /// before any camera starts. `photoCount` is how many photos the command may take; with
+    /// `allowsNoDestination`, `--no-library` needs no `--output` (the caller keeps the photos elsewhere).
+    init(_ arguments: ParsedArguments, photoCount: Int?, allowsNoDestination: Bool = false) throws(CommandFailure) {
+        try arguments.refuseTogether("--library", "--no-library")
+        output = arguments.string("--output")
+        latest = arguments.string("--latest")
+        hook = arguments.string("--exec")
+        metadata = arguments.string("--metadata")
+        printsJSON = arguments.flag("--json")
+        if arguments.flag("--no-library") {
+            guard output != nil || allowsNoDestination else {
+                throw CommandFailure("--no-library needs --output PATH, or the photo would not be kept anywhere", exitCode: .usage)
+            }
+            library = nil
+        } else {
+            library = try Self.openLibrary(arguments.string("--library"))
+        }
+        if output == "-", metadata == "-" {
+            throw CommandFailure("--output - and --metadata - cannot both use standard output", exitCode: .usage)
+        }
+        for (option, path) in [("--output", output), ("--metadata", metadata)] {
+            guard let path, path != "-" else { continue }
+            if photoCount != 1, !Self.isPattern(path) {
+                throw CommandFailure("\(option) \(path) would be overwritten by each photo; put %d (a counter) or %t (the time) in the name", exitCode: .usage)
+            }
+            try Self.checkWritable(Self.expand(path, number: 1, date: Date()))
+        }
+        if let latest { try Self.checkWritable(latest) }
+    }
+
+    /// Opens the library named by `--library` or the default one; says what was repaired.
+    static func openLibrary(_ folder: String?) throws(CommandFailure) -> PhotoLibrary {
+        let library: PhotoLibrary
+        do {
+            library = try PhotoLibrary(folder: folder ?? PhotoLibrary.defaultFolder())
+        } catch {
+            throw CommandFailure(error)
+        }
+        let repaired = library.reconciliation
+        if !repaired.dropped.isEmpty {
+            Console.note("the library had \(repaired.dropped.count) photo(s) whose file was gone (\(repaired.dropped.map { "#\($0.id)" }.joined(separator: ", "))); their entries were removed")
+        }
+        if !repaired.indexed.isEmpty {
+            Console.note("the library had \(repaired.indexed.count) photo file(s) without an entry; they were added")
+        }
+        return library
+    }
+
+    /// Saves photo number `number` (from 1) everywhere it should go, runs the hook, and prints
+    /// it; returns `nil` when there is nowhere to save it (a booth shot with `--no-library`).
+    @discardableResult
+    func save(_ photo: Photo, number: Int, device: CaptureDevice, albums: [String] = []) throws(CommandFailure) -> Saved? {
+        try save(Item(photo, albums: albums), number: number, device: device, copyTo: output)
+    }
+
+    /// Saves a booth's composed picture into the library and to `copyTo`, and prints it.
+    func saveComposition(_ data: [UInt8], width: Int, height: Int, takenAt: Date, device: CaptureDevice,
+                         copyTo: String?) throws(CommandFailure) {
+        let item = Item(composed: data, width: width, height: height, capturedAt: takenAt, albums: ["booth"])
+        guard try save(item, number: 1, device: device, copyTo: copyTo) != nil else {
+            throw CommandFailure("the composed picture was not saved anywhere; give --output PATH or use the library", exitCode: .usage)
+        }
+    }
+
+    private func save(_ item: Item, number: Int, device: CaptureDevice, copyTo output: String?) throws(CommandFailure) -> Saved? {
+        var libraryPhoto: LibraryPhoto?
+        if let library {
+            do {
+                libraryPhoto = try library.add(NewPhoto(
+                    data: item.data, thumbnail: item.thumbnail, codec: item.codec.rawValue,
+                    width: item.width, height: item.height, orientation: item.orientation,
+                    capturedAt: item.capturedAt, device: device.name, albums: item.albums))
+            } catch {
+                throw CommandFailure(error)
+            }
+        }
+        var copy: String?
+        if let output {
+            if output == "-" {
+                Console.bytes(item.data)
+            } else {
+                let path = Self.expand(output, number: number, date: item.capturedAt)
+                try Self.write(item.data, to: path)
+                copy = path
+            }
+        }
+        guard let path = libraryPhoto?.path ?? copy ?? (output == "-" ? "-" : nil) else { return nil }
+        let saved = Saved(path: path, libraryPhoto: libraryPhoto, copy: copy, item: item)
+        try afterSaving(saved, device: device, number: number, toStandardOutput: output == "-")
+        return saved
+    }
+
+    private func afterSaving(_ saved: Saved, device: CaptureDevice, number: Int, toStandardOutput: Bool) throws(CommandFailure) {
+        let record = Self.record(saved, device: device)
+        if let latest, saved.path != "-" {
+            // A new link renamed over the old one, so the link is never missing.
+            let temporary = latest + ".\(getpid()).tmp"
+            unlink(temporary)
+            guard symlink(saved.path, temporary) == 0, rename(temporary, latest) == 0 else {
+                let reason = String(cString: strerror(errno))
+                unlink(temporary)
+                throw CommandFailure("--latest \(latest) could not be made: \(reason)", exitCode: .cannotCreate)
+            }
+        }
+        if let metadata {
+            if metadata == "-" {
+                Console.json(record)
+            } else {
+                let data = (try? JSONSerialization.data(withJSONObject: record, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()
+                try Self.write(Array(data) + [0x0A], to: Self.expand(metadata, number: number, date: saved.item.capturedAt))
+            }
+        }
+        if printsJSON {
+            Console.json(record)
+        } else if !toStandardOutput, metadata != "-" {
+            Console.result(saved.path)
+        }
+        if let hook { try run(hook, for: saved) }
+    }
+
+    /// Runs `--exec` through the shell with `CAMCTL_PHOTO` (the path) and `CAMCTL_ID` set; a
+    /// failing hook is reported but the photo stays saved.
+    private func run(_ hook: String, for saved: Saved) throws(CommandFailure) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", hook]
+        var environment = ProcessInfo.processInfo.environment
+        environment["CAMCTL_PHOTO"] = saved.path
+        environment["CAMCTL_ID"] = saved.libraryPhoto.map { String($0.id) } ?? ""
+        environment["CAMCTL_COPY"] = saved.copy ?? ""
+        process.environment = environment
+        process.standardOutput = FileHandle.standardError  // stdout is for camctl's results
+        do {
+            try process.run()
+        } catch {
+            throw CommandFailure("--exec could not run: \(error.localizedDescription)", exitCode: .software)
+        }
+        process.waitUntilExit()
+        if process.terminationStatus != 0 {
+            Console.note("--exec \"\(hook)\" ended with status \(process.terminationStatus) for \(saved.path)")
+        }
+    }
+
+    /// The JSON object printed (`--json`) and written (`--metadata`) for a photo.
+    static func record(_ saved: Saved, device: CaptureDevice) -> [String: Any] {
+        let item = saved.item
+        var record: [String: Any] = [
+            "path": saved.path,
+            "id": saved.libraryPhoto.map { $0.id as Any } ?? NSNull(),
+            "width": item.width, "height": item.height,
+            "codec": item.codec.rawValue,
+            "captured_at": isoTime(item.capturedAt),
+            "device": device.name, "device_id": device.id,
+            "bytes": item.data.count,
+            "orientation": item.orientation,
+            "thumbnail_path": saved.libraryPhoto?.thumbnailPath ?? NSNull(),
+        ]
+        record.merge(item.extra) { $1 }
+        if let copy = saved.copy { record["output"] = copy }
+        return record
+    }
+
+    /// ISO 8601 with milliseconds and the local offset.
+    static func isoTime(_ date: Date) -> String {
+        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .colon)
+            .dateTimeSeparator(.standard).timeSeparator(.colon))
+    }
+
+    /// `%d` → the number, `%04d` → zero-padded, `%t` → the capture time (`20261130-050132.123`), `%%` → `%`.
+    static func expand(_ pattern: String, number: Int, date: Date) -> String {
+        var result = ""
+        var characters = pattern[...]
+        while let character = characters.popFirst() {
+            guard character == "%" else { result.append(character); continue }
+            var width = ""
+            while let digit = characters.first, digit.isNumber { width.append(digit); characters.removeFirst() }
+            switch characters.popFirst() {
+            case "d":
+                let digits = String(number)
+                let padding = max(0, (Int(width) ?? 0) - digits.count)
+                result += String(repeating: "0", count: padding) + digits
+            case "t": result += timeStamp.string(from: date)
+            case "%": result += "%"
+            case let other?: result += "%" + width + String(other)
+            case nil: result += "%" + width
+            }
+        }
+        return result
+    }
+
+    /// Whether a path names each photo differently (`%d`, `%04d` or `%t`).
+    private static func isPattern(_ path: String) -> Bool {
+        path.contains("%t") || path.range(of: "%[0-9]*d", options: .regularExpression) != nil
+    }
+
+    private static let timeStamp: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyyMMdd-HHmmss.SSS"
+        return formatter
+    }()
+
+    static func write(_ bytes: [UInt8], to path: String) throws(CommandFailure) {
+        do {
+            try DurableFile.write(bytes, to: path)
+        } catch {
+            throw CommandFailure(LibraryError(error))
+        }
+    }
+
+    static func checkWritable(_ path: String) throws(CommandFailure) {
+        do {
+            try DurableFile.checkWritable(path)
+        } catch {
+            throw CommandFailure(LibraryError(error))
+        }
+    }
+}
+
+extension CommandFailure {
+    /// The failure a library or file error means, with its documented exit code.
+    init(_ error: LibraryError) {
+        let code: ExitCode = switch error.kind {
+        case .diskFull, .ioError: .ioError
+        case .permissionDenied: .noPermission
+        case .cannotCreate: .cannotCreate
+        case .notFound: .usage
+        case .corrupt: .dataError
+        }
+        self.init(error.message, exitCode: code)
+    }
+}

@@ -1,0 +1,136 @@
+import CameraKit
+import Foundation
+import Synchronization
+
+/// `camctl preview`: the camera in a window (or any sink), with keys for photos, switching
+/// cameras and pausing, until `q`, Ctrl-C, `--duration` or the window is closed.
+struct PreviewCommand: Subcommand {
+    static let name = "preview"
+    static let synopsis = """
+        camctl preview  [--device D] [--sink ELEMENT] [--resolution WxH[@FPS]] [--duration SECONDS] [--print-pipeline]
+                        [--library DIR | --no-library --output PATH] [--json] [--wait-for-device]
+        """
+    static let summary = "show the camera in a window; keys take photos, switch cameras, pause"
+    static let help = """
+        Opens the preview in --sink (autovideosink by default; ximagesink, xvimagesink, glimagesink,
+        fakesink or a gst-launch description such as "ximagesink display=:1"). In a terminal, keys act:
+        space or Enter takes a photo into the library, s switches to the next camera, p pauses and
+        resumes the preview, q quits. SIGUSR1 takes a photo, SIGUSR2 quits. --duration ends the
+        preview by itself. A camera unplugged while previewing is waited for and resumed.
+        """
+    static let options = SessionOptions.options + PhotoSaving.options + [
+        .init(name: "--sink", value: "ELEMENT"), .init(name: "--duration", value: "SECONDS"),
+    ]
+
+    let session: SessionOptions
+    let arguments: ParsedArguments
+    let sink: String
+    let duration: Double?
+
+    init(_ arguments: ParsedArguments) throws(CommandFailure) {
+        try arguments.requirePositionals([])
+        self.arguments = arguments
+        session = try SessionOptions(arguments)
+        sink = arguments.string("--sink") ?? "autovideosink"
+        duration = try arguments.seconds("--duration", in: 0...31_536_000)
+    }
+
+    func run() async throws(CommandFailure) {
+        let controls = ControlInbox()
+        controls.listenToSignals()
+        let saving = try PhotoSaving(arguments, photoCount: nil)
+        var camera = try await session.camera(controls: controls)
+        var configuration = session.configuration(for: camera)
+        configuration.preview = PreviewConfiguration(sink: sink)
+        configuration.resumesAutomatically = true
+        let captureSession = CaptureSession(configuration: configuration)
+        let failure = FailureRecord()
+        let reporter = report(captureSession.events(), controls: controls, json: saving.printsJSON, failure: failure)
+        defer { reporter.cancel() }
+        try await session.start(captureSession)
+        controls.listenToKeys()
+        Console.progress("previewing \(camera.name) in \(sink); space: photo, s: next camera, p: pause, q: quit")
+
+        let end = duration.map { ContinuousClock.now + .milliseconds(Int($0 * 1000)) }
+        var photos = 0
+        loop: while true {
+            let control = await controls.next(within: end.map { $0 - ContinuousClock.now })
+            switch control {
+            case nil, .finish?:
+                break loop
+            case .interrupt?:
+                await captureSession.stop()
+                throw CommandFailure.interrupted
+            case .captureNow?:
+                do {
+                    let photo = try await captureSession.photoOutput.capture()
+                    photos += 1
+                    try saving.save(photo, number: photos, device: camera)
+                } catch let error as CaptureError {
+                    Console.note("no photo: \(error.message)")
+                } catch let failure as CommandFailure {
+                    await captureSession.stop()
+                    throw failure
+                } catch {}
+            case .switchCamera?:
+                guard let next = Self.camera(after: camera) else { continue }
+                do {
+                    try await captureSession.switchDevice(to: next)
+                    camera = next
+                    Console.progress("switched to \(next.name)")
+                } catch {
+                    Console.note("could not switch to \(next.name): \(error.message)")
+                }
+            case .togglePreview?:
+                let preview = captureSession.previewOutput
+                if preview.isPaused { preview.resume() } else { preview.pause() }
+                Console.progress(preview.isPaused ? "preview paused (p resumes)" : "preview resumed")
+            }
+        }
+        await captureSession.stop()
+        if let error = failure.error.withLock({ $0 }) { throw CommandFailure(error) }
+    }
+
+    /// The camera after `current` in the list of cameras (the test camera last), wrapping round.
+    static func camera(after current: CaptureDevice) -> CaptureDevice? {
+        guard let cameras = try? DeviceDiscovery.devices(), cameras.count > 1 else { return nil }
+        let index = cameras.firstIndex { $0.id == current.id } ?? -1
+        return cameras[(index + 1) % cameras.count]
+    }
+
+    /// The error that ended the session, written by the event reporter.
+    final class FailureRecord: Sendable {
+        let error = Mutex<CaptureError?>(nil)
+    }
+
+    /// Tells the person (or, with --json, the script) what happens to the session; a session that
+    /// stops by itself (the window closed) or fails ends the preview.
+    private func report(_ events: AsyncStream<SessionEvent>, controls: ControlInbox, json: Bool,
+                        failure: FailureRecord) -> Task<Void, Never> {
+        Task {
+            for await event in events {
+                let (name, message): (String, String?) = switch event {
+                case .interrupted(let error): ("interrupted", "\(error.message); waiting for the camera to come back")
+                case .resumed: ("resumed", "the camera is back")
+                case .failed(let error): ("failed", error.message)
+                case .stopped: ("stopped", nil)
+                case .switchedDevice(let name, _): ("switched", name)
+                case .cameraAdded(let camera): ("camera_added", camera.description)
+                case .cameraRemoved(let camera): ("camera_removed", camera.description)
+                default: ("", nil)
+                }
+                guard !name.isEmpty else { continue }
+                if json {
+                    Console.json(["event": name, "message": message ?? NSNull()])
+                } else if let message, ["interrupted", "resumed", "failed"].contains(name) {
+                    Console.note(message)
+                }
+                if case .failed(let error) = event {
+                    failure.error.withLock { $0 = error }
+                    controls.post(.finish)
+                }
+                if case .stopped = event { controls.post(.finish) }
+            }
+        }
+    }
+}
