@@ -100,7 +100,8 @@ struct ParsedArguments {
             throw CommandFailure("\(command) does not take \"\(positionals[names.count])\"; camctl \(command) --help shows how to use it", exitCode: .usage)
         }
         if positionals.count < names.count - optional {
-            throw CommandFailure("\(command) needs \(names[positionals.count]); camctl \(command) --help shows how to use it", exitCode: .usage)
+            let given = ([command] + positionals).joined(separator: " ")
+            throw CommandFailure("\(given) needs \(names[positionals.count]); camctl \(command) --help shows how to use it", exitCode: .usage)
         }
     }
 

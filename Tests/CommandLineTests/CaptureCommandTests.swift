@@ -3,39 +3,130 @@ import Glibc
 import TestSupport
 import Testing
 
-@Suite("camctl capture writes a JPEG from the test camera", .timeLimit(.minutes(1)))
-struct CommandLineTests {
-    @Test("A capture writes a JPEG of the requested size that other tools open")
-    func captureWritesJPEG() throws {
+@Suite("camctl capture", .timeLimit(.minutes(1)))
+struct CaptureCommandTests {
+    @Test("A capture goes into the library and to --output, as a JPEG other tools open")
+    func captureIntoLibraryAndOutput() throws {
+        let camctl = try Camctl()
         let folder = try TemporaryFolder()
         let output = folder.path("photo.jpg")
-        let result = try ChildProcess.runBuilt("camctl", ["capture", "--device", "test", "--resolution", "640x480", "--output", output])
+        let result = try camctl("capture", "--device", "test", "--resolution", "640x480", "--output", output)
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.standardOutput == output + "\n")
-        let exif = try ChildProcess.run("exiftool", ["-s3", "-FileType", "-ImageWidth", "-ImageHeight", output])
-        #expect(exif.standardOutput.split(separator: "\n") == ["JPEG", "640", "480"])
-        let discovered = try ChildProcess.run("gst-discoverer-1.0", [output])
-        #expect(discovered.status == 0)
-        #expect(discovered.standardOutput.contains("video(image) #0: JPEG"))
-        #expect(discovered.standardOutput.contains("Width: 640"))
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
-        #expect(leftovers == ["photo.jpg"], "no temporary files stay behind")
+        let photos = try camctl.photos()
+        #expect(photos.count == 1)
+        let stored = try #require(photos.first?["path"] as? String)
+        #expect(result.standardOutput == stored + "\n", "the library path is printed")
+        #expect(stored.hasPrefix(camctl.library.url.path))
+        for path in [stored, output] {
+            #expect(try Camctl.exif(path, "FileType", "ImageWidth", "ImageHeight", "Make", "Model")
+                == ["JPEG", "640", "480", "camctl", "Test camera (smpte)"])
+            let discovered = try ChildProcess.run("gst-discoverer-1.0", [path])
+            #expect(discovered.standardOutput.contains("video(image) #0: JPEG"))
+        }
+        let thumbnail = try #require(photos.first?["thumbnail_path"] as? String)
+        #expect(try Camctl.exif(thumbnail, "ImageWidth", "ImageHeight") == ["320", "240"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["photo.jpg"], "no temporary files stay behind")
     }
 
-    @Test("Failures end with one sentence and a documented exit code", arguments: [
+    @Test("--count with --json prints one object per photo, each a distinct frame, with a pattern for copies")
+    func countWithJSON() throws {
+        let camctl = try Camctl()
+        let folder = try TemporaryFolder()
+        let result = try camctl("capture", "--device", "test:ball", "--resolution", "320x240", "--count", "3", "--json",
+                                "--output", folder.path("shot-%02d.jpg"), "--metadata", folder.path("shot-%02d.json"))
+        #expect(result.status == 0, "\(result.standardError)")
+        let objects = Camctl.objects(result.standardOutput)
+        #expect(objects.count == 3)
+        for (index, object) in objects.enumerated() {
+            for key in ["path", "id", "width", "height", "codec", "captured_at", "device", "thumbnail_path"] {
+                #expect(object[key] != nil, "\(key) is in every object")
+            }
+            #expect(object["width"] as? Int == 320 && object["height"] as? Int == 240 && object["codec"] as? String == "jpeg")
+            #expect(object["output"] as? String == folder.path(String(format: "shot-%02d.jpg", index + 1)))
+            let sidecar = try Data(contentsOf: URL(fileURLWithPath: folder.path(String(format: "shot-%02d.json", index + 1))))
+            let metadata = try JSONSerialization.jsonObject(with: sidecar) as? [String: Any]
+            #expect(metadata?["id"] as? Int == object["id"] as? Int)
+        }
+        let files = try objects.map { try Data(contentsOf: URL(fileURLWithPath: $0["path"] as! String)) }
+        #expect(Set(files).count == 3, "three different frames")
+        #expect(try camctl.photos().count == 3)
+    }
+
+    @Test("--output - writes the photo to standard output; --latest and --exec follow each photo")
+    func scriptingHooks() throws {
+        let camctl = try Camctl()
+        let folder = try TemporaryFolder()
+        let piped = try camctl("capture", "--device", "test", "--resolution", "160x120", "--output", "-", "--no-library")
+        #expect(piped.status == 0, "\(piped.standardError)")
+        let jpeg = folder.path("piped.jpg")
+        try piped.standardOutputBytes.write(to: URL(fileURLWithPath: jpeg))
+        #expect(try Camctl.exif(jpeg, "FileType", "ImageWidth") == ["JPEG", "160"], "the JPEG, and only it, on stdout")
+        #expect(try camctl.photos().isEmpty)
+        let latest = folder.path("latest.jpg")
+        let log = folder.path("hook.log")
+        let result = try camctl("capture", "--device", "test", "--resolution", "160x120", "--count", "2",
+                                "--latest", latest, "--exec", "echo \"$CAMCTL_ID $CAMCTL_PHOTO\" >> \(log)")
+        #expect(result.status == 0, "\(result.standardError)")
+        let paths = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(paths.count == 2)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: latest) == paths[1])
+        let hooked = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(hooked == ["1 \(paths[0])", "2 \(paths[1])"])
+    }
+
+    @Test("Usage errors exit 64 with one sentence", arguments: [
+        (["shoot"], "unknown command \"shoot\"; run camctl help"),
+        (["captur"], "unknown command \"captur\"; did you mean capture?"),
+        (["capture", "--qualty", "5"], "capture has no option --qualty; did you mean --quality?"),
+        (["capture", "--bogus"], "capture has no option --bogus; camctl capture --help lists its options"),
+        (["capture", "--quality", "0"], "--quality 0 is not a number from 1 to 100"),
+        (["capture", "--quality", "high"], "--quality high is not a number from 1 to 100"),
+        (["capture", "--count", "-2"], "--count -2 is not a number from 1 to 100000"),
+        (["capture", "--count", "0"], "--count 0 is not a number from 1 to 100000"),
+        (["capture", "--countdown", "soon"], "--countdown soon is not a number of seconds from 0 to 86400"),
+        (["capture", "--resolution", "big"], "--resolution: \"big\" is not a resolution"),
+        (["capture", "--device"], "--device needs a value (D)"),
+        (["capture", "--flash", "maybe"], "--flash maybe is not one of off, on or auto"),
+        (["capture", "--prioritize", "fast"], "--prioritize fast is not one of speed, balanced or quality"),
+        (["capture", "--jpeg", "--hevc"], "--jpeg and --hevc cannot be used together"),
+        (["capture", "--library", "/tmp/x", "--no-library"], "--library and --no-library cannot be used together"),
+        (["capture", "--no-library"], "--no-library needs --output PATH"),
+        (["capture", "--count", "3", "--output", "/tmp/same.jpg"], "--output /tmp/same.jpg would be overwritten by each photo"),
+        (["capture", "extra"], "capture does not take \"extra\""),
+        (["capture", "--json=yes"], "--json takes no value"),
+        (["booth", "--layout", "3x3"], "--layout 3x3 is not one of 2x2 or 1x4"),
+        (["booth", "--shots", "40"], "--shots 40 is not a number from 1 to 16"),
+        (["preview", "--duration", "-1"], "--duration -1 is not a number of seconds from 0"),
+        (["preview", "--duration"], "--duration needs a value (SECONDS)"),
+        (["library"], "library needs an action"),
+        (["library", "lst"], "library has no action \"lst\"; did you mean list?"),
+        (["library", "show"], "library show needs ID"),
+        (["library", "show", "abc"], "\"abc\" is not a photo id"),
+        (["library", "sheet"], "library sheet needs --output PATH"),
+        (["help", "nothing"], "there is no command \"nothing\""),
+        (["capture", "--device", "test", "--hevc"], "HEVC (HEIC) photos are coming"),
+        (["capture", "--device", "test", "--flash", "on"], "has no flash"),
+    ])
+    func usageErrors(arguments: [String], message: String) throws {
+        let camctl = try Camctl()
+        let result = try camctl.run(arguments)
+        #expect(result.status == 64, "\(result.standardError)")
+        #expect(result.standardError.hasPrefix("camctl: "))
+        #expect(result.standardError.contains(message), "\(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1, "one line, no dump")
+        #expect(result.standardOutput.isEmpty)
+    }
+
+    @Test("Camera and file failures give their documented exit codes", arguments: [
         (["capture", "--device", "test", "--output", "/nonexistent-folder/photo.jpg"], Int32(73), "its folder does not exist"),
-        (["shoot"], Int32(64), "unknown command \"shoot\""),
-        (["capture", "--quality", "0"], Int32(64), "--quality 0 is not a number from 1 to 100"),
-        (["capture", "--resolution", "big"], Int32(64), "--resolution: \"big\" is not a resolution"),
-        (["capture", "--device", "test", "--hevc"], Int32(64), "HEVC (HEIC) photos are coming"),
-        (["capture", "--device", "test", "--flash", "on"], Int32(64), "has no flash"),
         (["capture", "--device", "test:plaid"], Int32(69), "the test camera has no pattern \"plaid\""),
         (["capture", "--device", "file:/nonexistent.png"], Int32(69), "/nonexistent.png does not exist"),
-        (["capture", "--device"], Int32(64), "--device needs a value"),
         (["capture", "--device", "/dev/video9"], Int32(69), "there is no camera at /dev/video9"),
+        (["library", "show", "99"], Int32(64), "the library has no photo 99"),
     ])
     func failures(arguments: [String], status: Int32, message: String) throws {
-        let result = try ChildProcess.runBuilt("camctl", arguments)
+        let camctl = try Camctl()
+        let result = try camctl.run(arguments)
         #expect(result.status == status)
         #expect(result.standardError.contains(message), "\(result.standardError)")
         #expect(result.standardError.split(separator: "\n").count == 1, "one line, no dump")
@@ -51,7 +142,7 @@ struct CommandLineTests {
         let camctl = ChildProcess.buildFolder.appendingPathComponent("camctl").path
         let output = "/tmp/camctl-denied-\(getpid()).jpg"
         let result = try ChildProcess.run("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups",
-                                                      camctl, "capture", "--device", node, "--output", output])
+                                                      camctl, "capture", "--device", node, "--output", output, "--no-library"])
         #expect(result.status == 77)
         #expect(result.standardError == "camctl: you may not open \(node); add yourself to the video group (sudo usermod -aG video $USER) and log in again\n")
         #expect(!FileManager.default.fileExists(atPath: output))

@@ -6,6 +6,8 @@ public struct ChildProcess {
         public let status: Int32
         public let standardOutput: String
         public let standardError: String
+        /// Standard output as bytes, for programs that write files there.
+        public var standardOutputBytes = Data()
     }
 
     /// The folder holding the package's built executables (next to the test binary).
@@ -54,7 +56,8 @@ public struct ChildProcess {
         process.waitUntilExit()
         return Result(status: process.terminationStatus,
                       standardOutput: String(decoding: outputData, as: UTF8.self),
-                      standardError: String(decoding: errorData.data, as: UTF8.self))
+                      standardError: String(decoding: errorData.data, as: UTF8.self),
+                      standardOutputBytes: outputData)
     }
 
     /// Whether a program is installed.
@@ -71,4 +74,50 @@ private final class DataBox: @unchecked Sendable {
 /// Runs a program from the PATH and returns its standard output.
 public func run(_ program: String, _ arguments: [String]) throws -> String {
     try ChildProcess.run(program, arguments).standardOutput
+}
+
+extension ChildProcess {
+    /// A child started without waiting for it, to signal it while it runs.
+    public final class Running {
+        private let process: Process
+        private let output = Pipe(), errors = Pipe()
+        private let errorData = DataBox(), outputData = DataBox()
+        private let reading = DispatchGroup()
+
+        /// Starts a built executable of this package.
+        public init(built name: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+            process = Process()
+            process.executableURL = ChildProcess.buildFolder.appendingPathComponent(name)
+            process.arguments = arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            process.standardOutput = output
+            process.standardError = errors
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            DispatchQueue.global().async(group: reading) { [output, outputData] in
+                outputData.data = output.fileHandleForReading.readDataToEndOfFile()
+            }
+            DispatchQueue.global().async(group: reading) { [errors, errorData] in
+                errorData.data = errors.fileHandleForReading.readDataToEndOfFile()
+            }
+        }
+
+        /// Sends a signal.
+        public func send(_ signal: Int32) {
+            kill(process.processIdentifier, signal)
+        }
+
+        /// Waits for the child to end (killing it after `timeout` seconds) and returns what it wrote.
+        public func finish(timeout: Double = 60) -> Result {
+            if reading.wait(timeout: .now() + timeout) == .timedOut {
+                send(SIGKILL)
+                reading.wait()
+            }
+            process.waitUntilExit()
+            return Result(status: process.terminationStatus,
+                          standardOutput: String(decoding: outputData.data, as: UTF8.self),
+                          standardError: String(decoding: errorData.data, as: UTF8.self),
+                          standardOutputBytes: outputData.data)
+        }
+    }
 }

@@ -1,0 +1,42 @@
+import Foundation
+import TestSupport
+
+/// Runs the built camctl with a library of the test's own.
+struct Camctl {
+    let library: TemporaryFolder
+
+    init() throws {
+        library = try TemporaryFolder()
+    }
+
+    func callAsFunction(_ arguments: String..., environment: [String: String] = [:]) throws -> ChildProcess.Result {
+        try run(arguments, environment: environment)
+    }
+
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess.Result {
+        try ChildProcess.runBuilt("camctl", arguments, environment: ["CAMCTL_LIBRARY": library.url.path].merging(environment) { $1 })
+    }
+
+    func start(_ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess.Running {
+        try ChildProcess.Running(built: "camctl", arguments,
+                                 environment: ["CAMCTL_LIBRARY": library.url.path].merging(environment) { $1 })
+    }
+
+    /// The JSON objects printed one per line.
+    static func objects(_ output: String) -> [[String: Any]] {
+        output.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+        }
+    }
+
+    /// The library's photos, as `camctl library list --json` prints them.
+    func photos() throws -> [[String: Any]] {
+        Self.objects(try self("library", "list", "--json").standardOutput)
+    }
+
+    /// `exiftool -s3` values of tags, one per line.
+    static func exif(_ path: String, _ tags: String...) throws -> [String] {
+        try ChildProcess.run("exiftool", ["-s3"] + tags.map { "-" + $0 } + [path]).standardOutput
+            .split(separator: "\n").map(String.init)
+    }
+}

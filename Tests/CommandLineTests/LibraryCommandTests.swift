@@ -1,0 +1,128 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+@Suite("camctl library, devices and booth", .timeLimit(.minutes(1)))
+struct LibraryCommandTests {
+    @Test("list, show, export, delete and sheet work on what capture stored")
+    func libraryActions() throws {
+        let camctl = try Camctl()
+        let folder = try TemporaryFolder()
+        #expect(try camctl("capture", "--device", "test", "--resolution", "320x240", "--count", "3").status == 0)
+        let listed = try camctl("library", "list")
+        #expect(listed.status == 0)
+        let lines = listed.standardOutput.split(separator: "\n")
+        #expect(lines.count == 4 && lines[0].hasPrefix("ID  TAKEN"))
+        #expect(lines[1].hasPrefix("3 ") && lines[3].hasPrefix("1 "), "newest first")
+        #expect(lines[1].contains("320x240") && lines[1].contains("jpeg") && lines[1].contains("Test camera"))
+
+        let shown = Camctl.objects(try camctl("library", "show", "2", "--json").standardOutput)
+        #expect(shown.first?["id"] as? Int == 2 && shown.first?["width"] as? Int == 320)
+        let text = try camctl("library", "show", "2").standardOutput
+        #expect(text.contains("captured_at") && text.contains("thumbnail_path"))
+
+        let exported = try camctl("library", "export", "2", folder.path("copy.jpg"))
+        #expect(exported.standardOutput == folder.path("copy.jpg") + "\n")
+        let original = try #require(shown.first?["path"] as? String)
+        #expect(FileManager.default.contents(atPath: folder.path("copy.jpg")) == FileManager.default.contents(atPath: original))
+
+        let sheet = try camctl("library", "sheet", "--output", folder.path("sheet.jpg"), "--columns", "2")
+        #expect(sheet.status == 0, "\(sheet.standardError)")
+        #expect(try Camctl.exif(folder.path("sheet.jpg"), "FileType", "ImageSize") == ["JPEG", "664x504"], "2x2 cells of 320x240, margins 8")
+
+        #expect(try camctl("library", "delete", "2").standardOutput == "deleted 2\n")
+        #expect(!FileManager.default.fileExists(atPath: original))
+        #expect(try camctl.photos().map { $0["id"] as? Int } == [3, 1])
+        let again = try camctl("library", "delete", "2")
+        #expect(again.status == 64 && again.standardError.contains("the library has no photo 2"))
+    }
+
+    @Test("A photo file deleted by hand is reported and its entry dropped when the library opens")
+    func reconciliationIsReported() throws {
+        let camctl = try Camctl()
+        let path = try #require(try camctl("capture", "--device", "test", "--resolution", "160x120").standardOutput
+            .split(separator: "\n").first.map(String.init))
+        try FileManager.default.removeItem(atPath: path)
+        let listed = try camctl("library", "list", "--json")
+        #expect(listed.status == 0)
+        #expect(listed.standardOutput.isEmpty)
+        #expect(listed.standardError.contains("whose file was gone (#1); their entries were removed"))
+    }
+
+    @Test("devices lists the test camera last, marked, in text and JSON")
+    func devices() throws {
+        let camctl = try Camctl()
+        let text = try camctl("devices")
+        #expect(text.status == 0)
+        let blocks = text.standardOutput.split(separator: "\n").filter { !$0.hasPrefix(" ") }
+        #expect(blocks.last?.hasPrefix("test  Test camera (smpte) (built-in test camera") == true)
+        #expect(text.standardOutput.contains("    I420 any size up to 16384x16384 at 1-1000 fps"))
+        let json = Camctl.objects(try camctl("devices", "--json").standardOutput)
+        let test = try #require(json.last)
+        #expect(test["id"] as? String == "test" && test["test_camera"] as? Bool == true)
+        let formats = try #require(test["formats"] as? [[String: Any]])
+        #expect(formats.map { $0["media_type"] as? String } == ["video/x-raw", "image/jpeg"])
+    }
+
+    @Test("booth --countdown 0 takes its shots and composes them in a grid or a strip", arguments: [
+        ("2x2", 4, "1328x1008"), ("1x4", 4, "672x2000"), ("2x2", 3, "1328x1008"),
+    ])
+    func booth(layout: String, shots: Int, size: String) throws {
+        let camctl = try Camctl()
+        let folder = try TemporaryFolder()
+        let composed = folder.path("booth.jpg")
+        let result = try camctl("booth", "--device", "test:ball", "--resolution", "640x480", "--countdown", "0",
+                                "--sink", "fakesink", "--shots", "\(shots)", "--layout", layout, "--output", composed, "--json")
+        #expect(result.status == 0, "\(result.standardError)")
+        let objects = Camctl.objects(result.standardOutput)
+        #expect(objects.count == shots + 1)
+        #expect(objects.last?["composed"] as? Bool == true)
+        #expect(objects.last?["output"] as? String == composed)
+        #expect(try Camctl.exif(composed, "FileType", "ImageSize") == ["JPEG", size])
+        #expect(try camctl.photos().count == shots + 1, "the shots and the composed picture are in the library")
+    }
+
+    @Test("Four processes capturing ten photos each into one library lose none")
+    func concurrentProcesses() throws {
+        let camctl = try Camctl()
+        let runs = try (0..<4).map { _ in
+            try camctl.start(["capture", "--device", "test:ball", "--resolution", "320x240", "--count", "10"])
+        }
+        let results = runs.map { $0.finish() }
+        for result in results { #expect(result.status == 0, "\(result.standardError)") }
+        let printed = results.flatMap { $0.standardOutput.split(separator: "\n") }
+        #expect(printed.count == 40 && Set(printed).count == 40)
+        let photos = try camctl.photos()
+        #expect(photos.count == 40)
+        #expect(Set(photos.compactMap { $0["path"] as? String }) == Set(printed.map(String.init)))
+        let files = try FileManager.default.contentsOfDirectory(atPath: camctl.library.url.path).filter { $0.hasSuffix(".jpg") }
+        #expect(files.count == 40)
+    }
+
+    @Test("A library on a full disk fails with exit code 74 and leaves no partial file",
+          .enabled(if: getuid() == 0, "mounting a small tmpfs needs root"))
+    func fullDisk() throws {
+        let mount = try TemporaryFolder()
+        let mounted = try ChildProcess.run("mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", mount.url.path])
+        try #require(mounted.status == 0, "mount failed: \(mounted.standardError)")
+        defer { _ = try? ChildProcess.run("umount", [mount.url.path]) }
+        let camctl = try Camctl()
+        let result = try camctl("capture", "--device", "test:snow", "--resolution", "1920x1080", "--count", "5",
+                                "--library", mount.path("library"))
+        #expect(result.status == 74, "\(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1)
+        #expect(result.standardError.contains("No space left on device") || result.standardError.contains("disk is full"),
+                "\(result.standardError)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: mount.path("library"))
+        #expect(!files.contains { $0.hasSuffix(".tmp") }, "no temporary file stays: \(files)")
+        let thumbnails = try FileManager.default.contentsOfDirectory(atPath: mount.path("library/thumbnails"))
+        #expect(!thumbnails.contains { $0.hasSuffix(".tmp") })
+        // Every photo reported saved is whole and indexed.
+        let listed = Camctl.objects(try camctl("library", "list", "--json", "--library", mount.path("library")).standardOutput)
+        #expect(listed.count == result.standardOutput.split(separator: "\n").count)
+        for photo in listed {
+            #expect(try Camctl.exif(photo["path"] as! String, "FileType") == ["JPEG"])
+        }
+    }
+}
