@@ -17,8 +17,6 @@ final class FrameRing: Sendable {
         var collectors: [Int: Collector] = [:]
         var nextCollectorID = 0
         var closedReason: CaptureError? = CaptureError(.notRunning, "the session is not running; start it before capturing")
-        /// The timestamp of the last frame a capture took, so the next capture takes a newer one.
-        var lastTaken: ClockTime?
     }
 
     private let capacity: Int
@@ -33,7 +31,6 @@ final class FrameRing: Sendable {
         state.withLock { state in
             state.closedReason = nil
             state.frames.removeAll()
-            state.lastTaken = nil
         }
     }
 
@@ -70,21 +67,12 @@ final class FrameRing: Sendable {
         for collector in finished { collector.continuation.finish() }
     }
 
-    /// The newest frame if no capture has taken it yet, marking it taken; `nil` otherwise, so
-    /// photos asked for in quick succession are distinct frames.
-    func takeLatest() throws(CaptureError) -> Sample? {
+    /// The newest frame, or `nil` before the first.
+    func latest() throws(CaptureError) -> Sample? {
         try state.withLock { state throws(CaptureError) in
             if let reason = state.closedReason { throw reason }
-            guard let frame = state.frames.last,
-                  frame.buffer?.presentationTime == nil || frame.buffer?.presentationTime != state.lastTaken else { return nil }
-            state.lastTaken = frame.buffer?.presentationTime
-            return frame
+            return state.frames.last
         }
-    }
-
-    /// Records that a capture took `frame`.
-    func markTaken(_ frame: Sample) {
-        state.withLock { $0.lastTaken = frame.buffer?.presentationTime }
     }
 
     /// The next `count` frames as they arrive, each one distinct. The stream keeps every frame

@@ -69,11 +69,13 @@ public final class PhotoOutput: Sendable {
     /// Takes a photo.
     ///
     /// With prioritization `speed` or `balanced` the photo is the frame current at the request;
-    /// with `quality`, the next frame.
-    public func capture(_ settings: PhotoSettings = PhotoSettings()) async throws(CaptureError) -> Photo {
+    /// with `quality`, the next frame. With `previous`, the photo is of a later frame than that
+    /// photo's (a series of photos taken in quick succession never repeats a frame).
+    public func capture(_ settings: PhotoSettings = PhotoSettings(), after previous: Photo? = nil) async throws(CaptureError) -> Photo {
         let request = try begin(settings)
         return try await complete(request) { () async throws(CaptureError) -> Sample in
-            try await chooseFrame(for: settings.prioritization, settlingTimeout: request.attachment.settlingTimeout)
+            try await chooseFrame(for: settings.prioritization, settlingTimeout: request.attachment.settlingTimeout,
+                                  newerThan: previous?.frameTime)
         }
     }
 
@@ -177,18 +179,15 @@ public final class PhotoOutput: Sendable {
         }
     }
 
-    private func chooseFrame(for prioritization: PhotoSettings.QualityPrioritization,
-                             settlingTimeout: Duration?) async throws(CaptureError) -> Sample {
+    private func chooseFrame(for prioritization: PhotoSettings.QualityPrioritization, settlingTimeout: Duration?,
+                             newerThan previous: ClockTime?) async throws(CaptureError) -> Sample {
         if let settled = try await firstSettledFrame(waitingAtMost: settlingTimeout) {
-            ring.markTaken(settled)
             return settled
         }
-        if prioritization != .quality, let current = try ring.takeLatest() {
-            return current
+        if prioritization != .quality, let current = try ring.latest() {
+            guard let previous, let time = current.buffer?.presentationTime, time <= previous else { return current }
         }
-        let next = try await ring.next(timeout: .seconds(5))
-        ring.markTaken(next)
-        return next
+        return try await ring.next(timeout: .seconds(5))
     }
 
     /// After a start or switch, waits for the first frame whose exposure and colour have settled

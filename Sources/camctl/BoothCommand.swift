@@ -75,7 +75,7 @@ struct BoothCommand: Subcommand {
                 }
                 let photo: Photo
                 do {
-                    photo = try await captureSession.photoOutput.capture(settings)
+                    photo = try await captureSession.photoOutput.capture(settings, after: taken.last)
                 } catch {
                     throw CommandFailure(error)
                 }

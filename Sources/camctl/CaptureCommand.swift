@@ -79,6 +79,7 @@ struct CaptureCommand: Subcommand {
                             controls: ControlInbox) async throws(CommandFailure) {
         let preview = configurationHasPreview ? captureSession.previewOutput : nil
         var lastStart = ContinuousClock.now
+        var previous: Photo?
         for number in 1...count {
             if number > 1 {
                 let waited = ContinuousClock.now - lastStart
@@ -89,10 +90,11 @@ struct CaptureCommand: Subcommand {
             if try handle(await Countdown(seconds: countdown, preview: preview).run(controls: controls)) == .finish { return }
             let photo: Photo
             do {
-                photo = try await captureSession.photoOutput.capture(settings)
+                photo = try await captureSession.photoOutput.capture(settings, after: previous)
             } catch {
                 throw CommandFailure(error)
             }
+            previous = photo
             try saving.save(photo, number: number, device: camera)
             if count > 1 { Console.progress("\(number) of \(count)") }
             if try handle(controls.take()) == .finish { return }

@@ -122,7 +122,7 @@ struct PreviewCommand: Subcommand {
                 guard !name.isEmpty else { continue }
                 if json {
                     Console.json(["event": name, "message": message ?? NSNull()])
-                } else if let message, ["interrupted", "resumed", "failed"].contains(name) {
+                } else if let message, ["interrupted", "resumed"].contains(name) {  // a failure is thrown, and said once
                     Console.note(message)
                 }
                 if case .failed(let error) = event {

@@ -105,7 +105,8 @@ struct CaptureSessionTests {
             #expect(frame <= request, "the frame existed at the request")
             // Current: the newest frame, younger than a few frame intervals even on a loaded machine
             // (a camera started on request, or a wait for the next frame, would be later than the request).
-            #expect(request.nanoseconds - frame.nanoseconds < 3 * interval, "and was current: \(request.nanoseconds - frame.nanoseconds) ns old")
+            let age = Int64(request.nanoseconds) - Int64(frame.nanoseconds)
+            #expect(age < 3 * Int64(interval), "and was current: \(age) ns old")
 
             settings.prioritization = .quality
             let careful = try await session.photoOutput.capture(settings)

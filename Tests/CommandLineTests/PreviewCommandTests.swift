@@ -1,0 +1,99 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+@Suite("camctl preview", .timeLimit(.minutes(1)))
+struct PreviewCommandTests {
+    @Test("ximagesink on Xvfb shows the test pattern: a screenshot has its colours, not a black screen")
+    func previewOnXvfb() throws {
+        let display = try VirtualDisplay()
+        let camctl = try Camctl()
+        let preview = try camctl.start(["preview", "--device", "test", "--resolution", "640x480", "--sink", "ximagesink",
+                                        "--duration", "4"], environment: ["DISPLAY": display.name])
+        Thread.sleep(forTimeInterval: 2)
+        let folder = try TemporaryFolder()
+        let screenshot = folder.path("screen.rgb")
+        let grab = try ChildProcess.run("gst-launch-1.0", ["-q", "ximagesrc", "display-name=\(display.name)", "num-buffers=1",
+                                                           "!", "videoconvert", "!", "video/x-raw,format=RGB",
+                                                           "!", "filesink", "location=\(screenshot)"])
+        let result = preview.finish()
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(grab.status == 0, "\(grab.standardError)")
+        let pixels = try [UInt8](Data(contentsOf: URL(fileURLWithPath: screenshot)))
+        #expect(pixels.count == 1280 * 720 * 3)
+        var yellow = 0, cyan = 0, magenta = 0
+        for index in stride(from: 0, to: pixels.count - 2, by: 3) {
+            let (r, g, b) = (pixels[index], pixels[index + 1], pixels[index + 2])
+            if r > 160, g > 160, b < 60 { yellow += 1 }
+            if r < 60, g > 160, b > 160 { cyan += 1 }
+            if r > 160, g < 60, b > 160 { magenta += 1 }
+        }
+        // Each SMPTE bar is a seventh of a 640-pixel-wide picture, two thirds of its height.
+        for (colour, count) in [("yellow", yellow), ("cyan", cyan), ("magenta", magenta)] {
+            #expect(count > 640 / 7 * 300, "\(colour): \(count) pixels")
+        }
+    }
+
+    @Test("Sinks that cannot show the preview say why and what to use instead", arguments: [
+        ("xvimagesink", true, "this display has no XVideo support (Xvfb has none); use --sink ximagesink or --sink autovideosink"),
+        ("ximagesink", false, "the preview window cannot open: no X display is available (is DISPLAY set?); run camctl in a desktop session, or use --sink fakesink"),
+        ("nosuchsink", false, "there is no video sink called \"nosuchsink\"; use autovideosink, ximagesink, xvimagesink or fakesink"),
+    ])
+    func unusableSinks(sink: String, withDisplay: Bool, message: String) throws {
+        let display = withDisplay ? try VirtualDisplay() : nil
+        let camctl = try Camctl()
+        let environment = display.map { ["DISPLAY": $0.name] } ?? ["DISPLAY": ""]
+        let result = try camctl.run(["preview", "--device", "test", "--sink", sink, "--duration", "1"], environment: environment)
+        #expect(result.status == 70, "\(result.standardError)")
+        #expect(result.standardError.contains(message), "\(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1)
+    }
+
+    @Test("SIGUSR1 takes a photo and SIGUSR2 ends the preview cleanly")
+    func signals() throws {
+        let camctl = try Camctl()
+        let preview = try camctl.start(["preview", "--device", "test", "--resolution", "320x240", "--sink", "fakesink",
+                                        "--duration", "30", "--json"])
+        Thread.sleep(forTimeInterval: 1.5)
+        preview.send(SIGUSR1)
+        Thread.sleep(forTimeInterval: 1)
+        preview.send(SIGUSR2)
+        let result = preview.finish(timeout: 20)
+        #expect(result.status == 0, "\(result.standardError)")
+        let photos = Camctl.objects(result.standardOutput).filter { $0["path"] != nil }
+        #expect(photos.count == 1)
+        #expect(try camctl.photos().count == 1)
+    }
+
+    @Test("Ctrl-C (SIGINT) stops a multi-shot capture cleanly with exit code 130, keeping whole photos")
+    func interrupt() throws {
+        let camctl = try Camctl()
+        let capture = try camctl.start(["capture", "--device", "test", "--resolution", "320x240", "--count", "100",
+                                        "--interval", "0.2"])
+        Thread.sleep(forTimeInterval: 1.5)
+        capture.send(SIGINT)
+        let result = capture.finish(timeout: 20)
+        #expect(result.status == 130, "\(result.standardError)")
+        #expect(result.standardError == "camctl: interrupted; the photos taken so far are saved\n")
+        let saved = result.standardOutput.split(separator: "\n")
+        #expect(saved.count >= 1 && saved.count < 100)
+        #expect(try camctl.photos().count == saved.count)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: camctl.library.url.path).filter { $0.hasSuffix(".tmp") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test("A PipeWire camera unplugged during the preview is waited for and resumed",
+          .enabled(if: PipeWireCamera.isAvailable, "needs pipewire, wireplumber and gstreamer1.0-pipewire"))
+    func hotPlug() throws {
+        let camctl = ChildProcess.buildFolder.appendingPathComponent("camctl").path
+        let result = try PipeWireCamera.run(camctl, ["preview", "--device", "pipewire test", "--resolution", "640x480",
+                                                     "--sink", "fakesink", "--duration", "10", "--json", "--no-library",
+                                                     "--output", "/tmp/unused-%d.jpg"],
+                                            unplugAfter: 2.5, replugAfter: 1.5)
+        #expect(result.status == 0, "\(result.standardError)")
+        let events = Camctl.objects(result.standardOutput).compactMap { $0["event"] as? String }
+        #expect(events.contains("interrupted"), "\(events)")
+        #expect(events.firstIndex(of: "resumed") ?? -1 > events.firstIndex(of: "interrupted") ?? Int.max, "\(events)")
+    }
+}
