@@ -1,8 +1,10 @@
 internal import CSQLite
+import Glibc
 
 /// An open SQLite database: one connection, used from one task at a time.
 final class Database {
     private let connection: OpaquePointer
+    private let busyTimeout: Duration
 
     /// Opens (creating if needed) the database file, in WAL mode so readers never block the writer,
     /// waiting up to `busyTimeout` milliseconds for another process's write to finish.
@@ -15,6 +17,7 @@ final class Database {
             throw DatabaseError(code: status, message: message)
         }
         connection = handle
+        self.busyTimeout = .milliseconds(Int(busyTimeout))
         sqlite3_busy_timeout(connection, busyTimeout)
         try execute("PRAGMA journal_mode = WAL")
         try execute("PRAGMA synchronous = FULL")
@@ -27,12 +30,28 @@ final class Database {
 
     /// Runs statements that return no rows.
     func execute(_ sql: String) throws(DatabaseError) {
-        var message: UnsafeMutablePointer<CChar>?
-        let status = sqlite3_exec(connection, sql, nil, nil, &message)
-        guard status == SQLITE_OK else {
-            let text = message.map { String(cString: $0) } ?? lastErrorMessage
-            sqlite3_free(message)
-            throw DatabaseError(code: status, message: text)
+        try retryingWhileBusy { () throws(DatabaseError) in
+            var message: UnsafeMutablePointer<CChar>?
+            let status = sqlite3_exec(connection, sql, nil, nil, &message)
+            guard status == SQLITE_OK else {
+                let text = message.map { String(cString: $0) } ?? lastErrorMessage
+                sqlite3_free(message)
+                throw DatabaseError(code: status, message: text)
+            }
+        }
+    }
+
+    /// Runs `body` again while another connection holds a lock SQLite's busy handler does not
+    /// wait for (switching to WAL mode, `BEGIN IMMEDIATE` while a writer commits, WAL recovery),
+    /// for at most the busy timeout.
+    private func retryingWhileBusy<T>(_ body: () throws(DatabaseError) -> T) throws(DatabaseError) -> T {
+        let deadline = ContinuousClock.now + busyTimeout
+        while true {
+            do {
+                return try body()
+            } catch where error.isBusy && ContinuousClock.now < deadline {
+                usleep(useconds_t.random(in: 5_000...25_000))
+            }
         }
     }
 
@@ -40,9 +59,12 @@ final class Database {
     @discardableResult
     func query(_ sql: String, _ parameters: [Parameter] = []) throws(DatabaseError) -> [Row] {
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(connection, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-            throw DatabaseError(code: sqlite3_errcode(connection), message: lastErrorMessage)
+        try retryingWhileBusy { () throws(DatabaseError) in
+            guard sqlite3_prepare_v2(connection, sql, -1, &statement, nil) == SQLITE_OK, statement != nil else {
+                throw DatabaseError(code: sqlite3_errcode(connection), message: lastErrorMessage)
+            }
         }
+        guard let statement else { return [] }
         defer { sqlite3_finalize(statement) }
         for (index, parameter) in parameters.enumerated() {
             let position = Int32(index + 1)
@@ -129,5 +151,6 @@ struct DatabaseError: Error {
 
     var isDiskFull: Bool { code & 0xff == SQLITE_FULL }
     var isReadOnly: Bool { [SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH].contains(code & 0xff) }
+    var isBusy: Bool { [SQLITE_BUSY, SQLITE_LOCKED].contains(code & 0xff) }
     var isCorrupt: Bool { [SQLITE_CORRUPT, SQLITE_NOTADB].contains(code & 0xff) }
 }
