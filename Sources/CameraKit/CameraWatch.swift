@@ -1,4 +1,5 @@
 import GStreamer
+import Synchronization
 
 /// Watches cameras being plugged in and unplugged (hot-plug), through the device monitor, until
 /// ``stop()`` or until it is freed.
@@ -42,12 +43,35 @@ public final class CameraWatch: Sendable {
             relay.cancel()
             monitor.stopWatching()
         }
+        Self.running.withLock { $0.append(WeakWatch(watch: self)) }
+    }
+
+    /// The cameras attached now, as the running watch knows them (no new probe of the system).
+    public func devices() -> [CaptureDevice] {
+        ((try? monitor.devices()) ?? [])
+            .filter { !$0.capabilities.isEmpty }
+            .map(CaptureDevice.init)
     }
 
     /// Stops watching now: the device providers are stopped before this returns.
     public func stop() {
         relay.cancel()
         monitor.stopWatching()
+        Self.running.withLock { watches in watches.removeAll { $0.watch == nil || $0.watch === self } }
+    }
+
+    /// A watch running in this process, if any. Device providers are shared by every monitor of
+    /// a process, and GStreamer 1.22's PipeWire provider does not reliably survive a second probe
+    /// beside a running watch (memory corruption when a camera goes), so lists of cameras are
+    /// taken from a running watch when there is one.
+    static var anyRunning: CameraWatch? {
+        running.withLock { watches in watches.lazy.compactMap(\.watch).first }
+    }
+
+    private static let running = Mutex<[WeakWatch]>([])
+
+    private struct WeakWatch {
+        weak var watch: CameraWatch?
     }
 
     deinit {

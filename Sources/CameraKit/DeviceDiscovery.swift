@@ -10,6 +10,7 @@ public enum DeviceDiscovery {
 
     /// The cameras the system reports, without the test camera.
     public static func systemDevices() throws(CaptureError) -> [CaptureDevice] {
+        if let watch = CameraWatch.anyRunning { return watch.devices() }
         do {
             return try DeviceMonitor(classes: ["Video/Source"]).devices()
                 .filter { $0.caps.map { !VideoCapability.list(from: $0).isEmpty } ?? false }
