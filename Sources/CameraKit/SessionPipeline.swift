@@ -39,7 +39,7 @@ struct SessionPipeline {
                 + "! valve name=preview_valve ! videoscale ! videoconvert "
                 + "! video/x-raw,width=\(width),height=\(height),pixel-aspect-ratio=1/1 ! "
                 + (preview.showsText ? "textoverlay name=preview_text silent=true valignment=center halignment=center "
-                    + "font-desc=\"Sans Bold \(max(12, height / 8))\" ! videoconvert ! " : "")
+                    + "font-desc=\"Sans Bold \(max(12, height / 3))\" ! videoconvert ! " : "")
                 + preview.sink)
         }
         if branches.isEmpty {

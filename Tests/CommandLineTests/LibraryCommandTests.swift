@@ -125,4 +125,17 @@ struct LibraryCommandTests {
             #expect(try Camctl.exif(photo["path"] as! String, "FileType") == ["JPEG"])
         }
     }
+
+    @Test("A read-only library folder fails with exit code 77 before the camera starts",
+          .enabled(if: getuid() == 0, "mounting a read-only tmpfs needs root"))
+    func readOnlyLibrary() throws {
+        let mount = try TemporaryFolder()
+        let mounted = try ChildProcess.run("mount", ["-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", mount.url.path])
+        try #require(mounted.status == 0, "mount failed: \(mounted.standardError)")
+        defer { _ = try? ChildProcess.run("umount", [mount.url.path]) }
+        let camctl = try Camctl()
+        let result = try camctl("capture", "--device", "test", "--library", mount.path("library"))
+        #expect(result.status == 77, "\(result.standardError)")
+        #expect(result.standardError == "camctl: \(mount.path("library")) could not be written: Read-only file system; choose a folder you can write to\n")
+    }
 }

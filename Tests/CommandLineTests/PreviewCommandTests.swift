@@ -96,4 +96,58 @@ struct PreviewCommandTests {
         #expect(events.contains("interrupted"), "\(events)")
         #expect(events.firstIndex(of: "resumed") ?? -1 > events.firstIndex(of: "interrupted") ?? Int.max, "\(events)")
     }
+
+    @Test("Keys typed in a terminal act: space takes a photo, p pauses, q quits",
+          .enabled(if: ChildProcess.isInstalled("script"), "needs script(1) for a terminal"))
+    func keysInTerminal() throws {
+        let camctl = try Camctl()
+        let binary = ChildProcess.buildFolder.appendingPathComponent("camctl").path
+        // script(1) gives camctl a terminal; the keys arrive one by one, a second apart.
+        let command = "(sleep 1.5; printf ' '; sleep 1; printf 'p'; sleep 0.5; printf 'p'; sleep 0.5; printf 'q'; sleep 5) "
+            + "| script -qfec '\(binary) preview --device test --resolution 320x240 --sink fakesink --duration 20' /dev/null"
+        let result = try ChildProcess.run("sh", ["-c", command], environment: ["CAMCTL_LIBRARY": camctl.library.url.path])
+        #expect(result.status == 0, "\(result.standardOutput) \(result.standardError)")
+        #expect(result.standardOutput.contains("preview paused") && result.standardOutput.contains("preview resumed"),
+                "\(result.standardOutput)")
+        #expect(try camctl.photos().count == 1)
+    }
+
+    @Test("A countdown is drawn large on the preview")
+    func countdownOnPreview() throws {
+        let display = try VirtualDisplay()
+        let camctl = try Camctl()
+        let capture = try camctl.start(["capture", "--device", "test:black", "--resolution", "640x480", "--sink", "ximagesink",
+                                        "--countdown", "4"], environment: ["DISPLAY": display.name])
+        Thread.sleep(forTimeInterval: 2)
+        let folder = try TemporaryFolder()
+        let screenshot = folder.path("screen.rgb")
+        let grab = try ChildProcess.run("gst-launch-1.0", ["-q", "ximagesrc", "display-name=\(display.name)", "num-buffers=1",
+                                                           "!", "videoconvert", "!", "video/x-raw,format=RGB",
+                                                           "!", "filesink", "location=\(screenshot)"])
+        let result = capture.finish()
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(grab.status == 0)
+        let pixels = try [UInt8](Data(contentsOf: URL(fileURLWithPath: screenshot)))
+        var white = 0
+        for index in stride(from: 0, to: pixels.count - 2, by: 3) where pixels[index] > 200 && pixels[index + 1] > 200 && pixels[index + 2] > 200 {
+            white += 1
+        }
+        #expect(white > 2000, "a large white digit on the black picture: \(white) white pixels")
+        #expect(try camctl.photos().count == 1)
+    }
+
+    @Test("--wait-for-device waits for a camera that is not there yet")
+    func waitForDevice() throws {
+        let camctl = try Camctl()
+        let folder = try TemporaryFolder()
+        let picture = folder.path("later.png")
+        let capture = try camctl.start(["capture", "--device", "file:\(picture)", "--resolution", "320x240", "--wait-for-device"])
+        Thread.sleep(forTimeInterval: 1.5)
+        let made = try ChildProcess.run("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "!", "video/x-raw,width=320,height=240",
+                                                           "!", "pngenc", "!", "filesink", "location=\(picture)"])
+        #expect(made.status == 0)
+        let result = capture.finish(timeout: 30)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try camctl.photos().count == 1)
+    }
 }
