@@ -20,7 +20,7 @@ struct BenchmarkReport {
         var text = """
             # Benchmarks
 
-            Measured by `swift run -c release camctl-bench` on \(date), \(machine), \
+            Measured by `swift build -c release && swift run -c release camctl-bench` on \(date), \(machine), \
             GStreamer \(GStreamerRuntime.version). Each figure is the median of \(runs) runs after a \
             warm-up, with the range in brackets; camctl and the reference run interleaved in the same \
             process run, so they see the same machine. The ratio is camctl's median over the reference's.
@@ -55,6 +55,11 @@ struct BenchmarkReport {
             `gst-launch-1.0 videotestsrc ! jpegenc ! fakesink` on the same size, the encoder's ceiling \
             on one thread; camctl can exceed it because the camera, the photo encoder and the thumbnail \
             encoder run on separate threads over the two cores.
+            - *Start to photo saved*: the wall-clock time of a whole `camctl capture` process (release \
+            build) that starts the test camera at 1920x1080 and writes one JPEG with EXIF and a \
+            thumbnail, flushed to disk (into the library, with its SQLite row, in the second row), \
+            against a whole `gst-launch-1.0` or `ffmpeg` process writing one 1920x1080 JPEG of its test \
+            source (no EXIF, no thumbnail, no fsync), alternately, 10 runs each.
 
             """
         return text

@@ -1,0 +1,54 @@
+import Foundation
+
+/// Process start to the photo saved: `camctl capture --device test` against a one-shot command of
+/// another tool making the same 1920x1080 JPEG, run alternately.
+struct StartUpBenchmark {
+    let name: String
+    let camctlArguments: [String]
+    let referenceName: String
+    let reference: (program: String, arguments: [String])
+
+    /// camctl, built by the same `swift build -c release` beside this benchmark.
+    static var camctl: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("camctl").path
+    }
+
+    static func all(folder: String) -> [StartUpBenchmark] {
+        let photo = ["capture", "--device", "test", "--resolution", "1920x1080"]
+        let gstLaunch = ("/usr/bin/gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "!", "video/x-raw,width=1920,height=1080",
+                                                     "!", "jpegenc", "!", "filesink", "location=\(folder)/gst.jpg"])
+        let ffmpeg = ("/usr/bin/ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=1920x1080",
+                                          "-frames:v", "1", "\(folder)/ffmpeg.jpg"])
+        var benchmarks = [
+            StartUpBenchmark(name: "Start to photo saved: camctl capture --device test --no-library --output F, 1920x1080",
+                             camctlArguments: photo + ["--no-library", "--output", "\(folder)/camctl.jpg"],
+                             referenceName: "gst-launch-1.0 videotestsrc num-buffers=1 ! jpegenc ! filesink", reference: gstLaunch),
+            StartUpBenchmark(name: "Start to photo saved in the library (and its index row): camctl capture --device test, 1920x1080",
+                             camctlArguments: photo + ["--library", "\(folder)/library"],
+                             referenceName: "gst-launch-1.0 videotestsrc num-buffers=1 ! jpegenc ! filesink", reference: gstLaunch),
+        ]
+        if FileManager.default.isExecutableFile(atPath: ffmpeg.0) {
+            benchmarks.append(StartUpBenchmark(
+                name: "Start to photo saved: camctl capture --device test --no-library --output F, 1920x1080",
+                camctlArguments: photo + ["--no-library", "--output", "\(folder)/camctl.jpg"],
+                referenceName: "ffmpeg -f lavfi -i testsrc2 -frames:v 1", reference: ffmpeg))
+        }
+        return benchmarks
+    }
+
+    func run(runs: Int) throws -> BenchmarkRow {
+        guard FileManager.default.isExecutableFile(atPath: Self.camctl) else {
+            throw BenchmarkFailure("\(Self.camctl) is missing; run swift build -c release first")
+        }
+        _ = try timeProcess(Self.camctl, camctlArguments)  // warm the file cache and GStreamer's registry
+        _ = try timeProcess(reference.program, reference.arguments)
+        var ours: [Double] = [], theirs: [Double] = []
+        for _ in 0..<runs {
+            ours.append(try timeProcess(Self.camctl, camctlArguments) * 1000)
+            theirs.append(try timeProcess(reference.program, reference.arguments) * 1000)
+        }
+        return BenchmarkRow(name: name, unit: "ms", camctl: Measurement(samples: ours),
+                            reference: Measurement(samples: theirs), referenceName: referenceName, higherIsBetter: false)
+    }
+}
