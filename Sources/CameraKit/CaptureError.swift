@@ -10,6 +10,8 @@ public struct CaptureError: Error, Sendable, Equatable, CustomStringConvertible 
         case permissionDenied
         /// Another program holds the camera.
         case deviceBusy
+        /// A file used as a camera is not a picture or video GStreamer can read.
+        case unreadableFile
         /// The camera offers no format that meets the request.
         case formatUnavailable
         /// The preview sink cannot open (no display, no XVideo, unknown element).

@@ -273,9 +273,11 @@ public actor CaptureSession {
                 request = FormatRequest(width: 4032, height: 3024, frameRate: request.frameRate ?? Fraction(15))
             }
             return try FormatSelection.choose(for: request, from: capabilities, camera: device.name)
-        case .file:
+        case .file(let path):
+            // No size asked for (the photo preset): the file's own size, as a camera's largest.
             let request = configuration.format
-            return CaptureFormat(width: request.width ?? 1920, height: request.height ?? 1080,
+            let own = request.width == nil ? (try? MediaInfo(path: path))?.videoSize : nil
+            return CaptureFormat(width: request.width ?? own?.width ?? 1920, height: request.height ?? own?.height ?? 1080,
                                  frameRate: request.frameRate ?? Fraction(30))
         }
     }

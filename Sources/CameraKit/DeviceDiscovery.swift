@@ -91,6 +91,9 @@ public enum DeviceDiscovery {
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw CaptureError(.permissionDenied, "\(path) cannot be read; check its permissions")
         }
+        guard (try? MediaInfo(path: path))?.videoSize != nil else {
+            throw CaptureError(.unreadableFile, "\(path) is not a picture or video GStreamer can read; give an image (JPEG, PNG, …) or a video file after file:")
+        }
         return .file(path)
     }
 

@@ -85,6 +85,7 @@ extension CommandFailure {
         let code: ExitCode = switch error.code {
         case .noCamera, .deviceNotFound, .deviceBusy, .formatUnavailable, .interrupted, .timeout: .unavailable
         case .permissionDenied: .noPermission
+        case .unreadableFile: .dataError
         case .invalidSetting: .usage
         case .sinkUnavailable, .notRunning, .pipeline: .software
         }

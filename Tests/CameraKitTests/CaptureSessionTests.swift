@@ -464,7 +464,11 @@ struct CaptureSessionTests {
         let folder = try TemporaryFolder()
         let path = folder.path("noise.avi")
         try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }).write(to: URL(fileURLWithPath: path))
-        let session = CaptureSession(configuration: try Self.configuration(device: try DeviceDiscovery.device(named: "file:\(path)")))
+        let refused = #expect(throws: CaptureError.self) { try DeviceDiscovery.device(named: "file:\(path)") }
+        #expect(refused?.code == .unreadableFile)
+        #expect(refused?.message == "\(path) is not a picture or video GStreamer can read; give an image (JPEG, PNG, …) or a video file after file:")
+        // Used as a camera all the same, it fails to start with an error instead of hanging.
+        let session = CaptureSession(configuration: try Self.configuration(device: .file(path)))
         let error = await #expect(throws: CaptureError.self) { try await session.start() }
         #expect(error?.message.isEmpty == false)
         #expect(await session.status == .failed)

@@ -28,6 +28,20 @@ struct CaptureCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["photo.jpg"], "no temporary files stay behind")
     }
 
+    @Test("A picture used as a camera is photographed at its own size with --resolution photo")
+    func fileCameraOwnSize() throws {
+        let camctl = try Camctl()
+        let folder = try TemporaryFolder()
+        let picture = folder.path("picture.png")
+        let made = try ChildProcess.run("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "!", "video/x-raw,width=800,height=600",
+                                                           "!", "pngenc", "!", "filesink", "location=\(picture)"])
+        #expect(made.status == 0)
+        let result = try camctl("capture", "--device", "file:\(picture)", "--resolution", "photo", "--json")
+        #expect(result.status == 0, "\(result.standardError)")
+        let photo = try #require(Camctl.objects(result.standardOutput).first)
+        #expect(photo["width"] as? Int == 800 && photo["height"] as? Int == 600)
+    }
+
     @Test("--count with --json prints one object per photo, each a distinct frame, with a pattern for copies")
     func countWithJSON() throws {
         let camctl = try Camctl()
@@ -123,6 +137,7 @@ struct CaptureCommandTests {
         (["capture", "--device", "file:/nonexistent.png"], Int32(69), "/nonexistent.png does not exist"),
         (["capture", "--device", "/dev/video9"], Int32(69), "there is no camera at /dev/video9"),
         (["library", "show", "99"], Int32(64), "the library has no photo 99"),
+        (["capture", "--device", "file:/etc/hostname"], Int32(65), "/etc/hostname is not a picture or video GStreamer can read"),
     ])
     func failures(arguments: [String], status: Int32, message: String) throws {
         let camctl = try Camctl()
