@@ -20,8 +20,10 @@ let package = Package(
         ),
         // Layer 2: safe, ARC-owned Swift wrappers. Knows nothing about cameras.
         .target(name: "GStreamer", dependencies: ["CGStreamer"]),
+        // The kernel's V4L2 control interface (camera controls, flash), header only.
+        .systemLibrary(name: "CV4L2"),
         // Layer 3: the capture model (session, devices, outputs, photos). Knows nothing about the command line.
-        .target(name: "CameraKit", dependencies: ["GStreamer", "ImageMetadata"]),
+        .target(name: "CameraKit", dependencies: ["GStreamer", "ImageMetadata", "CV4L2"]),
         // Layer 4: formats written in pure Swift (EXIF, JPEG segments).
         .target(name: "ImageMetadata"),
         // Layer 4: the photo library, files and an SQLite index (Debian's libsqlite3-dev).

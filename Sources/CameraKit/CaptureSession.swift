@@ -141,7 +141,7 @@ public actor CaptureSession {
             await interrupt(failure)
             throw failure
         }
-        photoOutput.retarget(deviceName: device.name, width: format.width, height: format.height)
+        photoOutput.retarget(deviceName: device.name, width: format.width, height: format.height, flash: Self.flash(of: device))
         current.source = replacement
         current.description = layout.description
         current.format = format
@@ -413,7 +413,7 @@ public actor CaptureSession {
             output.attach(PhotoOutput.Attachment(
                 photoEncoder: encoders.0, thumbnailEncoder: encoders.1, clock: pipeline,
                 settlingTimeout: configuration.exposureSettling?.timeout,
-                deviceName: device.name, width: format.width, height: format.height))
+                deviceName: device.name, width: format.width, height: format.height, flash: Self.flash(of: device)))
         }
         attachCameraJPEGs(of: pipeline)
         if let frames = pipeline.element(named: "frames", as: AppSink.self) {
@@ -423,6 +423,12 @@ public actor CaptureSession {
         if let valve = pipeline.element(named: "preview_valve") {
             previewOutput.attach(valve: valve, textOverlay: pipeline.element(named: "preview_text"))
         }
+    }
+
+    /// The flash of a V4L2 camera whose driver has flash controls.
+    private static func flash(of device: CaptureDevice) -> Flash? {
+        guard case .system(let path?, "v4l2", _) = device.kind, path.hasPrefix("/dev/") else { return nil }
+        return Flash(devicePath: path)
     }
 
     /// Hands an MJPEG camera's own JPEG frames to the photo output.

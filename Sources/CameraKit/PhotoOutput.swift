@@ -28,6 +28,8 @@ public final class PhotoOutput: Sendable {
         var deviceName: String
         var width: Int
         var height: Int
+        /// The camera's flash, where its driver offers V4L2 flash controls.
+        var flash: Flash?
     }
 
     private struct State {
@@ -74,8 +76,11 @@ public final class PhotoOutput: Sendable {
     public func capture(_ settings: PhotoSettings = PhotoSettings(), after previous: Photo? = nil) async throws(CaptureError) -> Photo {
         let request = try begin(settings)
         return try await complete(request) { () async throws(CaptureError) -> Sample in
-            try await chooseFrame(for: settings.prioritization, settlingTimeout: request.attachment.settlingTimeout,
-                                  newerThan: previous?.frameTime)
+            if request.resolved.isFlashFired, let flash = request.attachment.flash {
+                return try await frameLitByFlash(flash)
+            }
+            return try await chooseFrame(for: settings.prioritization, settlingTimeout: request.attachment.settlingTimeout,
+                                         newerThan: previous?.frameTime)
         }
     }
 
@@ -84,6 +89,8 @@ public final class PhotoOutput: Sendable {
     /// with its own id and events.
     public func captureBurst(count: Int, _ settings: PhotoSettings = PhotoSettings()) async throws(CaptureError) -> [Photo] {
         guard count > 0 else { return [] }
+        var settings = settings
+        if settings.flashMode == .auto { settings.flashMode = .off }  // a flash cannot recharge between burst frames
         try validate(settings)
         let timeout = state.withLock { $0.attachment?.settlingTimeout }
         _ = try await firstSettledFrame(waitingAtMost: timeout)
@@ -124,7 +131,8 @@ public final class PhotoOutput: Sendable {
             defer { state.nextID += 1; state.inFlight += 1 }
             return (state.nextID, attachment)
         }
-        let resolved = ResolvedPhotoSettings(settings, width: attachment.width, height: attachment.height)
+        let resolved = ResolvedPhotoSettings(settings, width: attachment.width, height: attachment.height,
+                                             flashFires: firesFlash(settings.flashMode, on: attachment))
         let request = Request(id: id, attachment: attachment, settings: settings, resolved: resolved,
                               requestedAt: requestedAt, requestTime: attachment.clock.runningTime)
         eventStream.send(.willBeginCapture(id: id, resolved))
@@ -173,10 +181,40 @@ public final class PhotoOutput: Sendable {
         guard (1...100).contains(settings.quality) else {
             throw CaptureError(.invalidSetting, "the JPEG quality \(settings.quality) is out of range; use 1 to 100")
         }
-        guard settings.flashMode != .on else {
-            let camera = state.withLock { $0.attachment?.deviceName } ?? "the camera"
-            throw CaptureError(.invalidSetting, "\(camera) has no flash; use flash off or auto")
+        let (camera, flash) = state.withLock { ($0.attachment?.deviceName, $0.attachment?.flash) }
+        guard settings.flashMode != .on || flash != nil else {
+            throw CaptureError(.invalidSetting, "\(camera ?? "the camera") has no flash; use flash off or auto")
         }
+    }
+
+    /// Whether the flash fires: always with `on`; with `auto`, when the picture is dark.
+    private func firesFlash(_ mode: PhotoSettings.FlashMode, on attachment: Attachment) -> Bool {
+        guard attachment.flash != nil else { return false }
+        switch mode {
+        case .off: return false
+        case .on: return true
+        case .auto:
+            guard let frame = try? ring.latest(), let statistics = SettlingMonitor.statistics(of: frame) else { return false }
+            return statistics.luma < Self.darkLuma
+        }
+    }
+
+    /// Below this mean luma (0–1) a scene is dark enough for `auto` to fire the flash.
+    static let darkLuma = 0.25
+
+    /// Fires the flash and takes the third frame after it, exposed while the flash is lit (the
+    /// first ones were being exposed when it fired), then turns the flash off.
+    private func frameLitByFlash(_ flash: Flash) async throws(CaptureError) -> Sample {
+        try flash.fire()
+        defer { flash.reset() }
+        var lit: Sample?
+        do {
+            for try await frame in ring.frames(count: 3, frameTimeout: .seconds(5)) { lit = frame }
+        } catch {
+            throw CaptureError.converting(error, context: "waiting for the flash-lit frame failed")
+        }
+        guard let lit else { throw CaptureError(.interrupted, "the camera stopped before the flash-lit frame") }
+        return lit
     }
 
     private func chooseFrame(for prioritization: PhotoSettings.QualityPrioritization, settlingTimeout: Duration?,
@@ -261,12 +299,13 @@ public final class PhotoOutput: Sendable {
     }
 
     /// Points the output at a new camera of the same running session.
-    func retarget(deviceName: String, width: Int, height: Int) {
+    func retarget(deviceName: String, width: Int, height: Int, flash: Flash?) {
         cameraJPEGs.withLock { $0.removeAll() }
         state.withLock { state in
             state.attachment?.deviceName = deviceName
             state.attachment?.width = width
             state.attachment?.height = height
+            state.attachment?.flash = flash
         }
     }
 

@@ -63,14 +63,14 @@ public struct ResolvedPhotoSettings: Sendable, Equatable {
     /// without a decode and a second encode; ``quality`` then did not apply.
     public private(set) var isCameraJPEG = false
 
-    /// Resolves settings for a frame size on a camera without a flash.
-    init(_ settings: PhotoSettings, width: Int, height: Int) {
+    /// Resolves settings for a frame size, and whether the flash fires.
+    init(_ settings: PhotoSettings, width: Int, height: Int, flashFires: Bool = false) {
         self.width = width
         self.height = height
         codec = settings.codec
         quality = settings.quality
         prioritization = settings.prioritization
-        isFlashFired = false
+        isFlashFired = flashFires
         if let side = settings.thumbnailMaximumSide, side > 0, width > 0, height > 0 {
             let scale = min(1, Double(side) / Double(max(width, height)))
             // Even sizes, as 4:2:0 encoders want.
