@@ -50,7 +50,13 @@ public enum PhotoComposer {
             throw CaptureError.converting(error, context: "the compositor could not be built")
         }
         let messages = pipeline.messages()
-        defer { Task { try? await pipeline.stop() } }
+        let result = await run(pipeline, pictures: pictures, messages: messages)
+        try? await pipeline.stop()
+        return try result.get()
+    }
+
+    /// Feeds the pictures and takes the composed one; the caller stops the pipeline.
+    private static func run(_ pipeline: Pipeline, pictures: [[UInt8]], messages: AsyncStream<Message>) async -> Result<[UInt8], CaptureError> {
         do {
             try await pipeline.beginStateChange(to: .playing)
             for (index, picture) in pictures.enumerated() {
@@ -62,14 +68,14 @@ public enum PhotoComposer {
                 try input.endOfStream()
             }
         } catch {
-            throw CaptureError.converting(error, context: "the pictures could not be composed")
+            return .failure(CaptureError.converting(error, context: "the pictures could not be composed"))
         }
         guard let output = pipeline.element(named: "composed", as: AppSink.self),
               let sample = await pull(output), let buffer = sample.buffer, let bytes = try? buffer.bytes() else {
             let reason = await firstError(in: messages) ?? "no picture came out within 10 seconds"
-            throw CaptureError(.pipeline, "the pictures could not be composed: \(reason)")
+            return .failure(CaptureError(.pipeline, "the pictures could not be composed: \(reason)"))
         }
-        return bytes
+        return .success(bytes)
     }
 
     /// The pipeline: one decoder branch per picture into the compositor, at its cell's position.

@@ -4,7 +4,7 @@
 //   gst-leak-probe [FRAMES] [--leak-on-purpose]   frames through an app sink into Swift and back
 //                                                 out through an app source, an encoder, probes,
 //                                                 caps, tags and bus messages
-//   gst-leak-probe --session CYCLES               capture-session start/stop cycles with photos
+//   gst-leak-probe --session CYCLES               capture-session start/stop cycles with photos, and a composition
 //                                                 and camera switches
 //
 // With --leak-on-purpose one buffer is kept forever, to prove the check can fail.
@@ -104,11 +104,18 @@ func cycleSession(_ cycles: Int) async throws -> Int {
     let still = try await session.photoOutput.capture().fileData
     await session.stop()
     try Data(still).write(to: URL(fileURLWithPath: image))
-    try await session.configure { $0.device = try DeviceDiscovery.device(named: "file:\(image)") }
+    try await session.configure {
+        $0.device = try DeviceDiscovery.device(named: "file:\(image)")  // read by the discoverer first
+        $0.format = .photo  // the file's own size, from the discoverer
+    }
     try await session.start()
     _ = try await session.photoOutput.capture()
     await session.stop()
-    return photos + 2  // the still written as the file, and its photo
+    // The booth's composition and a camera's element written in gst-launch syntax.
+    _ = try await PhotoComposer.compose([still, still], layout: PhotoComposer.Layout(
+        columns: 2, rows: 1, cellWidth: 160, cellHeight: 120, margin: 4))
+    _ = try Element(factory: "videotestsrc").launchDescription
+    return photos + 3  // the still written as the file, its photo, and the composition
 }
 
 /// Writes the result unbuffered, so it is out before GStreamer shuts down.
