@@ -65,13 +65,9 @@ public final class PhotoLibrary {
                         written.append(thumbnailFolder + "/" + thumbnail)
                         thumbnailName = thumbnail
                     }
-                    try database.query("""
-                        INSERT INTO photos (file, thumbnail, captured_at, device, width, height, codec, orientation, byte_count)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """, [.text(name), thumbnailName.map { .text($0) } ?? .null, .text(Self.timestamp(photo.capturedAt)),
-                              .text(photo.device), .integer(Int64(photo.width)), .integer(Int64(photo.height)),
-                              .text(photo.codec), .integer(Int64(photo.orientation)), .integer(Int64(photo.data.count))])
-                    let id = database.lastInsertedRowID
+                    let id = try insertRow(file: name, thumbnail: thumbnailName, capturedAt: photo.capturedAt, device: photo.device,
+                                           width: photo.width, height: photo.height, codec: photo.codec,
+                                           orientation: photo.orientation, byteCount: photo.data.count)
                     for album in photo.albums {
                         try database.query("INSERT OR IGNORE INTO albums (photo_id, name) VALUES (?, ?)", [.integer(id), .text(album)])
                     }
@@ -236,12 +232,22 @@ public final class PhotoLibrary {
         let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? Date()
         let thumbnail = Self.thumbnailName(for: name)
         let hasThumbnail = FileManager.default.fileExists(atPath: thumbnailFolder + "/" + thumbnail)
+        let id = try insertRow(file: name, thumbnail: hasThumbnail ? thumbnail : nil, capturedAt: modified, device: "unknown",
+                               width: size?.width ?? 0, height: size?.height ?? 0, codec: codec, orientation: 1,
+                               byteCount: data.count)
+        return try photo(id: id)
+    }
+
+    /// Adds a photo's row; returns its id.
+    private func insertRow(file: String, thumbnail: String?, capturedAt: Date, device: String, width: Int, height: Int,
+                           codec: String, orientation: Int, byteCount: Int) throws(DatabaseError) -> Int64 {
         try database.query("""
             INSERT INTO photos (file, thumbnail, captured_at, device, width, height, codec, orientation, byte_count)
-            VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)
-            """, [.text(name), hasThumbnail ? .text(thumbnail) : .null, .text(Self.timestamp(modified)), .text("unknown"),
-                  .integer(Int64(size?.width ?? 0)), .integer(Int64(size?.height ?? 0)), .text(codec), .integer(Int64(data.count))])
-        return try photo(id: database.lastInsertedRowID)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [.text(file), thumbnail.map { .text($0) } ?? .null, .text(Self.timestamp(capturedAt)), .text(device),
+                  .integer(Int64(width)), .integer(Int64(height)), .text(codec), .integer(Int64(orientation)),
+                  .integer(Int64(byteCount))])
+        return database.lastInsertedRowID
     }
 
     // MARK: - Names and formats

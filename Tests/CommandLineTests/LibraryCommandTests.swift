@@ -103,10 +103,7 @@ struct LibraryCommandTests {
     @Test("A library on a full disk fails with exit code 74 and leaves no partial file",
           .enabled(if: getuid() == 0, "mounting a small tmpfs needs root"))
     func fullDisk() throws {
-        let mount = try TemporaryFolder()
-        let mounted = try ChildProcess.run("mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", mount.url.path])
-        try #require(mounted.status == 0, "mount failed: \(mounted.standardError)")
-        defer { _ = try? ChildProcess.run("umount", [mount.url.path]) }
+        let mount = try TemporaryMount(options: "size=256k")
         let camctl = try Camctl()
         let result = try camctl("capture", "--device", "test:snow", "--resolution", "1920x1080", "--count", "5",
                                 "--library", mount.path("library"))
@@ -129,10 +126,7 @@ struct LibraryCommandTests {
     @Test("A read-only library folder fails with exit code 77 before the camera starts",
           .enabled(if: getuid() == 0, "mounting a read-only tmpfs needs root"))
     func readOnlyLibrary() throws {
-        let mount = try TemporaryFolder()
-        let mounted = try ChildProcess.run("mount", ["-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", mount.url.path])
-        try #require(mounted.status == 0, "mount failed: \(mounted.standardError)")
-        defer { _ = try? ChildProcess.run("umount", [mount.url.path]) }
+        let mount = try TemporaryMount(options: "ro,size=64k")
         let camctl = try Camctl()
         let result = try camctl("capture", "--device", "test", "--library", mount.path("library"))
         #expect(result.status == 77, "\(result.standardError)")

@@ -16,3 +16,24 @@ public final class TemporaryFolder {
 
     deinit { try? FileManager.default.removeItem(at: url) }
 }
+
+/// A small tmpfs mounted on a temporary folder for the test (needs root), unmounted when it goes.
+public final class TemporaryMount {
+    public let folder: TemporaryFolder
+
+    /// Mounts a tmpfs with mount options such as `size=256k` or `ro,size=64k`.
+    public init(options: String) throws {
+        folder = try TemporaryFolder()
+        let mounted = try ChildProcess.run("mount", ["-t", "tmpfs", "-o", options, "tmpfs", folder.url.path])
+        guard mounted.status == 0 else { throw MountFailure(message: mounted.standardError) }
+    }
+
+    /// The path of a file in the mount.
+    public func path(_ name: String) -> String { folder.path(name) }
+
+    public struct MountFailure: Error {
+        public let message: String
+    }
+
+    deinit { _ = try? ChildProcess.run("umount", [folder.url.path]) }
+}

@@ -22,6 +22,21 @@ public final class VirtualDisplay {
         }
     }
 
+    /// The whole screen (1280x720) as RGB bytes, grabbed by GStreamer's `ximagesrc`.
+    public func screenshot() throws -> [UInt8] {
+        let folder = try TemporaryFolder()
+        let file = folder.path("screen.rgb")
+        let grab = try ChildProcess.run("gst-launch-1.0", ["-q", "ximagesrc", "display-name=\(name)", "num-buffers=1",
+                                                           "!", "videoconvert", "!", "video/x-raw,format=RGB",
+                                                           "!", "filesink", "location=\(file)"])
+        guard grab.status == 0 else { throw ScreenshotFailure(message: grab.standardError) }
+        return try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+    }
+
+    public struct ScreenshotFailure: Error {
+        public let message: String
+    }
+
     deinit {
         // No waitUntilExit: on Linux it spins a run loop at full CPU when called off the main thread.
         // Foundation reaps the process; the socket file goes with the server.
