@@ -23,9 +23,12 @@ enum ExitCode: Int32 {
 struct CommandFailure: Error {
     let message: String
     let exitCode: ExitCode
+    /// GStreamer's debug text behind the failure, printed with `--verbose`.
+    var details: String?
 
-    init(_ message: String, exitCode: ExitCode) {
+    init(_ message: String, exitCode: ExitCode, details: String? = nil) {
         self.message = message
         self.exitCode = exitCode
+        self.details = details
     }
 }

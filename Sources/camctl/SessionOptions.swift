@@ -89,6 +89,6 @@ extension CommandFailure {
         case .invalidSetting: .usage
         case .sinkUnavailable, .notRunning, .pipeline: .software
         }
-        self.init(error.message, exitCode: code)
+        self.init(error.message, exitCode: code, details: error.debugInfo)
     }
 }

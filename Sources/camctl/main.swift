@@ -14,6 +14,9 @@ do {
 } catch {
     Terminal.restore()
     FileHandle.standardError.write(Data("camctl: \(error.message)\n".utf8))
+    if arguments.contains("--verbose"), let details = error.details {
+        FileHandle.standardError.write(Data("  (GStreamer: \(details))\n".utf8))
+    }
     exit(error.exitCode.rawValue)
 }
 Terminal.restore()
