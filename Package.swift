@@ -26,6 +26,8 @@ let package = Package(
         .target(name: "CameraKit", dependencies: ["GStreamer", "ImageMetadata", "CV4L2"]),
         // Layer 4: formats written in pure Swift (EXIF, JPEG segments).
         .target(name: "ImageMetadata"),
+        // Layer 4: HEIF (HEIC) files written and read in pure Swift.
+        .target(name: "HEIF"),
         // Layer 4: the photo library, files and an SQLite index (Debian's libsqlite3-dev).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "PhotoLibrary", dependencies: ["CSQLite", "ImageMetadata"]),
@@ -42,6 +44,7 @@ let package = Package(
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "TestSupport", "gst-leak-probe"]),
         .testTarget(name: "CameraKitTests", dependencies: ["CameraKit", "ImageMetadata", "GStreamer", "TestSupport"]),
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "TestSupport"]),
+        .testTarget(name: "HEIFTests", dependencies: ["HEIF", "TestSupport"]),
         // camctl run as a person or a script runs it: as a child process, judged by other tools.
         .testTarget(name: "CommandLineTests", dependencies: ["camctl", "TestSupport"]),
     ],
