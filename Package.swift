@@ -23,7 +23,7 @@ let package = Package(
         // The kernel's V4L2 control interface (camera controls, flash), header only.
         .systemLibrary(name: "CV4L2"),
         // Layer 3: the capture model (session, devices, outputs, photos). Knows nothing about the command line.
-        .target(name: "CameraKit", dependencies: ["GStreamer", "ImageMetadata", "CV4L2"]),
+        .target(name: "CameraKit", dependencies: ["GStreamer", "ImageMetadata", "HEIF", "CV4L2"]),
         // Layer 4: formats written in pure Swift (EXIF, JPEG segments).
         .target(name: "ImageMetadata"),
         // Layer 4: HEIF (HEIC) files written and read in pure Swift.

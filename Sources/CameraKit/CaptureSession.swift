@@ -413,7 +413,8 @@ public actor CaptureSession {
             output.attach(PhotoOutput.Attachment(
                 photoEncoder: encoders.0, thumbnailEncoder: encoders.1, clock: pipeline,
                 settlingTimeout: configuration.exposureSettling?.timeout,
-                deviceName: device.name, width: format.width, height: format.height, flash: Self.flash(of: device)))
+                deviceName: device.name, width: format.width, height: format.height, flash: Self.flash(of: device),
+                hevcEncoders: HEVCEncoders()))
         }
         attachCameraJPEGs(of: pipeline)
         if let frames = pipeline.element(named: "frames", as: AppSink.self) {
@@ -447,6 +448,7 @@ public actor CaptureSession {
         try? await current.pipeline.stop()
         await attachment?.photoEncoder.stop()
         await attachment?.thumbnailEncoder.stop()
+        await attachment?.hevcEncoders.stopAll()
     }
 
     /// The camera sent its last frame (a video file used as a camera ended, a camera closed its stream).

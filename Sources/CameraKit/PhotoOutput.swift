@@ -1,5 +1,6 @@
 import Foundation
 import GStreamer
+import HEIF
 import ImageMetadata
 import Synchronization
 
@@ -30,6 +31,8 @@ public final class PhotoOutput: Sendable {
         var height: Int
         /// The camera's flash, where its driver offers V4L2 flash controls.
         var flash: Flash?
+        /// HEVC encoders, started on the first HEIC photo and kept while the session runs.
+        let hevcEncoders: HEVCEncoders
     }
 
     private struct State {
@@ -143,21 +146,28 @@ public final class PhotoOutput: Sendable {
     /// Takes the request's frame, encodes the photo and its thumbnail together, and publishes it.
     private func complete(_ request: Request,
                           frame takeFrame: () async throws(CaptureError) -> Sample) async throws(CaptureError) -> Photo {
-        let id = request.id, attachment = request.attachment, resolved = request.resolved
+        let id = request.id, attachment = request.attachment
         do {
             let frame = try await takeFrame()
             eventStream.send(.didCapturePhoto(id: id))
             let buffer = frame.buffer
-            let cameraJPEG = cameraJPEG(taken: buffer?.presentationTime)
-            let resolved = cameraJPEG == nil ? resolved : resolved.usingCameraJPEG()
-            async let encoded = cameraJPEG == nil
-                ? attachment.photoEncoder.encode(frame, quality: request.settings.quality)
-                : try cameraJPEG!.buffer!.bytes()
+            // An MJPEG camera's own JPEG of this frame, kept as it is when it has the photo's size.
+            let cameraJPEG = request.resolved.codec == .jpeg ? cameraJPEG(taken: buffer?.presentationTime) : nil
+            let resolved = cameraJPEG == nil ? request.resolved : request.resolved.usingCameraJPEG()
+            let exif = metadata(deviceName: attachment.deviceName, resolved: resolved, capturedAt: request.requestedAt,
+                                hasFlash: attachment.flash != nil)
             async let thumbnail: [UInt8] = resolved.thumbnailWidth > 0
                 ? attachment.thumbnailEncoder.encode(frame, quality: 80, width: resolved.thumbnailWidth, height: resolved.thumbnailHeight)
                 : []
-            let exif = metadata(deviceName: attachment.deviceName, resolved: resolved, capturedAt: request.requestedAt)
-            let fileData = try JPEGFile.embeddingExif(exif.tiffData(), in: try await encoded)
+            let fileData: [UInt8]
+            if resolved.codec == .hevc {
+                fileData = try await heifFile(of: frame, exif: exif, request: request)
+            } else {
+                async let encoded = cameraJPEG == nil
+                    ? attachment.photoEncoder.encode(frame, quality: request.settings.quality)
+                    : try cameraJPEG!.buffer!.bytes()
+                fileData = try JPEGFile.embeddingExif(exif.tiffData(), in: try await encoded)
+            }
             let photo = Photo(
                 captureID: id, fileData: fileData, thumbnailData: try await thumbnail, resolvedSettings: resolved,
                 orientation: exif.orientation, deviceName: attachment.deviceName, requestedAt: request.requestedAt,
@@ -175,15 +185,34 @@ public final class PhotoOutput: Sendable {
     }
 
     private func validate(_ settings: PhotoSettings) throws(CaptureError) {
-        guard settings.codec == .jpeg else {
-            throw CaptureError(.invalidSetting, "HEVC (HEIC) photos are coming in a later release; use JPEG for now")
+        guard [0, 90, 180, 270].contains(settings.rotation) else {
+            throw CaptureError(.invalidSetting, "a rotation of \(settings.rotation) degrees is not 0, 90, 180 or 270")
         }
         guard (1...100).contains(settings.quality) else {
-            throw CaptureError(.invalidSetting, "the JPEG quality \(settings.quality) is out of range; use 1 to 100")
+            throw CaptureError(.invalidSetting, "the photo quality \(settings.quality) is out of range; use 1 to 100")
         }
         let (camera, flash) = state.withLock { ($0.attachment?.deviceName, $0.attachment?.flash) }
         guard settings.flashMode != .on || flash != nil else {
             throw CaptureError(.invalidSetting, "\(camera ?? "the camera") has no flash; use flash off or auto")
+        }
+    }
+
+    /// The photo as a HEIF file: the frame and a thumbnail encoded as HEVC (both encoders kept
+    /// running for the next photo), with the same EXIF as a JPEG and the orientation as irot/imir.
+    private func heifFile(of frame: Sample, exif: ExifMetadata, request: Request) async throws(CaptureError) -> [UInt8] {
+        let resolved = request.resolved, encoders = request.attachment.hevcEncoders, quality = request.settings.quality
+        let main = try await encoders.encoder(width: resolved.width, height: resolved.height, quality: quality)
+        let small = resolved.thumbnailWidth > 0
+            ? try await encoders.encoder(width: resolved.thumbnailWidth, height: resolved.thumbnailHeight, quality: quality) : nil
+        async let picture = main.encode(frame)
+        async let thumbnail = small?.encode(frame)
+        do {
+            return try HEIFImage(primary: .single(try await picture), thumbnail: try await thumbnail, exif: exif.tiffData(),
+                                 orientation: exif.orientation, colour: .bt709).fileData()
+        } catch let error as HEIFError {
+            throw CaptureError(.pipeline, "the HEIC file could not be written: \(error.message)")
+        } catch {
+            throw CaptureError.converting(error, context: "the photo could not be encoded as HEVC")
         }
     }
 
@@ -243,7 +272,7 @@ public final class PhotoOutput: Sendable {
         return nil
     }
 
-    private func metadata(deviceName: String, resolved: ResolvedPhotoSettings, capturedAt: Date) -> ExifMetadata {
+    private func metadata(deviceName: String, resolved: ResolvedPhotoSettings, capturedAt: Date, hasFlash: Bool) -> ExifMetadata {
         var exif = ExifMetadata()
         exif.make = "camctl"
         exif.model = deviceName
@@ -251,7 +280,8 @@ public final class PhotoOutput: Sendable {
         exif.dateTimeOriginal = capturedAt
         exif.pixelWidth = resolved.width
         exif.pixelHeight = resolved.height
-        exif.flash = .noFlashFunction
+        exif.orientation = resolved.exifOrientation
+        exif.flash = resolved.isFlashFired ? .fired : (hasFlash ? .off : .noFlashFunction)
         return exif
     }
 

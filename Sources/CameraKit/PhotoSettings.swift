@@ -26,10 +26,14 @@ public struct PhotoSettings: Sendable, Equatable {
         case quality
     }
 
-    /// The file format.
+    /// The file format: JPEG, or HEVC in a HEIF (`.heic`) file.
     public var codec: Codec = .jpeg
-    /// JPEG quality, 1 to 100.
+    /// Quality, 1 to 100: the JPEG quality, or for HEVC x265's rate factor (90 is CRF 22, 100 is
+    /// CRF 12, 1 is CRF 51).
     public var quality: Int = 90
+    /// How far the picture is turned clockwise for display (0, 90, 180 or 270 degrees), recorded
+    /// in the photo's metadata (EXIF Orientation, and `irot` in HEIC) without turning the pixels.
+    public var rotation: Int = 0
     /// Whether the flash fires.
     public var flashMode: FlashMode = .auto
     /// Which frame to take.
@@ -59,6 +63,18 @@ public struct ResolvedPhotoSettings: Sendable, Equatable {
     public let quality: Int
     /// The frame choice used.
     public let prioritization: PhotoSettings.QualityPrioritization
+    /// The clockwise rotation recorded for display.
+    public let rotation: Int
+
+    /// The EXIF orientation that records ``rotation``.
+    public var exifOrientation: Int {
+        switch rotation {
+        case 90: 6
+        case 180: 3
+        case 270: 8
+        default: 1
+        }
+    }
     /// Whether the photo is the camera's own JPEG (an MJPEG camera at its own size), stored
     /// without a decode and a second encode; ``quality`` then did not apply.
     public private(set) var isCameraJPEG = false
@@ -71,6 +87,7 @@ public struct ResolvedPhotoSettings: Sendable, Equatable {
         quality = settings.quality
         prioritization = settings.prioritization
         isFlashFired = flashFires
+        rotation = settings.rotation
         if let side = settings.thumbnailMaximumSide, side > 0, width > 0, height > 0 {
             let scale = min(1, Double(side) / Double(max(width, height)))
             // Even sizes, as 4:2:0 encoders want.

@@ -1,3 +1,4 @@
+import Foundation
 /// The value of a field in a ``Structure`` or caps: numbers, text, fractions, ranges and lists.
 ///
 /// Values are plain Swift data, safe to keep and to send between tasks.
@@ -30,11 +31,19 @@ public enum Value: Equatable, Sendable {
     case enumeration(String)
     /// Caps, as properties such as `capsfilter`'s `caps` hold.
     case caps(Caps)
+    /// Bytes held in a buffer, as the `codec_data` field of encoded caps.
+    case bytes([UInt8])
     /// A value of another type, kept as GStreamer serialises it.
     case other(typeName: String, serialized: String)
 }
 
 extension Value {
+    /// The bytes, if this is a buffer value.
+    public var bytesValue: [UInt8]? {
+        if case .bytes(let bytes) = self { return bytes }
+        return nil
+    }
+
     /// The integer, if this is a signed or unsigned integer that fits `Int`.
     public var intValue: Int? {
         switch self {
@@ -101,6 +110,7 @@ extension Value: CustomStringConvertible {
         case .array(let values): "< " + values.map(\.description).joined(separator: ", ") + " >"
         case .structure(let structure): "[\(structure)]"
         case .caps(let caps): "\"\(caps)\""
+        case .bytes(let bytes): bytes.map { String(format: "%02x", $0) }.joined()
         case .other(_, let serialized): serialized
         }
     }

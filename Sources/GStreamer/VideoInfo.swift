@@ -28,6 +28,8 @@ public struct VideoInfo: Equatable, Sendable {
     public let planes: [Plane]
     /// The size of one frame in bytes.
     public let frameSize: Int
+    /// Whether YUV samples use the full 0–255 range (as JPEG does) rather than 16–235 (video).
+    public let isFullRange: Bool
 
     /// Reads the layout from raw video caps.
     public init(caps: Caps) throws(GStreamerError) {
@@ -46,6 +48,7 @@ public struct VideoInfo: Equatable, Sendable {
         height = Int(info.height)
         frameRate = Fraction(Int(info.fps_n), info.fps_d == 0 ? 1 : Int(info.fps_d))
         frameSize = Int(info.size)
+        isFullRange = info.colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255
         let count = Int(formatInfo.pointee.n_planes)
         var offsets = VideoInfo.integers(info.offset, as: gsize.self, count: count)
         var strides = VideoInfo.integers(info.stride, as: gint.self, count: count)

@@ -7,7 +7,7 @@ struct BoothCommand: Subcommand {
     static let name = "booth"
     static let synopsis = """
         camctl booth    [--device D] [--shots 4] [--countdown 5] [--layout 2x2|1x4] [--sink ELEMENT] [--output PATH]
-                        [--library DIR | --no-library] [--quality 1-100] [--json] [--print-pipeline]
+                        [--library DIR | --no-library] [--jpeg | --hevc] [--quality 1-100] [--json] [--print-pipeline]
         """
     static let summary = "the photo booth: countdown, shots, and one composed picture of them"
     static let help = """
@@ -22,6 +22,7 @@ struct BoothCommand: Subcommand {
         .init(name: "--shots", value: "N"), .init(name: "--countdown", value: "SECONDS"),
         .init(name: "--layout", value: "2x2|1x4"), .init(name: "--sink", value: "ELEMENT"),
         .init(name: "--quality", value: "1-100", short: "-q"),
+        .init(name: "--jpeg", value: nil), .init(name: "--hevc", value: nil),
     ]
 
     enum Layout: String, CaseIterable {
@@ -50,6 +51,10 @@ struct BoothCommand: Subcommand {
         sink = arguments.string("--sink") ?? "autovideosink"
         composedOutput = arguments.string("--output")
         settings.quality = try arguments.integer("--quality", in: 1...100) ?? settings.quality
+        try arguments.refuseTogether("--jpeg", "--hevc")
+        if arguments.flag("--hevc") { settings.codec = .hevc }
+        // Each shot's thumbnail (always JPEG) is made at the cell's width, and is what is composed.
+        settings.thumbnailMaximumSide = Self.cellWidth
     }
 
     func run() async throws(CommandFailure) {
@@ -100,7 +105,7 @@ struct BoothCommand: Subcommand {
                                         cellWidth: Self.cellWidth, cellHeight: cellHeight, margin: Self.cellWidth / 40)
         let composed: [UInt8]
         do {
-            composed = try await PhotoComposer.compose(photos.map(\.fileData), layout: grid, quality: settings.quality)
+            composed = try await PhotoComposer.compose(photos.map(\.thumbnailData), layout: grid, quality: settings.quality)
         } catch {
             throw CommandFailure(error)
         }

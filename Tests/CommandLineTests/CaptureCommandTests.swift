@@ -42,6 +42,19 @@ struct CaptureCommandTests {
         #expect(photo["width"] as? Int == 800 && photo["height"] as? Int == 600)
     }
 
+    @Test("JPEG photos use the full range: white is white and black is black", arguments: [("white", 255), ("black", 0)])
+    func fullRange(pattern: String, value: Int) throws {
+        let camctl = try Camctl()
+        let result = try camctl("capture", "--device", "test:\(pattern)", "--resolution", "64x64", "--no-library", "--output", "-")
+        #expect(result.status == 0, "\(result.standardError)")
+        let folder = try TemporaryFolder()
+        try result.standardOutputBytes.write(to: URL(fileURLWithPath: folder.path("photo.jpg")))
+        let pixels = try ChildProcess.run("ffmpeg", ["-loglevel", "error", "-i", folder.path("photo.jpg"), "-f", "rawvideo",
+                                                     "-pix_fmt", "gray", "-"]).standardOutputBytes
+        #expect(pixels.count == 64 * 64)
+        #expect(pixels.allSatisfy { abs(Int($0) - value) <= 2 }, "\(pattern): \(pixels.prefix(4).map { $0 })")
+    }
+
     @Test("--count with --json prints one object per photo, each a distinct frame, with a pattern for copies")
     func countWithJSON() throws {
         let camctl = try Camctl()
@@ -118,7 +131,7 @@ struct CaptureCommandTests {
         (["library", "show", "abc"], "\"abc\" is not a photo id"),
         (["library", "sheet"], "library sheet needs --output PATH"),
         (["help", "nothing"], "there is no command \"nothing\""),
-        (["capture", "--device", "test", "--hevc"], "HEVC (HEIC) photos are coming"),
+        (["capture", "--rotate", "45"], "--rotate 45 is not one of 0, 90, 180 or 270"),
         (["capture", "--device", "test", "--flash", "on"], "has no flash"),
     ])
     func usageErrors(arguments: [String], message: String) throws {

@@ -41,6 +41,18 @@ extension Value {
             } else {
                 self = .other(typeName: "GstStructure", serialized: "")
             }
+        case gst_buffer_get_type():
+            if let buffer = g_value_get_boxed(gvalue)?.assumingMemoryBound(to: GstBuffer.self) {
+                var map = GstMapInfo()
+                if gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 {
+                    self = .bytes(Array(UnsafeRawBufferPointer(start: map.data, count: Int(map.size))))
+                    gst_buffer_unmap(buffer, &map)
+                } else {
+                    self = .bytes([])
+                }
+            } else {
+                self = .bytes([])
+            }
         case gst_caps_get_type():
             if let caps = gst_value_get_caps(gvalue) {
                 self = .caps(Caps(retaining: UnsafeMutablePointer(mutating: caps)))
@@ -125,6 +137,13 @@ extension Value {
         case .caps(let caps):
             g_value_init(gvalue, gst_caps_get_type())
             gst_value_set_caps(gvalue, caps.raw)
+        case .bytes(let bytes):
+            g_value_init(gvalue, gst_buffer_get_type())
+            let buffer = gst_buffer_new_allocate(nil, gsize(bytes.count), nil)
+            if let buffer, !bytes.isEmpty {
+                _ = bytes.withUnsafeBytes { gst_buffer_fill(buffer, 0, $0.baseAddress, gsize(bytes.count)) }
+            }
+            g_value_take_boxed(gvalue, buffer)
         case .other(let typeName, let serialized):
             let type = g_type_from_name(typeName)
             guard type != 0 else {

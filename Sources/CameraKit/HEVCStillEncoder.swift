@@ -1,0 +1,79 @@
+import Dispatch
+import GStreamer
+import HEIF
+
+/// An HEVC encoder for stills (x265, Main Still Picture, 8-bit 4:2:0, BT.709) kept playing
+/// between captures, so only the first photo pays its start-up. Every picture it makes is an
+/// intra picture that decodes on its own.
+final class HEVCStillEncoder: Sendable {
+    /// What the encoder makes: the picture size and the quality.
+    struct Key: Hashable, Sendable {
+        let width: Int
+        let height: Int
+        let quality: Int
+    }
+
+    private let pipeline: Pipeline
+    private let input: AppSource
+    private let output: AppSink
+    private let key: Key
+    private let queue = DispatchQueue(label: "camctl.encoder.hevc")
+
+    /// x265's constant rate factor for a quality from 1 to 100: 90 (the default) is CRF 22, the
+    /// value HEIF stills are usually made at; 100 is CRF 12; 1 is CRF 51, x265's lowest quality.
+    static func rateFactor(forQuality quality: Int) -> Int {
+        let clamped = min(100, max(1, quality))
+        return clamped >= 90 ? 22 - (clamped - 90) : 22 + (90 - clamped) * 29 / 89
+    }
+
+    /// Builds and starts an encoder for pictures of one size and quality.
+    init(_ key: Key) async throws(CaptureError) {
+        self.key = key
+        do {
+            pipeline = try Pipeline(describing: """
+                appsrc name=input format=time ! videoscale ! videoconvert \
+                ! video/x-raw,format=I420,width=\(key.width),height=\(key.height),pixel-aspect-ratio=1/1,colorimetry=bt709 \
+                ! x265enc speed-preset=ultrafast option-string="crf=\(Self.rateFactor(forQuality: key.quality)):info=0" \
+                ! h265parse ! video/x-h265,stream-format=hvc1,alignment=au,profile=main-still-picture \
+                ! appsink name=output sync=false
+                """)
+            guard let input = pipeline.element(named: "input", as: AppSource.self),
+                  let output = pipeline.element(named: "output", as: AppSink.self) else {
+                throw CaptureError(.pipeline, "the HEVC encoder pipeline lacks its elements")
+            }
+            (self.input, self.output) = (input, output)
+            try await pipeline.beginStateChange(to: .playing)
+        } catch {
+            throw CaptureError.converting(error, context: "the HEVC encoder could not start (is gstreamer1.0-plugins-bad with x265 installed?)")
+        }
+    }
+
+    /// Encodes one frame at the encoder's size.
+    func encode(_ frame: Sample) async throws(CaptureError) -> HEVCPicture {
+        let result: Result<HEVCPicture, CaptureError> = await withCheckedContinuation { continuation in
+            queue.async { [unowned self] in
+                continuation.resume(returning: Result { () throws(CaptureError) in try encodeNow(frame) })
+            }
+        }
+        return try result.get()
+    }
+
+    private func encodeNow(_ frame: Sample) throws(CaptureError) -> HEVCPicture {
+        do {
+            try input.push(frame)
+            guard let encoded = output.pullSample(timeout: .seconds(30)), let buffer = encoded.buffer else {
+                throw CaptureError(.timeout, "the HEVC encoder gave no picture within 30 seconds")
+            }
+            guard let configuration = encoded.caps?.structures.first?["codec_data"]?.bytesValue else {
+                throw CaptureError(.pipeline, "the HEVC encoder gave no decoder configuration (codec_data)")
+            }
+            return HEVCPicture(configuration: configuration, accessUnit: try buffer.bytes(), width: key.width, height: key.height)
+        } catch {
+            throw CaptureError.converting(error, context: "the photo could not be encoded as HEVC")
+        }
+    }
+
+    func stop() async {
+        try? await pipeline.stop()
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("camctl capture --hevc writes HEIC that libheif, exiftool and ffmpeg judge", .timeLimit(.minutes(1)))
+struct HEICCaptureTests {
+    @Test("A HEIC photo opens in heif-info and exiftool with its thumbnail, EXIF and Main Still Picture 4:2:0 8-bit")
+    func heicCapture() throws {
+        let camctl = try Camctl()
+        let result = try camctl("capture", "--device", "test", "--hevc", "--json")
+        #expect(result.status == 0, "\(result.standardError)")
+        let photo = try #require(Camctl.objects(result.standardOutput).first)
+        #expect(photo["codec"] as? String == "hevc")
+        let path = try #require(photo["path"] as? String)
+        #expect(path.hasSuffix(".heic"))
+        let info = try ChildProcess.run("heif-info", [path])
+        #expect(info.status == 0, "\(info.standardError)")
+        for line in ["MIME type: image/heic", "image: 1920x1080 (id=1), primary", "thumbnail: 320x180", "color profile: nclx"] {
+            #expect(info.standardOutput.contains(line), "\(line) in \(info.standardOutput)")
+        }
+        #expect(info.standardOutput.range(of: #"Exif: [0-9]+ bytes"#, options: .regularExpression) != nil)
+        #expect(try Camctl.exif(path, "FileType", "ImageSize", "Make", "Model", "Orientation", "GeneralProfileIDC",
+                                "ChromaFormat", "BitDepthLuma")
+            == ["HEIC", "1920x1080", "camctl", "Test camera (smpte)", "Horizontal (normal)", "Main Still Picture", "4:2:0", "8"])
+        #expect(try Camctl.exif(path, "DateTimeOriginal").first?.hasPrefix("20") == true)
+        #expect(try ChildProcess.run("exiftool", ["-validate", "-warning", "-error", "-s3", path]).standardOutput.hasPrefix("OK"))
+        // The library lists it as HEVC, with a JPEG thumbnail beside it.
+        let listed = try #require(try camctl.photos().first)
+        #expect(listed["codec"] as? String == "hevc")
+        #expect(try Camctl.exif(listed["thumbnail_path"] as! String, "FileType", "ImageSize") == ["JPEG", "320x180"])
+    }
+
+    @Test("The decoded HEIC matches the picture the camera saw, at least as closely as the JPEG of it")
+    func pixelsMatch() throws {
+        let camctl = try Camctl()
+        let folder = try TemporaryFolder()
+        let source = folder.path("source.png")
+        #expect(try ChildProcess.run("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "pattern=pinwheel",
+                                                        "!", "video/x-raw,width=640,height=480", "!", "pngenc",
+                                                        "!", "filesink", "location=\(source)"]).status == 0)
+        for codec in ["--hevc", "--jpeg"] {
+            let output = folder.path(codec == "--hevc" ? "photo.heic" : "photo.jpg")
+            let result = try camctl("capture", "--device", "file:\(source)", "--resolution", "photo", codec,
+                                    "--no-library", "--output", output)
+            #expect(result.status == 0, "\(result.standardError)")
+        }
+        let decoded = folder.path("decoded.png")
+        #expect(try ChildProcess.run("heif-convert", ["--quiet", folder.path("photo.heic"), decoded]).status == 0)
+        let heic = try Self.psnr(source, decoded), jpeg = try Self.psnr(source, folder.path("photo.jpg"))
+        #expect(heic >= Self.minimumPSNR, "HEIC PSNR \(heic) dB")
+        #expect(heic >= jpeg, "HEIC \(heic) dB, JPEG \(jpeg) dB at the same quality setting")
+    }
+
+    /// At quality 90 (CRF 22) a 640x480 pinwheel decodes at about 49 dB against the lossless
+    /// source (its JPEG at quality 90: about 47 dB).
+    static let minimumPSNR = 40.0
+
+    @Test("--rotate 90 decodes turned, with the same orientation in irot and EXIF")
+    func rotated() throws {
+        let camctl = try Camctl()
+        let folder = try TemporaryFolder()
+        let output = folder.path("turned.heic")
+        #expect(try camctl("capture", "--device", "test", "--resolution", "640x480", "--hevc", "--rotate", "90",
+                           "--no-library", "--output", output).status == 0)
+        #expect(try ChildProcess.run("heif-info", [output]).standardOutput.contains("image: 480x640 (id=1), primary"))
+        #expect(try Camctl.exif(output, "Rotation", "Orientation") == ["270", "Rotate 90 CW"])
+        let decoded = folder.path("turned.png")
+        #expect(try ChildProcess.run("heif-convert", ["--quiet", output, decoded]).status == 0)
+        #expect(try Camctl.exif(decoded, "ImageSize") == ["480x640"])
+    }
+
+    @Test("booth --hevc keeps HEIC shots and composes them")
+    func boothHEIC() throws {
+        let camctl = try Camctl()
+        let result = try camctl("booth", "--device", "test", "--resolution", "640x480", "--countdown", "0", "--sink", "fakesink",
+                                "--hevc", "--shots", "2", "--json")
+        #expect(result.status == 0, "\(result.standardError)")
+        let objects = Camctl.objects(result.standardOutput)
+        #expect(objects.map { $0["codec"] as? String } == ["hevc", "hevc", "jpeg"])
+        #expect(try Camctl.exif(objects[2]["path"] as! String, "ImageSize") == ["1328x512"])
+    }
+
+    /// The average PSNR of two pictures, as ffmpeg's psnr filter measures it.
+    static func psnr(_ reference: String, _ picture: String) throws -> Double {
+        let result = try ChildProcess.run("ffmpeg", ["-nostats", "-i", reference, "-i", picture, "-lavfi", "psnr", "-f", "null", "-"])
+        guard let range = result.standardError.range(of: #"average:[0-9.]+"#, options: .regularExpression),
+              let value = Double(result.standardError[range].dropFirst("average:".count)) else { return 0 }
+        return value
+    }
+}
