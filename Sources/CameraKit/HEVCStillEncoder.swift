@@ -6,11 +6,14 @@ import HEIF
 /// between captures, so only the first photo pays its start-up. Every picture it makes is an
 /// intra picture that decodes on its own.
 final class HEVCStillEncoder: Sendable {
-    /// What the encoder makes: the picture size and the quality.
+    /// What the encoder makes: the picture size and the quality, or tiles of a size.
     struct Key: Hashable, Sendable {
         let width: Int
         let height: Int
         let quality: Int
+        /// Tiles cut from each frame and encoded at constant QP (so all tiles match in quality),
+        /// `width`x`height` each, instead of one picture of the frame.
+        var isTiled = false
     }
 
     private let pipeline: Pipeline
@@ -30,10 +33,11 @@ final class HEVCStillEncoder: Sendable {
     init(_ key: Key) async throws(CaptureError) {
         self.key = key
         do {
+            let factor = Self.rateFactor(forQuality: key.quality)
             pipeline = try Pipeline(describing: """
-                appsrc name=input format=time ! videoscale ! videoconvert \
+                appsrc name=input format=time ! \(key.isTiled ? "videobox name=tile" : "videoscale") ! videoconvert \
                 ! video/x-raw,format=I420,width=\(key.width),height=\(key.height),pixel-aspect-ratio=1/1,colorimetry=bt709 \
-                ! x265enc speed-preset=ultrafast option-string="crf=\(Self.rateFactor(forQuality: key.quality)):info=0" \
+                ! x265enc speed-preset=ultrafast option-string="\(key.isTiled ? "qp" : "crf")=\(factor):info=0" \
                 ! h265parse ! video/x-h265,stream-format=hvc1,alignment=au,profile=main-still-picture \
                 ! appsink name=output sync=false
                 """)
@@ -56,6 +60,40 @@ final class HEVCStillEncoder: Sendable {
             }
         }
         return try result.get()
+    }
+
+    /// Cuts the frame into tiles of the encoder's size, rows first, and encodes each; tiles past
+    /// the frame's right and bottom edges are filled with black.
+    func encodeTiles(of frame: Sample, width: Int, height: Int) async throws(CaptureError) -> (tiles: [HEVCPicture], columns: Int) {
+        let columns = (width + key.width - 1) / key.width, rows = (height + key.height - 1) / key.height
+        let result: Result<[HEVCPicture], CaptureError> = await withCheckedContinuation { continuation in
+            queue.async { [unowned self] in
+                continuation.resume(returning: Result { () throws(CaptureError) in
+                    var tiles: [HEVCPicture] = []
+                    for row in 0..<rows {
+                        for column in 0..<columns {
+                            try cut(x: column * key.width, y: row * key.height, frameWidth: width, frameHeight: height)
+                            tiles.append(try encodeNow(frame))
+                        }
+                    }
+                    return tiles
+                })
+            }
+        }
+        return (try result.get(), columns)
+    }
+
+    /// Sets the tile cutter to the tile at `x`,`y` (negative crops add a border).
+    private func cut(x: Int, y: Int, frameWidth: Int, frameHeight: Int) throws(CaptureError) {
+        guard let tile = pipeline.element(named: "tile") else { throw CaptureError(.pipeline, "the tile encoder has no cutter") }
+        do {
+            try tile.setProperty("left", x)
+            try tile.setProperty("top", y)
+            try tile.setProperty("right", frameWidth - x - key.width)
+            try tile.setProperty("bottom", frameHeight - y - key.height)
+        } catch {
+            throw CaptureError.converting(error, context: "the tile could not be cut")
+        }
     }
 
     private func encodeNow(_ frame: Sample) throws(CaptureError) -> HEVCPicture {

@@ -201,13 +201,21 @@ public final class PhotoOutput: Sendable {
     /// running for the next photo), with the same EXIF as a JPEG and the orientation as irot/imir.
     private func heifFile(of frame: Sample, exif: ExifMetadata, request: Request) async throws(CaptureError) -> [UInt8] {
         let resolved = request.resolved, encoders = request.attachment.hevcEncoders, quality = request.settings.quality
-        let main = try await encoders.encoder(width: resolved.width, height: resolved.height, quality: quality)
+        let tiled = request.settings.usesHEVCTiles
+        let main = tiled ? try await encoders.encoder(width: Self.tileSide, height: Self.tileSide, quality: quality, tiled: true)
+            : try await encoders.encoder(width: resolved.width, height: resolved.height, quality: quality)
         let small = resolved.thumbnailWidth > 0
             ? try await encoders.encoder(width: resolved.thumbnailWidth, height: resolved.thumbnailHeight, quality: quality) : nil
-        async let picture = main.encode(frame)
         async let thumbnail = small?.encode(frame)
         do {
-            return try HEIFImage(primary: .single(try await picture), thumbnail: try await thumbnail, exif: exif.tiffData(),
+            let primary: HEIFImage.Primary
+            if tiled {
+                let (tiles, columns) = try await main.encodeTiles(of: frame, width: resolved.width, height: resolved.height)
+                primary = .grid(tiles: tiles, columns: columns, width: resolved.width, height: resolved.height)
+            } else {
+                primary = .single(try await main.encode(frame))
+            }
+            return try HEIFImage(primary: primary, thumbnail: try await thumbnail, exif: exif.tiffData(),
                                  orientation: exif.orientation, colour: .bt709).fileData()
         } catch let error as HEIFError {
             throw CaptureError(.pipeline, "the HEIC file could not be written: \(error.message)")
@@ -215,6 +223,9 @@ public final class PhotoOutput: Sendable {
             throw CaptureError.converting(error, context: "the photo could not be encoded as HEVC")
         }
     }
+
+    /// The side of a HEIC grid's tiles, as iPhones use.
+    static let tileSide = 512
 
     /// Whether the flash fires: always with `on`; with `auto`, when the picture is dark.
     private func firesFlash(_ mode: PhotoSettings.FlashMode, on attachment: Attachment) -> Bool {

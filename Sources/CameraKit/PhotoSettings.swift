@@ -31,6 +31,9 @@ public struct PhotoSettings: Sendable, Equatable {
     /// Quality, 1 to 100: the JPEG quality, or for HEVC x265's rate factor (90 is CRF 22, 100 is
     /// CRF 12, 1 is CRF 51).
     public var quality: Int = 90
+    /// For HEVC: the picture as a grid of 512x512 tiles (as iPhones write it, each tile within HEVC
+    /// level 3 for decoders with level limits) rather than one picture (level 6 at 12 MP).
+    public var usesHEVCTiles = false
     /// How far the picture is turned clockwise for display (0, 90, 180 or 270 degrees), recorded
     /// in the photo's metadata (EXIF Orientation, and `irot` in HEIC) without turning the pixels.
     public var rotation: Int = 0

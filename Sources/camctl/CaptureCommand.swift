@@ -10,7 +10,7 @@ struct CaptureCommand: Subcommand {
                         [--interval SECONDS] [--resolution WxH] [--output PATH] [--library DIR | --no-library]
                         [--flash off|on|auto] [--prioritize speed|balanced|quality] [--json] [--print-pipeline]
                         [--sink ELEMENT] [--latest PATH] [--exec CMD] [--metadata FILE] [--wait-for-device]
-                        [--rotate 0|90|180|270]
+                        [--rotate 0|90|180|270] [--heic-tiles]
         """
     static let summary = "take photos into the library (and a copy at --output)"
     static let help = """
@@ -24,7 +24,9 @@ struct CaptureCommand: Subcommand {
         each photo with CAMCTL_PHOTO and CAMCTL_ID set. SIGUSR1 takes the next photo at once,
         SIGUSR2 ends after the photo in flight; Ctrl-C stops and exits 130. --hevc writes HEIC (HEVC in
         a HEIF file, with a thumbnail and EXIF), about half the size of a JPEG of the same quality.
-        --rotate records how the picture is turned for display (EXIF Orientation, irot in HEIC).
+        --heic-tiles stores a HEIC as a grid of 512x512 tiles, as iPhones do, for decoders with HEVC
+        level limits. --rotate records how the picture is turned for display (EXIF Orientation, irot
+        in HEIC).
         """
     static let options = SessionOptions.options + PhotoSaving.options + [
         .init(name: "--jpeg", value: nil), .init(name: "--hevc", value: nil),
@@ -36,6 +38,7 @@ struct CaptureCommand: Subcommand {
         .init(name: "--prioritize", value: "speed|balanced|quality"),
         .init(name: "--sink", value: "ELEMENT"),
         .init(name: "--rotate", value: "0|90|180|270"),
+        .init(name: "--heic-tiles", value: nil),
     ]
 
     let session: SessionOptions
@@ -52,6 +55,12 @@ struct CaptureCommand: Subcommand {
         self.arguments = arguments
         session = try SessionOptions(arguments)
         if arguments.flag("--hevc") { settings.codec = .hevc }
+        if arguments.flag("--heic-tiles") {
+            guard settings.codec == .hevc else {
+                throw CommandFailure("--heic-tiles needs --hevc", exitCode: .usage)
+            }
+            settings.usesHEVCTiles = true
+        }
         settings.quality = try arguments.integer("--quality", in: 1...100) ?? settings.quality
         settings.flashMode = try arguments.choice("--flash", as: PhotoSettings.FlashMode.self) ?? settings.flashMode
         settings.prioritization = try arguments.choice("--prioritize", as: PhotoSettings.QualityPrioritization.self) ?? settings.prioritization

@@ -132,6 +132,7 @@ struct CaptureCommandTests {
         (["library", "sheet"], "library sheet needs --output PATH"),
         (["help", "nothing"], "there is no command \"nothing\""),
         (["capture", "--rotate", "45"], "--rotate 45 is not one of 0, 90, 180 or 270"),
+        (["capture", "--heic-tiles"], "--heic-tiles needs --hevc"),
         (["capture", "--device", "test", "--flash", "on"], "has no flash"),
     ])
     func usageErrors(arguments: [String], message: String) throws {

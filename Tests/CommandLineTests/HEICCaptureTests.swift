@@ -69,6 +69,38 @@ struct HEICCaptureTests {
         #expect(try Camctl.exif(decoded, "ImageSize") == ["480x640"])
     }
 
+    @Test("--heic-tiles writes a grid of 512x512 tiles that decodes to exactly 4032x3024")
+    func tiles12MP() throws {
+        let camctl = try Camctl()
+        let folder = try TemporaryFolder()
+        let output = folder.path("grid.heic")
+        let result = try camctl("capture", "--device", "test", "--resolution", "4032x3024@15", "--hevc", "--heic-tiles",
+                                "--no-library", "--output", output)
+        #expect(result.status == 0, "\(result.standardError)")
+        let info = try ChildProcess.run("heif-info", [output])
+        #expect(info.standardOutput.contains("image: 4032x3024 (id=1), primary"), "\(info.standardOutput)")
+        let decoded = folder.path("grid.png")
+        #expect(try ChildProcess.run("heif-convert", ["--quiet", output, decoded]).status == 0)
+        #expect(try Camctl.exif(decoded, "ImageSize") == ["4032x3024"])
+    }
+
+    @Test("Tiles are placed where they belong: a tiled HEIC decodes as close to its source as a single one")
+    func tilesInPlace() throws {
+        let camctl = try Camctl()
+        let folder = try TemporaryFolder()
+        let source = folder.path("source.png")
+        // 1400x1000 leaves partial tiles at the right and bottom edges.
+        #expect(try ChildProcess.run("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "pattern=pinwheel",
+                                                        "!", "video/x-raw,width=1400,height=1000", "!", "pngenc",
+                                                        "!", "filesink", "location=\(source)"]).status == 0)
+        let output = folder.path("tiled.heic"), decoded = folder.path("tiled.png")
+        #expect(try camctl("capture", "--device", "file:\(source)", "--resolution", "photo", "--hevc", "--heic-tiles",
+                           "--no-library", "--output", output).status == 0)
+        #expect(try ChildProcess.run("heif-convert", ["--quiet", output, decoded]).status == 0)
+        let psnr = try Self.psnr(source, decoded)
+        #expect(psnr >= Self.minimumPSNR, "PSNR \(psnr) dB")
+    }
+
     @Test("booth --hevc keeps HEIC shots and composes them")
     func boothHEIC() throws {
         let camctl = try Camctl()
