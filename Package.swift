@@ -30,9 +30,9 @@ let package = Package(
         .target(name: "HEIF"),
         // Layer 4: the photo library, files and an SQLite index (Debian's libsqlite3-dev).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .target(name: "PhotoLibrary", dependencies: ["CSQLite", "ImageMetadata"]),
+        .target(name: "PhotoLibrary", dependencies: ["CSQLite", "ImageMetadata", "HEIF"]),
         // Layer 5: the command-line tool.
-        .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary"]),
+        .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary", "HEIF"]),
         // Benchmarks against gst-launch-1.0 in the same run: swift run -c release camctl-bench
         .executableTarget(name: "camctl-bench", dependencies: ["GStreamer", "CameraKit"]),
 
@@ -42,7 +42,7 @@ let package = Package(
         // Child processes, temporary folders and virtual displays for the tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "TestSupport", "gst-leak-probe"]),
-        .testTarget(name: "CameraKitTests", dependencies: ["CameraKit", "ImageMetadata", "GStreamer", "TestSupport"]),
+        .testTarget(name: "CameraKitTests", dependencies: ["CameraKit", "ImageMetadata", "GStreamer", "HEIF", "TestSupport"]),
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "TestSupport"]),
         .testTarget(name: "HEIFTests", dependencies: ["HEIF", "TestSupport"]),
         // camctl run as a person or a script runs it: as a child process, judged by other tools.

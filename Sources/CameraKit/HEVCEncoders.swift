@@ -23,6 +23,9 @@ final class HEVCEncoders: Sendable {
         }
     }
 
+    /// How many encoders have been started (and not stopped).
+    var count: Int { started.withLock { $0.count } }
+
     /// Stops every encoder.
     func stopAll() async {
         let tasks = started.withLock { encoders in

@@ -64,6 +64,9 @@ public final class PhotoOutput: Sendable {
         eventStream.subscribe(bufferingNewest: limit)
     }
 
+    /// The running session's HEVC encoders.
+    var hevcEncoders: HEVCEncoders? { state.withLock { $0.attachment?.hevcEncoders } }
+
     /// Whether a capture can start now.
     public var readiness: Readiness {
         state.withLock { state in

@@ -1,4 +1,5 @@
 import Foundation
+import HEIF
 import ImageMetadata
 
 /// Photos on disk with an SQLite index: files named by capture time, thumbnails beside them in
@@ -228,7 +229,9 @@ public final class PhotoLibrary {
         let path = folder + "/" + name
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         let codec = name.hasSuffix(".heic") ? "hevc" : "jpeg"
-        let size = JPEGFile.dimensions(of: data)
+        let size = codec == "hevc"
+            ? (try? HEIFContents(parsing: Array(data)))?.displaySize
+            : JPEGFile.dimensions(of: data)
         let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? Date()
         let thumbnail = Self.thumbnailName(for: name)
         let hasThumbnail = FileManager.default.fileExists(atPath: thumbnailFolder + "/" + thumbnail)

@@ -1,5 +1,6 @@
 import CameraKit
 import Foundation
+import HEIF
 import PhotoLibrary
 
 /// `camctl library`: look at, copy out and remove the photos in the library.
@@ -80,10 +81,11 @@ struct LibraryCommand: Subcommand {
                 }
             case .show(let id):
                 let photo = try library.photo(id: id)
+                var record = Self.record(photo)
+                if photo.codec == "hevc" { record["heif_items"] = try Self.heifItems(of: photo.path) }
                 if printsJSON {
-                    Console.json(Self.record(photo))
+                    Console.json(record)
                 } else {
-                    let record = Self.record(photo)
                     let width = record.keys.map(\.count).max() ?? 0
                     for key in record.keys.sorted() {
                         let value = record[key].map { $0 is NSNull ? "" : "\($0)" } ?? ""
@@ -139,6 +141,30 @@ struct LibraryCommand: Subcommand {
             "width": photo.width, "height": photo.height, "codec": photo.codec,
             "orientation": photo.orientation, "bytes": photo.byteCount, "albums": photo.albums,
         ]
+    }
+
+    /// A HEIC file's items as its boxes list them: `1 hvc1 1920x1080 primary; 2 hvc1 320x180 thumbnail; 3 Exif`.
+    static func heifItems(of path: String) throws(CommandFailure) -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure("\(path) could not be read; the photo's file is missing or unreadable", exitCode: .ioError)
+        }
+        let contents: HEIFContents
+        do {
+            contents = try HEIFContents(parsing: Array(data))
+        } catch {
+            throw CommandFailure("\(path) is not a readable HEIF file: \(error.message)", exitCode: .dataError)
+        }
+        return contents.items.map { item in
+            var words = ["\(item.id)", item.type]
+            for property in item.properties {
+                if case .size(let width, let height) = property { words.append("\(width)x\(height)") }
+                if case .rotation(let turns) = property { words.append("turned \(turns * 90)° anticlockwise") }
+            }
+            if item.id == contents.primaryItemID { words.append("primary") }
+            if item.id == contents.thumbnail?.id { words.append("thumbnail") }
+            if item.isHidden, item.type == "hvc1" { words.append("tile") }
+            return words.joined(separator: " ")
+        }.joined(separator: "; ")
     }
 
     static func table(_ photos: [LibraryPhoto]) -> String {

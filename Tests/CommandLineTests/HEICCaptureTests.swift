@@ -28,6 +28,8 @@ struct HEICCaptureTests {
         let listed = try #require(try camctl.photos().first)
         #expect(listed["codec"] as? String == "hevc")
         #expect(try Camctl.exif(listed["thumbnail_path"] as! String, "FileType", "ImageSize") == ["JPEG", "320x180"])
+        let shown = Camctl.objects(try camctl("library", "show", "1", "--json").standardOutput).first
+        #expect(shown?["heif_items"] as? String == "1 hvc1 1920x1080 primary; 2 hvc1 320x180 thumbnail; 3 Exif")
     }
 
     @Test("The decoded HEIC matches the picture the camera saw, at least as closely as the JPEG of it")

@@ -110,12 +110,17 @@ func cycleSession(_ cycles: Int) async throws -> Int {
     }
     try await session.start()
     _ = try await session.photoOutput.capture()
+    var heic = PhotoSettings()
+    heic.codec = .hevc
+    _ = try await session.photoOutput.capture(heic)  // the HEVC encoders, started and stopped with the session
+    heic.usesHEVCTiles = true
+    _ = try await session.photoOutput.capture(heic)
     await session.stop()
     // The booth's composition and a camera's element written in gst-launch syntax.
     _ = try await PhotoComposer.compose([still, still], layout: PhotoComposer.Layout(
         columns: 2, rows: 1, cellWidth: 160, cellHeight: 120, margin: 4))
     _ = try Element(factory: "videotestsrc").launchDescription
-    return photos + 3  // the still written as the file, its photo, and the composition
+    return photos + 5  // the still written as the file, its photos (JPEG, HEIC, tiled HEIC), and the composition
 }
 
 /// Writes the result unbuffered, so it is out before GStreamer shuts down.

@@ -1,0 +1,80 @@
+import Foundation
+import HEIF
+import TestSupport
+import Testing
+
+@Suite("Reading HEIF files: items and properties, and malformed input refused", .timeLimit(.minutes(1)))
+struct HEIFContentsTests {
+    static let file: [UInt8] = {
+        let image = HEIFImage(primary: .single(try! HEIFWriterTests.picture(640, 480)),
+                              thumbnail: try! HEIFWriterTests.picture(160, 120),
+                              exif: HEIFWriterTests.tiff(orientation: 6), orientation: 6, colour: .bt709)
+        return try! image.fileData()
+    }()
+
+    @Test("A file we wrote reads back with its items, properties and references")
+    func readsOwnFile() throws {
+        let contents = try HEIFContents(parsing: Self.file)
+        #expect(contents.majorBrand == "heic" && contents.compatibleBrands == ["mif1", "heic"])
+        #expect(contents.items.map(\.type) == ["hvc1", "hvc1", "Exif"])
+        let primary = try #require(contents.primary)
+        #expect(primary.properties.contains(.size(width: 640, height: 480)))
+        #expect(primary.properties.contains(.rotation(quarterTurns: 3)))
+        #expect(primary.properties.contains(.hevcConfiguration(profile: 3, level: 90, chromaFormat: 1, bitDepth: 8)))
+        #expect(primary.properties.contains(.colour("nclx")))
+        #expect(contents.displaySize.map { [$0.width, $0.height] } == [480, 640])
+        #expect(contents.thumbnail?.properties.contains(.size(width: 160, height: 120)) == true)
+        let exif = try #require(contents.items.first { $0.type == "Exif" })
+        #expect(exif.isHidden && exif.references["cdsc"] == [1] && exif.dataLength == 4 + 26)
+    }
+
+    @Test("Every truncation of a valid file is refused or read, never a crash")
+    func truncations() {
+        var refused = 0
+        for length in stride(from: 0, to: Self.file.count, by: 7) {
+            if (try? HEIFContents(parsing: Array(Self.file.prefix(length)))) == nil { refused += 1 }
+        }
+        #expect(refused > 0)
+    }
+
+    @Test("Thousands of corrupted copies are refused with a sentence or read, never a crash")
+    func corruptions() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<3000 {
+            var copy = Self.file
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                // Most damage where the structure is: the first 600 bytes hold ftyp and meta.
+                let index = Int.random(in: 0..<min(copy.count, 600), using: &generator)
+                copy[index] = UInt8.random(in: 0...255, using: &generator)
+            }
+            do {
+                _ = try HEIFContents(parsing: copy)
+            } catch {
+                #expect(!error.message.isEmpty)
+            }
+        }
+    }
+
+    static let notHEIFCases: [([UInt8], String)] = {
+        let empty: [UInt8] = []
+        let text: [UInt8] = Array("plain text, not a picture".utf8)
+        var brandsOnly: [UInt8] = [0, 0, 0, 16]
+        brandsOnly += Array("ftypheic".utf8)
+        brandsOnly += [0, 0, 0, 0]
+        var huge: [UInt8] = [0, 0, 0, 1]
+        huge += Array("ftyp".utf8)
+        huge += [UInt8](repeating: 0xFF, count: 8)
+        return [
+            (empty, "the file does not start with an ftyp box; it is not a HEIF file"),
+            (text, "the file does not start with an ftyp box; it is not a HEIF file"),
+            (brandsOnly, "the file has no meta box, so it holds no images"),
+            (huge, "a field holds 18446744073709551615, too large for this reader"),
+        ]
+    }()
+
+    @Test("Inputs that are not HEIF say so", arguments: notHEIFCases)
+    func notHEIF(data: [UInt8], message: String) {
+        let error = #expect(throws: HEIFError.self) { try HEIFContents(parsing: data) }
+        #expect(error?.message == message)
+    }
+}
