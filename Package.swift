@@ -28,11 +28,13 @@ let package = Package(
         .target(name: "ImageMetadata"),
         // Layer 4: HEIF (HEIC) files written and read in pure Swift.
         .target(name: "HEIF"),
+        // Layer 4: pipeline description files, parsed in pure Swift.
+        .target(name: "PipelineScript"),
         // Layer 4: the photo library, files and an SQLite index (Debian's libsqlite3-dev).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "PhotoLibrary", dependencies: ["CSQLite", "ImageMetadata", "HEIF"]),
         // Layer 5: the command-line tool.
-        .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary", "HEIF"]),
+        .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary", "HEIF", "PipelineScript"]),
         // Benchmarks against gst-launch-1.0 in the same run: swift run -c release camctl-bench
         .executableTarget(name: "camctl-bench", dependencies: ["GStreamer", "CameraKit"]),
 
@@ -45,6 +47,7 @@ let package = Package(
         .testTarget(name: "CameraKitTests", dependencies: ["CameraKit", "ImageMetadata", "GStreamer", "HEIF", "TestSupport"]),
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "TestSupport"]),
         .testTarget(name: "HEIFTests", dependencies: ["HEIF", "TestSupport"]),
+        .testTarget(name: "PipelineScriptTests", dependencies: ["PipelineScript"]),
         // camctl run as a person or a script runs it: as a child process, judged by other tools.
         .testTarget(name: "CommandLineTests", dependencies: ["camctl", "TestSupport"]),
     ],

@@ -1,0 +1,340 @@
+/// Reads description files: a line per setting or step, `{ … }` blocks, `param` defaults that
+/// `--set` overrides, `#` comments. Every mistake is collected with its line and column; parsing
+/// never stops at the first, and never fails on any input except by reporting it.
+public enum Parser {
+    /// The words that start a setting.
+    static let settings = ["camera", "resolution", "preview", "codec", "library", "output", "source", "filter", "param"]
+    /// The words that start a step.
+    static let steps = ["countdown", "capture", "burst", "wait", "repeat", "timelapse", "switch", "pause", "resume", "compose", "print"]
+
+    /// A raw gst-launch fragment with the place it was written, for errors found when GStreamer reads it.
+    public struct Fragment: Sendable, Equatable {
+        public let text: String
+        public let line: Int
+        public let column: Int
+
+        public init(text: String, line: Int, column: Int) {
+            (self.text, self.line, self.column) = (text, line, column)
+        }
+    }
+
+    /// The parsed script and the places of its raw fragments (`source`, then `filter`s in order).
+    public struct Result: Sendable, Equatable {
+        public let script: Script
+        public let fragments: [Fragment]
+    }
+
+    /// Parses a file's bytes, with `overrides` (`--set NAME=VALUE`) replacing `param` defaults.
+    ///
+    /// - Throws: ``ScriptErrors`` with every mistake, in file order.
+    public static func parse(_ data: [UInt8], overrides: [String: String] = [:]) throws(ScriptErrors) -> Result {
+        var state = State(overrides: overrides)
+        guard let text = String(validating: data, as: UTF8.self) else {
+            let (line, column) = firstInvalidUTF8(in: data)
+            throw ScriptErrors(errors: [ScriptError(line: line, column: column, "this is not UTF-8 text; a description file must be text")])
+        }
+        var number = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            number += 1
+            switch Lexer.tokens(of: line, number: number) {
+            case .failure(let error): state.errors.append(error)
+            case .success(let tokens) where !tokens.isEmpty: state.statement(tokens)
+            case .success: continue
+            }
+        }
+        state.finish(lines: number)
+        if let unused = overrides.keys.sorted().first(where: { state.script.parameters[$0] == nil }) {
+            state.errors.append(ScriptError(line: 1, column: 1, "--set \(unused): the file has no param \(unused); its params are "
+                + (state.script.parameters.isEmpty ? "none" : state.script.parameters.keys.sorted().joined(separator: ", "))))
+        }
+        guard state.errors.isEmpty else { throw ScriptErrors(errors: state.errors) }
+        return Result(script: state.script, fragments: state.fragments)
+    }
+
+    private static func firstInvalidUTF8(in data: [UInt8]) -> (Int, Int) {
+        var line = 1, column = 1, index = 0
+        while index < data.count {
+            let byte = data[index]
+            let length = byte < 0x80 ? 1 : byte >> 5 == 0b110 ? 2 : byte >> 4 == 0b1110 ? 3 : byte >> 3 == 0b11110 ? 4 : 0
+            guard length > 0, index + length <= data.count,
+                  String(validating: data[index..<index + length], as: UTF8.self) != nil else { return (line, column) }
+            if byte == 0x0A { line += 1; column = 1 } else { column += 1 }
+            index += length
+        }
+        return (line, column)
+    }
+
+    /// What the parser knows while going through the lines.
+    private struct State {
+        var script = Script()
+        var errors: [ScriptError] = []
+        var fragments: [Fragment] = []
+        let overrides: [String: String]
+        /// Open blocks: the `repeat` token and its count, and the steps gathered so far.
+        var blocks: [(opener: Token, count: Int, steps: [Script.Step])] = []
+        var sawStep = false
+
+        init(overrides: [String: String]) {
+            self.overrides = overrides
+        }
+
+        mutating func statement(_ tokens: [Token]) {
+            let head = tokens[0]
+            if head.kind == .closeBrace {
+                guard tokens.count == 1 else { return fail(tokens[1], "} stands on a line of its own; expected nothing after it") }
+                guard let block = blocks.popLast() else { return fail(head, "this } closes no block; expected a repeat … { before it") }
+                add(.repeatBlock(count: block.count, steps: block.steps))
+                return
+            }
+            guard head.kind == .word else {
+                return fail(head, "a line starts with a setting or a step; expected a word such as capture, not \(head.quoted)")
+            }
+            let arguments = Array(tokens.dropFirst())
+            if Parser.settings.contains(head.text) {
+                guard blocks.isEmpty else { return fail(head, "\(head.text) is a setting; settings go outside repeat blocks") }
+                setting(head, arguments)
+            } else if Parser.steps.contains(head.text) {
+                step(head, arguments)
+            } else {
+                if let suggestion = closest(head.text, among: Parser.settings + Parser.steps) {
+                    return fail(head, "unknown step \(head.quoted); did you mean \(suggestion)?")
+                }
+                fail(head, "unknown step \(head.quoted); expected a setting (\(Parser.settings.joined(separator: ", "))) "
+                    + "or a step (\(Parser.steps.joined(separator: ", ")))")
+            }
+        }
+
+        // MARK: Settings
+
+        mutating func setting(_ head: Token, _ arguments: [Token]) {
+            var session = script.session
+            switch head.text {
+            case "param":
+                guard arguments.count == 3, arguments[0].kind == .word, arguments[1].kind == .equals,
+                      [.word, .string].contains(arguments[2].kind) else {
+                    return fail(arguments.first ?? head, "a param is written param NAME = VALUE, such as param shots = 4")
+                }
+                let name = arguments[0].text
+                guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+                    return fail(arguments[0], "\(arguments[0].quoted) is not a param name; use letters, digits and _")
+                }
+                guard script.parameters[name] == nil else { return fail(arguments[0], "param \(name) is already set above") }
+                script.parameters[name] = overrides[name] ?? arguments[2].text
+                return
+            case "camera":
+                guard let value = single(head, arguments, "a camera name, such as test or /dev/video0") else { return }
+                session.camera = value
+            case "resolution":
+                guard let value = single(head, arguments, "WIDTHxHEIGHT[@FPS] or a preset (photo, high, medium, low)") else { return }
+                session.resolution = value
+            case "preview":
+                guard let value = single(head, arguments, "a sink such as autovideosink, ximagesink or fakesink, or none") else { return }
+                session.preview = value == "none" ? nil : value
+            case "codec":
+                guard let first = arguments.first, [1, 3].contains(arguments.count) else {
+                    return fail(arguments.first ?? head, "codec is jpeg or hevc, optionally followed by quality N")
+                }
+                guard let codec = resolve(first) else { return }
+                guard ["jpeg", "hevc"].contains(codec) else { return fail(first, "codec is jpeg or hevc, not \(first.quoted)") }
+                session.codec = codec
+                if arguments.count == 3 {
+                    guard arguments[1].text == "quality" else {
+                        return fail(arguments[1], "after the codec, expected quality N with N from 1 to 100")
+                    }
+                    guard let quality = integer(arguments[2], in: 1...100) else { return }
+                    session.quality = quality
+                }
+            case "library":
+                guard let value = single(head, arguments, "a folder, default, or none") else { return }
+                session.library = value == "none" ? .none : value == "default" ? .standard : .folder(value)
+            case "output":
+                guard let value = single(head, arguments, "a path or pattern, such as \"shot-%d.jpg\"") else { return }
+                session.output = value
+            case "source", "filter":
+                guard let value = single(head, arguments, "a gst-launch fragment in quotes, such as \"videobalance saturation=0\"") else { return }
+                let fragment = arguments[0]
+                guard fragment.kind == .string else {
+                    return fail(fragment, "\(head.text) takes a gst-launch fragment in quotes; expected \"…\"")
+                }
+                let trimmed = String(value.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+                guard !trimmed.isEmpty, !trimmed.hasPrefix("!"), !trimmed.hasSuffix("!") else {
+                    return fail(fragment, "the fragment \(fragment.quoted) is not elements joined by !; expected something like \"videoflip method=horizontal-flip\"")
+                }
+                if head.text == "source" {
+                    guard session.source == nil else { return fail(head, "a source is already set above; a file has one") }
+                    session.source = trimmed
+                    fragments.insert(Fragment(text: trimmed, line: fragment.line, column: fragment.column), at: 0)
+                } else {
+                    session.filters.append(trimmed)
+                    fragments.append(Fragment(text: trimmed, line: fragment.line, column: fragment.column))
+                }
+            default:
+                break
+            }
+            script.session = session
+        }
+
+        // MARK: Steps
+
+        mutating func step(_ head: Token, _ arguments: [Token]) {
+            sawStep = true
+            switch head.text {
+            case "countdown", "wait":
+                guard arguments.count == 1 else {
+                    return fail(arguments.first ?? head, "\(head.text) takes a number of seconds, such as \(head.text) 3")
+                }
+                guard let seconds = seconds(arguments[0]) else { return }
+                add(head.text == "wait" ? .wait(seconds: seconds) : .countdown(seconds: seconds))
+            case "capture":
+                var options = Script.CaptureOptions()
+                var index = 0
+                while index < arguments.count {
+                    let option = arguments[index]
+                    switch resolve(option) {
+                    case "jpeg"?, "hevc"?: options.codec = resolve(option)
+                    case "quality"?:
+                        guard index + 1 < arguments.count else {
+                            return fail(option, "quality takes a number from 1 to 100, such as quality 90")
+                        }
+                        guard let quality = integer(arguments[index + 1], in: 1...100) else { return }
+                        options.quality = quality
+                        index += 1
+                    case "rotate"?:
+                        guard index + 1 < arguments.count else { return fail(option, "rotate takes 0, 90, 180 or 270") }
+                        guard let degrees = integer(arguments[index + 1], in: 0...270) else { return }
+                        guard degrees % 90 == 0 else { return fail(arguments[index + 1], "rotate takes 0, 90, 180 or 270") }
+                        options.rotation = degrees
+                        index += 1
+                    default:
+                        return fail(option, "capture has no option \(option.quoted); expected jpeg, hevc, quality N or rotate N")
+                    }
+                    index += 1
+                }
+                add(.capture(options))
+            case "burst":
+                guard arguments.count == 1 else {
+                    return fail(arguments.first ?? head, "burst takes a number of photos from 1 to 1000, such as burst 10")
+                }
+                guard let count = integer(arguments[0], in: 1...1000) else { return }
+                add(.burst(count: count))
+            case "repeat":
+                guard arguments.count == 2, arguments[1].kind == .openBrace else {
+                    return fail(arguments.first ?? head, "a repeat is written repeat N { with N from 1 to 100000, its steps on the lines below, and } on a line of its own")
+                }
+                // A bad count is reported, and the block still opens, so its } is not an error too.
+                blocks.append((head, integer(arguments[0], in: 1...100_000) ?? 1, []))
+            case "timelapse":
+                guard arguments.count == 4, arguments[0].text == "every", arguments[2].text == "for" else {
+                    return fail(arguments.first ?? head, "a time-lapse is written timelapse every SECONDS for COUNT, such as timelapse every 10 for 360")
+                }
+                guard let every = seconds(arguments[1]), let count = integer(arguments[3], in: 1...1_000_000) else { return }
+                add(.timelapse(everySeconds: every, count: count))
+            case "switch":
+                guard arguments.map(\.text) == ["camera"] else { return fail(arguments.first ?? head, "expected switch camera") }
+                add(.switchCamera)
+            case "pause", "resume":
+                guard arguments.map(\.text) == ["preview"] else { return fail(arguments.first ?? head, "expected \(head.text) preview") }
+                add(head.text == "pause" ? .pausePreview : .resumePreview)
+            case "compose":
+                guard arguments.count == 1 else { return fail(arguments.first ?? head, "compose takes strip or grid") }
+                guard let word = resolve(arguments[0]) else { return }
+                guard let layout = Script.Layout(rawValue: word) else { return fail(arguments[0], "compose takes strip or grid, not \(arguments[0].quoted)") }
+                add(.compose(layout))
+            case "print":
+                guard arguments.count == 1 else {
+                    return fail(arguments.first ?? head, "print takes one message, in quotes if it has spaces: print \"smile!\"")
+                }
+                guard let message = resolve(arguments[0]) else { return }
+                add(.print(message))
+            default:
+                break
+            }
+        }
+
+        mutating func add(_ step: Script.Step) {
+            if blocks.isEmpty {
+                script.steps.append(step)
+            } else {
+                blocks[blocks.count - 1].steps.append(step)
+            }
+        }
+
+        mutating func finish(lines: Int) {
+            for block in blocks.reversed() {
+                fail(block.opener, "the repeat block opened here is not closed; expected } on a line of its own before the end of the file")
+            }
+            if !sawStep, errors.isEmpty {
+                errors.append(ScriptError(line: 1, column: 1,
+                    "the file has no steps; expected at least one, such as capture"))
+            }
+        }
+
+        // MARK: Values
+
+        /// A word, string or `$param` as text; reports an unknown param.
+        mutating func resolve(_ token: Token) -> String? {
+            switch token.kind {
+            case .word, .string: return token.text
+            case .variable:
+                guard let value = script.parameters[token.text] else {
+                    let known = script.parameters.keys.sorted()
+                    fail(token, "there is no param \(token.text) above; " + (known.isEmpty ? "declare it with param \(token.text) = VALUE"
+                        : "the params are \(known.joined(separator: ", "))"))
+                    return nil
+                }
+                return value
+            default: return nil
+            }
+        }
+
+        mutating func single(_ head: Token, _ arguments: [Token], _ expected: String) -> String? {
+            guard arguments.count == 1 else {
+                fail(arguments.count > 1 ? arguments[1] : head, "\(head.text) takes one value: \(expected)")
+                return nil
+            }
+            return resolve(arguments[0])
+        }
+
+        mutating func integer(_ token: Token, in range: ClosedRange<Int>) -> Int? {
+            guard let text = resolve(token) else { return nil }
+            guard let value = Int(text), range.contains(value) else {
+                fail(token, "\(token.quoted)\(token.kind == .variable ? " (\(text))" : "") is not a whole number from \(range.lowerBound) to \(range.upperBound)")
+                return nil
+            }
+            return value
+        }
+
+        mutating func seconds(_ token: Token) -> Double? {
+            guard let text = resolve(token) else { return nil }
+            guard let value = Double(text), value.isFinite, (0...86_400).contains(value) else {
+                fail(token, "\(token.quoted)\(token.kind == .variable ? " (\(text))" : "") is not a number of seconds from 0 to 86400, such as 3 or 0.5")
+                return nil
+            }
+            return value
+        }
+
+        mutating func fail(_ token: Token, _ message: String) {
+            errors.append(ScriptError(line: token.line, column: token.column, message))
+        }
+    }
+}
+
+/// The candidate nearest a misspelled word, when near enough to be what was meant.
+func closest(_ word: String, among candidates: [String]) -> String? {
+    guard word.count < 40 else { return nil }
+    func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+    guard let best = candidates.min(by: { distance(word, $0) < distance(word, $1) }),
+          distance(word, best) <= max(1, best.count / 3) else { return nil }
+    return best
+}

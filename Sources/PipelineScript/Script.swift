@@ -1,0 +1,109 @@
+/// A parsed pipeline description file: the session it sets up and the steps it runs.
+public struct Script: Sendable, Equatable {
+    /// How the session is set up, before any step runs.
+    public struct Session: Sendable, Equatable {
+        /// `camera NAME`: as the command line names cameras (`test`, `/dev/video0`, part of a name).
+        public var camera: String?
+        /// `resolution WxH[@FPS]` or a preset.
+        public var resolution: String?
+        /// `preview SINK` (an element or description), or `preview none`.
+        public var preview: String?
+        /// `codec jpeg|hevc [quality N]`.
+        public var codec: String?
+        public var quality: Int?
+        /// `library DIR`, `library default` (`nil`), or `library none`.
+        public var library: LibraryChoice = .standard
+        /// `output PATTERN`: a copy of each photo (`%d`, `%t`).
+        public var output: String?
+        /// `source "…"`: a raw gst-launch fragment used as the camera.
+        public var source: String?
+        /// `filter "…"`: raw gst-launch fragments applied between the camera and every output, in order.
+        public var filters: [String] = []
+
+        public init() {}
+    }
+
+    public enum LibraryChoice: Sendable, Equatable {
+        case standard
+        case folder(String)
+        case none
+    }
+
+    /// One thing the script does.
+    public indirect enum Step: Sendable, Equatable {
+        case countdown(seconds: Double)
+        case capture(CaptureOptions)
+        case burst(count: Int)
+        case wait(seconds: Double)
+        case repeatBlock(count: Int, steps: [Step])
+        case timelapse(everySeconds: Double, count: Int)
+        case switchCamera
+        case pausePreview
+        case resumePreview
+        case compose(Layout)
+        case print(String)
+    }
+
+    /// How `compose` lays out the shots.
+    public enum Layout: String, Sendable, Equatable {
+        case strip, grid
+    }
+
+    /// Options of one `capture`.
+    public struct CaptureOptions: Sendable, Equatable {
+        public var codec: String?
+        public var quality: Int?
+        public var rotation: Int?
+        public init(codec: String? = nil, quality: Int? = nil, rotation: Int? = nil) {
+            self.codec = codec
+            self.quality = quality
+            self.rotation = rotation
+        }
+    }
+
+    public var session = Session()
+    public var steps: [Step] = []
+    /// `param NAME = VALUE` defaults, after `--set` overrides.
+    public var parameters: [String: String] = [:]
+
+    public init() {}
+
+    /// The steps, one per line, indented inside blocks: what `--dry-run` prints.
+    public var stepListing: [String] {
+        func lines(_ steps: [Step], indent: String) -> [String] {
+            steps.flatMap { step -> [String] in
+                switch step {
+                case .repeatBlock(let count, let inner):
+                    return ["\(indent)repeat \(count) {"] + lines(inner, indent: indent + "    ") + ["\(indent)}"]
+                default:
+                    return [indent + Self.describe(step)]
+                }
+            }
+        }
+        return lines(steps, indent: "")
+    }
+
+    static func describe(_ step: Step) -> String {
+        func number(_ value: Double) -> String {
+            value == value.rounded() ? String(Int(value)) : String(value)
+        }
+        switch step {
+        case .countdown(let seconds): return "countdown \(number(seconds))"
+        case .capture(let options):
+            var words = ["capture"]
+            if let codec = options.codec { words.append(codec) }
+            if let quality = options.quality { words += ["quality", String(quality)] }
+            if let rotation = options.rotation { words += ["rotate", String(rotation)] }
+            return words.joined(separator: " ")
+        case .burst(let count): return "burst \(count)"
+        case .wait(let seconds): return "wait \(number(seconds))"
+        case .repeatBlock(let count, _): return "repeat \(count)"
+        case .timelapse(let every, let count): return "timelapse every \(number(every)) for \(count)"
+        case .switchCamera: return "switch camera"
+        case .pausePreview: return "pause preview"
+        case .resumePreview: return "resume preview"
+        case .compose(let layout): return "compose \(layout.rawValue)"
+        case .print(let message): return "print \"\(message)\""
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import PipelineScript
+import Testing
+
+@Suite("The description-file parser", .timeLimit(.minutes(1)))
+struct ParserTests {
+    static func parse(_ text: String, overrides: [String: String] = [:]) throws(ScriptErrors) -> Parser.Result {
+        try Parser.parse(Array(text.utf8), overrides: overrides)
+    }
+
+    static func errors(_ text: String, overrides: [String: String] = [:]) -> [String] {
+        do {
+            _ = try parse(text, overrides: overrides)
+            return []
+        } catch {
+            return error.errors.map { $0.formatted(file: "f.camctl") }
+        }
+    }
+
+    @Test("A booth file reads into its session and steps, with params and --set")
+    func booth() throws {
+        let result = try Self.parse("""
+            # the four-shot booth of seed 004
+            camera test:ball
+            resolution 1280x720
+            preview ximagesink
+            codec hevc quality 80
+            library "/tmp/my photos"
+            filter "videobalance saturation=0"  # mono
+            param shots = 4
+            param delay = 5
+
+            repeat $shots {
+                countdown $delay
+                capture
+            }
+            compose grid
+            print "done: $shots shots"
+            """, overrides: ["delay": "0.5"])
+        let session = result.script.session
+        #expect(session.camera == "test:ball" && session.resolution == "1280x720" && session.preview == "ximagesink")
+        #expect(session.codec == "hevc" && session.quality == 80 && session.library == .folder("/tmp/my photos"))
+        #expect(session.filters == ["videobalance saturation=0"])
+        #expect(result.fragments == [Parser.Fragment(text: "videobalance saturation=0", line: 7, column: 8)])
+        #expect(result.script.steps == [
+            .repeatBlock(count: 4, steps: [.countdown(seconds: 0.5), .capture(.init())]),
+            .compose(.grid),
+            .print("done: $shots shots"),
+        ])
+        #expect(result.script.stepListing == ["repeat 4 {", "    countdown 0.5", "    capture", "}", "compose grid",
+                                              "print \"done: $shots shots\""])
+    }
+
+    @Test("Every step form parses")
+    func allSteps() throws {
+        let steps = try Self.parse("""
+            capture hevc quality 70 rotate 90
+            burst 10
+            wait 1.5
+            timelapse every 10 for 360
+            switch camera
+            pause preview
+            resume preview
+            compose strip
+            """).script.steps
+        #expect(steps == [.capture(.init(codec: "hevc", quality: 70, rotation: 90)), .burst(count: 10), .wait(seconds: 1.5),
+                          .timelapse(everySeconds: 10, count: 360), .switchCamera, .pausePreview, .resumePreview,
+                          .compose(.strip)])
+    }
+
+    @Test("Malformed files give FILE:LINE:COLUMN messages", arguments: [
+        ("snap\n", ["f.camctl:1:1: unknown step \"snap\"; expected a setting (camera, resolution"]),
+        ("captur\n", ["f.camctl:1:1: unknown step \"captur\"; did you mean capture?"]),
+        ("countdown soon\n", ["f.camctl:1:11: \"soon\" is not a number of seconds from 0 to 86400, such as 3 or 0.5"]),
+        ("burst 0\n", ["f.camctl:1:7: \"0\" is not a whole number from 1 to 1000"]),
+        ("repeat 3 {\n  capture\n", ["f.camctl:1:1: the repeat block opened here is not closed; expected } on a line of its own"]),
+        ("capture fast\n", ["f.camctl:1:9: capture has no option \"fast\"; expected jpeg, hevc, quality N or rotate N"]),
+        ("filter \"! videoflip\"\ncapture\n", ["f.camctl:1:8: the fragment \"! videoflip\" is not elements joined by !"]),
+        ("", ["f.camctl:1:1: the file has no steps; expected at least one, such as capture"]),
+        ("camera test\n", ["f.camctl:1:1: the file has no steps"]),
+        ("print \"open\n", ["f.camctl:1:7: this string is not closed; expected a \" before the end of the line"]),
+        ("}\n", ["f.camctl:1:1: this } closes no block; expected a repeat … { before it"]),
+        ("countdown $later\n", ["f.camctl:1:11: there is no param later above; declare it with param later = VALUE"]),
+        ("capture\nrepeat 2 {\n  camera test\n}\n", ["f.camctl:3:3: camera is a setting; settings go outside repeat blocks"]),
+        ("wait 1\nsnap\nburst x\n", ["f.camctl:2:1: unknown step \"snap\"", "f.camctl:3:7: \"x\" is not a whole number"]),
+        ("capture\n\u{1}\n", ["f.camctl:2:1: a control character (code 1) is not allowed; the file must be text"]),
+    ])
+    func malformed(text: String, expected: [String]) {
+        let found = Self.errors(text)
+        #expect(found.count == expected.count, "\(found)")
+        for (message, prefix) in zip(found, expected) {
+            #expect(message.hasPrefix(prefix), "\(message)")
+        }
+    }
+
+    @Test("--set must name a param the file has")
+    func unknownOverride() {
+        #expect(Self.errors("param shots = 4\ncapture\n", overrides: ["shot": "3"])
+            == ["f.camctl:1:1: --set shot: the file has no param shot; its params are shots"])
+    }
+
+    @Test("Binary garbage is refused at the first byte that is not UTF-8")
+    func binaryGarbage() {
+        let bytes: [UInt8] = Array("capture\nwait ".utf8) + [0xFF, 0xFE, 0x00, 0x80]
+        do {
+            _ = try Parser.parse(bytes)
+            Issue.record("garbage was accepted")
+        } catch {
+            #expect(error.errors.map { $0.formatted(file: "f") } == ["f:2:6: this is not UTF-8 text; a description file must be text"])
+        }
+    }
+
+    @Test("A 10 MB line is refused quickly with its place")
+    func hugeLine() {
+        let line = "capture " + String(repeating: "x", count: 10_000_000) + "\n"
+        let found = Self.errors(line)
+        #expect(found.count == 1)
+        #expect(found.first?.hasPrefix("f.camctl:1:9: capture has no option \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…\"") == true)
+    }
+}
