@@ -8,6 +8,9 @@ public struct CaptureDevice: Sendable, Equatable, CustomStringConvertible {
         case testPattern(String)
         /// A still image or a video file, played as a live camera (an image repeats).
         case file(path: String)
+        /// Any GStreamer source a person describes in gst-launch syntax (`videotestsrc pattern=ball`,
+        /// `rtspsrc location=… ! decodebin`), brought to the capture format.
+        case custom(description: String)
         /// A camera the system reports, reached through V4L2, libcamera or PipeWire (`api`), read
         /// by the source element in gst-launch syntax (`source`, such as `pipewiresrc target-object=42`).
         case system(path: String?, api: String, source: String)
@@ -48,6 +51,12 @@ public struct CaptureDevice: Sendable, Equatable, CustomStringConvertible {
         CaptureDevice(
             id: "file:\(path)", name: "File \(path)", kind: .file(path: path), position: .unspecified,
             capabilities: [])
+    }
+
+    /// A source described in gst-launch syntax, used as a camera.
+    public static func custom(_ description: String) -> CaptureDevice {
+        CaptureDevice(id: "custom", name: "Custom source", kind: .custom(description: description), position: .unspecified,
+                      capabilities: [])
     }
 
     /// A camera the device monitor found.

@@ -119,7 +119,7 @@ public actor CaptureSession {
         let format = try resolveFormat(for: updated)
         let layout = SessionPipeline(configuration: updated, format: format)
         let replacement = try makeSource(layout, device: device, preview: updated.preview)
-        guard let tee = current.pipeline.element(named: "split"), let teeInput = tee.staticPad(named: "sink"),
+        guard let tee = current.pipeline.element(named: SessionPipeline.cameraInput), let teeInput = tee.staticPad(named: "sink"),
               let oldOutput = current.source.staticPad(named: "src") else {
             throw CaptureError(.pipeline, "the session's pipeline lacks its camera link")
         }
@@ -279,6 +279,9 @@ public actor CaptureSession {
             let own = request.width == nil ? (try? MediaInfo(path: path))?.videoSize : nil
             return CaptureFormat(width: request.width ?? own?.width ?? 1920, height: request.height ?? own?.height ?? 1080,
                                  frameRate: request.frameRate ?? Fraction(30))
+        case .custom:
+            let request = configuration.format
+            return CaptureFormat(width: request.width ?? 1920, height: request.height ?? 1080, frameRate: request.frameRate ?? Fraction(30))
         }
     }
 
@@ -292,7 +295,7 @@ public actor CaptureSession {
             pipeline = try Pipeline(describing: layout.outputs)
             source = try makeSource(layout, device: device, preview: preview)
             try pipeline.add(source)
-            guard let tee = pipeline.element(named: "split") else {
+            guard let tee = pipeline.element(named: SessionPipeline.cameraInput) else {
                 throw CaptureError(.pipeline, "the session's pipeline has no tee")
             }
             try source.link(to: tee)

@@ -65,7 +65,7 @@ public enum DeviceDiscovery {
     /// source: a PipeWire camera that comes back has a new object serial) or its device node exists.
     public static func current(_ device: CaptureDevice) -> CaptureDevice? {
         switch device.kind {
-        case .testPattern: return device
+        case .testPattern, .custom: return device
         case .file(let path): return FileManager.default.fileExists(atPath: path) ? device : nil
         case .system(let path, _, _):
             if let listed = ((try? systemDevices()) ?? []).first(where: { $0.id == device.id }) { return listed }

@@ -8,6 +8,9 @@ public struct SessionConfiguration: Sendable, Equatable {
     public var format: FormatRequest = .high
     /// The preview, or `nil` for none.
     public var preview: PreviewConfiguration?
+    /// gst-launch fragments applied, in order, between the camera and every output (preview,
+    /// frames, photos alike), such as `videobalance saturation=0`.
+    public var filters: [String] = []
     /// The frames delivered to Swift, or `nil` for none.
     public var videoData: VideoDataConfiguration?
     /// Whether the session keeps frames for photos and runs the photo encoders.

@@ -20,8 +20,9 @@ struct SessionPipeline {
         source + " ! " + outputs
     }
 
-    /// Everything after the camera: the tee and its branches. The camera is a bin of its own,
-    /// linked to the tee, so it can be swapped while the outputs go on.
+    /// Everything after the camera: the filters, the tee and its branches. The camera is a bin
+    /// of its own, linked to the element named ``cameraInput``, so it can be swapped while the
+    /// outputs go on.
     var outputs: String {
         var branches: [String] = []
         if configuration.capturesPhotos {
@@ -45,8 +46,17 @@ struct SessionPipeline {
         if branches.isEmpty {
             branches.append("split. ! queue ! fakesink sync=false")
         }
-        return (["tee name=split"] + branches).joined(separator: " ")
+        var chain = "identity name=\(Self.cameraInput) ! "
+        if !configuration.filters.isEmpty {
+            // Filters apply to every output alike; whatever they do, frames leave them as the camera's.
+            chain += configuration.filters.joined(separator: " ! ")
+                + " ! videoconvert ! videoscale ! video/x-raw,format=I420,width=\(format.width),height=\(format.height) ! "
+        }
+        return ([chain + "tee name=split"] + branches).joined(separator: " ")
     }
+
+    /// The first element after the camera.
+    static let cameraInput = "camera_input"
 
     /// The camera, delivering I420 frames at the capture size and rate. It is built as a bin of its
     /// own, so it ends in an element named ``sourceOutput`` whose source pad the bin exposes.
@@ -64,6 +74,9 @@ struct SessionPipeline {
             }
             // A webcam that sends MJPEG, for testing that path: the test picture, encoded in the source.
             return "\(camera) ! \(raw) ! jpegenc ! image/jpeg,framerate=\(format.frameRate)" + decodedJPEG
+        case .custom(let description):
+            // Any source a person describes, brought to the capture format and paced by the clock.
+            return "\(description) ! videoconvert ! videoscale ! videorate ! \(raw) ! identity name=\(Self.sourceOutput) sync=true"
         case .file(let path):
             return "filesrc name=camera location=\(Element.launchQuoted(path)) ! decodebin name=\(Self.fileDecoder) ! " + decodedFile(path)
         case .system(_, _, let element):

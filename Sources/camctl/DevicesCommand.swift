@@ -66,6 +66,9 @@ struct DevicesCommand: Subcommand {
             record["pattern"] = pattern
         case .file(let path):
             record["path"] = path
+        case .custom(let description):
+            record["path"] = NSNull()
+            record["source"] = description
         }
         return record
     }

@@ -501,7 +501,7 @@ struct CaptureSessionTests {
         configuration.videoData = VideoDataConfiguration(pixelFormat: "RGB")
         let session = CaptureSession(configuration: configuration)
         let description = try await session.pipelineDescription()
-        #expect(description.hasPrefix("videotestsrc name=camera is-live=true pattern=smpte horizontal-speed=4 ! capsfilter name=camera_output caps=video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! tee name=split"))
+        #expect(description.hasPrefix("videotestsrc name=camera is-live=true pattern=smpte horizontal-speed=4 ! capsfilter name=camera_output caps=video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! identity name=camera_input ! tee name=split"))
         let launched = try Pipeline(describing: description.replacingOccurrences(of: "is-live=true", with: "num-buffers=10"))
         try await launched.setState(.paused)
         try await launched.stop()
