@@ -274,7 +274,8 @@ public enum Parser {
         /// A word, string or `$param` as text; reports an unknown param.
         mutating func resolve(_ token: Token) -> String? {
             switch token.kind {
-            case .word, .string: return token.text
+            case .word: return token.text
+            case .string: return interpolate(token)
             case .variable:
                 guard let value = script.parameters[token.text] else {
                     let known = script.parameters.keys.sorted()
@@ -285,6 +286,26 @@ public enum Parser {
                 return value
             default: return nil
             }
+        }
+
+        /// A string with each `$name` replaced by its param's value (`$$` is a dollar sign).
+        mutating func interpolate(_ token: Token) -> String? {
+            guard token.text.contains("$") else { return token.text }
+            var result = ""
+            var characters = token.text[...]
+            while let character = characters.popFirst() {
+                guard character == "$" else { result.append(character); continue }
+                if characters.first == "$" { characters.removeFirst(); result.append("$"); continue }
+                let name = String(characters.prefix { $0.isLetter || $0.isNumber || $0 == "_" })
+                guard !name.isEmpty else { result.append("$"); continue }
+                characters.removeFirst(name.count)
+                guard let value = script.parameters[name] else {
+                    fail(token, "there is no param \(name) above for $\(name) in this string; write $$ for a dollar sign")
+                    return nil
+                }
+                result += value
+            }
+            return result
         }
 
         mutating func single(_ head: Token, _ arguments: [Token], _ expected: String) -> String? {

@@ -5,7 +5,7 @@ import GStreamer
 enum Command {
     /// Every command, in the order help lists them.
     static var all: [any Subcommand.Type] {
-        [DevicesCommand.self, PreviewCommand.self, CaptureCommand.self, BoothCommand.self, LibraryCommand.self]
+        [DevicesCommand.self, PreviewCommand.self, CaptureCommand.self, BoothCommand.self, RunCommand.self, LibraryCommand.self]
     }
 
     /// Parses the arguments after the program name into a command ready to run.

@@ -44,10 +44,10 @@ struct ParserTests {
         #expect(result.script.steps == [
             .repeatBlock(count: 4, steps: [.countdown(seconds: 0.5), .capture(.init())]),
             .compose(.grid),
-            .print("done: $shots shots"),
+            .print("done: 4 shots"),
         ])
         #expect(result.script.stepListing == ["repeat 4 {", "    countdown 0.5", "    capture", "}", "compose grid",
-                                              "print \"done: $shots shots\""])
+                                              "print \"done: 4 shots\""])
     }
 
     @Test("Every step form parses")
@@ -79,6 +79,7 @@ struct ParserTests {
         ("camera test\n", ["f.camctl:1:1: the file has no steps"]),
         ("print \"open\n", ["f.camctl:1:7: this string is not closed; expected a \" before the end of the line"]),
         ("}\n", ["f.camctl:1:1: this } closes no block; expected a repeat … { before it"]),
+        ("print \"costs $price\"\n", ["f.camctl:1:7: there is no param price above for $price in this string; write $$ for a dollar sign"]),
         ("countdown $later\n", ["f.camctl:1:11: there is no param later above; declare it with param later = VALUE"]),
         ("capture\nrepeat 2 {\n  camera test\n}\n", ["f.camctl:3:3: camera is a setting; settings go outside repeat blocks"]),
         ("wait 1\nsnap\nburst x\n", ["f.camctl:2:1: unknown step \"snap\"", "f.camctl:3:7: \"x\" is not a whole number"]),

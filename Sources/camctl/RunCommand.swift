@@ -1,0 +1,184 @@
+import CameraKit
+import Foundation
+import GStreamer
+import PipelineScript
+
+/// `camctl run FILE`: sets up the session a description file asks for and runs its steps.
+struct RunCommand: Subcommand {
+    static let name = "run"
+    static let synopsis = """
+        camctl run      FILE [--device D] [--set NAME=VALUE …] [--dry-run] [--json] [--library DIR | --no-library]
+        """
+    static let summary = "run a pipeline description file (pipelines/README.md)"
+    static let help = """
+        Reads FILE (its language is in pipelines/README.md), sets up the camera, preview, filters and
+        outputs it names, and runs its steps: countdowns, captures, bursts, waits, repeat blocks,
+        time-lapses, camera switches, preview pauses, composed strips or grids, messages. --set
+        changes a param of the file; --device overrides its camera. --dry-run checks the file and
+        prints the pipeline it would build (gst-launch syntax) and its steps, without opening a
+        camera. Mistakes are reported as FILE:LINE:COLUMN with exit code 65.
+        """
+    static let options: [ParsedArguments.Option] = [
+        .init(name: "--device", value: "D", short: "-d"), .init(name: "--set", value: "NAME=VALUE"),
+        .init(name: "--dry-run", value: nil), .init(name: "--json", value: nil),
+        .init(name: "--library", value: "DIR"), .init(name: "--no-library", value: nil), .init(name: "--verbose", value: nil),
+    ]
+
+    let file: String
+    let device: String?
+    let overrides: [String: String]
+    let isDryRun: Bool
+    let arguments: ParsedArguments
+
+    init(_ arguments: ParsedArguments) throws(CommandFailure) {
+        try arguments.requirePositionals(["FILE"])
+        try arguments.refuseTogether("--library", "--no-library")
+        self.arguments = arguments
+        file = arguments.positionals[0]
+        device = arguments.string("--device")
+        isDryRun = arguments.flag("--dry-run")
+        var overrides: [String: String] = [:]
+        for assignment in arguments.strings("--set") {
+            guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
+                throw CommandFailure("--set \(assignment) is not NAME=VALUE", exitCode: .usage)
+            }
+            overrides[String(assignment[..<equals])] = String(assignment[assignment.index(after: equals)...])
+        }
+        self.overrides = overrides
+    }
+
+    func run() async throws(CommandFailure) {
+        let parsed = try parse()
+        let script = parsed.script
+        try checkFragments(parsed.fragments)
+        let configuration = try configuration(for: script)
+        if isDryRun {
+            let session = CaptureSession(configuration: configuration)
+            do {
+                Console.result(try await session.pipelineDescription())
+            } catch {
+                throw CommandFailure(error)
+            }
+            Console.result("")
+            script.stepListing.forEach(Console.result)
+            return
+        }
+        let controls = ControlInbox()
+        controls.listenToSignals()
+        let saving = try PhotoSaving(savingArguments(script), photoCount: nil, allowsNoDestination: true)
+        let session = CaptureSession(configuration: configuration)
+        do {
+            if configuration.preview != nil { Console.progress("starting \(configuration.device.name)") }
+            try await session.start()
+        } catch {
+            throw CommandFailure(error)
+        }
+        controls.listenToKeys()
+        var runner = ScriptRunner(session: session, camera: configuration.device, saving: saving, controls: controls,
+                                  settings: photoSettings(script), printsJSON: arguments.flag("--json"))
+        do {
+            try await runner.run(script.steps)
+        } catch {
+            await session.stop()
+            throw error
+        }
+        await session.stop()
+    }
+
+    /// The file, parsed; every mistake is printed as FILE:LINE:COLUMN.
+    private func parse() throws(CommandFailure) -> Parser.Result {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            let reason = FileManager.default.fileExists(atPath: file) ? "cannot be read; check its permissions" : "does not exist"
+            throw CommandFailure("\(file) \(reason)", exitCode: .usage)
+        }
+        do {
+            return try Parser.parse(Array(data), overrides: overrides)
+        } catch {
+            try report(error.errors)
+        }
+    }
+
+    /// Prints each mistake on its own line and ends with exit code 65.
+    private func report(_ errors: [ScriptError]) throws(CommandFailure) -> Never {
+        for error in errors {
+            FileHandle.standardError.write(Data((error.formatted(file: file) + "\n").utf8))
+        }
+        throw CommandFailure("\(file) has \(errors.count) mistake\(errors.count == 1 ? "" : "s"); nothing was run", exitCode: .dataError)
+    }
+
+    /// Lets GStreamer read each raw fragment, so a bad one is reported at its place before a camera opens.
+    private func checkFragments(_ fragments: [Parser.Fragment]) throws(CommandFailure) {
+        var errors: [ScriptError] = []
+        for fragment in fragments {
+            do {
+                _ = try Bin(fragment: fragment.text)
+            } catch {
+                errors.append(ScriptError(line: fragment.line, column: fragment.column,
+                                          "GStreamer cannot read this fragment: \(error.message)"))
+            }
+        }
+        if !errors.isEmpty { try report(errors) }
+    }
+
+    private func configuration(for script: Script) throws(CommandFailure) -> SessionConfiguration {
+        let camera: CaptureDevice
+        do {
+            if device == nil, let source = script.session.source {
+                camera = .custom(source)
+            } else {
+                camera = try DeviceDiscovery.device(named: device ?? script.session.camera)
+            }
+        } catch {
+            throw CommandFailure(error)
+        }
+        var configuration = SessionConfiguration()
+        configuration.device = camera
+        if case .system = camera.kind {} else {
+            configuration.framesDroppedAfterStart = 0
+            configuration.exposureSettling = nil
+        }
+        do {
+            configuration.format = try FormatRequest(parsing: script.session.resolution ?? "high")
+        } catch {
+            throw CommandFailure("\(file): resolution: \(error.message)", exitCode: .dataError)
+        }
+        if let sink = script.session.preview {
+            configuration.preview = PreviewConfiguration(sink: sink, showsText: script.steps.contains(where: Self.countsDown))
+        }
+        configuration.filters = script.session.filters
+        configuration.resumesAutomatically = true
+        return configuration
+    }
+
+    private static func countsDown(_ step: Script.Step) -> Bool {
+        switch step {
+        case .countdown: true
+        case .repeatBlock(_, let steps): steps.contains(where: countsDown)
+        default: false
+        }
+    }
+
+    /// The file's library and output, with the command line's --library, --no-library and --json.
+    private func savingArguments(_ script: Script) throws(CommandFailure) -> ParsedArguments {
+        var words: [String] = []
+        if let folder = arguments.string("--library") {
+            words += ["--library", folder]
+        } else if arguments.flag("--no-library") || script.session.library == .none {
+            words.append("--no-library")
+        } else if case .folder(let folder) = script.session.library {
+            words += ["--library", folder]
+        }
+        if let output = script.session.output { words += ["--output", output] }
+        if arguments.flag("--json") { words.append("--json") }
+        return try ParsedArguments(words, command: Self.name, options: PhotoSaving.options)
+    }
+
+    private func photoSettings(_ script: Script) -> PhotoSettings {
+        var settings = PhotoSettings()
+        if script.session.codec == "hevc" { settings.codec = .hevc }
+        if let quality = script.session.quality { settings.quality = quality }
+        // Thumbnails as wide as a composed picture's cells, so compose works from them.
+        settings.thumbnailMaximumSide = BoothCommand.cellWidth
+        return settings
+    }
+}
