@@ -13,13 +13,14 @@ struct Camctl {
         try run(arguments, environment: environment)
     }
 
-    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess.Result {
-        try ChildProcess.runBuilt("camctl", arguments, environment: ["CAMCTL_LIBRARY": library.url.path].merging(environment) { $1 })
+    func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> ChildProcess.Result {
+        try ChildProcess.runBuilt("camctl", arguments, environment: ["CAMCTL_LIBRARY": library.url.path].merging(environment) { $1 },
+                                  in: directory)
     }
 
-    func start(_ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess.Running {
+    func start(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> ChildProcess.Running {
         try ChildProcess.Running(built: "camctl", arguments,
-                                 environment: ["CAMCTL_LIBRARY": library.url.path].merging(environment) { $1 })
+                                 environment: ["CAMCTL_LIBRARY": library.url.path].merging(environment) { $1 }, in: directory)
     }
 
     /// The JSON objects printed one per line.

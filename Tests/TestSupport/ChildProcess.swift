@@ -85,8 +85,9 @@ extension ChildProcess {
         private let reading = DispatchGroup()
 
         /// Starts a built executable of this package.
-        public init(built name: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+        public init(built name: String, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws {
             process = Process()
+            if let directory { process.currentDirectoryURL = directory }
             process.executableURL = ChildProcess.buildFolder.appendingPathComponent(name)
             process.arguments = arguments
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

@@ -1,0 +1,138 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+@Suite("camctl run: description files", .timeLimit(.minutes(1)))
+struct RunCommandTests {
+    /// The repository's pipelines/ folder.
+    static let pipelines: URL = {
+        var folder = URL(fileURLWithPath: #filePath)
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("pipelines").path) {
+            folder.deleteLastPathComponent()
+        }
+        return folder.appendingPathComponent("pipelines")
+    }()
+
+    /// Each shipped file with the --set values that make it quick, and the photos it then takes.
+    static let shipped: [(String, [String], Int)] = [
+        ("preview.camctl", ["sink=fakesink", "seconds=1"], 0),
+        ("booth.camctl", ["sink=fakesink", "delay=0.2", "shots=4"], 5),
+        ("burst.camctl", ["photos=5"], 5),
+        ("timelapse.camctl", ["every=0.3", "count=3"], 3),
+        ("filters.camctl", ["sink=fakesink", "delay=0.2"], 2),
+        ("raw-source.camctl", ["sink=fakesink", "count=2"], 2),
+    ]
+
+    @Test("Every file in pipelines/ runs to completion on the test camera, its photos in the library", arguments: shipped)
+    func shippedFiles(name: String, settings: [String], photos: Int) throws {
+        let camctl = try Camctl()
+        let output = try TemporaryFolder()
+        let result = try camctl.run(["run", Self.pipelines.appendingPathComponent(name).path, "--device", "test", "--json"]
+            + settings.flatMap { ["--set", $0] }, environment: [:], in: output.url)
+        #expect(result.status == 0, "\(result.standardError)")
+        let saved = Camctl.objects(result.standardOutput).filter { $0["path"] != nil }
+        #expect(saved.count == photos, "\(result.standardOutput)")
+        #expect(try camctl.photos().count == photos)
+    }
+
+    @Test("The raw-source file runs from its own gst-launch source")
+    func rawSource() throws {
+        let camctl = try Camctl()
+        let result = try camctl.run(["run", Self.pipelines.appendingPathComponent("raw-source.camctl").path,
+                                     "--set", "sink=fakesink", "--set", "count=1", "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let photo = try #require(Camctl.objects(result.standardOutput).first { $0["path"] != nil })
+        #expect(photo["width"] as? Int == 640 && photo["device"] as? String == "Custom source")
+    }
+
+    @Test("The filter chain reaches the photos: a mono filter gives R = G = B")
+    func filtersApply() throws {
+        let camctl = try Camctl()
+        let result = try camctl.run(["run", Self.pipelines.appendingPathComponent("filters.camctl").path, "--device", "test",
+                                     "--set", "sink=fakesink", "--set", "delay=0", "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let path = try #require(Camctl.objects(result.standardOutput).first?["path"] as? String)
+        let pixels = try ChildProcess.run("ffmpeg", ["-loglevel", "error", "-i", path, "-vf", "scale=64:36", "-f", "rawvideo",
+                                                     "-pix_fmt", "rgb24", "-"]).standardOutputBytes
+        #expect(pixels.count == 64 * 36 * 3)
+        var spread = 0
+        for index in stride(from: 0, to: pixels.count - 2, by: 3) {
+            let channels = [pixels[index], pixels[index + 1], pixels[index + 2]].map(Int.init)
+            spread = max(spread, channels.max()! - channels.min()!)
+        }
+        #expect(spread <= 12, "colour left in a black-and-white photo: \(spread)")
+    }
+
+    @Test("--dry-run prints a pipeline gst-launch-1.0 runs, and the steps, without a camera; its output is stable")
+    func dryRun() throws {
+        let camctl = try Camctl()
+        let file = Self.pipelines.appendingPathComponent("filters.camctl").path
+        let first = try camctl("run", file, "--device", "test", "--set", "sink=fakesink", "--dry-run")
+        let second = try camctl("run", file, "--device", "test", "--set", "sink=fakesink", "--dry-run")
+        #expect(first.status == 0, "\(first.standardError)")
+        #expect(first.standardOutput == second.standardOutput)
+        let lines = first.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.dropFirst(2).prefix(3) == ["countdown 3", "capture", "pause preview"])
+        // The test camera is live and endless; gst-launch gets a few buffers of it.
+        let description = lines[0].replacingOccurrences(of: "videotestsrc name=camera", with: "videotestsrc name=camera num-buffers=5")
+        let launched = try ChildProcess.run("gst-launch-1.0", ["-q"] + description.split(separator: " ").map(String.init))
+        #expect(launched.status == 0, "\(launched.standardError)")
+        #expect(try camctl.photos().isEmpty, "a dry run takes no photo")
+    }
+
+    static let malformed: [(String, String)] = [
+        ("snap\n", "1:1: unknown step \"snap\"; expected a setting"),
+        ("countdown soon\n", "1:11: \"soon\" is not a number of seconds"),
+        ("repeat 2 {\ncapture\n", "1:1: the repeat block opened here is not closed"),
+        ("capture fast\n", "1:9: capture has no option \"fast\""),
+        ("filter \"videobalance saturation=banana\"\ncapture\n", "1:8: GStreamer cannot read this fragment"),
+        ("filter \"nosuchelement\"\ncapture\n", "1:8: GStreamer cannot read this fragment"),
+        ("", "1:1: the file has no steps"),
+        ("capture\n\u{7}\u{0}garbage\n", "2:1: a control character (code 7) is not allowed"),
+    ]
+
+    @Test("Malformed files give FILE:LINE:COLUMN and exit code 65, before any camera opens", arguments: malformed)
+    func malformedFiles(text: String, message: String) throws {
+        let camctl = try Camctl()
+        let folder = try TemporaryFolder()
+        let file = folder.path("bad.camctl")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        let result = try camctl("run", file, "--device", "test")
+        #expect(result.status == 65)
+        #expect(result.standardError.hasPrefix("\(file):\(message)"), "\(result.standardError)")
+        #expect(result.standardError.hasSuffix("nothing was run\n"))
+        #expect(result.standardOutput.isEmpty)
+    }
+
+    @Test("Binary garbage and a 10 MB line are refused quickly with their place")
+    func hostileFiles() throws {
+        let camctl = try Camctl()
+        let folder = try TemporaryFolder()
+        let garbage = folder.path("garbage.camctl")
+        try Data((0..<65_536).map { _ in UInt8.random(in: 0...255) }).write(to: URL(fileURLWithPath: garbage))
+        let refused = try camctl("run", garbage, "--device", "test")
+        #expect(refused.status == 65)
+        #expect(refused.standardError.hasPrefix("\(garbage):"))
+        let long = folder.path("long.camctl")
+        try Data(("capture " + String(repeating: "x", count: 10_000_000) + "\n").utf8).write(to: URL(fileURLWithPath: long))
+        let tooLong = try camctl("run", long, "--device", "test")
+        #expect(tooLong.status == 65)
+        #expect(tooLong.standardError.hasPrefix("\(long):1:9: capture has no option"))
+    }
+
+    @Test("Ctrl-C during a run keeps whole photos, stops cleanly and exits 130")
+    func interrupt() throws {
+        let camctl = try Camctl()
+        let output = try TemporaryFolder()
+        let run = try camctl.start(["run", Self.pipelines.appendingPathComponent("timelapse.camctl").path, "--device", "test",
+                                    "--set", "every=0.3", "--set", "count=100"], in: output.url)
+        Thread.sleep(forTimeInterval: 1.5)
+        run.send(SIGINT)
+        let result = run.finish(timeout: 20)
+        #expect(result.status == 130, "\(result.standardError)")
+        #expect(try camctl.photos().count >= 1)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: camctl.library.url.path).filter { $0.hasSuffix(".tmp") }
+        #expect(leftovers.isEmpty)
+    }
+}
