@@ -22,7 +22,7 @@ public final class CameraWatch: Sendable {
     public init() throws(CaptureError) {
         let messages: AsyncCompactMapSequence<AsyncStream<Message>, DeviceMonitor.Change>
         do {
-            monitor = try DeviceMonitor(classes: ["Video/Source"])
+            monitor = try DeviceDiscovery.makeMonitor()
             messages = try monitor.changes()
         } catch {
             throw CaptureError(.pipeline, "cameras could not be watched: \(error.message)")

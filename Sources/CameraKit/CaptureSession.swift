@@ -1,4 +1,5 @@
 import Foundation
+import Dispatch
 import GStreamer
 import Synchronization
 
@@ -49,6 +50,8 @@ public actor CaptureSession {
         var format: CaptureFormat
         /// Watches the bus once the pipeline runs.
         var monitor: Task<Void, Never>?
+        /// Notices a system camera that stops sending frames without saying so.
+        var stallWatch: Task<Void, Never>?
     }
 
     /// Makes a session with a configuration; nothing runs until ``start()``.
@@ -231,7 +234,7 @@ public actor CaptureSession {
     /// an event, the loss of the session's own camera interrupts it, and an arrival wakes a
     /// waiting ``resume(waitingAtMost:acceptingOtherCameras:)``.
     private func watchHotPlug() {
-        guard hotPlugWatch == nil, case .system = configuration.device.kind,
+        guard hotPlugWatch == nil, configuration.watchesCameras, case .system = configuration.device.kind,
               let watch = try? CameraWatch() else { return }
         let relay = Task { [weak self] in
             for await change in watch.changes {
@@ -345,6 +348,36 @@ public actor CaptureSession {
         status = .running
         eventStream.send(.running)
         watchHotPlug()
+        watchForStalls(of: pipeline, device: device, format: format)
+    }
+
+    /// A system camera that stops sending frames without an error or end of stream (a PipeWire
+    /// node that went away leaves pipewiresrc waiting) interrupts the session after a silence of
+    /// two seconds, or three frame intervals when frames come slower.
+    private func watchForStalls(of pipeline: Pipeline, device: CaptureDevice, format: CaptureFormat) {
+        guard case .system = device.kind, let pad = pipeline.element(named: SessionPipeline.cameraInput)?.staticPad(named: "sink") else { return }
+        let lastFrame = Atomic<UInt64>(DispatchTime.now().uptimeNanoseconds)
+        pad.addProbe(.buffer) { _ in
+            lastFrame.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+            return .pass
+        }
+        let limit = UInt64(max(2.0, 3 / max(0.1, format.frameRate.doubleValue)) * 1e9)
+        running?.stallWatch = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(500))
+                let silence = DispatchTime.now().uptimeNanoseconds &- lastFrame.load(ordering: .relaxed)
+                if silence > limit, !Task.isCancelled {
+                    await self?.cameraStalled()
+                    return
+                }
+            }
+        }
+    }
+
+    private func cameraStalled() async {
+        guard running != nil else { return }
+        await interrupt(CaptureError(.interrupted,
+            "\(configuration.device.name) stopped sending frames (unplugged, or taken by another program); check the camera"))
     }
 
     /// The camera as a bin with one source pad.
@@ -446,6 +479,7 @@ public actor CaptureSession {
         guard let current = running else { return }
         running = nil
         current.monitor?.cancel()
+        current.stallWatch?.cancel()
         previewOutput.detach()
         let attachment = photoOutput.detach(reason)
         try? await current.pipeline.stop()

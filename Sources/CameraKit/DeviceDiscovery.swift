@@ -10,15 +10,38 @@ public enum DeviceDiscovery {
 
     /// The cameras the system reports, without the test camera.
     public static func systemDevices() throws(CaptureError) -> [CaptureDevice] {
-        if let watch = CameraWatch.anyRunning { return watch.devices() }
-        do {
-            return try DeviceMonitor(classes: ["Video/Source"]).devices()
-                .filter { $0.caps.map { !VideoCapability.list(from: $0).isEmpty } ?? false }
-                .map(CaptureDevice.init)
-        } catch {
-            throw CaptureError(.pipeline, "cameras could not be listed: \(error.message)")
+        let monitored: [CaptureDevice]
+        if let watch = CameraWatch.anyRunning {
+            monitored = watch.devices()
+        } else {
+            do {
+                monitored = try makeMonitor().devices()
+                    .filter { $0.caps.map { !VideoCapability.list(from: $0).isEmpty } ?? false }
+                    .map(CaptureDevice.init)
+            } catch {
+                throw CaptureError(.pipeline, "cameras could not be listed: \(error.message)")
+            }
+        }
+        // A camera PipeWire shares is read through PipeWire (other programs may use it too); the
+        // same camera's V4L2 node is the fallback where PipeWire does not run.
+        let shared = PipeWireCameras.list()
+        let sharedPaths = Set(shared.compactMap { device -> String? in
+            if case .system(let path, _, _) = device.kind { return path }
+            return nil
+        })
+        return shared + monitored.filter { device in
+            if case .system(let path?, _, _) = device.kind { return !sharedPaths.contains(path) }
+            return true
         }
     }
+
+    /// A monitor of video sources, without GStreamer's PipeWire provider (see ``PipeWireCameras``).
+    static func makeMonitor() throws(GStreamerError) -> DeviceMonitor {
+        _ = withoutPipeWireProvider
+        return try DeviceMonitor(classes: ["Video/Source"])
+    }
+
+    private static let withoutPipeWireProvider: Void = GStreamerRuntime.disableDeviceProvider(named: "pipewiredeviceprovider")
 
     /// The camera a person named: `test`, `test:PATTERN`, `file:PATH`, a device path such as
     /// `/dev/video0`, or part of a camera's name. `nil` means the first real camera.

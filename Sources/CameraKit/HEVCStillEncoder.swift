@@ -99,13 +99,19 @@ final class HEVCStillEncoder: Sendable {
     private func encodeNow(_ frame: Sample) throws(CaptureError) -> HEVCPicture {
         do {
             try input.push(frame)
-            guard let encoded = output.pullSample(timeout: .seconds(30)), let buffer = encoded.buffer else {
-                throw CaptureError(.timeout, "the HEVC encoder gave no picture within 30 seconds")
+            // The parser may hand out the parameter sets on their own before the picture; the
+            // picture is the first access unit with a slice in it.
+            for _ in 0..<4 {
+                guard let encoded = output.pullSample(timeout: .seconds(30)), let buffer = encoded.buffer else {
+                    throw CaptureError(.timeout, "the HEVC encoder gave no picture within 30 seconds")
+                }
+                guard let configuration = encoded.caps?.structures.first?["codec_data"]?.bytesValue else {
+                    throw CaptureError(.pipeline, "the HEVC encoder gave no decoder configuration (codec_data)")
+                }
+                let picture = HEVCPicture(configuration: configuration, accessUnit: try buffer.bytes(), width: key.width, height: key.height)
+                if picture.holdsPicture { return picture }
             }
-            guard let configuration = encoded.caps?.structures.first?["codec_data"]?.bytesValue else {
-                throw CaptureError(.pipeline, "the HEVC encoder gave no decoder configuration (codec_data)")
-            }
-            return HEVCPicture(configuration: configuration, accessUnit: try buffer.bytes(), width: key.width, height: key.height)
+            throw CaptureError(.pipeline, "the HEVC encoder gave access units without a picture")
         } catch {
             throw CaptureError.converting(error, context: "the photo could not be encoded as HEVC")
         }

@@ -17,6 +17,10 @@ public struct SessionConfiguration: Sendable, Equatable {
     public var capturesPhotos = true
     /// Frames thrown away after each start or camera switch, while the camera settles (seed 002 drops 6).
     public var framesDroppedAfterStart = 6
+    /// Whether the session watches cameras being plugged in and unplugged while it runs on a
+    /// system camera (events, and the loss of its own camera noticed at once). A one-shot capture
+    /// has no use for it.
+    public var watchesCameras = true
     /// Whether an interrupted session waits for its camera to come back and resumes by itself
     /// (see ``CaptureSession/resume(waitingAtMost:)``).
     public var resumesAutomatically = false

@@ -26,6 +26,14 @@ public enum GStreamerRuntime {
         return true
     }
 
+    /// Keeps a device provider out of every device monitor this process makes (its rank is set to
+    /// none), for a provider known to misbehave.
+    public static func disableDeviceProvider(named name: String) {
+        guard (try? requireGStreamer()) != nil, let factory = gst_device_provider_factory_find(name) else { return }
+        gst_plugin_feature_set_rank(factory, guint(GST_RANK_NONE.rawValue))  // a device provider factory is a plugin feature
+        gst_object_unref(UnsafeMutableRawPointer(factory))
+    }
+
     /// Keeps the warnings and criticals that GLib-based libraries print on their own (such as the
     /// PipeWire device provider's when a node goes away) off standard error, for programs whose
     /// standard error is for their own messages. Errors still go through; `GST_DEBUG` is untouched.

@@ -61,6 +61,11 @@ public struct HEVCPicture: Sendable, Equatable {
         return data
     }
 
+    /// Whether the access unit holds a coded picture (a slice), not parameter sets alone.
+    public var holdsPicture: Bool {
+        (try? itemData()) != nil
+    }
+
     /// Bits per channel, from the configuration: luma, then chroma twice.
     var bitsPerChannel: [UInt8] {
         guard configuration.count >= 19 else { return [8, 8, 8] }

@@ -83,6 +83,7 @@ struct CaptureCommand: Subcommand {
         let camera = try await session.camera(controls: controls)
         var configuration = session.configuration(for: camera)
         if let sink { configuration.preview = PreviewConfiguration(sink: sink, showsText: countdown > 0) }
+        configuration.watchesCameras = count > 1  // a single photo is over before a camera could come or go
         let captureSession = CaptureSession(configuration: configuration)
         try await session.start(captureSession)
         do {

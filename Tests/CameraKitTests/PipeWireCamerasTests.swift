@@ -1,0 +1,43 @@
+@testable import CameraKit
+import Foundation
+import GStreamer
+import Testing
+
+@Suite("PipeWire cameras from pw-dump", .timeLimit(.minutes(1)))
+struct PipeWireCamerasTests {
+    @Test("Video/Source nodes become cameras read by pipewiresrc, with their formats; other nodes are left out")
+    func parseDump() throws {
+        let dump = """
+            [
+              {"id": 30, "type": "PipeWire:Interface:Node", "info": {"props": {"media.class": "Audio/Sink", "object.serial": 30}}},
+              {"id": 42, "type": "PipeWire:Interface:Node", "info": {
+                "props": {"media.class": "Video/Source", "object.serial": 57, "node.description": "HD Pro Webcam C920",
+                          "object.path": "v4l2:/dev/video0", "api.libcamera.location": "front"},
+                "params": {"EnumFormat": [
+                  {"mediaType": "video", "mediaSubtype": "raw", "format": "YUY2",
+                   "size": {"width": 640, "height": 480}, "framerate": {"default": {"num": 30, "denom": 1}, "alt1": {"num": 15, "denom": 1}}},
+                  {"mediaType": "video", "mediaSubtype": "mjpg", "size": {"width": 1920, "height": 1080}, "framerate": {"num": 30, "denom": 1}}
+                ]}}},
+              {"id": 43, "type": "PipeWire:Interface:Node", "info": {"props": {"media.class": "Video/Source", "object.serial": 60,
+                "node.name": "virtual"}}}
+            ]
+            """
+        let cameras = PipeWireCameras.cameras(inDump: Data(dump.utf8))
+        #expect(cameras.map(\.id) == ["/dev/video0", "virtual"])
+        let webcam = try #require(cameras.first)
+        #expect(webcam.name == "HD Pro Webcam C920" && webcam.position == .front)
+        #expect(webcam.kind == .system(path: "/dev/video0", api: "pipewire", source: "pipewiresrc target-object=57"))
+        #expect(webcam.capabilities == [
+            VideoCapability(mediaType: "video/x-raw", pixelFormat: "YUY2", widths: 640...640, heights: 480...480,
+                            frameRates: .discrete([Fraction(15), Fraction(30)])),
+            VideoCapability(mediaType: "image/jpeg", pixelFormat: nil, widths: 1920...1920, heights: 1080...1080,
+                            frameRates: .discrete([Fraction(30)])),
+        ])
+    }
+
+    @Test("A dump that is not JSON, or not PipeWire's, gives no cameras")
+    func badDump() {
+        #expect(PipeWireCameras.cameras(inDump: Data("not json".utf8)).isEmpty)
+        #expect(PipeWireCameras.cameras(inDump: Data(#"{"a": 1}"#.utf8)).isEmpty)
+    }
+}
