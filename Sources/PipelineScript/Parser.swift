@@ -96,7 +96,7 @@ public enum Parser {
             } else if Parser.steps.contains(head.text) {
                 step(head, arguments)
             } else {
-                if let suggestion = closest(head.text, among: Parser.settings + Parser.steps) {
+                if let suggestion = Spelling.closest(to: head.text, among: Parser.settings + Parser.steps) {
                     return fail(head, "unknown step \(head.quoted); did you mean \(suggestion)?")
                 }
                 fail(head, "unknown step \(head.quoted); expected a setting (\(Parser.settings.joined(separator: ", "))) "
@@ -338,24 +338,4 @@ public enum Parser {
             errors.append(ScriptError(line: token.line, column: token.column, message))
         }
     }
-}
-
-/// The candidate nearest a misspelled word, when near enough to be what was meant.
-func closest(_ word: String, among candidates: [String]) -> String? {
-    guard word.count < 40 else { return nil }
-    func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[b.count]
-    }
-    guard let best = candidates.min(by: { distance(word, $0) < distance(word, $1) }),
-          distance(word, best) <= max(1, best.count / 3) else { return nil }
-    return best
 }

@@ -1,3 +1,5 @@
+import PipelineScript
+
 /// camctl's command-line parser: options declared per command, values read with their type and
 /// range, and one precise sentence for every mistake (with a suggestion for a misspelled name).
 struct ParsedArguments {
@@ -30,7 +32,7 @@ struct ParsedArguments {
             if argument == "--" { optionsEnded = true; continue }
             let (name, inline) = Self.split(argument)
             guard let option = options.first(where: { $0.name == name || $0.short == name }) else {
-                let suggestion = closestName(to: name, among: options.map(\.name)).map { "; did you mean \($0)?" }
+                let suggestion = Spelling.closest(to: name, among: options.map(\.name)).map { "; did you mean \($0)?" }
                     ?? "; camctl \(command) --help lists its options"
                 throw CommandFailure("\(command) has no option \(name)\(suggestion)", exitCode: .usage)
             }
@@ -121,25 +123,4 @@ struct ParsedArguments {
         let text = number.description
         return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
     }
-}
-
-/// The candidate closest to a misspelled name, when it is close enough to be what was meant.
-func closestName(to name: String, among candidates: [String]) -> String? {
-    let scored = candidates.map { ($0, editDistance(name, $0)) }.min { $0.1 < $1.1 }
-    guard let (best, distance) = scored, distance <= max(1, best.count / 3) else { return nil }
-    return best
-}
-
-/// The Levenshtein distance: the fewest insertions, deletions and substitutions from one word to the other.
-func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
-    var previous = Array(0...b.count)
-    for (i, x) in a.enumerated() {
-        var current = [i + 1]
-        for (j, y) in b.enumerated() {
-            current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-        }
-        previous = current
-    }
-    return previous[b.count]
 }

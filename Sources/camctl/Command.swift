@@ -1,4 +1,5 @@
 import Foundation
+import PipelineScript
 import GStreamer
 
 /// camctl's commands: each reads its own options and runs.
@@ -18,7 +19,7 @@ enum Command {
         default: break
         }
         guard let command = all.first(where: { $0.name == verb }) else {
-            let suggestion = closestName(to: verb, among: all.map { $0.name } + ["help"]).map { "; did you mean \($0)?" }
+            let suggestion = Spelling.closest(to: verb, among: all.map { $0.name } + ["help"]).map { "; did you mean \($0)?" }
                 ?? "; run camctl help to see the commands"
             throw CommandFailure("unknown command \"\(verb)\"\(suggestion)", exitCode: .usage)
         }

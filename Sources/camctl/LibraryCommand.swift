@@ -1,5 +1,6 @@
 import CameraKit
 import Foundation
+import PipelineScript
 import HEIF
 import PhotoLibrary
 
@@ -61,7 +62,7 @@ struct LibraryCommand: Subcommand {
             }
             action = .sheet(output, columns: try arguments.integer("--columns", in: 1...50) ?? 6)
         case let word?:
-            let suggestion = closestName(to: word, among: ["list", "show", "export", "delete", "sheet"]).map { "; did you mean \($0)?" } ?? ""
+            let suggestion = Spelling.closest(to: word, among: ["list", "show", "export", "delete", "sheet"]).map { "; did you mean \($0)?" } ?? ""
             throw CommandFailure("library has no action \"\(word)\"\(suggestion); use list, show, export, delete or sheet", exitCode: .usage)
         case nil:
             throw CommandFailure("library needs an action: list, show ID, export ID DEST, delete ID or sheet --output PATH", exitCode: .usage)

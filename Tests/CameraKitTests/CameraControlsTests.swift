@@ -24,9 +24,7 @@ struct CameraControlsTests {
 
     @Test("Without a flash, auto does not fire and on is refused naming the camera")
     func noFlash() async throws {
-        var configuration = SessionConfiguration()
-        configuration.format = try FormatRequest(parsing: "320x240@30")
-        configuration.framesDroppedAfterStart = 0
+        var configuration = try CaptureSessionTests.configuration("320x240@30")
         configuration.exposureSettling = nil
         let session = CaptureSession(configuration: configuration)
         try await session.start()

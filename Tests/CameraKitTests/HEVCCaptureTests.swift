@@ -7,9 +7,7 @@ import Testing
 struct HEVCCaptureTests {
     @Test("The HEVC encoders start with the first HEIC photo and serve the next ones")
     func encodersKeptReady() async throws {
-        var configuration = SessionConfiguration()
-        configuration.format = try FormatRequest(parsing: "640x480@30")
-        configuration.framesDroppedAfterStart = 0
+        var configuration = try CaptureSessionTests.configuration("640x480@30")
         configuration.exposureSettling = nil
         let session = CaptureSession(configuration: configuration)
         try await session.start()

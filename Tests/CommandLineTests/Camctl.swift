@@ -35,6 +35,14 @@ struct Camctl {
         Self.objects(try self("library", "list", "--json").standardOutput)
     }
 
+    /// A lossless PNG of a test pattern, made by gst-launch-1.0, to use as a camera and as a reference.
+    static func testPicture(_ path: String, width: Int, height: Int, pattern: String = "pinwheel") throws {
+        let made = try ChildProcess.run("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "pattern=\(pattern)",
+                                                           "!", "video/x-raw,width=\(width),height=\(height)", "!", "pngenc",
+                                                           "!", "filesink", "location=\(path)"])
+        guard made.status == 0 else { throw ChildProcess.Failure(message: made.standardError) }
+    }
+
     /// `exiftool -s3` values of tags, one per line.
     static func exif(_ path: String, _ tags: String...) throws -> [String] {
         try ChildProcess.run("exiftool", ["-s3"] + tags.map { "-" + $0 } + [path]).standardOutput

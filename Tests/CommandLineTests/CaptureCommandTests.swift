@@ -33,9 +33,7 @@ struct CaptureCommandTests {
         let camctl = try Camctl()
         let folder = try TemporaryFolder()
         let picture = folder.path("picture.png")
-        let made = try ChildProcess.run("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "!", "video/x-raw,width=800,height=600",
-                                                           "!", "pngenc", "!", "filesink", "location=\(picture)"])
-        #expect(made.status == 0)
+        try Camctl.testPicture(picture, width: 800, height: 600, pattern: "smpte")
         let result = try camctl("capture", "--device", "file:\(picture)", "--resolution", "photo", "--json")
         #expect(result.status == 0, "\(result.standardError)")
         let photo = try #require(Camctl.objects(result.standardOutput).first)

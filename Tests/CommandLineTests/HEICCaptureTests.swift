@@ -37,9 +37,7 @@ struct HEICCaptureTests {
         let camctl = try Camctl()
         let folder = try TemporaryFolder()
         let source = folder.path("source.png")
-        #expect(try ChildProcess.run("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "pattern=pinwheel",
-                                                        "!", "video/x-raw,width=640,height=480", "!", "pngenc",
-                                                        "!", "filesink", "location=\(source)"]).status == 0)
+        try Camctl.testPicture(source, width: 640, height: 480, pattern: "pinwheel")
         for codec in ["--hevc", "--jpeg"] {
             let output = folder.path(codec == "--hevc" ? "photo.heic" : "photo.jpg")
             let result = try camctl("capture", "--device", "file:\(source)", "--resolution", "photo", codec,
@@ -92,9 +90,7 @@ struct HEICCaptureTests {
         let folder = try TemporaryFolder()
         let source = folder.path("source.png")
         // 1400x1000 leaves partial tiles at the right and bottom edges.
-        #expect(try ChildProcess.run("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "pattern=pinwheel",
-                                                        "!", "video/x-raw,width=1400,height=1000", "!", "pngenc",
-                                                        "!", "filesink", "location=\(source)"]).status == 0)
+        try Camctl.testPicture(source, width: 1400, height: 1000, pattern: "pinwheel")
         let output = folder.path("tiled.heic"), decoded = folder.path("tiled.png")
         #expect(try camctl("capture", "--device", "file:\(source)", "--resolution", "photo", "--hevc", "--heic-tiles",
                            "--no-library", "--output", output).status == 0)

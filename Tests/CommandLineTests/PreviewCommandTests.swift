@@ -132,9 +132,7 @@ struct PreviewCommandTests {
         let picture = folder.path("later.png")
         let capture = try camctl.start(["capture", "--device", "file:\(picture)", "--resolution", "320x240", "--wait-for-device"])
         Thread.sleep(forTimeInterval: 1.5)
-        let made = try ChildProcess.run("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "!", "video/x-raw,width=320,height=240",
-                                                           "!", "pngenc", "!", "filesink", "location=\(picture)"])
-        #expect(made.status == 0)
+        try Camctl.testPicture(picture, width: 320, height: 240, pattern: "smpte")
         let result = capture.finish(timeout: 30)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(try camctl.photos().count == 1)

@@ -60,6 +60,12 @@ public struct ChildProcess {
                       standardOutputBytes: outputData)
     }
 
+    /// A program that did not do what a test needed of it.
+    public struct Failure: Error {
+        public let message: String
+        public init(message: String) { self.message = message }
+    }
+
     /// Whether a program is installed.
     public static func isInstalled(_ program: String) -> Bool {
         (try? run("which", [program]).status) == 0
