@@ -36,7 +36,7 @@ let package = Package(
         // Layer 5: the command-line tool.
         .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary", "HEIF", "PipelineScript"]),
         // Benchmarks against gst-launch-1.0 in the same run: swift run -c release camctl-bench
-        .executableTarget(name: "camctl-bench", dependencies: ["GStreamer", "CameraKit"]),
+        .executableTarget(name: "camctl-bench", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary"]),
 
         // A helper process for the leak test: GStreamer's leak tracer reports only at
         // gst_deinit(), after which GStreamer cannot be used again in that process.
@@ -49,7 +49,7 @@ let package = Package(
         .testTarget(name: "HEIFTests", dependencies: ["HEIF", "TestSupport"]),
         .testTarget(name: "PipelineScriptTests", dependencies: ["PipelineScript"]),
         // camctl run as a person or a script runs it: as a child process, judged by other tools.
-        .testTarget(name: "CommandLineTests", dependencies: ["camctl", "TestSupport"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["camctl", "camctl-bench", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -23,6 +23,11 @@ static inline GType cgst_type_string(void) { return G_TYPE_STRING; }
 static inline GType cgst_type_enum(void) { return G_TYPE_ENUM; }
 static inline GType cgst_type_flags(void) { return G_TYPE_FLAGS; }
 
+static inline GType cgst_type_object(void) { return G_TYPE_OBJECT; }
+
+// g_signal_emit_by_name is variadic: an action signal without arguments or result.
+static inline void cgst_emit_action(gpointer instance, const gchar *signal) { g_signal_emit_by_name(instance, signal); }
+
 // G_TYPE_CHECK_INSTANCE_TYPE, the body of every GST_IS_* macro.
 static inline gboolean cgst_instance_is_a(gpointer instance, GType type) {
     return instance != NULL && G_TYPE_CHECK_INSTANCE_TYPE(instance, type);

@@ -30,6 +30,22 @@ extension Element {
         g_object_set_property(upcast(raw), name, &gvalue)
     }
 
+    /// Sets a property that holds an element, such as camerabin's `camera-source` or
+    /// wrappercamerabinsrc's `video-source`.
+    public func setProperty(_ name: String, _ element: Element) throws(GStreamerError) {
+        let spec = try propertySpec(name, needing: G_PARAM_WRITABLE, "cannot be written")
+        let type = cgst_param_spec_value_type(spec)
+        guard g_type_is_a(type, cgst_type_object()) != 0, cgst_instance_is_a(element.raw, type) != 0 else {
+            throw GStreamerError(.invalidPropertyValue, element: self.name,
+                                 "property \"\(name)\" cannot hold \(element.description)")
+        }
+        var gvalue = GValue()
+        g_value_init(&gvalue, type)
+        defer { g_value_unset(&gvalue) }
+        g_value_set_object(&gvalue, element.raw)
+        g_object_set_property(upcast(raw), name, &gvalue)
+    }
+
     /// Sets a property from a Swift value.
     public func setProperty(_ name: String, _ value: some ValueConvertible) throws(GStreamerError) {
         try setProperty(name, value.gstreamerValue)

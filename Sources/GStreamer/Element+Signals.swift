@@ -18,6 +18,12 @@ public final class SignalConnection: @unchecked Sendable {
 }
 
 extension Element {
+    /// Emits an action signal that takes no arguments and returns nothing, such as camerabin's
+    /// `start-capture`.
+    public func emit(_ signal: String) {
+        cgst_emit_action(upcast(raw, to: GObject.self), signal)
+    }
+
     /// Calls `handler` when the element creates a pad while running, as decoders and
     /// demuxers do once they know what a stream holds. Runs on a streaming thread.
     @discardableResult

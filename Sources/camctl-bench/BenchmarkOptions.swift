@@ -2,6 +2,11 @@
 struct BenchmarkOptions {
     var runs = 5
     var output = "BENCHMARKS.md"
+    /// The groups asked for with --only; empty means all.
+    var groups: Set<String> = []
+
+    /// Whether a group runs.
+    func includes(_ group: String) -> Bool { groups.isEmpty || groups.contains(group) }
 
     static func parse(_ arguments: some Sequence<String>) -> BenchmarkOptions {
         var options = BenchmarkOptions()
@@ -10,6 +15,7 @@ struct BenchmarkOptions {
             switch argument {
             case "--runs": options.runs = iterator.next().flatMap(Int.init).map { max(1, $0) } ?? options.runs
             case "--output": options.output = iterator.next() ?? options.output
+            case "--only": if let group = iterator.next() { options.groups.insert(group) }
             default: break
             }
         }

@@ -1,7 +1,9 @@
 // camctl-bench: measures camctl against the same work done by gst-launch-1.0 in the same run,
 // and writes the table to BENCHMARKS.md.
 //
-//   swift build -c release && swift run -c release camctl-bench [--runs N] [--output BENCHMARKS.md]
+//   swift build -c release && swift run -c release camctl-bench [--runs N] [--output BENCHMARKS.md] [--only GROUP …]
+//
+// Groups: frames, shutter, burst, startup. A partial run (--only) writes its table to stdout only.
 
 import Foundation
 import GStreamer
@@ -12,18 +14,30 @@ var rows: [BenchmarkRow] = []
     rows.append(row)
     FileHandle.standardError.write(Data("\(row.name): \(row.camctl.formatted()) \(row.unit)\n".utf8))
 }
-record(try await FrameDeliveryBenchmark(frames: 600, width: 1920, height: 1080).run(runs: options.runs))
-record(try await VideoDataRateBenchmark().run(runs: options.runs))
-record(try await ShutterLagBenchmark(width: 1920, height: 1080, frameRate: 30).run(runs: options.runs))
-record(try await ShutterLagBenchmark(width: 4032, height: 3024, frameRate: 15).run(runs: options.runs))
-record(try await BurstBenchmark(width: 1920, height: 1080, frameRate: 240).run(runs: options.runs))
-record(try await BurstBenchmark(width: 4032, height: 3024, frameRate: 60).run(runs: options.runs))
-let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("camctl-bench-\(getpid())").path
-try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(atPath: scratch) }
-for benchmark in StartUpBenchmark.all(folder: scratch) {
-    record(try benchmark.run(runs: max(options.runs, 10)))
+if options.includes("frames") {
+    record(try await FrameDeliveryBenchmark(frames: 600, width: 1920, height: 1080).run(runs: options.runs))
+    record(try await VideoDataRateBenchmark().run(runs: options.runs))
+}
+if options.includes("shutter") {
+    for row in try await ShutterLagBenchmark(width: 1920, height: 1080, frameRate: 30).run(runs: options.runs) { record(row) }
+    for row in try await ShutterLagBenchmark(width: 4032, height: 3024, frameRate: 15).run(runs: options.runs) { record(row) }
+}
+if options.includes("burst") {
+    record(try await BurstBenchmark(width: 1920, height: 1080, frameRate: 240).run(runs: options.runs))
+    record(try await BurstBenchmark(width: 4032, height: 3024, frameRate: 60).run(runs: options.runs))
+    record(try await BurstBenchmark(width: 1920, height: 1080, frameRate: 60, codec: .hevc, photos: 10).run(runs: options.runs))
+    record(try await BurstBenchmark(width: 4032, height: 3024, frameRate: 15, codec: .hevc, photos: 5).run(runs: options.runs))
+}
+if options.includes("startup") {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("camctl-bench-\(getpid())").path
+    try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    for benchmark in StartUpBenchmark.all(folder: scratch) {
+        record(try benchmark.run(runs: max(options.runs, 10)))
+    }
 }
 let report = BenchmarkReport(rows: rows, runs: options.runs)
 print(report.table)
-try report.markdown.write(toFile: options.output, atomically: true, encoding: .utf8)
+if options.groups.isEmpty {
+    try report.markdown.write(toFile: options.output, atomically: true, encoding: .utf8)
+}
