@@ -58,6 +58,13 @@ struct BenchmarkReport {
             `gst-launch-1.0 videotestsrc ! jpegenc ! fakesink` on the same size, the encoder's ceiling \
             on one thread; camctl can exceed it because the camera, the photo encoder and the thumbnail \
             encoder run on separate threads over the two cores.
+            - *HEIC against heif-enc*: a 4032x3024 picture of GStreamer's colour pattern, written as a \
+            lossless PNG and used as a camera by `camctl capture --hevc` (quality 90), against libheif's \
+            `heif-enc` on the same PNG at the lowest quality (searched in steps of 5) whose luma PSNR is \
+            at least camctl's; both are decoded by heif-convert and judged by ffmpeg's psnr filter on \
+            luma (chroma is subsampled alike by both). Times are whole processes, PNG in, HEIC out. \
+            camctl uses x265's ultrafast preset (it keeps a camera's photos coming); heif-enc uses \
+            libheif's slower default, which makes smaller files.
             - *Start to photo saved*: the wall-clock time of a whole `camctl capture` process (release \
             build) that starts the test camera at 1920x1080 and writes one JPEG with EXIF and a \
             thumbnail, flushed to disk (into the library, with its SQLite row, in the second row), \

@@ -3,7 +3,7 @@
 //
 //   swift build -c release && swift run -c release camctl-bench [--runs N] [--output BENCHMARKS.md] [--only GROUP …]
 //
-// Groups: frames, shutter, burst, startup. A partial run (--only) writes its table to stdout only.
+// Groups: frames, shutter, burst, heic, startup. A partial run (--only) writes its table to stdout only.
 
 import Foundation
 import GStreamer
@@ -27,6 +27,12 @@ if options.includes("burst") {
     record(try await BurstBenchmark(width: 4032, height: 3024, frameRate: 60).run(runs: options.runs))
     record(try await BurstBenchmark(width: 1920, height: 1080, frameRate: 60, codec: .hevc, photos: 10).run(runs: options.runs))
     record(try await BurstBenchmark(width: 4032, height: 3024, frameRate: 15, codec: .hevc, photos: 5).run(runs: options.runs))
+}
+if options.includes("heic") {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("camctl-bench-heic-\(getpid())").path
+    try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    for row in try HEICEncodeBenchmark(folder: scratch).run(runs: options.runs) { record(row) }
 }
 if options.includes("startup") {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("camctl-bench-\(getpid())").path

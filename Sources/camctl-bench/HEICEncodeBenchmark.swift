@@ -1,0 +1,70 @@
+import Foundation
+
+/// One 4032x3024 HEIC, from a lossless picture used as a camera, against libheif's `heif-enc` on
+/// the same picture at the lowest quality that matches camctl's luma PSNR (both judged by
+/// ffmpeg's psnr filter after libheif's heif-convert decodes them): encode time and file size.
+struct HEICEncodeBenchmark {
+    let folder: String
+
+    func run(runs: Int) throws -> [BenchmarkRow] {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/heif-enc"),
+              FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg") else {
+            throw BenchmarkFailure("the HEIC rows need heif-enc (libheif-examples) and ffmpeg; scripts/setup installs them")
+        }
+        let source = folder + "/source.png"
+        _ = try timeProcess("/usr/bin/gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "pattern=colors", "!",
+                                                        "video/x-raw,width=4032,height=3024", "!", "pngenc", "!",
+                                                        "filesink", "location=\(source)"])
+        let ours = folder + "/camctl.heic"
+        let capture = ["capture", "--device", "file:\(source)", "--resolution", "photo", "--hevc", "--no-library", "--output", ours]
+        var camctlTimes: [Double] = []
+        for _ in 0..<runs { camctlTimes.append(try timeProcess(StartUpBenchmark.camctl, capture) * 1000) }
+        let ourPSNR = try lumaPSNR(of: ours, against: source)
+        // The lowest heif-enc quality whose picture is at least as close to the source.
+        var matched: (quality: Int, psnr: Double)?
+        for quality in stride(from: 10, through: 90, by: 5) {
+            _ = try timeProcess("/usr/bin/heif-enc", ["-q", "\(quality)", source, "-o", folder + "/heif-enc.heic"])
+            let psnr = try lumaPSNR(of: folder + "/heif-enc.heic", against: source)
+            if psnr >= ourPSNR { matched = (quality, psnr); break }
+        }
+        guard let matched else { throw BenchmarkFailure("heif-enc reached no quality as close as camctl's \(ourPSNR) dB") }
+        var theirTimes: [Double] = []
+        for _ in 0..<runs {
+            theirTimes.append(try timeProcess("/usr/bin/heif-enc", ["-q", "\(matched.quality)", source, "-o", folder + "/heif-enc.heic"]) * 1000)
+        }
+        let ourSize = Double(try size(ours)) / 1024, theirSize = Double(try size(folder + "/heif-enc.heic")) / 1024
+        let reference = "heif-enc -q \(matched.quality) (luma PSNR \(String(format: "%.1f", matched.psnr)) dB)"
+        let name = "HEIC of a 4032x3024 picture, camctl quality 90 (luma PSNR \(String(format: "%.1f", ourPSNR)) dB)"
+        return [
+            BenchmarkRow(name: name + ": whole process, PNG in, HEIC out", unit: "ms", camctl: Measurement(samples: camctlTimes),
+                         reference: Measurement(samples: theirTimes), referenceName: reference, higherIsBetter: false),
+            BenchmarkRow(name: name + ": file size", unit: "KiB", camctl: Measurement(samples: [ourSize]),
+                         reference: Measurement(samples: [theirSize]), referenceName: reference, higherIsBetter: false),
+        ]
+    }
+
+    /// The luma PSNR of a HEIC against the source picture, as ffmpeg measures it after heif-convert.
+    private func lumaPSNR(of heic: String, against source: String) throws -> Double {
+        let decoded = heic + ".png"
+        _ = try timeProcess("/usr/bin/heif-convert", ["--quiet", heic, decoded])
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        process.arguments = ["-nostats", "-i", source, "-i", decoded, "-lavfi", "[0:v]format=gray[a];[1:v]format=gray[b];[a][b]psnr",
+                             "-f", "null", "-"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard let range = text.range(of: #"average:[0-9.]+"#, options: .regularExpression),
+              let value = Double(text[range].dropFirst("average:".count)) else {
+            throw BenchmarkFailure("ffmpeg measured no PSNR for \(heic)")
+        }
+        return value
+    }
+
+    private func size(_ path: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    }
+}
