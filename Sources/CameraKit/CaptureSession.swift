@@ -310,7 +310,14 @@ public actor CaptureSession {
 
         var encoders: (StillEncoder, StillEncoder)?
         if configuration.capturesPhotos {
-            encoders = (try await StillEncoder(label: "photo"), try await StillEncoder(label: "thumbnail"))
+            // Both encoders start at once; each is ready for the first photo.
+            async let photo = StillEncoder(label: "photo")
+            async let thumbnail = StillEncoder(label: "thumbnail")
+            do {
+                encoders = (try await photo, try await thumbnail)
+            } catch {
+                throw CaptureError.converting(error, context: "the JPEG encoders could not start")
+            }
         }
         attachOutputs(to: pipeline, device: device, format: format, encoders: encoders)
         // Subscribed before the start, read after it: what the pipeline says while starting is the
