@@ -29,9 +29,6 @@ struct BoothCommand: Subcommand {
         case grid = "2x2", strip = "1x4"
     }
 
-    /// The width of each shot in the composed picture.
-    static let cellWidth = 640
-
     let session: SessionOptions
     let arguments: ParsedArguments
     let shots: Int
@@ -54,7 +51,7 @@ struct BoothCommand: Subcommand {
         try arguments.refuseTogether("--jpeg", "--hevc")
         if arguments.flag("--hevc") { settings.codec = .hevc }
         // Each shot's thumbnail (always JPEG) is made at the cell's width, and is what is composed.
-        settings.thumbnailMaximumSide = Self.cellWidth
+        settings.thumbnailMaximumSide = ShotComposition.cellWidth
     }
 
     func run() async throws(CommandFailure) {
@@ -98,18 +95,8 @@ struct BoothCommand: Subcommand {
 
     /// The shots in one picture: a 2x2 grid (rows as needed) or a strip of one column.
     private func compose(_ photos: [Photo], saving: PhotoSaving, camera: CaptureDevice) async throws(CommandFailure) {
-        let first = photos[0]
-        let cellHeight = (Self.cellWidth * first.height / max(1, first.width)) / 2 * 2
-        let columns = layout == .grid ? min(2, photos.count) : 1
-        let grid = PhotoComposer.Layout(columns: columns, rows: (photos.count + columns - 1) / columns,
-                                        cellWidth: Self.cellWidth, cellHeight: cellHeight, margin: Self.cellWidth / 40)
-        let composed: [UInt8]
-        do {
-            composed = try await PhotoComposer.compose(photos.map(\.thumbnailData), layout: grid, quality: settings.quality)
-        } catch {
-            throw CommandFailure(error)
-        }
-        try saving.saveComposition(composed, width: grid.width, height: grid.height, takenAt: first.requestedAt,
+        let (composed, grid) = try await ShotComposition.compose(photos, columns: layout == .grid ? 2 : 1, quality: settings.quality)
+        try saving.saveComposition(composed, width: grid.width, height: grid.height, takenAt: photos[0].requestedAt,
                                    device: camera, copyTo: composedOutput)
     }
 }

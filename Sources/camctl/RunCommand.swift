@@ -178,7 +178,7 @@ struct RunCommand: Subcommand {
         if script.session.codec == "hevc" { settings.codec = .hevc }
         if let quality = script.session.quality { settings.quality = quality }
         // Thumbnails as wide as a composed picture's cells, so compose works from them.
-        settings.thumbnailMaximumSide = BoothCommand.cellWidth
+        settings.thumbnailMaximumSide = ShotComposition.cellWidth
         return settings
     }
 }

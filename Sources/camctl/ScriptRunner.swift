@@ -107,17 +107,7 @@ struct ScriptRunner {
         guard let first = shots.first else {
             throw CommandFailure("compose found no photos taken before it; put capture steps first", exitCode: .dataError)
         }
-        let cellWidth = BoothCommand.cellWidth
-        let cellHeight = (cellWidth * first.height / max(1, first.width)) / 2 * 2
-        let columns = layout == .grid ? min(2, shots.count) : 1
-        let grid = PhotoComposer.Layout(columns: columns, rows: (shots.count + columns - 1) / columns,
-                                        cellWidth: cellWidth, cellHeight: cellHeight, margin: cellWidth / 40)
-        let composed: [UInt8]
-        do {
-            composed = try await PhotoComposer.compose(shots.map(\.thumbnailData), layout: grid, quality: settings.quality)
-        } catch {
-            throw CommandFailure(error)
-        }
+        let (composed, grid) = try await ShotComposition.compose(shots, columns: layout == .grid ? 2 : 1, quality: settings.quality)
         // Into the library; without one, next to the photos under the output pattern.
         let copy = saving.library == nil ? saving.output.map { PhotoSaving.expand($0, number: shots.count + 1, date: first.requestedAt) } : nil
         try saving.saveComposition(composed, width: grid.width, height: grid.height, takenAt: first.requestedAt,

@@ -1,0 +1,25 @@
+import CameraKit
+
+/// Shots composed into one picture, as the booth and description files' `compose` make it:
+/// 640-pixel-wide cells with even margins, in two columns (a grid) or one (a strip), from each
+/// shot's thumbnail (made at the cell's width, and always JPEG, so HEIC shots compose too).
+enum ShotComposition {
+    /// The width of each shot in the composed picture.
+    static let cellWidth = 640
+
+    /// The composed JPEG and its layout.
+    static func compose(_ shots: [Photo], columns: Int, quality: Int) async throws(CommandFailure) -> (data: [UInt8], layout: PhotoComposer.Layout) {
+        guard let first = shots.first else {
+            throw CommandFailure("there are no photos to compose; take some first", exitCode: .dataError)
+        }
+        let cellHeight = (cellWidth * first.height / max(1, first.width)) / 2 * 2
+        let columns = min(columns, shots.count)
+        let layout = PhotoComposer.Layout(columns: columns, rows: (shots.count + columns - 1) / columns,
+                                          cellWidth: cellWidth, cellHeight: cellHeight, margin: cellWidth / 40)
+        do {
+            return (try await PhotoComposer.compose(shots.map(\.thumbnailData), layout: layout, quality: quality), layout)
+        } catch {
+            throw CommandFailure(error)
+        }
+    }
+}
