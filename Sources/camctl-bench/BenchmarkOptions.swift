@@ -2,6 +2,8 @@
 struct BenchmarkOptions {
     var runs = 5
     var output = "BENCHMARKS.md"
+    /// How long the memory and CPU rows run the preview.
+    var previewSeconds = 60
     /// The groups asked for with --only; empty means all.
     var groups: Set<String> = []
 
@@ -16,6 +18,7 @@ struct BenchmarkOptions {
             case "--runs": options.runs = iterator.next().flatMap(Int.init).map { max(1, $0) } ?? options.runs
             case "--output": options.output = iterator.next() ?? options.output
             case "--only": if let group = iterator.next() { options.groups.insert(group) }
+            case "--preview-seconds": options.previewSeconds = iterator.next().flatMap(Int.init).map { max(5, $0) } ?? options.previewSeconds
             default: break
             }
         }

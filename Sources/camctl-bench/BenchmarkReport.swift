@@ -65,6 +65,12 @@ struct BenchmarkReport {
             luma (chroma is subsampled alike by both). Times are whole processes, PNG in, HEIC out. \
             camctl uses x265's ultrafast preset (it keeps a camera's photos coming); heif-enc uses \
             libheif's slower default, which makes smaller files.
+            - *Memory and CPU*: whole processes under GNU time (peak resident memory `%M`, user + system \
+            CPU `%U + %S`), one run each. The preview row runs `camctl preview` on the live test camera \
+            at 1920x1080@30 into fakesink (its still branch kept, as always) against gst-launch-1.0 \
+            teeing the same source to a full-size and a 1280x720 fakesink for the same number of frames; \
+            CPU is scaled to one minute. The burst row runs a description file (`burst 100`) into a \
+            library against gst-launch encoding 100 frames into files.
             - *Start to photo saved*: the wall-clock time of a whole `camctl capture` process (release \
             build) that starts the test camera at 1920x1080 and writes one JPEG with EXIF and a \
             thumbnail, flushed to disk (into the library, with its SQLite row, in the second row), \

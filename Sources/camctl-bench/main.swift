@@ -3,7 +3,8 @@
 //
 //   swift build -c release && swift run -c release camctl-bench [--runs N] [--output BENCHMARKS.md] [--only GROUP …]
 //
-// Groups: frames, shutter, burst, heic, startup. A partial run (--only) writes its table to stdout only.
+// Groups: frames, shutter, burst, heic, resources (memory and CPU, one run of --preview-seconds,
+// 60 by default), startup. A partial run (--only) writes its table to stdout only.
 
 import Foundation
 import GStreamer
@@ -33,6 +34,12 @@ if options.includes("heic") {
     try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: scratch) }
     for row in try HEICEncodeBenchmark(folder: scratch).run(runs: options.runs) { record(row) }
+}
+if options.includes("resources") {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("camctl-bench-resources-\(getpid())").path
+    try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    for row in try ResourceBenchmarks(folder: scratch, seconds: options.previewSeconds).run() { record(row) }
 }
 if options.includes("startup") {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("camctl-bench-\(getpid())").path

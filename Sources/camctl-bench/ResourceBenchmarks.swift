@@ -1,0 +1,61 @@
+import Foundation
+
+/// Peak memory and CPU time of whole processes, measured by GNU time (`%M`, `%U`, `%S`): camctl
+/// against gst-launch-1.0 doing the same work.
+struct ResourceBenchmarks {
+    let folder: String
+    /// How long the preview runs.
+    let seconds: Int
+
+    struct Usage {
+        let peakKiB: Double
+        let cpuSeconds: Double
+    }
+
+    func run() throws -> [BenchmarkRow] {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+            throw BenchmarkFailure("the memory and CPU rows need GNU time (/usr/bin/time); scripts/setup installs it")
+        }
+        // A 1080p30 preview with the still branch kept, as camctl preview runs it.
+        let preview = try usage(StartUpBenchmark.camctl, ["preview", "--device", "test", "--resolution", "1920x1080@30",
+                                                          "--sink", "fakesink", "--duration", "\(seconds)", "--no-library",
+                                                          "--output", folder + "/unused-%d.jpg"])
+        let previewReference = try usage("/usr/bin/gst-launch-1.0", ["-q", "videotestsrc", "is-live=true", "num-buffers=\(seconds * 30)",
+                                                                     "!", "video/x-raw,format=I420,width=1920,height=1080,framerate=30/1",
+                                                                     "!", "tee", "name=t", "t.", "!", "queue", "!", "fakesink", "sync=false",
+                                                                     "t.", "!", "queue", "!", "videoscale", "!", "videoconvert", "!",
+                                                                     "video/x-raw,width=1280,height=720", "!", "fakesink"])
+        // A burst of 100 photos into the library, from a description file.
+        let script = folder + "/burst.camctl"
+        try Data("camera test\nresolution 1920x1080@60\nburst 100\n".utf8).write(to: URL(fileURLWithPath: script))
+        let burst = try usage(StartUpBenchmark.camctl, ["run", script, "--library", folder + "/library"])
+        let burstReference = try usage("/usr/bin/gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=100", "!",
+                                                                   "video/x-raw,format=I420,width=1920,height=1080", "!", "jpegenc",
+                                                                   "!", "multifilesink", "location=\(folder)/gst-%03d.jpg"])
+        let perMinute = 60 / Double(seconds)
+        let previewName = "1920x1080@30 preview for \(seconds) s (camctl preview, fakesink; gst-launch: tee to the same two branches)"
+        return [
+            BenchmarkRow(name: "Peak memory, " + previewName, unit: "MiB",
+                         camctl: Measurement(samples: [preview.peakKiB / 1024]),
+                         reference: Measurement(samples: [previewReference.peakKiB / 1024]),
+                         referenceName: "gst-launch-1.0", higherIsBetter: false),
+            BenchmarkRow(name: "CPU time per minute, " + previewName, unit: "CPU s",
+                         camctl: Measurement(samples: [preview.cpuSeconds * perMinute]),
+                         reference: Measurement(samples: [previewReference.cpuSeconds * perMinute]),
+                         referenceName: "gst-launch-1.0", higherIsBetter: false),
+            BenchmarkRow(name: "Peak memory, a burst of 100 1920x1080 JPEG photos into the library (camctl run: burst 100)", unit: "MiB",
+                         camctl: Measurement(samples: [burst.peakKiB / 1024]),
+                         reference: Measurement(samples: [burstReference.peakKiB / 1024]),
+                         referenceName: "gst-launch-1.0 videotestsrc num-buffers=100 ! jpegenc ! multifilesink", higherIsBetter: false),
+        ]
+    }
+
+    /// Runs a program under GNU time and reads its peak resident memory and CPU seconds.
+    private func usage(_ program: String, _ arguments: [String]) throws -> Usage {
+        let report = folder + "/usage.txt"
+        _ = try timeProcess("/usr/bin/time", ["-o", report, "-f", "%M %U %S", program] + arguments)
+        let fields = try String(contentsOfFile: report, encoding: .utf8).split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
+        guard fields.count == 3 else { throw BenchmarkFailure("GNU time reported nothing for \(program)") }
+        return Usage(peakKiB: fields[0], cpuSeconds: fields[1] + fields[2])
+    }
+}
