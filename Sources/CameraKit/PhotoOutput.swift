@@ -159,15 +159,17 @@ public final class PhotoOutput: Sendable {
             let resolved = cameraJPEG == nil ? request.resolved : request.resolved.usingCameraJPEG()
             let exif = metadata(deviceName: attachment.deviceName, resolved: resolved, capturedAt: request.requestedAt,
                                 hasFlash: attachment.flash != nil)
+            // JPEG stores full-range samples; the camera's are often video range (16–235).
+            let jpegFrame = (try? RangeExpansion.fullRange(frame)) ?? frame
             async let thumbnail: [UInt8] = resolved.thumbnailWidth > 0
-                ? attachment.thumbnailEncoder.encode(frame, quality: 80, width: resolved.thumbnailWidth, height: resolved.thumbnailHeight)
+                ? attachment.thumbnailEncoder.encode(jpegFrame, quality: 80, width: resolved.thumbnailWidth, height: resolved.thumbnailHeight)
                 : []
             let fileData: [UInt8]
             if resolved.codec == .hevc {
                 fileData = try await heifFile(of: frame, exif: exif, request: request)
             } else {
                 async let encoded = cameraJPEG == nil
-                    ? attachment.photoEncoder.encode(frame, quality: request.settings.quality)
+                    ? attachment.photoEncoder.encode(jpegFrame, quality: request.settings.quality)
                     : try cameraJPEG!.buffer!.bytes()
                 fileData = try JPEGFile.embeddingExif(exif.tiffData(), in: try await encoded)
             }

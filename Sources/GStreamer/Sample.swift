@@ -10,6 +10,11 @@ public final class Sample: @unchecked Sendable {
         self.raw = raw
     }
 
+    /// A sample of a buffer described by caps, to push into an ``AppSource``.
+    public convenience init(buffer: Buffer, caps: Caps) {
+        self.init(adopting: gst_sample_new(buffer.raw, caps.raw, nil, nil))
+    }
+
     deinit {
         gst_sample_unref(raw)
     }
