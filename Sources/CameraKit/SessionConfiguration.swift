@@ -30,6 +30,16 @@ public struct SessionConfiguration: Sendable, Equatable {
 
     /// The test camera at 1920x1080, 30 fps, taking photos, without preview or frames.
     public init() {}
+
+    /// The usual settings for `camera`: a system camera drops its first frames and lets its
+    /// exposure settle before the first photo; the test camera and files, which need neither,
+    /// give their first frame at once.
+    public init(camera: CaptureDevice) {
+        device = camera
+        if case .system = camera.kind { return }
+        framesDroppedAfterStart = 0
+        exposureSettling = nil
+    }
 }
 
 /// Where and how large the preview is shown.

@@ -5,9 +5,8 @@ import PhotoLibrary
 
 /// Starts a test-camera session for a benchmark.
 func benchmarkSession(width: Int, height: Int, frameRate: Int, videoData: Bool = false) async throws -> CaptureSession {
-    var configuration = SessionConfiguration()
+    var configuration = SessionConfiguration(camera: .testCamera())
     configuration.format = FormatRequest(width: width, height: height, frameRate: Fraction(frameRate))
-    configuration.framesDroppedAfterStart = 0
     if videoData { configuration.videoData = VideoDataConfiguration() }
     let session = CaptureSession(configuration: configuration)
     try await session.start()

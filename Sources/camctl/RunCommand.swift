@@ -131,12 +131,7 @@ struct RunCommand: Subcommand {
         } catch {
             throw CommandFailure(error)
         }
-        var configuration = SessionConfiguration()
-        configuration.device = camera
-        if case .system = camera.kind {} else {
-            configuration.framesDroppedAfterStart = 0
-            configuration.exposureSettling = nil
-        }
+        var configuration = SessionConfiguration(camera: camera)
         do {
             configuration.format = try FormatRequest(parsing: script.session.resolution ?? "high")
         } catch {

@@ -52,16 +52,10 @@ struct SessionOptions {
         }
     }
 
-    /// A session configuration for `camera`: the test camera and files start at once (no frames
-    /// dropped, no exposure to settle); real cameras settle first.
+    /// A session configuration for `camera` at the asked format (see ``SessionConfiguration/init(camera:)``).
     func configuration(for camera: CaptureDevice) -> SessionConfiguration {
-        var configuration = SessionConfiguration()
-        configuration.device = camera
+        var configuration = SessionConfiguration(camera: camera)
         configuration.format = format
-        if case .system = camera.kind {} else {
-            configuration.framesDroppedAfterStart = 0
-            configuration.exposureSettling = nil
-        }
         return configuration
     }
 
