@@ -54,11 +54,6 @@ struct ParsedArguments {
         }
     }
 
-    /// Forgets an option, as if it had not been given.
-    mutating func remove(_ name: String) {
-        values[name] = nil
-    }
-
     /// Whether a flag was given.
     func flag(_ name: String) -> Bool { values[name] != nil }
 

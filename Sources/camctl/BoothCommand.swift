@@ -58,7 +58,12 @@ struct BoothCommand: Subcommand {
         let controls = ControlInbox()
         controls.listenToSignals()
         // The shots go to the library only; --output is for the composed picture.
-        let saving = try PhotoSaving(arguments.removing("--output"), photoCount: shots, allowsNoDestination: true)
+        try arguments.refuseTogether("--library", "--no-library")
+        if PhotoSaving.library(arguments) == .none, composedOutput == nil {
+            throw CommandFailure("--no-library needs --output PATH for the composed picture, or the booth would keep nothing", exitCode: .usage)
+        }
+        let saving = try PhotoSaving(library: PhotoSaving.library(arguments), output: nil, printsJSON: arguments.flag("--json"),
+                                     photoCount: shots)
         if let composedOutput { try PhotoSaving.checkWritable(composedOutput) }
         let camera = try await session.camera(controls: controls)
         var configuration = session.configuration(for: camera)
@@ -98,14 +103,5 @@ struct BoothCommand: Subcommand {
         let (composed, grid) = try await ShotComposition.compose(photos, columns: layout == .grid ? 2 : 1, quality: settings.quality)
         try saving.saveComposition(composed, width: grid.width, height: grid.height, takenAt: photos[0].requestedAt,
                                    device: camera, copyTo: composedOutput)
-    }
-}
-
-extension ParsedArguments {
-    /// The same arguments without one option.
-    func removing(_ name: String) -> ParsedArguments {
-        var copy = self
-        copy.remove(name)
-        return copy
     }
 }

@@ -66,23 +66,40 @@ struct PhotoSaving {
         let item: Item
     }
 
-    /// Reads the options, opens the library and checks that every destination can be written,
-    /// before any camera starts. `photoCount` is how many photos the command may take; with
-    /// `allowsNoDestination`, `--no-library` needs no `--output` (the caller keeps the photos elsewhere).
-    init(_ arguments: ParsedArguments, photoCount: Int?, allowsNoDestination: Bool = false) throws(CommandFailure) {
+    /// Which photo library, if any.
+    enum Library: Equatable {
+        /// `--library DIR`, else `$CAMCTL_LIBRARY`, else the pictures folder.
+        case standard
+        case folder(String)
+        case none
+    }
+
+    /// Reads the command-line options. `photoCount` is how many photos the command may take.
+    init(_ arguments: ParsedArguments, photoCount: Int?) throws(CommandFailure) {
         try arguments.refuseTogether("--library", "--no-library")
-        output = arguments.string("--output")
-        latest = arguments.string("--latest")
-        hook = arguments.string("--exec")
-        metadata = arguments.string("--metadata")
-        printsJSON = arguments.flag("--json")
-        if arguments.flag("--no-library") {
-            guard output != nil || allowsNoDestination else {
-                throw CommandFailure("--no-library needs --output PATH, or the photo would not be kept anywhere", exitCode: .usage)
-            }
-            library = nil
-        } else {
-            library = try Self.openLibrary(arguments.string("--library"))
+        let output = arguments.string("--output")
+        if arguments.flag("--no-library"), output == nil {
+            throw CommandFailure("--no-library needs --output PATH, or the photo would not be kept anywhere", exitCode: .usage)
+        }
+        try self.init(library: Self.library(arguments), output: output, latest: arguments.string("--latest"),
+                      hook: arguments.string("--exec"), metadata: arguments.string("--metadata"),
+                      printsJSON: arguments.flag("--json"), photoCount: photoCount)
+    }
+
+    /// The library `--library` and `--no-library` ask for.
+    static func library(_ arguments: ParsedArguments) -> Library {
+        if arguments.flag("--no-library") { return .none }
+        return arguments.string("--library").map(Library.folder) ?? .standard
+    }
+
+    /// Opens the library and checks that every destination can be written, before any camera starts.
+    init(library: Library, output: String?, latest: String? = nil, hook: String? = nil, metadata: String? = nil,
+         printsJSON: Bool, photoCount: Int?) throws(CommandFailure) {
+        (self.output, self.latest, self.hook, self.metadata, self.printsJSON) = (output, latest, hook, metadata, printsJSON)
+        switch library {
+        case .none: self.library = nil
+        case .standard: self.library = try Self.openLibrary(nil)
+        case .folder(let folder): self.library = try Self.openLibrary(folder)
         }
         if output == "-", metadata == "-" {
             throw CommandFailure("--output - and --metadata - cannot both use standard output", exitCode: .usage)
@@ -127,7 +144,7 @@ struct PhotoSaving {
                          copyTo: String?) throws(CommandFailure) {
         let item = Item(composed: data, width: width, height: height, capturedAt: takenAt, albums: ["booth"])
         guard try save(item, number: 1, device: device, copyTo: copyTo) != nil else {
-            throw CommandFailure("the composed picture was not saved anywhere; give --output PATH or use the library", exitCode: .usage)
+            throw CommandFailure("the composed picture has nowhere to go (no library, no output path); keep the library, or name an output", exitCode: .usage)
         }
     }
 

@@ -65,7 +65,8 @@ struct RunCommand: Subcommand {
         }
         let controls = ControlInbox()
         controls.listenToSignals()
-        let saving = try PhotoSaving(savingArguments(script), photoCount: nil, allowsNoDestination: true)
+        let saving = try PhotoSaving(library: library(for: script), output: script.session.output,
+                                     printsJSON: arguments.flag("--json"), photoCount: nil)
         let session = CaptureSession(configuration: configuration)
         do {
             if configuration.preview != nil { Console.progress("starting \(configuration.device.name)") }
@@ -153,19 +154,14 @@ struct RunCommand: Subcommand {
         }
     }
 
-    /// The file's library and output, with the command line's --library, --no-library and --json.
-    private func savingArguments(_ script: Script) throws(CommandFailure) -> ParsedArguments {
-        var words: [String] = []
-        if let folder = arguments.string("--library") {
-            words += ["--library", folder]
-        } else if arguments.flag("--no-library") || script.session.library == .none {
-            words.append("--no-library")
-        } else if case .folder(let folder) = script.session.library {
-            words += ["--library", folder]
+    /// The command line's --library or --no-library, else the file's library setting.
+    private func library(for script: Script) -> PhotoSaving.Library {
+        if arguments.flag("--library") || arguments.flag("--no-library") { return PhotoSaving.library(arguments) }
+        switch script.session.library {
+        case .standard: return .standard
+        case .folder(let folder): return .folder(folder)
+        case .none: return .none
         }
-        if let output = script.session.output { words += ["--output", output] }
-        if arguments.flag("--json") { words.append("--json") }
-        return try ParsedArguments(words, command: Self.name, options: PhotoSaving.options)
     }
 
     private func photoSettings(_ script: Script) -> PhotoSettings {

@@ -121,6 +121,7 @@ struct CaptureCommandTests {
         (["capture", "--json=yes"], "--json takes no value"),
         (["booth", "--layout", "3x3"], "--layout 3x3 is not one of 2x2 or 1x4"),
         (["booth", "--shots", "40"], "--shots 40 is not a number from 1 to 16"),
+        (["booth", "--device", "test", "--no-library"], "--no-library needs --output PATH for the composed picture"),
         (["preview", "--duration", "-1"], "--duration -1 is not a number of seconds from 0"),
         (["preview", "--duration"], "--duration needs a value (SECONDS)"),
         (["library"], "library needs an action"),
