@@ -159,19 +159,22 @@ public final class PhotoOutput: Sendable {
             let resolved = cameraJPEG == nil ? request.resolved : request.resolved.usingCameraJPEG()
             let exif = metadata(deviceName: attachment.deviceName, resolved: resolved, capturedAt: request.requestedAt,
                                 hasFlash: attachment.flash != nil)
-            // JPEG stores full-range samples; the camera's are often video range (16–235).
-            let jpegFrame = (try? RangeExpansion.fullRange(frame)) ?? frame
+            // JPEG stores full-range samples; the camera's are often video range (16–235). The
+            // stretched copy is made once, only when a JPEG is encoded from the frame.
+            let encodesJPEG = (resolved.codec == .jpeg && cameraJPEG == nil) || resolved.thumbnailWidth > 0
+            let jpegFrame = encodesJPEG ? (RangeExpansion.fullRange(frame) ?? frame) : frame
             async let thumbnail: [UInt8] = resolved.thumbnailWidth > 0
                 ? attachment.thumbnailEncoder.encode(jpegFrame, quality: 80, width: resolved.thumbnailWidth, height: resolved.thumbnailHeight)
                 : []
             let fileData: [UInt8]
             if resolved.codec == .hevc {
                 fileData = try await heifFile(of: frame, exif: exif, request: request)
+            } else if let cameraJPEG {
+                guard let jpeg = cameraJPEG.buffer else { throw CaptureError(.pipeline, "the camera's JPEG frame holds no data") }
+                fileData = try JPEGFile.embeddingExif(exif.tiffData(), in: try jpeg.bytes())
             } else {
-                async let encoded = cameraJPEG == nil
-                    ? attachment.photoEncoder.encode(jpegFrame, quality: request.settings.quality)
-                    : try cameraJPEG!.buffer!.bytes()
-                fileData = try JPEGFile.embeddingExif(exif.tiffData(), in: try await encoded)
+                let encoded = try await attachment.photoEncoder.encode(jpegFrame, quality: request.settings.quality)
+                fileData = try JPEGFile.embeddingExif(exif.tiffData(), in: encoded)
             }
             let photo = Photo(
                 captureID: id, fileData: fileData, thumbnailData: try await thumbnail, resolvedSettings: resolved,

@@ -6,24 +6,31 @@ import GStreamer
 /// GStreamer 1.22's videoconvert keeps the range when only the range differs and jpegenc writes
 /// samples as they come, so without this a JPEG's black is grey (16) and its white dim (235).
 enum RangeExpansion {
-    /// The frame in full range, or `nil` when it is not limited-range I420 (then it needs none).
-    static func fullRange(_ frame: Sample) throws -> Sample? {
+    /// The frame in full range, or `nil` when it is not limited-range I420 (then it needs none)
+    /// or its buffer is smaller than its layout says (then it is left as it is).
+    static func fullRange(_ frame: Sample) -> Sample? {
         guard let source = frame.videoInfo, source.format == "I420", !source.isFullRange, source.planes.count == 3,
-              let caps = frame.caps else { return nil }
-        let target = try VideoInfo(caps: caps)  // the default layout, which downstream assumes without video meta
-        let output = try Buffer(count: target.frameSize) { destination in
-            try frame.withUnsafeBytes { input in
-                let chromaWidth = (source.width + 1) / 2, chromaHeight = (source.height + 1) / 2
-                for plane in 0..<3 {
-                    let (width, height) = plane == 0 ? (source.width, source.height) : (chromaWidth, chromaHeight)
-                    stretch(from: input.baseAddress!.assumingMemoryBound(to: UInt8.self) + source.planes[plane].offset,
+              let caps = frame.caps, let input = frame.buffer,
+              let target = try? VideoInfo(caps: caps)  // the default layout, which downstream assumes without video meta
+        else { return nil }
+        let sizes = [(source.width, source.height), ((source.width + 1) / 2, (source.height + 1) / 2), ((source.width + 1) / 2, (source.height + 1) / 2)]
+        func fits(_ layout: VideoInfo, in count: Int) -> Bool {
+            zip(layout.planes, sizes).allSatisfy { plane, size in
+                plane.stride >= size.0 && plane.offset >= 0 && plane.offset + plane.stride * (size.1 - 1) + size.0 <= count
+            }
+        }
+        guard fits(source, in: input.count), fits(target, in: target.frameSize) else { return nil }
+        let output = try? Buffer(count: target.frameSize) { destination in
+            try input.withUnsafeBytes { bytes in
+                for (plane, size) in sizes.enumerated() {
+                    stretch(from: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + source.planes[plane].offset,
                             stride: source.planes[plane].stride,
                             to: destination.baseAddress!.assumingMemoryBound(to: UInt8.self) + target.planes[plane].offset,
-                            stride: target.planes[plane].stride, width: width, height: height, isLuma: plane == 0)
+                            stride: target.planes[plane].stride, width: size.0, height: size.1, isLuma: plane == 0)
                 }
             }
         }
-        return Sample(buffer: output, caps: caps)
+        return output.map { Sample(buffer: $0, caps: caps) }
     }
 
     /// One plane through a table: luma `(y − 16) × 255/219`, chroma `128 + (c − 128) × 255/224`,
