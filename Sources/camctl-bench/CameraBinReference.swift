@@ -35,7 +35,7 @@ enum CameraBinReference {
             }
             let elapsed = ContinuousClock.now - start
             if index > 0 {  // the first capture warms camerabin's image branch
-                lags.append((Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18) * 1000)
+                lags.append(elapsed.seconds * 1000)
             }
             try await Task.sleep(for: .milliseconds(50))
         }

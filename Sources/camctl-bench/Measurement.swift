@@ -37,8 +37,7 @@ struct BenchmarkRow {
 func measureSeconds(_ body: () async throws -> Void) async rethrows -> Double {
     let start = ContinuousClock.now
     try await body()
-    let elapsed = ContinuousClock.now - start
-    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    return (ContinuousClock.now - start).seconds
 }
 
 /// Runs a program to its end and returns how long it took.
@@ -55,10 +54,17 @@ func timeProcess(_ program: String, _ arguments: [String]) throws -> Double {
     guard process.terminationStatus == 0 else {
         throw BenchmarkFailure("\(program) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)")
     }
-    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    return elapsed.seconds
 }
 
 struct BenchmarkFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+extension Duration {
+    /// The duration in seconds, with its fraction.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
 }

@@ -38,8 +38,8 @@ struct ShutterLagBenchmark {
             try library.add(NewPhoto(data: photo.fileData, thumbnail: photo.thumbnailData, codec: "jpeg", width: photo.width,
                                      height: photo.height, capturedAt: photo.requestedAt, device: photo.deviceName))
             let saved = ContinuousClock.now
-            inMemory.append(milliseconds(encoded - start))
-            durable.append(milliseconds(saved - start))
+            inMemory.append((encoded - start).seconds * 1000)
+            durable.append((saved - start).seconds * 1000)
             if let request = photo.requestTime, let frame = photo.frameTime, request >= frame {
                 ages.append(Double(request.nanoseconds - frame.nanoseconds) / 1e6)
             }
@@ -57,10 +57,6 @@ struct ShutterLagBenchmark {
                          unit: "ms", camctl: Measurement(samples: durable), reference: camerabin,
                          referenceName: reference, higherIsBetter: false),
         ]
-    }
-
-    private func milliseconds(_ duration: Duration) -> Double {
-        (Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18) * 1000
     }
 }
 

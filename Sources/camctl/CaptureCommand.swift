@@ -101,10 +101,8 @@ struct CaptureCommand: Subcommand {
         var lastStart = ContinuousClock.now
         var previous: Photo?
         for number in 1...count {
-            if number > 1 {
-                let waited = ContinuousClock.now - lastStart
-                let remaining = interval - Double(waited.components.seconds) - Double(waited.components.attoseconds) / 1e18
-                if try handle(await pause(remaining, controls: controls)) == .finish { return }
+            if number > 1, try handle(await pause(until: lastStart + .seconds(interval), controls: controls)) == .finish {
+                return
             }
             lastStart = ContinuousClock.now
             if try handle(await Countdown(seconds: countdown, preview: preview).run(controls: controls)) == .finish { return }

@@ -59,9 +59,7 @@ final class ControlInbox: Sendable {
                 return state.nextWaiterID
             }
             guard let id, let timeout else { return }
-            let deadline = DispatchTime.now() + .nanoseconds(Int(timeout.components.seconds * 1_000_000_000
-                + timeout.components.attoseconds / 1_000_000_000))
-            DispatchQueue.global().asyncAfter(deadline: deadline) { [self] in
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout.seconds) { [self] in
                 let expired = state.withLock { state in
                     guard let waiter = state.waiter, waiter.id == id else { return nil as CheckedContinuation<Control?, Never>? }
                     state.waiter = nil

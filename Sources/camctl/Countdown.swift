@@ -14,10 +14,10 @@ struct Countdown {
             preview?.overlayText = nil
             Console.endProgressLine()
         }
-        let end = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        let end = ContinuousClock.now + .seconds(seconds)
         while ContinuousClock.now < end {
             let left = end - ContinuousClock.now
-            let shown = Int((Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18).rounded(.up))
+            let shown = Int(left.seconds.rounded(.up))
             preview?.overlayText = "\(shown)"
             Console.progress("taking the photo in \(shown)…", replacing: true)
             // Wake at the next whole second, to show the next number.
@@ -30,12 +30,23 @@ struct Countdown {
     }
 }
 
-/// Waits `seconds` between photos (time-lapse); returns early with a control.
-func pause(_ seconds: Double, controls: ControlInbox) async -> Control? {
-    guard seconds > 0 else { return controls.take() }
-    let end = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-    while ContinuousClock.now < end {
-        if let control = await controls.next(within: end - ContinuousClock.now) { return control }
+/// Waits until `deadline` (the next photo of a time-lapse); returns early with a control.
+func pause(until deadline: ContinuousClock.Instant, controls: ControlInbox) async -> Control? {
+    guard deadline > ContinuousClock.now else { return controls.take() }
+    while ContinuousClock.now < deadline {
+        if let control = await controls.next(within: deadline - ContinuousClock.now) { return control }
     }
     return nil
+}
+
+/// Waits `seconds`; returns early with a control.
+func pause(_ seconds: Double, controls: ControlInbox) async -> Control? {
+    await pause(until: ContinuousClock.now + .seconds(seconds), controls: controls)
+}
+
+extension Duration {
+    /// The duration in seconds, with its fraction.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
 }

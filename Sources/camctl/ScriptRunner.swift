@@ -63,9 +63,7 @@ struct ScriptRunner {
                     let start = ContinuousClock.now
                     try await capture(settings)
                     guard index < count - 1 else { break }
-                    let spent = ContinuousClock.now - start
-                    try check(await pause(every - Double(spent.components.seconds) - Double(spent.components.attoseconds) / 1e18,
-                                          controls: controls))
+                    try check(await pause(until: start + .seconds(every), controls: controls))
                 }
             case .switchCamera:
                 guard let next = PreviewCommand.camera(after: camera) else { continue }
