@@ -59,18 +59,13 @@ public struct CaptureDevice: Sendable, Equatable, CustomStringConvertible {
                       capabilities: [])
     }
 
-    /// A camera the device monitor found.
+    /// A camera the device monitor found (V4L2 or libcamera; PipeWire's come from ``PipeWireCameras``).
     init(_ device: Device) {
         let path = device.path
         id = path ?? device.displayName
         name = device.displayName
         let source = device.sourceDescription ?? "v4l2src" + (path.map { " device=\($0)" } ?? "")
-        // The element says the way in: a PipeWire camera's `device.api` names the driver below PipeWire.
-        let api = switch source.prefix(while: { $0 != " " }) {
-        case "pipewiresrc": "pipewire"
-        case "libcamerasrc": "libcamera"
-        default: device.api ?? "v4l2"
-        }
+        let api = source.hasPrefix("libcamerasrc") ? "libcamera" : device.api ?? "v4l2"
         kind = .system(path: path, api: api, source: source)
         capabilities = device.capabilities
         let location = device.properties?["api.libcamera.location"]?.stringValue

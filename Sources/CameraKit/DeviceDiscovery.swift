@@ -67,22 +67,6 @@ public enum DeviceDiscovery {
             "no camera is called \"\(name)\"; \(known); use --device test for the built-in test camera")
     }
 
-    /// Cameras plugged in and unplugged from now on (hot-plug); watching ends when the stream
-    /// is dropped. (``CameraWatch`` can also be stopped at a moment of one's choosing.)
-    public static func changes() throws(CaptureError) -> AsyncStream<CameraWatch.Change> {
-        let watch = try CameraWatch()
-        return AsyncStream { continuation in
-            let relay = Task {
-                for await change in watch.changes { continuation.yield(change) }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in
-                relay.cancel()
-                watch.stop()  // also keeps the watch alive as long as the stream
-            }
-        }
-    }
-
     /// The camera as it is attached now, or `nil` while it is not: the test camera always, a file
     /// while it exists, a system camera while the device monitor lists it (with its current
     /// source: a PipeWire camera that comes back has a new object serial) or its device node exists.

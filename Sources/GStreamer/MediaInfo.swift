@@ -5,8 +5,6 @@ import Foundation
 public struct MediaInfo: Sendable {
     /// The size of the first video stream (or picture), if there is one.
     public let videoSize: (width: Int, height: Int)?
-    /// Whether the first video stream is a single picture rather than a video.
-    public let isImage: Bool
 
     /// Reads the file at `path`, waiting at most `timeout`.
     ///
@@ -37,11 +35,9 @@ public struct MediaInfo: Sendable {
         defer { gst_discoverer_stream_info_list_free(streams) }
         guard let first = streams?.pointee.data else {
             videoSize = nil
-            isImage = false
             return
         }
         let video = OpaquePointer(first)
         videoSize = (Int(gst_discoverer_video_info_get_width(video)), Int(gst_discoverer_video_info_get_height(video)))
-        isImage = gst_discoverer_video_info_is_image(video) != 0
     }
 }

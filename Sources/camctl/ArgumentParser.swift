@@ -92,11 +92,11 @@ struct ParsedArguments {
     }
 
     /// Refuses positional words a command does not take, or too few of them.
-    func requirePositionals(_ names: [String], optional: Int = 0) throws(CommandFailure) {
+    func requirePositionals(_ names: [String]) throws(CommandFailure) {
         if positionals.count > names.count {
             throw CommandFailure("\(command) does not take \"\(positionals[names.count])\"; camctl \(command) --help shows how to use it", exitCode: .usage)
         }
-        if positionals.count < names.count - optional {
+        if positionals.count < names.count {
             let given = ([command] + positionals).joined(separator: " ")
             throw CommandFailure("\(given) needs \(names[positionals.count]); camctl \(command) --help shows how to use it", exitCode: .usage)
         }
