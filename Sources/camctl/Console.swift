@@ -20,7 +20,9 @@ enum Console {
     }
 
     /// Raw bytes on standard output (`--output -`).
-    static func bytes(_ data: [UInt8]) {
+    /// Returns false when they could not all be written (the reader went away).
+    @discardableResult
+    static func bytes(_ data: [UInt8]) -> Bool {
         writeAll(data, to: STDOUT_FILENO)
     }
 
@@ -45,17 +47,20 @@ enum Console {
         writeAll(Array(text.utf8), to: descriptor)
     }
 
-    private static func writeAll(_ data: [UInt8], to descriptor: Int32) {
+    /// Writes everything, going on after interruptions; false when the descriptor refused.
+    @discardableResult
+    private static func writeAll(_ data: [UInt8], to descriptor: Int32) -> Bool {
         data.withUnsafeBytes { buffer in
             var written = 0
             while written < buffer.count {
                 let result = Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
                 if result < 0 {
                     if errno == EINTR { continue }
-                    return  // a closed pipe: the reader went away, nothing more to say
+                    return false
                 }
                 written += result
             }
+            return true
         }
     }
 }

@@ -163,7 +163,10 @@ struct PhotoSaving {
         var copy: String?
         if let output {
             if output == "-" {
-                Console.bytes(item.data)
+                guard Console.bytes(item.data) else {
+                    throw CommandFailure("the photo could not be written to standard output: the reader went away"
+                        + (library == nil ? "; it is not kept anywhere else" : "; it is in the library"), exitCode: .ioError)
+                }
             } else {
                 let path = Self.expand(output, number: number, date: item.capturedAt)
                 try Self.write(item.data, to: path)

@@ -99,6 +99,15 @@ struct CaptureCommandTests {
         #expect(hooked == ["1 \(paths[0])", "2 \(paths[1])"])
     }
 
+    @Test("A photo written to a standard output nobody reads fails with 74 instead of a silent success")
+    func closedStandardOutput() throws {
+        let camctl = ChildProcess.buildFolder.appendingPathComponent("camctl").path
+        // head reads one byte and goes; the rest of a 1080p JPEG meets a closed pipe.
+        let result = try ChildProcess.run("bash", ["-c", "set -o pipefail; \(camctl) capture --device test --no-library --output - | head -c 1 >/dev/null"])
+        #expect(result.status == 74, "\(result.standardError)")
+        #expect(result.standardError == "camctl: the photo could not be written to standard output: the reader went away; it is not kept anywhere else\n")
+    }
+
     @Test("Usage errors exit 64 with one sentence", arguments: [
         (["shoot"], "unknown command \"shoot\"; run camctl help"),
         (["captur"], "unknown command \"captur\"; did you mean capture?"),
