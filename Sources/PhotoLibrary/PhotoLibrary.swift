@@ -278,7 +278,7 @@ public final class PhotoLibrary {
 
     /// `20261130-050132.123-k3f9x2.jpg`: the capture time, to the millisecond, and a random suffix.
     static func fileName(capturedAt date: Date, extension fileExtension: String) -> String {
-        let stamp = fileStamp.string(from: date)
+        let stamp = fileStamp(date)
         let alphabet = Array("abcdefghijkmnpqrstuvwxyz23456789")
         let suffix = String((0..<6).map { _ in alphabet.randomElement()! })
         return "\(stamp)-\(suffix).\(fileExtension)"
@@ -301,7 +301,12 @@ public final class PhotoLibrary {
         try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
     }
 
-    private static let fileStamp: DateFormatter = {
+    /// A capture time as photo file names carry it: `20261130-050132.123` (local time).
+    public static func fileStamp(_ date: Date) -> String {
+        fileStampFormatter.string(from: date)
+    }
+
+    private static let fileStampFormatter: DateFormatter = {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyyMMdd-HHmmss.SSS"

@@ -268,7 +268,7 @@ struct PhotoSaving {
                 let digits = String(number)
                 let padding = max(0, (Int(width) ?? 0) - digits.count)
                 result += String(repeating: "0", count: padding) + digits
-            case "t": result += timeStamp.string(from: date)
+            case "t": result += PhotoLibrary.fileStamp(date)
             case "%": result += "%"
             case let other?: result += "%" + width + String(other)
             case nil: result += "%" + width
@@ -281,13 +281,6 @@ struct PhotoSaving {
     private static func isPattern(_ path: String) -> Bool {
         path.contains("%t") || path.range(of: "%[0-9]*d", options: .regularExpression) != nil
     }
-
-    private static let timeStamp: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyyMMdd-HHmmss.SSS"
-        return formatter
-    }()
 
     static func write(_ bytes: [UInt8], to path: String) throws(CommandFailure) {
         do {
