@@ -68,8 +68,9 @@ public enum DurableFile {
         ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
     }
 
-    /// Writes the whole buffer, going on after interruptions; returns 0 or the `errno` of the failure.
-    private static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
+    /// Writes the whole buffer to a file descriptor, going on after interruptions; returns 0 or
+    /// the `errno` of the failure.
+    public static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
         var written = 0
         while written < buffer.count {
             let result = Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written)

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoLibrary
 
 /// Where camctl writes: results on standard output (paths, JSON, tables), progress on standard
 /// error only when a person is watching it, and nothing else.
@@ -47,20 +48,9 @@ enum Console {
         writeAll(Array(text.utf8), to: descriptor)
     }
 
-    /// Writes everything, going on after interruptions; false when the descriptor refused.
+    /// Writes everything; false when the descriptor refused.
     @discardableResult
     private static func writeAll(_ data: [UInt8], to descriptor: Int32) -> Bool {
-        data.withUnsafeBytes { buffer in
-            var written = 0
-            while written < buffer.count {
-                let result = Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                written += result
-            }
-            return true
-        }
+        data.withUnsafeBytes { DurableFile.writeAll($0, to: descriptor) == 0 }
     }
 }
