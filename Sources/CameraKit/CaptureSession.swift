@@ -293,6 +293,9 @@ public actor CaptureSession {
         let layout = SessionPipeline(configuration: configuration, format: format)
         let device = configuration.device
         let preview = configuration.preview
+        // The JPEG encoders start while the camera's pipeline is built and started: each is ready
+        // for the first photo, and neither delays the first frame.
+        async let startedEncoders = configuration.capturesPhotos ? Self.startEncoders() : nil
         let pipeline: Pipeline, source: Bin
         do {
             pipeline = try Pipeline(describing: layout.outputs)
@@ -307,19 +310,7 @@ public actor CaptureSession {
         }
         dropFirstFrames(of: pipeline, count: configuration.framesDroppedAfterStart)
         if attempt == 1 { eventStream.send(.started(device: device.name, format: format)) }
-
-        var encoders: (StillEncoder, StillEncoder)?
-        if configuration.capturesPhotos {
-            // Both encoders start at once; each is ready for the first photo.
-            async let photo = StillEncoder(label: "photo")
-            async let thumbnail = StillEncoder(label: "thumbnail")
-            do {
-                encoders = (try await photo, try await thumbnail)
-            } catch {
-                throw CaptureError.converting(error, context: "the JPEG encoders could not start")
-            }
-        }
-        attachOutputs(to: pipeline, device: device, format: format, encoders: encoders)
+        attachOutputs(to: pipeline)
         // Subscribed before the start, read after it: what the pipeline says while starting is the
         // start's to report; what it says later (the camera lost, a window closed) is the monitor's.
         let messages = pipeline.messages()
@@ -337,6 +328,14 @@ public actor CaptureSession {
                 return
             }
             throw CaptureError(error, device: device, preview: preview)
+        }
+        do {
+            if let encoders = try await startedEncoders {
+                attachPhotoEncoders(encoders, clock: pipeline, device: device, format: format)
+            }
+        } catch {
+            await tearDown(reason: CaptureError(.notRunning, "the session did not start"))
+            throw CaptureError.converting(error, context: "the JPEG encoders could not start")
         }
         running?.monitor = Task { [weak self] in
             for await message in messages {
@@ -447,17 +446,24 @@ public actor CaptureSession {
         }
     }
 
-    private func attachOutputs(to pipeline: Pipeline, device: CaptureDevice, format: CaptureFormat,
-                               encoders: (StillEncoder, StillEncoder)?) {
-        if let stills = pipeline.element(named: "stills", as: AppSink.self), let encoders {
+    /// The photo and thumbnail encoders, started together.
+    private static func startEncoders() async throws(CaptureError) -> (photo: StillEncoder, thumbnail: StillEncoder) {
+        async let photo = StillEncoder(label: "photo")
+        async let thumbnail = StillEncoder(label: "thumbnail")
+        do {
+            return (try await photo, try await thumbnail)
+        } catch {
+            throw CaptureError.converting(error, context: "the JPEG encoders could not start")
+        }
+    }
+
+    /// Connects the outputs' app sinks and valves, before the pipeline starts so no frame is missed.
+    private func attachOutputs(to pipeline: Pipeline) {
+        if configuration.capturesPhotos, let stills = pipeline.element(named: "stills", as: AppSink.self) {
             let output = photoOutput
             output.settling.reset(configuration.exposureSettling)
             stills.setHandlers(onSample: { output.receive($0) })
-            output.attach(PhotoOutput.Attachment(
-                photoEncoder: encoders.0, thumbnailEncoder: encoders.1, clock: pipeline,
-                settlingTimeout: configuration.exposureSettling?.timeout,
-                deviceName: device.name, width: format.width, height: format.height, flash: Self.flash(of: device),
-                hevcEncoders: HEVCEncoders()))
+            output.open()
         }
         attachCameraJPEGs(of: pipeline)
         if let frames = pipeline.element(named: "frames", as: AppSink.self) {
@@ -467,6 +473,16 @@ public actor CaptureSession {
         if let valve = pipeline.element(named: "preview_valve") {
             previewOutput.attach(valve: valve, textOverlay: pipeline.element(named: "preview_text"))
         }
+    }
+
+    /// Lets photos be taken, once the camera runs and the encoders are ready.
+    private func attachPhotoEncoders(_ encoders: (photo: StillEncoder, thumbnail: StillEncoder), clock: Pipeline,
+                                     device: CaptureDevice, format: CaptureFormat) {
+        photoOutput.attach(PhotoOutput.Attachment(
+            photoEncoder: encoders.photo, thumbnailEncoder: encoders.thumbnail, clock: clock,
+            settlingTimeout: configuration.exposureSettling?.timeout,
+            deviceName: device.name, width: format.width, height: format.height, flash: Self.flash(of: device),
+            hevcEncoders: HEVCEncoders()))
     }
 
     /// The flash of a V4L2 camera whose driver has flash controls.

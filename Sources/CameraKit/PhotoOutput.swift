@@ -319,10 +319,14 @@ public final class PhotoOutput: Sendable {
         for photo in due { photoStream.send(photo) }
     }
 
-    /// Connects the output to a running session.
+    /// Starts keeping the frames of a session that is starting; photos wait for ``attach(_:)``.
+    func open() {
+        ring.open()
+    }
+
+    /// Connects the output to its running session's encoders.
     func attach(_ attachment: Attachment) {
         state.withLock { $0.attachment = attachment }
-        ring.open()
     }
 
     /// Keeps a JPEG frame as an MJPEG camera sent it; called on the streaming thread.
