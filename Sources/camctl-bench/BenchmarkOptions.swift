@@ -4,6 +4,8 @@ struct BenchmarkOptions {
     var output = "BENCHMARKS.md"
     /// How long the memory and CPU rows run the preview.
     var previewSeconds = 60
+    /// How long the soak runs the preview.
+    var soakMinutes = 10
     /// The groups asked for with --only; empty means all.
     var groups: Set<String> = []
 
@@ -19,6 +21,7 @@ struct BenchmarkOptions {
             case "--output": options.output = iterator.next() ?? options.output
             case "--only": if let group = iterator.next() { options.groups.insert(group) }
             case "--preview-seconds": options.previewSeconds = iterator.next().flatMap(Int.init).map { max(5, $0) } ?? options.previewSeconds
+            case "--soak-minutes": options.soakMinutes = iterator.next().flatMap(Int.init).map { max(2, $0) } ?? options.soakMinutes
             default: break
             }
         }

@@ -12,8 +12,13 @@ struct HEICEncodeBenchmark {
             throw BenchmarkFailure("the HEIC rows need heif-enc (libheif-examples) and ffmpeg; scripts/setup installs them")
         }
         let source = folder + "/source.png"
+        // The picture a camera could have taken: GStreamer's colour pattern as limited-range 4:2:0
+        // frames, the format camctl's photos are encoded from, written back to RGB. A picture with
+        // more precision than any camera frame would cap camctl's PSNR near 50 dB, however many
+        // bits it spent, while heif-enc reads the RGB whole.
         _ = try timeProcess("/usr/bin/gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "pattern=colors", "!",
-                                                        "video/x-raw,width=4032,height=3024", "!", "pngenc", "!",
+                                                        "video/x-raw,width=4032,height=3024,format=I420", "!",
+                                                        "videoconvert", "!", "video/x-raw,format=RGB", "!", "pngenc", "!",
                                                         "filesink", "location=\(source)"])
         let ours = folder + "/camctl.heic"
         let capture = ["capture", "--device", "file:\(source)", "--resolution", "photo", "--hevc", "--no-library", "--output", ours]
@@ -21,11 +26,16 @@ struct HEICEncodeBenchmark {
         for _ in 0..<runs { camctlTimes.append(try timeProcess(StartUpBenchmark.camctl, capture) * 1000) }
         let ourPSNR = try lumaPSNR(of: ours, against: source)
         // The lowest heif-enc quality whose picture is at least as close to the source.
-        var matched: (quality: Int, psnr: Double)?
-        for quality in stride(from: 10, through: 90, by: 5) {
+        func heifEncPSNR(atQuality quality: Int) throws -> Double {
             _ = try timeProcess("/usr/bin/heif-enc", ["-q", "\(quality)", source, "-o", folder + "/heif-enc.heic"])
-            let psnr = try lumaPSNR(of: folder + "/heif-enc.heic", against: source)
-            if psnr >= ourPSNR { matched = (quality, psnr); break }
+            return try lumaPSNR(of: folder + "/heif-enc.heic", against: source)
+        }
+        // Binary search: PSNR grows with heif-enc's quality.
+        var matched: (quality: Int, psnr: Double)?
+        var (low, high) = (1, 100)
+        while low <= high {
+            let quality = (low + high) / 2, psnr = try heifEncPSNR(atQuality: quality)
+            if psnr >= ourPSNR { matched = (quality, psnr); high = quality - 1 } else { low = quality + 1 }
         }
         guard let matched else { throw BenchmarkFailure("heif-enc reached no quality as close as camctl's \(ourPSNR) dB") }
         var theirTimes: [Double] = []

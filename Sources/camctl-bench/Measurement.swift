@@ -57,6 +57,30 @@ func timeProcess(_ program: String, _ arguments: [String]) throws -> Double {
     return elapsed.seconds
 }
 
+/// Starts a program, returns how long it took to write its first bytes to `path`, and kills it.
+func timeToFirstBytes(_ program: String, _ arguments: [String], in path: String) throws -> Double {
+    try? FileManager.default.removeItem(atPath: path)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: program)
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    let start = ContinuousClock.now
+    try process.run()
+    defer {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+    var status = stat()
+    while stat(path, &status) != 0 || status.st_size == 0 {
+        guard process.isRunning, ContinuousClock.now - start < .seconds(10) else {
+            throw BenchmarkFailure("\(program) \(arguments.joined(separator: " ")) wrote nothing to \(path)")
+        }
+        usleep(500)
+    }
+    return (ContinuousClock.now - start).seconds
+}
+
 struct BenchmarkFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
@@ -67,4 +91,12 @@ extension Duration {
     var seconds: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
+}
+
+/// Runs `body` with a new temporary folder, removed afterwards.
+func withScratchFolder<Result>(_ body: (String) async throws -> Result) async throws -> Result {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("camctl-bench-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    return try await body(path)
 }

@@ -1,12 +1,15 @@
 import Foundation
 
-/// Process start to the photo saved: `camctl capture --device test` against a one-shot command of
-/// another tool making the same 1920x1080 JPEG, run alternately.
+/// Process start to the photo saved (`camctl capture --device test`) against a one-shot command of
+/// another tool making the same 1920x1080 JPEG, and process start to the first preview frame
+/// against gst-launch showing the same camera; run alternately.
 struct StartUpBenchmark {
     let name: String
     let camctlArguments: [String]
     let referenceName: String
     let reference: (program: String, arguments: [String])
+    /// Where the first frame is written, for a run timed to its first frame instead of its end.
+    var firstFrame: String?
 
     /// camctl, built by the same `swift build -c release` beside this benchmark.
     static var camctl: String {
@@ -28,6 +31,18 @@ struct StartUpBenchmark {
                              camctlArguments: photo + ["--library", "\(folder)/library"],
                              referenceName: "gst-launch-1.0 videotestsrc num-buffers=1 ! jpegenc ! filesink", reference: gstLaunch),
         ]
+        // The preview's sink writes the first frame it is given to a file, unbuffered.
+        let frameFile = "\(folder)/first-frame.raw"
+        let frameSink = "filesink location=\(frameFile) buffer-mode=unbuffered"
+        benchmarks.append(StartUpBenchmark(
+            name: "Start to first preview frame: camctl preview --device test, 1920x1080@30, the sink writing frames to a file",
+            camctlArguments: ["preview", "--device", "test", "--resolution", "1920x1080@30", "--library", "\(folder)/library",
+                              "--sink", frameSink],
+            referenceName: "gst-launch-1.0 videotestsrc is-live=true ! filesink (the same caps)",
+            reference: ("/usr/bin/gst-launch-1.0", ["-q", "videotestsrc", "is-live=true", "!",
+                                                    "video/x-raw,width=1920,height=1080,framerate=30/1", "!"]
+                                                   + frameSink.split(separator: " ").map(String.init)),
+            firstFrame: frameFile))
         if FileManager.default.isExecutableFile(atPath: ffmpeg.0) {
             benchmarks.append(StartUpBenchmark(
                 name: "Start to photo saved: camctl capture --device test --no-library --output F, 1920x1080",
@@ -41,12 +56,15 @@ struct StartUpBenchmark {
         guard FileManager.default.isExecutableFile(atPath: Self.camctl) else {
             throw BenchmarkFailure("\(Self.camctl) is missing; run swift build -c release first")
         }
-        _ = try timeProcess(Self.camctl, camctlArguments)  // warm the file cache and GStreamer's registry
-        _ = try timeProcess(reference.program, reference.arguments)
+        let time = { (program: String, arguments: [String]) throws -> Double in
+            if let firstFrame { try timeToFirstBytes(program, arguments, in: firstFrame) } else { try timeProcess(program, arguments) }
+        }
+        _ = try time(Self.camctl, camctlArguments)  // warm the file cache and GStreamer's registry
+        _ = try time(reference.program, reference.arguments)
         var ours: [Double] = [], theirs: [Double] = []
         for _ in 0..<runs {
-            ours.append(try timeProcess(Self.camctl, camctlArguments) * 1000)
-            theirs.append(try timeProcess(reference.program, reference.arguments) * 1000)
+            ours.append(try time(Self.camctl, camctlArguments) * 1000)
+            theirs.append(try time(reference.program, reference.arguments) * 1000)
         }
         return BenchmarkRow(name: name, unit: "ms", camctl: Measurement(samples: ours),
                             reference: Measurement(samples: theirs), referenceName: referenceName, higherIsBetter: false)

@@ -4,7 +4,8 @@
 //   swift build -c release && swift run -c release camctl-bench [--runs N] [--output BENCHMARKS.md] [--only GROUP …]
 //
 // Groups: frames, shutter, burst, heic, resources (memory and CPU, one run of --preview-seconds,
-// 60 by default), startup. A partial run (--only) writes its table to stdout only.
+// 60 by default), startup, soak (memory over --soak-minutes, 10 by default). A partial run (--only)
+// writes its table to stdout only.
 
 import Foundation
 import GStreamer
@@ -18,6 +19,7 @@ var rows: [BenchmarkRow] = []
 if options.includes("frames") {
     record(try await FrameDeliveryBenchmark(frames: 600, width: 1920, height: 1080).run(runs: options.runs))
     record(try await VideoDataRateBenchmark().run(runs: options.runs))
+    record(try await FrameLatencyBenchmark().run(runs: options.runs))
 }
 if options.includes("shutter") {
     for row in try await ShutterLagBenchmark(width: 1920, height: 1080, frameRate: 30).run(runs: options.runs) { record(row) }
@@ -30,24 +32,19 @@ if options.includes("burst") {
     record(try await BurstBenchmark(width: 4032, height: 3024, frameRate: 15, codec: .hevc, photos: 5).run(runs: options.runs))
 }
 if options.includes("heic") {
-    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("camctl-bench-heic-\(getpid())").path
-    try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: scratch) }
-    for row in try HEICEncodeBenchmark(folder: scratch).run(runs: options.runs) { record(row) }
+    for row in try await withScratchFolder({ try HEICEncodeBenchmark(folder: $0).run(runs: options.runs) }) { record(row) }
 }
 if options.includes("resources") {
-    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("camctl-bench-resources-\(getpid())").path
-    try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: scratch) }
-    for row in try ResourceBenchmarks(folder: scratch, seconds: options.previewSeconds).run() { record(row) }
+    for row in try await withScratchFolder({ try ResourceBenchmarks(folder: $0, seconds: options.previewSeconds).run() }) { record(row) }
 }
 if options.includes("startup") {
-    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("camctl-bench-\(getpid())").path
-    try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: scratch) }
-    for benchmark in StartUpBenchmark.all(folder: scratch) {
-        record(try benchmark.run(runs: max(options.runs, 10)))
+    let startUp = try await withScratchFolder { folder in
+        try StartUpBenchmark.all(folder: folder).map { try $0.run(runs: max(options.runs, 10)) }
     }
+    for row in startUp { record(row) }
+}
+if options.includes("soak") {
+    record(try await withScratchFolder { try SoakBenchmark(folder: $0, minutes: options.soakMinutes).run() })
 }
 let report = BenchmarkReport(rows: rows, runs: options.runs)
 print(report.table)
