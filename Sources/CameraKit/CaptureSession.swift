@@ -131,7 +131,7 @@ public actor CaptureSession {
         try? await current.source.changeState(to: .null)
         hold.remove()
         try? current.pipeline.remove(current.source)
-        photoOutput.ring.open()  // forget the old camera's frames
+        photoOutput.feed.open()  // forget the old camera's frames
         photoOutput.settling.reset(updated.exposureSettling)
         do {
             try current.pipeline.add(replacement)

@@ -44,7 +44,7 @@ public final class PhotoOutput: Sendable {
         var nextToPublish = 1
     }
 
-    let ring = FrameRing()
+    let feed = FrameFeed()
     let settling = SettlingMonitor()
     /// The last JPEG frames of a camera that sends MJPEG, matched to raw frames by timestamp.
     private let cameraJPEGs = Mutex<[Sample]>([])
@@ -100,7 +100,7 @@ public final class PhotoOutput: Sendable {
         try validate(settings)
         let timeout = state.withLock { $0.attachment?.settlingTimeout }
         _ = try await firstSettledFrame(waitingAtMost: timeout)
-        let frames = ring.frames(count: count, frameTimeout: .seconds(5))
+        let frames = feed.frames(count: count, frameTimeout: .seconds(5))
         do {
             return try await withThrowingTaskGroup(of: Photo.self) { group in
                 for try await frame in frames {
@@ -242,7 +242,7 @@ public final class PhotoOutput: Sendable {
         case .off: return false
         case .on: return true
         case .auto:
-            guard let frame = try? ring.latest(), let statistics = SettlingMonitor.statistics(of: frame) else { return false }
+            guard let frame = try? feed.latest(), let statistics = SettlingMonitor.statistics(of: frame) else { return false }
             return statistics.luma < Self.darkLuma
         }
     }
@@ -257,7 +257,7 @@ public final class PhotoOutput: Sendable {
         defer { flash.reset() }
         var lit: Sample?
         do {
-            for try await frame in ring.frames(count: 3, frameTimeout: .seconds(5)) { lit = frame }
+            for try await frame in feed.frames(count: 3, frameTimeout: .seconds(5)) { lit = frame }
         } catch {
             throw CaptureError.converting(error, context: "waiting for the flash-lit frame failed")
         }
@@ -270,10 +270,10 @@ public final class PhotoOutput: Sendable {
         if let settled = try await firstSettledFrame(waitingAtMost: settlingTimeout) {
             return settled
         }
-        if prioritization != .quality, let current = try ring.latest() {
+        if prioritization != .quality, let current = try feed.latest() {
             guard let previous, let time = current.buffer?.presentationTime, time <= previous else { return current }
         }
-        return try await ring.next(timeout: .seconds(5))
+        return try await feed.next(timeout: .seconds(5))
     }
 
     /// After a start or switch, waits for the first frame whose exposure and colour have settled
@@ -282,7 +282,7 @@ public final class PhotoOutput: Sendable {
         guard let timeout, !settling.isSettled else { return nil }
         let deadline = ContinuousClock.now + timeout
         do {
-            for try await frame in ring.frames(count: .max, frameTimeout: .seconds(5)) {
+            for try await frame in feed.frames(count: .max, frameTimeout: .seconds(5)) {
                 if settling.isSettled(frame) || ContinuousClock.now >= deadline { return frame }
             }
         } catch {
@@ -321,7 +321,7 @@ public final class PhotoOutput: Sendable {
 
     /// Starts keeping the frames of a session that is starting; photos wait for ``attach(_:)``.
     func open() {
-        ring.open()
+        feed.open()
     }
 
     /// Connects the output to its running session's encoders.
@@ -348,7 +348,7 @@ public final class PhotoOutput: Sendable {
     /// Takes a frame of the still branch; called on the streaming thread.
     func receive(_ frame: Sample) {
         settling.observe(frame)
-        ring.append(frame)
+        feed.append(frame)
     }
 
     /// Points the output at a new camera of the same running session.
@@ -364,7 +364,7 @@ public final class PhotoOutput: Sendable {
 
     /// Disconnects the output; captures waiting for a frame fail with `reason`.
     func detach(_ reason: CaptureError) -> Attachment? {
-        ring.close(reason)
+        feed.close(reason)
         cameraJPEGs.withLock { $0.removeAll() }
         return state.withLock { state in
             defer { state.attachment = nil }

@@ -20,18 +20,19 @@ struct BenchmarkReport {
         var text = """
             # Benchmarks
 
-            Measured by `swift build -c release && swift run -c release camctl-bench` on \(date), \(machine), \
+            Measured by `scripts/bench` on \(date), \(machine), \
             GStreamer \(GStreamerRuntime.version). Each figure is the median of \(runs) runs after a \
             warm-up, with the range in brackets; camctl and the reference run interleaved in the same \
             process run, so they see the same machine. The ratio is camctl's median over the reference's.
 
-            | measurement | camctl | reference | ratio |
-            |---|---|---|---|
+            | measurement | camctl | reference | ratio | goal |
+            |---|---|---|---|---|
 
             """
         for row in rows {
             text += "| \(row.name) | \(row.camctl.formatted()) \(row.unit) | \(row.referenceName): "
-                + "\(row.reference.formatted()) \(row.unit) | \(String(format: "%.2f", row.ratio)) |\n"
+                + "\(row.reference.formatted()) \(row.unit) | \(String(format: "%.2f", row.ratio)) | "
+                + (row.goal.map { "\($0.statement): " + ($0.isMet ? "met" : "**not met**") } ?? "") + " |\n"
         }
         text += """
 

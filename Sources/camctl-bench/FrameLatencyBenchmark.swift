@@ -18,7 +18,7 @@ struct FrameLatencyBenchmark {
             name: "Latency from a live \(width)x\(height)@\(frameRate) camera's buffer timestamp to the Swift consumer "
                 + "(\(runs) runs of \(framesPerRun) frames)",
             unit: "ms", camctl: Measurement(samples: inSwift), reference: Measurement(samples: atSink),
-            referenceName: "the same frames at the app sink's pad, on the streaming thread", higherIsBetter: false)
+            referenceName: "the same frames at the app sink's pad, on the streaming thread")
     }
 
     /// The latencies of one run's frames, in milliseconds: in Swift, and at the sink's pad.

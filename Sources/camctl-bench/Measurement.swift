@@ -26,11 +26,49 @@ struct BenchmarkRow {
     let camctl: Measurement
     let reference: Measurement
     let referenceName: String
-    /// Whether a larger figure is better (frames per second) or smaller (milliseconds).
-    let higherIsBetter: Bool
+
+    /// What issue 7 asks of this row, if anything.
+    var goal: Goal?
 
     /// camctl relative to the reference, so that above 1 means camctl does more (or takes longer).
     var ratio: Double { camctl.median / reference.median }
+}
+
+/// A target a row must reach, and whether it did.
+struct Goal {
+    /// The target in words, such as "≤ 1.2".
+    let statement: String
+    let isMet: Bool
+
+    static func ratio(of row: BenchmarkRow, atMost bound: Double) -> Goal {
+        Goal(statement: "≤ \(bound)", isMet: row.ratio <= bound)
+    }
+
+    static func ratio(of row: BenchmarkRow, atLeast bound: Double) -> Goal {
+        Goal(statement: "≥ \(bound)", isMet: row.ratio >= bound)
+    }
+}
+
+extension BenchmarkRow {
+    /// The row with its goal: a bound on the ratio.
+    func goal(ratioAtMost bound: Double) -> BenchmarkRow {
+        var row = self
+        row.goal = .ratio(of: self, atMost: bound)
+        return row
+    }
+
+    func goal(ratioAtLeast bound: Double) -> BenchmarkRow {
+        var row = self
+        row.goal = .ratio(of: self, atLeast: bound)
+        return row
+    }
+
+    /// The row with a goal of its own.
+    func goal(_ statement: String, met isMet: Bool) -> BenchmarkRow {
+        var row = self
+        row.goal = Goal(statement: statement, isMet: isMet)
+        return row
+    }
 }
 
 /// Measures wall-clock time.

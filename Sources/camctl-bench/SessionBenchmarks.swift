@@ -49,13 +49,16 @@ struct ShutterLagBenchmark {
         let camerabin = Measurement(samples: try await CameraBinReference.shutterLag(width: width, height: height, captures: captures))
         let age = Measurement(samples: ages.isEmpty ? [0] : ages)
         let reference = "camerabin start-capture to image-done (file written)"
+        let frameInterval = 1000 / Double(frameRate)
+        let inMemoryRow = BenchmarkRow(
+            name: "Shutter lag, request to JPEG in memory, \(width)x\(height) (frame age at request \(age.formatted()) ms)",
+            unit: "ms", camctl: Measurement(samples: inMemory), reference: camerabin, referenceName: reference)
         return [
-            BenchmarkRow(name: "Shutter lag, request to JPEG in memory, \(width)x\(height) (frame age at request \(age.formatted()) ms)",
-                         unit: "ms", camctl: Measurement(samples: inMemory), reference: camerabin,
-                         referenceName: reference, higherIsBetter: false),
+            inMemoryRow.goal(String(format: "≤ 0.5, frame age ≤ %.0f ms", frameInterval),
+                             met: inMemoryRow.ratio <= 0.5 && age.median <= frameInterval),
             BenchmarkRow(name: "Shutter lag, request to photo durable in the library (fsync and index row), \(width)x\(height)",
                          unit: "ms", camctl: Measurement(samples: durable), reference: camerabin,
-                         referenceName: reference, higherIsBetter: false),
+                         referenceName: reference).goal(ratioAtMost: 0.5),
         ]
     }
 }
@@ -98,7 +101,7 @@ struct BurstBenchmark {
         return BenchmarkRow(
             name: "Burst of \(photos) \(name) photos, \(width)x\(height) (camera at \(frameRate) fps)",
             unit: "photos/s", camctl: Measurement(samples: camctl), reference: Measurement(samples: reference),
-            referenceName: "gst-launch videotestsrc ! \(encoder) ! fakesink", higherIsBetter: true)
+            referenceName: "gst-launch videotestsrc ! \(encoder) ! fakesink").goal(ratioAtLeast: 0.9)
     }
 }
 
@@ -126,6 +129,6 @@ struct VideoDataRateBenchmark {
             name: "VideoDataOutput from a live 1920x1080 camera at \(frameRate) fps",
             unit: "frames/s", camctl: Measurement(samples: rates),
             reference: Measurement(samples: Array(repeating: Double(frameRate), count: runs)),
-            referenceName: "the camera's rate", higherIsBetter: true)
+            referenceName: "the camera's rate").goal(ratioAtLeast: 0.99)
     }
 }

@@ -36,16 +36,18 @@ struct SoakBenchmark {
                 theirs.append(try residentMiB(of: reference))
             }
         }
-        let photos = (try? FileManager.default.subpathsOfDirectory(atPath: library))?.filter { $0.hasSuffix(".jpg") }.count ?? 0
+        let photos = (try? FileManager.default.contentsOfDirectory(atPath: library))?.filter { $0.hasSuffix(".jpg") }.count ?? 0
         let warm = 60 / sampleInterval - 1  // the sample at one minute
         func summary(_ samples: [Double]) -> String {
             String(format: "after 1 min %.1f MiB, growth since %+.1f MiB", samples[warm], samples.last! - samples[warm])
         }
+        let growth = ours.last! - ours[warm]
         return BenchmarkRow(
             name: "Resident memory after a \(minutes)-minute 1920x1080@30 preview with a photo every \(photoInterval) s "
                 + "(\(photos) photos; camctl \(summary(ours)); gst-launch \(summary(theirs)))",
             unit: "MiB", camctl: Measurement(samples: [ours.last!]), reference: Measurement(samples: [theirs.last!]),
-            referenceName: "gst-launch-1.0, the same preview branches, no photos", higherIsBetter: false)
+            referenceName: "gst-launch-1.0, the same preview branches, no photos")
+            .goal("growth ≤ 1 MiB", met: growth <= 1)
     }
 
     private func start(_ program: String, _ arguments: [String]) throws -> Process {

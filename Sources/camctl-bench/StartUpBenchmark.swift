@@ -10,6 +10,8 @@ struct StartUpBenchmark {
     let reference: (program: String, arguments: [String])
     /// Where the first frame is written, for a run timed to its first frame instead of its end.
     var firstFrame: String?
+    /// The largest ratio issue 7 accepts, if it sets one.
+    var ratioGoal: Double?
 
     /// camctl, built by the same `swift build -c release` beside this benchmark.
     static var camctl: String {
@@ -26,7 +28,8 @@ struct StartUpBenchmark {
         var benchmarks = [
             StartUpBenchmark(name: "Start to photo saved: camctl capture --device test --no-library --output F, 1920x1080",
                              camctlArguments: photo + ["--no-library", "--output", "\(folder)/camctl.jpg"],
-                             referenceName: "gst-launch-1.0 videotestsrc num-buffers=1 ! jpegenc ! filesink", reference: gstLaunch),
+                             referenceName: "gst-launch-1.0 videotestsrc num-buffers=1 ! jpegenc ! filesink", reference: gstLaunch,
+                             ratioGoal: 1.2),
             StartUpBenchmark(name: "Start to photo saved in the library (and its index row): camctl capture --device test, 1920x1080",
                              camctlArguments: photo + ["--library", "\(folder)/library"],
                              referenceName: "gst-launch-1.0 videotestsrc num-buffers=1 ! jpegenc ! filesink", reference: gstLaunch),
@@ -47,7 +50,7 @@ struct StartUpBenchmark {
             benchmarks.append(StartUpBenchmark(
                 name: "Start to photo saved: camctl capture --device test --no-library --output F, 1920x1080",
                 camctlArguments: photo + ["--no-library", "--output", "\(folder)/camctl.jpg"],
-                referenceName: "ffmpeg -f lavfi -i testsrc2 -frames:v 1", reference: ffmpeg))
+                referenceName: "ffmpeg -f lavfi -i testsrc2 -frames:v 1", reference: ffmpeg, ratioGoal: 1))
         }
         return benchmarks
     }
@@ -66,7 +69,8 @@ struct StartUpBenchmark {
             ours.append(try time(Self.camctl, camctlArguments) * 1000)
             theirs.append(try time(reference.program, reference.arguments) * 1000)
         }
-        return BenchmarkRow(name: name, unit: "ms", camctl: Measurement(samples: ours),
-                            reference: Measurement(samples: theirs), referenceName: referenceName, higherIsBetter: false)
+        let row = BenchmarkRow(name: name, unit: "ms", camctl: Measurement(samples: ours),
+                               reference: Measurement(samples: theirs), referenceName: referenceName)
+        return ratioGoal.map { row.goal(ratioAtMost: $0) } ?? row
     }
 }

@@ -1,7 +1,7 @@
 // camctl-bench: measures camctl against the same work done by gst-launch-1.0 in the same run,
 // and writes the table to BENCHMARKS.md.
 //
-//   swift build -c release && swift run -c release camctl-bench [--runs N] [--output BENCHMARKS.md] [--only GROUP …]
+//   scripts/bench [--runs N] [--output BENCHMARKS.md] [--only GROUP …] [--soak-minutes N]
 //
 // Groups: frames, shutter, burst, heic, resources (memory and CPU, one run of --preview-seconds,
 // 60 by default), startup, soak (memory over --soak-minutes, 10 by default). A partial run (--only)
