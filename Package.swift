@@ -22,6 +22,7 @@ let package = Package(
         .target(name: "GStreamer", dependencies: ["CGStreamer"]),
         // The kernel's V4L2 control interface (camera controls, flash), header only.
         .systemLibrary(name: "CV4L2"),
+        .systemLibrary(name: "CMalloc"),
         // Layer 3: the capture model (session, devices, outputs, photos). Knows nothing about the command line.
         .target(name: "CameraKit", dependencies: ["GStreamer", "ImageMetadata", "HEIF", "CV4L2"]),
         // Layer 4: formats written in pure Swift (EXIF, JPEG segments).
@@ -34,7 +35,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "PhotoLibrary", dependencies: ["CSQLite", "ImageMetadata", "HEIF"]),
         // Layer 5: the command-line tool.
-        .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary", "HEIF", "PipelineScript"]),
+        .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary", "HEIF", "PipelineScript", "CMalloc"]),
         // Benchmarks against gst-launch-1.0 in the same run: swift run -c release camctl-bench
         .executableTarget(name: "camctl-bench", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary"]),
 

@@ -46,6 +46,8 @@ public actor CaptureSession {
         let pipeline: Pipeline
         /// The camera's bin, linked to the tee.
         var source: Bin
+        /// The filters' bin, between the colour adjustments and the tee.
+        var look: ImageLook
         var description: String
         var format: CaptureFormat
         /// Watches the bus once the pipeline runs.
@@ -81,12 +83,18 @@ public actor CaptureSession {
 
     private func apply(_ updated: SessionConfiguration) async throws(CaptureError) {
         guard updated != configuration else { return }
-        var sameButDevice = updated
+        var sameButDevice = updated, sameButImage = updated
         sameButDevice.device = configuration.device
+        sameButImage.image = configuration.image
         if running != nil, sameButDevice == configuration {
             try await switchDevice(to: updated.device)
             return
         }
+        if sameButImage == configuration {
+            try await changeImage(to: updated.image)
+            return
+        }
+        try updated.image.validate()
         guard running != nil else {
             configuration = updated
             return
@@ -138,13 +146,15 @@ public actor CaptureSession {
             try replacement.link(to: tee)
             attachCameraJPEGs(of: replacement)
             dropFirstFrames(of: current.pipeline, count: updated.framesDroppedAfterStart)
+            try layout.image.applyAdjustments(to: current.pipeline)  // the crop is in the new camera's pixels
             try await replacement.changeState(to: .playing)
         } catch {
             let failure = CaptureError(.interrupted, "\(device.name) could not start: \(error.message)", debugInfo: error.debugInfo)
             await interrupt(failure)
             throw failure
         }
-        photoOutput.retarget(deviceName: device.name, width: format.width, height: format.height, flash: Self.flash(of: device))
+        photoOutput.retarget(deviceName: device.name, width: layout.image.outputSize.width, height: layout.image.outputSize.height,
+                             flash: Self.flash(of: device))
         current.source = replacement
         current.description = layout.description
         current.format = format
@@ -152,6 +162,73 @@ public actor CaptureSession {
         configuration = updated
         eventStream.send(.switchedDevice(to: device.name, format: format))
         watchHotPlug()
+    }
+
+    /// Changes the filters, colour adjustments, zoom, aspect ratio, mirroring and rotation; a
+    /// running session changes its elements' properties, and swaps its filters' bin, without
+    /// restarting the camera. Photos taken from then on have the new look, size and orientation.
+    public func changeImage(to image: ImageSettings) async throws(CaptureError) {
+        try image.validate()
+        guard var current = running else {
+            configuration.image = image
+            return
+        }
+        var updated = configuration
+        updated.image = image
+        let layout = SessionPipeline(configuration: updated, format: current.format)
+        let stage = layout.image
+        if image.filters != configuration.image.filters {
+            let look = try ImageLook(stage)
+            try await look.replace(current.look, in: current.pipeline)
+            current.look = look
+        }
+        do {
+            try stage.applyAdjustments(to: current.pipeline)
+            if let preview = updated.preview {
+                try current.pipeline.element(named: SessionPipeline.previewSize)?
+                    .setProperty("caps", .string(SessionPipeline.previewCaps(stage, preview)))
+                try current.pipeline.element(named: ImageStage.previewOrientation)?
+                    .setProperty("method", .string(stage.previewOrientationMethod))
+            }
+        } catch {
+            throw CaptureError.converting(error, context: "the image settings could not be changed")
+        }
+        await refuseFramesBeforeChange(in: current.pipeline)
+        photoOutput.reorient(rotation: image.rotation, mirrored: image.mirrorsPhotos,
+                             width: stage.outputSize.width, height: stage.outputSize.height,
+                             takesCameraJPEGs: !stage.changesPixels && updated.filters.isEmpty)
+        current.description = layout.description
+        running = current
+        configuration = updated
+    }
+
+    /// Makes photos wait for frames made with the new image settings: the second frame to reach
+    /// the tee after the change (the first may have been in an element while it changed).
+    private func refuseFramesBeforeChange(in pipeline: Pipeline) async {
+        guard let pad = pipeline.element(named: "split")?.staticPad(named: "sink") else { return }
+        let seen = FrameCount()
+        let time: ClockTime? = await withCheckedContinuation { continuation in
+            seen.withLock { $0.waiter = continuation }
+            pad.addProbe(.buffer) { info in
+                let (done, waiter) = seen.withLock { state -> (Bool, CheckedContinuation<ClockTime?, Never>?) in
+                    state.count += 1
+                    guard state.count >= 2 else { return (false, nil) }
+                    defer { state.waiter = nil }
+                    return (true, state.waiter)
+                }
+                waiter?.resume(returning: info.buffer?.presentationTime)
+                return done ? .remove : .ok
+            }
+            Task {
+                try? await Task.sleep(for: .seconds(1))  // a camera that sends no frame does not hold the change up
+                let waiter = seen.withLock { state in
+                    defer { state.waiter = nil }
+                    return state.waiter
+                }
+                waiter?.resume(returning: nil)
+            }
+        }
+        if let time { photoOutput.feed.refuseFrames(before: time) }
     }
 
     /// The pipeline the configuration makes, in gst-launch syntax, without starting it.
@@ -296,7 +373,7 @@ public actor CaptureSession {
         // The JPEG encoders start while the camera's pipeline is built and started: each is ready
         // for the first photo, and neither delays the first frame.
         async let startedEncoders = configuration.capturesPhotos ? Self.startEncoders() : nil
-        let pipeline: Pipeline, source: Bin
+        let pipeline: Pipeline, source: Bin, look: ImageLook
         do {
             pipeline = try Pipeline(describing: layout.outputs)
             source = try makeSource(layout, device: device, preview: preview)
@@ -305,6 +382,8 @@ public actor CaptureSession {
                 throw CaptureError(.pipeline, "the session's pipeline has no tee")
             }
             try source.link(to: tee)
+            look = try ImageLook(layout.image)
+            try look.insert(into: pipeline)
         } catch {
             throw CaptureError.converting(error, context: "the pipeline could not be built", device: device, preview: preview)
         }
@@ -314,7 +393,7 @@ public actor CaptureSession {
         // Subscribed before the start, read after it: what the pipeline says while starting is the
         // start's to report; what it says later (the camera lost, a window closed) is the monitor's.
         let messages = pipeline.messages()
-        running = Running(pipeline: pipeline, source: source, description: layout.description, format: format)
+        running = Running(pipeline: pipeline, source: source, look: look, description: layout.description, format: format)
         // A file camera starts in well under a second, but about one start in fifty under heavy load
         // never prerolls (a race inside GStreamer 1.22's decodebin we have not pinned down): such a
         // start is given up after a few seconds and made once more.
@@ -331,7 +410,7 @@ public actor CaptureSession {
         }
         do {
             if let encoders = try await startedEncoders {
-                attachPhotoEncoders(encoders, clock: pipeline, device: device, format: format)
+                attachPhotoEncoders(encoders, clock: pipeline, device: device, image: layout.image)
             }
         } catch {
             await tearDown(reason: CaptureError(.notRunning, "the session did not start"))
@@ -477,12 +556,13 @@ public actor CaptureSession {
 
     /// Lets photos be taken, once the camera runs and the encoders are ready.
     private func attachPhotoEncoders(_ encoders: (photo: StillEncoder, thumbnail: StillEncoder), clock: Pipeline,
-                                     device: CaptureDevice, format: CaptureFormat) {
+                                     device: CaptureDevice, image: ImageStage) {
         photoOutput.attach(PhotoOutput.Attachment(
             photoEncoder: encoders.photo, thumbnailEncoder: encoders.thumbnail, clock: clock,
             settlingTimeout: configuration.exposureSettling?.timeout,
-            deviceName: device.name, width: format.width, height: format.height, flash: Self.flash(of: device),
-            hevcEncoders: HEVCEncoders()))
+            deviceName: device.name, width: image.outputSize.width, height: image.outputSize.height, flash: Self.flash(of: device),
+            hevcEncoders: HEVCEncoders(), rotation: image.settings.rotation, mirrorsPhotos: image.settings.mirrorsPhotos,
+            takesCameraJPEGs: !image.changesPixels && configuration.filters.isEmpty))
     }
 
     /// The flash of a V4L2 camera whose driver has flash controls.
@@ -535,5 +615,14 @@ public actor CaptureSession {
         if configuration.resumesAutomatically {
             Task { [weak self] in try? await self?.resume() }
         }
+    }
+}
+
+/// Frames counted at a pad, and who waits for the second one.
+private final class FrameCount: Sendable {
+    private let state = Mutex<(count: Int, waiter: CheckedContinuation<ClockTime?, Never>?)>((0, nil))
+
+    func withLock<Result>(_ body: (inout (count: Int, waiter: CheckedContinuation<ClockTime?, Never>?)) -> Result) -> Result {
+        state.withLock { body(&$0) }
     }
 }

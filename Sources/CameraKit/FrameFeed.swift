@@ -15,6 +15,8 @@ final class FrameFeed: Sendable {
 
     private struct State {
         var latest: Sample?
+        /// Frames taken before this time are refused (see ``refuseFrames(before:)``).
+        var earliest: ClockTime?
         var collectors: [Int: Collector] = [:]
         var nextCollectorID = 0
         var closedReason: CaptureError? = CaptureError(.notRunning, "the session is not running; start it before capturing")
@@ -27,6 +29,16 @@ final class FrameFeed: Sendable {
         state.withLock { state in
             state.closedReason = nil
             state.latest = nil
+            state.earliest = nil
+        }
+    }
+
+    /// Forgets the frame held and refuses frames taken before `time`: frames made before a
+    /// change of the image settings, still on their way to the still branch.
+    func refuseFrames(before time: ClockTime) {
+        state.withLock { state in
+            state.earliest = time
+            if let held = state.latest?.buffer?.presentationTime, held < time { state.latest = nil }
         }
     }
 
@@ -45,6 +57,7 @@ final class FrameFeed: Sendable {
     func append(_ sample: Sample) {
         let (receivers, finished) = state.withLock { state -> ([Collector], [Collector]) in
             guard state.closedReason == nil else { return ([], []) }
+            if let earliest = state.earliest, let time = sample.buffer?.presentationTime, time < earliest { return ([], []) }
             state.latest = sample
             var finished: [Collector] = []
             for (id, var collector) in state.collectors {

@@ -33,6 +33,13 @@ public final class PhotoOutput: Sendable {
         var flash: Flash?
         /// HEVC encoders, started on the first HEIC photo and kept while the session runs.
         let hevcEncoders: HEVCEncoders
+        /// The session's rotation (``ImageSettings/rotation``), added to each photo's.
+        var rotation = 0
+        /// Whether photos are recorded as mirrored (``ImageSettings/mirrorsPhotos``).
+        var mirrorsPhotos = false
+        /// Whether an MJPEG camera's own JPEG is the photo: not when filters, colour adjustments,
+        /// zoom or cropping change the pixels.
+        var takesCameraJPEGs = true
     }
 
     private struct State {
@@ -138,7 +145,8 @@ public final class PhotoOutput: Sendable {
             return (state.nextID, attachment)
         }
         let resolved = ResolvedPhotoSettings(settings, width: attachment.width, height: attachment.height,
-                                             flashFires: firesFlash(settings.flashMode, on: attachment))
+                                             flashFires: firesFlash(settings.flashMode, on: attachment),
+                                             sessionRotation: attachment.rotation, mirrored: attachment.mirrorsPhotos)
         let request = Request(id: id, attachment: attachment, settings: settings, resolved: resolved,
                               requestedAt: requestedAt, requestTime: attachment.clock.runningTime)
         eventStream.send(.willBeginCapture(id: id, resolved))
@@ -154,9 +162,14 @@ public final class PhotoOutput: Sendable {
             let frame = try await takeFrame()
             eventStream.send(.didCapturePhoto(id: id))
             let buffer = frame.buffer
+            // The photo has its frame's size, which the image settings may have changed since the request.
+            var sized = request.resolved
+            if let info = frame.videoInfo, (info.width, info.height) != (sized.width, sized.height) {
+                sized = sized.resized(width: info.width, height: info.height)
+            }
             // An MJPEG camera's own JPEG of this frame, kept as it is when it has the photo's size.
-            let cameraJPEG = request.resolved.codec == .jpeg ? cameraJPEG(taken: buffer?.presentationTime) : nil
-            let resolved = cameraJPEG == nil ? request.resolved : request.resolved.usingCameraJPEG()
+            let cameraJPEG = sized.codec == .jpeg && attachment.takesCameraJPEGs ? cameraJPEG(taken: buffer?.presentationTime) : nil
+            let resolved = cameraJPEG == nil ? sized : sized.usingCameraJPEG()
             let exif = metadata(deviceName: attachment.deviceName, resolved: resolved, capturedAt: request.requestedAt,
                                 hasFlash: attachment.flash != nil)
             // JPEG stores full-range samples; the camera's are often video range (16–235). The
@@ -349,6 +362,17 @@ public final class PhotoOutput: Sendable {
     func receive(_ frame: Sample) {
         settling.observe(frame)
         feed.append(frame)
+    }
+
+    /// Records the session's new rotation, mirroring and picture size for the photos to come.
+    func reorient(rotation: Int, mirrored: Bool, width: Int, height: Int, takesCameraJPEGs: Bool) {
+        state.withLock { state in
+            state.attachment?.takesCameraJPEGs = takesCameraJPEGs
+            state.attachment?.rotation = rotation
+            state.attachment?.mirrorsPhotos = mirrored
+            state.attachment?.width = width
+            state.attachment?.height = height
+        }
     }
 
     /// Points the output at a new camera of the same running session.

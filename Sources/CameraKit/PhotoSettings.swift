@@ -66,31 +66,31 @@ public struct ResolvedPhotoSettings: Sendable, Equatable {
     public let quality: Int
     /// The frame choice used.
     public let prioritization: PhotoSettings.QualityPrioritization
-    /// The clockwise rotation recorded for display.
-    public let rotation: Int
+    /// The clockwise rotation recorded for display: the photo's and the session's together.
+    public private(set) var rotation: Int
+    /// Whether the photo is recorded as mirrored left to right (before the rotation).
+    public private(set) var isMirrored: Bool
 
-    /// The EXIF orientation that records ``rotation``.
-    public var exifOrientation: Int {
-        switch rotation {
-        case 90: 6
-        case 180: 3
-        case 270: 8
-        default: 1
-        }
-    }
+    /// The EXIF orientation that records ``rotation`` and ``isMirrored``.
+    public var exifOrientation: Int { ImageStage.exifOrientation(rotation: rotation, mirrored: isMirrored) }
     /// Whether the photo is the camera's own JPEG (an MJPEG camera at its own size), stored
     /// without a decode and a second encode; ``quality`` then did not apply.
     public private(set) var isCameraJPEG = false
 
-    /// Resolves settings for a frame size, and whether the flash fires.
-    init(_ settings: PhotoSettings, width: Int, height: Int, flashFires: Bool = false) {
+    /// The longest side of the thumbnail asked for.
+    private let thumbnailMaximumSide: Int?
+
+    /// Resolves settings for a frame size, whether the flash fires, and the session's orientation.
+    init(_ settings: PhotoSettings, width: Int, height: Int, flashFires: Bool = false, sessionRotation: Int = 0, mirrored: Bool = false) {
         self.width = width
         self.height = height
         codec = settings.codec
         quality = settings.quality
         prioritization = settings.prioritization
         isFlashFired = flashFires
-        rotation = settings.rotation
+        rotation = (settings.rotation + sessionRotation) % 360
+        isMirrored = mirrored
+        thumbnailMaximumSide = settings.thumbnailMaximumSide
         if let side = settings.thumbnailMaximumSide, side > 0, width > 0, height > 0 {
             let scale = min(1, Double(side) / Double(max(width, height)))
             // Even sizes, as 4:2:0 encoders want.
@@ -100,6 +100,20 @@ public struct ResolvedPhotoSettings: Sendable, Equatable {
             thumbnailWidth = 0
             thumbnailHeight = 0
         }
+    }
+
+    /// The same settings for a picture of another size (and its thumbnail scaled to match).
+    func resized(width: Int, height: Int) -> ResolvedPhotoSettings {
+        var settings = PhotoSettings()
+        settings.codec = codec
+        settings.quality = quality
+        settings.prioritization = prioritization
+        settings.thumbnailMaximumSide = thumbnailMaximumSide
+        var resized = ResolvedPhotoSettings(settings, width: width, height: height, flashFires: isFlashFired)
+        resized.rotation = rotation
+        resized.isMirrored = isMirrored
+        resized.isCameraJPEG = isCameraJPEG
+        return resized
     }
 
     /// The same settings, for a photo that is the camera's own JPEG.

@@ -11,6 +11,9 @@ public struct SessionConfiguration: Sendable, Equatable {
     /// gst-launch fragments applied, in order, between the camera and every output (preview,
     /// frames, photos alike), such as `videobalance saturation=0`.
     public var filters: [String] = []
+    /// Filters, colour adjustments, zoom, aspect ratio, mirroring and rotation; a running session
+    /// changes them without restarting its camera.
+    public var image = ImageSettings()
     /// The frames delivered to Swift, or `nil` for none.
     public var videoData: VideoDataConfiguration?
     /// Whether the session keeps frames for photos and runs the photo encoders.

@@ -5,25 +5,36 @@ import GStreamer
 /// branch per output, each behind its own queue so no branch stalls another.
 ///
 /// ```
-/// source ! tee name=split
+/// source ! identity name=camera_input ! filters ! image stage ! tee name=split
 ///   split. ! queue ! appsink name=stills          (frames kept for photos)
 ///   split. ! queue leaky ! … ! appsink name=frames (frames to Swift)
-///   split. ! queue leaky ! valve ! videoscale ! … ! preview sink
+///   split. ! queue leaky ! valve ! videoscale ! … ! videoflip ! preview sink
 /// ```
-/// The text is exactly what runs, so `--print-pipeline` output can be pasted into gst-launch-1.0.
+/// The text is exactly what runs, so `--print-pipeline` output can be pasted into gst-launch-1.0
+/// (where the identity elements of tone filters, which camctl rewrites frames at, pass frames on).
 struct SessionPipeline {
     let configuration: SessionConfiguration
     let format: CaptureFormat
 
     /// The whole pipeline, as it runs.
     var description: String {
-        source + " ! " + outputs
+        source + " ! " + outputs(withLook: true)
     }
 
-    /// Everything after the camera: the filters, the tee and its branches. The camera is a bin
-    /// of its own, linked to the element named ``cameraInput``, so it can be swapped while the
-    /// outputs go on.
-    var outputs: String {
+    /// Everything after the camera, as the session builds it: the image stage's look (its filters)
+    /// is a bin the session links in itself, so it can be swapped while running.
+    var outputs: String { outputs(withLook: false) }
+
+    /// The session's image settings as elements and property values.
+    var image: ImageStage {
+        ImageStage(configuration.image, frameWidth: format.width, frameHeight: format.height, device: configuration.device)
+    }
+
+    /// Everything after the camera: the filters, the image stage, the tee and its branches. The
+    /// camera is a bin of its own, linked to the element named ``cameraInput``, so it can be
+    /// swapped while the outputs go on.
+    private func outputs(withLook: Bool) -> String {
+        let image = self.image
         var branches: [String] = []
         if configuration.capturesPhotos {
             branches.append("split. ! queue name=stills_queue max-size-buffers=2 max-size-bytes=0 max-size-time=0 "
@@ -35,12 +46,12 @@ struct SessionPipeline {
                 + "! appsink name=frames sync=false max-buffers=2 drop=true wait-on-eos=false")
         }
         if let preview = configuration.preview {
-            let (width, height) = fit(format.width, format.height, into: preview.maximumWidth, preview.maximumHeight)
             branches.append("split. ! queue name=preview_queue leaky=downstream max-size-buffers=2 max-size-bytes=0 max-size-time=0 "
                 + "! valve name=preview_valve ! videoscale ! videoconvert "
-                + "! video/x-raw,width=\(width),height=\(height),pixel-aspect-ratio=1/1 ! "
+                + "! capsfilter name=\(Self.previewSize) caps=\"\(Self.previewCaps(image, preview))\" "
+                + "! videoflip name=\(ImageStage.previewOrientation) method=\(image.previewOrientationMethod) ! "
                 + (preview.showsText ? "textoverlay name=preview_text silent=true valignment=center halignment=center "
-                    + "font-desc=\"Sans Bold \(max(12, height / 3))\" ! videoconvert ! " : "")
+                    + "font-desc=\"Sans Bold \(max(12, min(preview.maximumHeight, image.outputSize.height) / 3))\" ! videoconvert ! " : "")
                 + preview.sink)
         }
         if branches.isEmpty {
@@ -52,7 +63,18 @@ struct SessionPipeline {
             chain += configuration.filters.joined(separator: " ! ")
                 + " ! videoconvert ! videoscale ! video/x-raw,format=I420,width=\(format.width),height=\(format.height) ! "
         }
+        chain += image.adjustments + " ! " + (withLook ? image.look + " ! " : "")
         return ([chain + "tee name=split"] + branches).joined(separator: " ")
+    }
+
+    /// The preview's capsfilter, which fits the picture into the preview's largest size.
+    static let previewSize = "preview_size"
+
+    /// The preview's size: the image stage's picture scaled down to fit, before it is turned.
+    static func previewCaps(_ image: ImageStage, _ preview: PreviewConfiguration) -> String {
+        let picture = image.outputSize
+        let (width, height) = fit(picture.width, picture.height, into: preview.maximumWidth, preview.maximumHeight)
+        return "video/x-raw,width=\(width),height=\(height),pixel-aspect-ratio=1/1"
     }
 
     /// The first element after the camera.
@@ -126,7 +148,7 @@ struct SessionPipeline {
     }
 
     /// The largest even size with the frame's aspect ratio inside the box.
-    private func fit(_ width: Int, _ height: Int, into maxWidth: Int, _ maxHeight: Int) -> (Int, Int) {
+    private static func fit(_ width: Int, _ height: Int, into maxWidth: Int, _ maxHeight: Int) -> (Int, Int) {
         let scale = min(1, min(Double(maxWidth) / Double(width), Double(maxHeight) / Double(height)))
         return (max(2, Int(Double(width) * scale) / 2 * 2), max(2, Int(Double(height) * scale) / 2 * 2))
     }

@@ -74,9 +74,15 @@ struct ParsedArguments {
 
     /// A number of seconds (fractions allowed) within `range`.
     func seconds(_ name: String, in range: ClosedRange<Double> = 0...86_400) throws(CommandFailure) -> Double? {
+        try number(name, in: range, of: "seconds")
+    }
+
+    /// A number (fractions allowed) within `range`; `unit` names what it counts, for the message.
+    func number(_ name: String, in range: ClosedRange<Double>, of unit: String? = nil) throws(CommandFailure) -> Double? {
         guard let text = string(name) else { return nil }
         guard let number = Double(text), number.isFinite, range.contains(number) else {
-            throw CommandFailure("\(name) \(text) is not a number of seconds from \(describe(range.lowerBound)) to \(describe(range.upperBound))", exitCode: .usage)
+            throw CommandFailure("\(name) \(text) is not a number\(unit.map { " of \($0)" } ?? "") from \(describe(range.lowerBound)) "
+                + "to \(describe(range.upperBound))", exitCode: .usage)
         }
         return number
     }

@@ -17,7 +17,7 @@ struct BoothCommand: Subcommand {
         early. Each shot goes into the library; then the shots are composed, with even margins, into
         a 2x2 grid or a 1x4 strip (--layout) of 640-pixel-wide cells, which goes into the library
         too and to --output when given. Each path is printed (--json: one object each).
-        """
+        """ + "\n" + ImageOptions.help
     static let options = SessionOptions.options + PhotoSaving.options + [
         .init(name: "--shots", value: "N"), .init(name: "--countdown", value: "SECONDS"),
         .init(name: "--layout", value: "2x2|1x4"), .init(name: "--sink", value: "ELEMENT"),

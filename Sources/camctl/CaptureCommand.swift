@@ -10,7 +10,9 @@ struct CaptureCommand: Subcommand {
                         [--interval SECONDS] [--resolution WxH] [--output PATH] [--library DIR | --no-library]
                         [--flash off|on|auto] [--prioritize speed|balanced|quality] [--json] [--print-pipeline]
                         [--sink ELEMENT] [--latest PATH] [--exec CMD] [--metadata FILE] [--wait-for-device]
-                        [--rotate 0|90|180|270] [--heic-tiles]
+                        [--heic-tiles] [--filter NAME] [--brightness N] [--contrast N] [--saturation N] [--hue N]
+                        [--zoom N] [--zoom-center X,Y] [--aspect W:H] [--mirror preview|photos|both|none]
+                        [--rotate 0|90|180|270]
         """
     static let summary = "take photos into the library (and a copy at --output)"
     static let help = """
@@ -25,9 +27,8 @@ struct CaptureCommand: Subcommand {
         SIGUSR2 ends after the photo in flight; Ctrl-C stops and exits 130. --hevc writes HEIC (HEVC in
         a HEIF file, with a thumbnail and EXIF), about half the size of a JPEG of the same quality.
         --heic-tiles stores a HEIC as a grid of 512x512 tiles, as iPhones do, for decoders with HEVC
-        level limits. --rotate records how the picture is turned for display (EXIF Orientation, irot
-        in HEIC).
-        """
+        level limits.
+        """ + "\n" + ImageOptions.help
     static let options = SessionOptions.options + PhotoSaving.options + [
         .init(name: "--jpeg", value: nil), .init(name: "--hevc", value: nil),
         .init(name: "--quality", value: "1-100", short: "-q"),
@@ -37,7 +38,6 @@ struct CaptureCommand: Subcommand {
         .init(name: "--flash", value: "off|on|auto"),
         .init(name: "--prioritize", value: "speed|balanced|quality"),
         .init(name: "--sink", value: "ELEMENT"),
-        .init(name: "--rotate", value: "0|90|180|270"),
         .init(name: "--heic-tiles", value: nil),
     ]
 
@@ -64,12 +64,6 @@ struct CaptureCommand: Subcommand {
         settings.quality = try arguments.integer("--quality", in: 1...100) ?? settings.quality
         settings.flashMode = try arguments.choice("--flash", as: PhotoSettings.FlashMode.self) ?? settings.flashMode
         settings.prioritization = try arguments.choice("--prioritize", as: PhotoSettings.QualityPrioritization.self) ?? settings.prioritization
-        if let rotation = arguments.string("--rotate") {
-            guard let degrees = Int(rotation), [0, 90, 180, 270].contains(degrees) else {
-                throw CommandFailure("--rotate \(rotation) is not one of 0, 90, 180 or 270", exitCode: .usage)
-            }
-            settings.rotation = degrees
-        }
         count = try arguments.integer("--count", in: 1...100_000) ?? 1
         countdown = try arguments.seconds("--countdown") ?? 0
         interval = try arguments.seconds("--interval") ?? 0

@@ -6,7 +6,8 @@ import GStreamer
 enum Command {
     /// Every command, in the order help lists them.
     static var all: [any Subcommand.Type] {
-        [DevicesCommand.self, PreviewCommand.self, CaptureCommand.self, BoothCommand.self, RunCommand.self, LibraryCommand.self]
+        [DevicesCommand.self, FiltersCommand.self, PreviewCommand.self, CaptureCommand.self, BoothCommand.self, RunCommand.self,
+         LibraryCommand.self]
     }
 
     /// Parses the arguments after the program name into a command ready to run.

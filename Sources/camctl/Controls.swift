@@ -10,6 +10,10 @@ enum Control: Sendable, Equatable {
     case switchCamera
     /// `p`: pause or resume the preview.
     case togglePreview
+    /// `f`: the next filter.
+    case nextFilter
+    /// `+` or `-`: zoom in or out.
+    case zoom(in: Bool)
     /// `q` or SIGUSR2: end cleanly after the photo in flight.
     case finish
     /// Ctrl-C (SIGINT) or SIGTERM: stop now, exit 130.
@@ -107,6 +111,9 @@ final class ControlInbox: Sendable {
                 case UInt8(ascii: "s"), UInt8(ascii: "S"): post(.switchCamera)
                 case UInt8(ascii: "p"), UInt8(ascii: "P"): post(.togglePreview)
                 case UInt8(ascii: "q"), UInt8(ascii: "Q"): post(.finish)
+                case UInt8(ascii: "f"), UInt8(ascii: "F"): post(.nextFilter)
+                case UInt8(ascii: "+"), UInt8(ascii: "="): post(.zoom(in: true))
+                case UInt8(ascii: "-"), UInt8(ascii: "_"): post(.zoom(in: false))
                 default: continue
                 }
             }

@@ -17,7 +17,7 @@ struct PreviewCommand: Subcommand {
         space or Enter takes a photo into the library, s switches to the next camera, p pauses and
         resumes the preview, q quits. SIGUSR1 takes a photo, SIGUSR2 quits. --duration ends the
         preview by itself. A camera unplugged while previewing is waited for and resumed.
-        """
+        """ + "\n" + ImageOptions.help
     static let options = SessionOptions.options + PhotoSaving.options + [
         .init(name: "--sink", value: "ELEMENT"), .init(name: "--duration", value: "SECONDS"),
     ]
@@ -49,7 +49,8 @@ struct PreviewCommand: Subcommand {
         defer { reporter.cancel() }
         try await session.start(captureSession)
         controls.listenToKeys()
-        Console.progress("previewing \(camera.name) in \(sink); space: photo, s: next camera, p: pause, q: quit")
+        Console.progress("previewing \(camera.name) in \(sink); space: photo, s: next camera, p: pause, f: next filter, "
+            + "+/-: zoom, q: quit")
 
         let end = duration.map { ContinuousClock.now + .milliseconds(Int($0 * 1000)) }
         var photos = 0
@@ -80,6 +81,22 @@ struct PreviewCommand: Subcommand {
                     Console.progress("switched to \(next.name)")
                 } catch {
                     Console.note("could not switch to \(next.name): \(error.message)")
+                }
+            case .nextFilter?, .zoom?:
+                var image = await captureSession.configuration.image
+                if control == .nextFilter {
+                    let current = image.filters.count == 1 ? image.filters[0] : .none
+                    let all = ImageFilter.allCases
+                    image.filters = [all[(all.firstIndex(of: current)! + 1) % all.count]]
+                } else {
+                    let factor = control == .zoom(in: true) ? image.zoom * 1.25 : image.zoom / 1.25
+                    image.zoom = min(max(factor, ImageSettings.zoomRange.lowerBound), ImageSettings.zoomRange.upperBound)
+                }
+                do {
+                    try await captureSession.changeImage(to: image)
+                    Console.progress(control == .nextFilter ? "filter: \(image.filters[0].rawValue)" : String(format: "zoom: %.2fx", image.zoom))
+                } catch {
+                    Console.note("could not change the picture: \(error.message)")
                 }
             case .togglePreview?:
                 let preview = captureSession.previewOutput

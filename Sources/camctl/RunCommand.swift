@@ -17,12 +17,12 @@ struct RunCommand: Subcommand {
         changes a param of the file; --device overrides its camera. --dry-run checks the file and
         prints the pipeline it would build (gst-launch syntax) and its steps, without opening a
         camera. Mistakes are reported as FILE:LINE:COLUMN with exit code 65.
-        """
+        """ + "\n" + ImageOptions.help
     static let options: [ParsedArguments.Option] = [
         .init(name: "--device", value: "D", short: "-d"), .init(name: "--set", value: "NAME=VALUE"),
         .init(name: "--dry-run", value: nil), .init(name: "--json", value: nil),
         .init(name: "--library", value: "DIR"), .init(name: "--no-library", value: nil), .init(name: "--verbose", value: nil),
-    ]
+    ] + ImageOptions.options
 
     let file: String
     let device: String?
@@ -142,6 +142,7 @@ struct RunCommand: Subcommand {
             configuration.preview = PreviewConfiguration(sink: sink, showsText: script.steps.contains(where: Self.countsDown))
         }
         configuration.filters = script.session.filters
+        configuration.image = try ImageOptions.settings(from: arguments)
         configuration.resumesAutomatically = true
         return configuration
     }

@@ -9,12 +9,13 @@ struct SessionOptions {
         .init(name: "--wait-for-device", value: nil),
         .init(name: "--print-pipeline", value: nil),
         .init(name: "--verbose", value: nil),
-    ]
+    ] + ImageOptions.options
 
     var device: String?
     var format = FormatRequest.high
     var waitsForDevice = false
     var printsPipeline = false
+    var image = ImageSettings()
 
     init(_ arguments: ParsedArguments) throws(CommandFailure) {
         device = arguments.string("--device")
@@ -27,6 +28,7 @@ struct SessionOptions {
         }
         waitsForDevice = arguments.flag("--wait-for-device")
         printsPipeline = arguments.flag("--print-pipeline")
+        image = try ImageOptions.settings(from: arguments)
     }
 
     /// The camera named by `--device` (or the first one); with `--wait-for-device`, waits until it
@@ -56,6 +58,7 @@ struct SessionOptions {
     func configuration(for camera: CaptureDevice) -> SessionConfiguration {
         var configuration = SessionConfiguration(camera: camera)
         configuration.format = format
+        configuration.image = image
         return configuration
     }
 

@@ -1,3 +1,4 @@
+import CMalloc
 import Foundation
 import GStreamer
 
@@ -7,6 +8,11 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if ProcessInfo.processInfo.environment["GST_DEBUG"] == nil, !arguments.contains("--verbose") {
     GStreamerRuntime.silenceLibraryWarnings()  // stderr is for camctl's one-sentence messages
 }
+// Frames and photos are megabytes each: glibc would keep such blocks in its heaps after they are
+// freed (its mmap threshold rises to the largest block freed), and a long preview with photos
+// grew by a frame now and then. Fixed at 1 MiB, large blocks go back to the system when freed;
+// the 10-minute soak in BENCHMARKS.md stays flat.
+mallopt(M_MMAP_THRESHOLD, 1 << 20)
 signal(SIGPIPE, SIG_IGN)  // a reader that goes away (camctl … | head) ends output, not camctl
 do {
     let command = try Command.parse(arguments)

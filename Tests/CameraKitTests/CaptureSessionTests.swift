@@ -4,7 +4,7 @@ import GStreamer
 import TestSupport
 import Testing
 
-@Suite("The capture session on the test camera and files", .timeLimit(.minutes(1)))
+@Suite("The capture session on the test camera and files", .timeLimit(.minutes(3)))
 struct CaptureSessionTests {
     /// The cameras the session tests run on: the test camera, and a still image used as a camera.
     enum Camera: String, CaseIterable, Sendable {
@@ -308,7 +308,11 @@ struct CaptureSessionTests {
         try await unsettled.start()
         let early = try await unsettled.photoOutput.capture()
         await unsettled.stop()
-        #expect(try #require(early.frameTime).seconds < 0.5, "took the frame it had")
+        // It took the frame it had at the request, bright or not (a loaded machine may ask late,
+        // when the picture is already bright).
+        let (asked, taken) = (try #require(early.requestTime).seconds, try #require(early.frameTime).seconds)
+        #expect(taken <= asked + 0.001 && asked - taken < 0.25, "asked at \(asked) s, took the frame of \(taken) s")
+        if asked < 0.6 { #expect(taken < 0.66, "took the frame it had") }
     }
 
     @Test("An MJPEG camera's photo is its own JPEG, not a decode and a second encode")
@@ -501,14 +505,15 @@ struct CaptureSessionTests {
         configuration.videoData = VideoDataConfiguration(pixelFormat: "RGB")
         let session = CaptureSession(configuration: configuration)
         let description = try await session.pipelineDescription()
-        #expect(description.hasPrefix("videotestsrc name=camera is-live=true pattern=smpte horizontal-speed=4 ! capsfilter name=camera_output caps=video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! identity name=camera_input ! tee name=split"))
+        #expect(description.hasPrefix("videotestsrc name=camera is-live=true pattern=smpte horizontal-speed=4 ! capsfilter name=camera_output caps=video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! identity name=camera_input ! videocrop name=image_crop"))
+        #expect(description.contains("identity name=image_look_end ! tee name=split"))
         let launched = try Pipeline(describing: description.replacingOccurrences(of: "is-live=true", with: "num-buffers=10"))
         try await launched.setState(.paused)
         try await launched.stop()
     }
 }
 
-@Suite("Preview sinks that cannot open say why", .timeLimit(.minutes(1)))
+@Suite("Preview sinks that cannot open say why", .timeLimit(.minutes(3)))
 struct PreviewSinkTests {
     @Test("xvimagesink on a display without XVideo (Xvfb) names the sinks that work")
     func noXVideo() async throws {

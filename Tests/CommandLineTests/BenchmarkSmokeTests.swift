@@ -2,15 +2,16 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("camctl-bench starts (the benchmarks themselves run by hand)", .timeLimit(.minutes(1)))
+@Suite("camctl-bench starts (the benchmarks themselves run by hand)", .timeLimit(.minutes(3)))
 struct BenchmarkSmokeTests {
-    @Test("The shutter-lag group runs, camerabin reference included, and prints its rows without writing BENCHMARKS.md")
-    func shutterGroupRuns() throws {
+    // The smallest group, so this test does not hold one of the test runner's two threads for long.
+    @Test("The latency group runs and prints its row without writing BENCHMARKS.md")
+    func latencyGroupRuns() throws {
         let folder = try TemporaryFolder()
-        let result = try ChildProcess.runBuilt("camctl-bench", ["--only", "shutter", "--runs", "1"], in: folder.url)
+        let result = try ChildProcess.runBuilt("camctl-bench", ["--only", "latency", "--runs", "1"], in: folder.url)
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.standardOutput.contains("camerabin start-capture to image-done"))
-        #expect(result.standardOutput.split(separator: "\n").filter { $0.contains("Shutter lag") }.count == 4)
+        let rows = result.standardOutput.split(separator: "\n").filter { $0.hasPrefix("Latency from a live") }
+        #expect(rows.count == 1 && rows[0].contains("ratio"), "\(result.standardOutput)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("BENCHMARKS.md")))
     }
 }

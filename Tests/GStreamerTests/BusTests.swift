@@ -1,7 +1,7 @@
 import GStreamer
 import Testing
 
-@Suite("Bus messages as a typed Swift stream", .timeLimit(.minutes(1)))
+@Suite("Bus messages as a typed Swift stream", .timeLimit(.minutes(3)))
 struct BusTests {
     @Test("A pipeline that ends posts its state changes in order, then end-of-stream")
     func messagesArriveInOrder() async throws {

@@ -3,7 +3,7 @@ import GStreamer
 import TestSupport
 import Testing
 
-@Suite("Tag lists and EXIF", .timeLimit(.minutes(1)))
+@Suite("Tag lists and EXIF", .timeLimit(.minutes(3)))
 struct TagListTests {
     @Test("Tags become an EXIF block that exiftool reads")
     func exifFromTags() throws {

@@ -1,7 +1,7 @@
 import PipelineScript
 import Testing
 
-@Suite("The description-file parser", .timeLimit(.minutes(1)))
+@Suite("The description-file parser", .timeLimit(.minutes(3)))
 struct ParserTests {
     static func parse(_ text: String, overrides: [String: String] = [:]) throws(ScriptErrors) -> Parser.Result {
         try Parser.parse(Array(text.utf8), overrides: overrides)

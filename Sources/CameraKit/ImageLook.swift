@@ -1,0 +1,74 @@
+import GStreamer
+
+/// The filters of a session (``ImageStage/look``) as a bin of their own, linked between the
+/// colour adjustments and the tee, so they can be swapped while the camera runs. Tone filters
+/// rewrite each frame in place at their `identity` element.
+final class ImageLook: Sendable {
+    let bin: Bin
+
+    /// Builds the look's elements and attaches its tones.
+    init(_ stage: ImageStage) throws(CaptureError) {
+        do {
+            bin = try Bin(fragment: stage.look)
+            guard let start = bin.element(named: ImageStage.lookStart)?.staticPad(named: "sink"),
+                  let end = bin.element(named: ImageStage.lookEnd)?.staticPad(named: "src") else {
+                throw CaptureError(.pipeline, "the filters' pipeline fragment lacks its ends")
+            }
+            try bin.exposePad(start, as: "sink")
+            try bin.exposePad(end, as: "src")
+            for (index, segment) in stage.segments.enumerated() {
+                guard case .tone(let tone) = segment else { continue }
+                guard let pad = bin.element(named: ImageStage.toneName(index))?.staticPad(named: "src") else {
+                    throw CaptureError(.pipeline, "the filters' pipeline fragment lacks its tone element")
+                }
+                let videoRange = ToneMap(tone, fullRange: false), fullRange = ToneMap(tone, fullRange: true)
+                pad.rewriteFrames { frame, info in
+                    (info.isFullRange ? fullRange : videoRange).apply(to: frame, info: info)
+                }
+            }
+        } catch {
+            throw CaptureError.converting(error, context: "the filters could not be built")
+        }
+    }
+
+    /// Links the look between the colour adjustments and the tee of a pipeline not yet playing.
+    func insert(into pipeline: Pipeline) throws(CaptureError) {
+        let (balance, tee) = try Self.ends(of: pipeline)
+        do {
+            balance.unlink(from: tee)
+            try pipeline.add(bin)
+            try balance.link(to: bin)
+            try bin.link(to: tee)
+        } catch {
+            throw CaptureError.converting(error, context: "the filters could not be linked")
+        }
+    }
+
+    /// Puts this look in place of `old` in a running pipeline: the flow is held at the colour
+    /// adjustments while the bins are swapped, so no frame passes half-filtered.
+    func replace(_ old: ImageLook, in pipeline: Pipeline) async throws(CaptureError) {
+        let (balance, tee) = try Self.ends(of: pipeline)
+        guard let output = balance.staticPad(named: "src") else { throw CaptureError(.pipeline, "the colour adjustments have no output") }
+        let hold = await output.block(waitingAtMost: .seconds(1))
+        defer { hold.remove() }
+        do {
+            balance.unlink(from: old.bin)
+            old.bin.unlink(from: tee)
+            try? await old.bin.changeState(to: .null)
+            try pipeline.remove(old.bin)
+            try pipeline.add(bin)
+            try balance.link(to: bin)
+            try bin.link(to: tee)
+            try bin.syncStateWithParent()
+        } catch {
+            throw CaptureError.converting(error, context: "the filters could not be changed")
+        }
+    }
+
+    private static func ends(of pipeline: Pipeline) throws(CaptureError) -> (balance: Element, tee: Element) {
+        guard let balance = pipeline.element(named: ImageStage.balance), let tee = pipeline.element(named: "split") else {
+            throw CaptureError(.pipeline, "the session's pipeline lacks its image stage")
+        }
+        return (balance, tee)
+    }
+}

@@ -1,0 +1,160 @@
+import GStreamer
+
+/// The session's ``ImageSettings`` as elements between the camera and the tee, and as the
+/// property values that change them while running:
+///
+/// ```
+/// videocrop name=image_crop ! videoscale ! capsfilter name=image_size   (aspect ratio, zoom)
+///   ! videobalance name=image_balance                                    (brightness … hue)
+///   ! <look>                                                              (filters)
+/// ```
+/// The look is a bin of its own, swapped while running when the filters change: tones are
+/// rewritten in place at `identity` elements, colour effects are `coloreffects` between
+/// conversions to RGB and back. The preview branch turns and mirrors the picture at
+/// `videoflip name=preview_orientation`.
+struct ImageStage {
+    let settings: ImageSettings
+    /// The camera's frame size.
+    let frameWidth: Int
+    let frameHeight: Int
+    /// Whether the preview is mirrored: ``ImageSettings/mirrorsPreview``, or its default for the camera.
+    let mirrorsPreview: Bool
+
+    init(_ settings: ImageSettings, frameWidth: Int, frameHeight: Int, device: CaptureDevice) {
+        self.settings = settings
+        self.frameWidth = frameWidth
+        self.frameHeight = frameHeight
+        let isSystemCamera = if case .system = device.kind { true } else { false }
+        mirrorsPreview = settings.mirrorsPreview ?? isSystemCamera
+    }
+
+    static let crop = "image_crop"
+    static let size = "image_size"
+    static let balance = "image_balance"
+    static let lookStart = "image_look_start"
+    static let lookEnd = "image_look_end"
+    static let previewOrientation = "preview_orientation"
+
+    /// Whether the stage changes the camera's pixels (mirroring and rotation do not: the preview
+    /// turns its own copy, and photos record them as metadata).
+    var changesPixels: Bool {
+        settings.filters.contains { $0 != .none } || settings.brightness != 0 || settings.contrast != 1
+            || settings.saturation != 1 || settings.hue != 0 || settings.zoom != 1 || settings.aspectRatio != nil
+    }
+
+    /// The picture's size after the aspect-ratio crop: what the outputs receive.
+    var outputSize: (width: Int, height: Int) {
+        guard let ratio = settings.aspectRatio else { return (frameWidth, frameHeight) }
+        // The largest even rectangle of the ratio inside the frame.
+        if frameWidth * ratio.height > frameHeight * ratio.width {
+            return (max(2, frameHeight * ratio.width / ratio.height / 2 * 2), frameHeight)
+        }
+        return (frameWidth, max(2, frameWidth * ratio.height / ratio.width / 2 * 2))
+    }
+
+    /// Pixels cut from each side of the camera's frame: the aspect-ratio crop around the middle,
+    /// then the zoom's crop around its centre, kept inside the frame and even (for 4:2:0).
+    var cropMargins: (left: Int, right: Int, top: Int, bottom: Int) {
+        let (width, height) = outputSize
+        let zoomedWidth = max(2, Int((Double(width) / settings.zoom).rounded()) / 2 * 2)
+        let zoomedHeight = max(2, Int((Double(height) / settings.zoom).rounded()) / 2 * 2)
+        let areaLeft = (frameWidth - width) / 2, areaTop = (frameHeight - height) / 2
+        func start(_ center: Double, area: Int, span: Int) -> Int {
+            let wanted = Int((center * Double(area) - Double(span) / 2).rounded())
+            return min(max(0, wanted), area - span) / 2 * 2
+        }
+        let left = areaLeft + start(settings.zoomCenter.x, area: width, span: zoomedWidth)
+        let top = areaTop + start(settings.zoomCenter.y, area: height, span: zoomedHeight)
+        return (left, frameWidth - left - zoomedWidth, top, frameHeight - top - zoomedHeight)
+    }
+
+    /// The caps of the picture the outputs receive.
+    var outputCaps: String {
+        "video/x-raw,format=I420,width=\(outputSize.width),height=\(outputSize.height),pixel-aspect-ratio=1/1"
+    }
+
+    /// The crop, scale and colour adjustments, in gst-launch syntax, without the look.
+    var adjustments: String {
+        let crop = cropMargins
+        return "videocrop name=\(Self.crop) left=\(crop.left) right=\(crop.right) top=\(crop.top) bottom=\(crop.bottom) "
+            + "! videoscale ! capsfilter name=\(Self.size) caps=\"\(outputCaps)\" "
+            + "! videobalance name=\(Self.balance) brightness=\(settings.brightness) contrast=\(settings.contrast) "
+            + "saturation=\(settings.saturation) hue=\(settings.hue)"
+    }
+
+    /// The filters, in gst-launch syntax: starts with ``lookStart`` and ends with ``lookEnd``.
+    var look: String {
+        var elements = ["identity name=\(Self.lookStart)"]
+        for (index, segment) in segments.enumerated() {
+            switch segment {
+            case .tone: elements.append("identity name=\(Self.toneName(index))")
+            case .colorEffect(let preset):
+                elements.append("videoconvert ! coloreffects preset=\(preset) ! videoconvert ! video/x-raw,format=I420")
+            }
+        }
+        elements.append("identity name=\(Self.lookEnd)")
+        return elements.joined(separator: " ! ")
+    }
+
+    /// The filters as the parts that make them: consecutive tones as one, each effect alone.
+    var segments: [ImageFilter.Implementation] {
+        var segments: [ImageFilter.Implementation] = []
+        for filter in settings.filters where filter != .none {
+            switch (filter.implementation, segments.last) {
+            case (.tone(let tone), .tone(let previous)?): segments[segments.count - 1] = .tone(previous.followed(by: tone))
+            case (let implementation, _): segments.append(implementation)
+            }
+        }
+        return segments
+    }
+
+    /// The name of the identity element where the tone segment at `index` is applied.
+    static func toneName(_ index: Int) -> String { "image_tone_\(index)" }
+
+    /// The `videoflip` method that turns the preview by ``ImageSettings/rotation`` after mirroring it.
+    var previewOrientationMethod: String {
+        switch (settings.rotation, mirrorsPreview) {
+        case (90, false): "clockwise"
+        case (180, false): "rotate-180"
+        case (270, false): "counterclockwise"
+        case (0, true): "horizontal-flip"
+        case (90, true): "upper-right-diagonal"
+        case (180, true): "vertical-flip"
+        case (270, true): "upper-left-diagonal"
+        default: "none"
+        }
+    }
+
+    /// The EXIF orientation (1–8) that shows a photo turned by `rotation` degrees clockwise, and
+    /// mirrored first when `mirrored`.
+    static func exifOrientation(rotation: Int, mirrored: Bool) -> Int {
+        switch ((rotation % 360 + 360) % 360, mirrored) {
+        case (90, false): 6
+        case (180, false): 3
+        case (270, false): 8
+        case (0, true): 2
+        case (90, true): 7
+        case (180, true): 4
+        case (270, true): 5
+        default: 1
+        }
+    }
+
+    /// Sets the crop, size and colour properties of a running pipeline to these settings.
+    func applyAdjustments(to pipeline: Bin) throws(GStreamerError) {
+        let crop = cropMargins
+        if let element = pipeline.element(named: Self.crop) {
+            try element.setProperty("left", crop.left)
+            try element.setProperty("right", crop.right)
+            try element.setProperty("top", crop.top)
+            try element.setProperty("bottom", crop.bottom)
+        }
+        try pipeline.element(named: Self.size)?.setProperty("caps", .string(outputCaps))
+        if let balance = pipeline.element(named: Self.balance) {
+            try balance.setProperty("brightness", settings.brightness)
+            try balance.setProperty("contrast", settings.contrast)
+            try balance.setProperty("saturation", settings.saturation)
+            try balance.setProperty("hue", settings.hue)
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import CameraKit
+import PipelineScript
+
+/// The options that set the picture's look and framing (``ImageSettings``), shared by preview,
+/// capture, booth and run.
+enum ImageOptions {
+    static let options: [ParsedArguments.Option] = [
+        .init(name: "--filter", value: "NAME[+NAME…]"),
+        .init(name: "--brightness", value: "-1…1"),
+        .init(name: "--contrast", value: "0…2"),
+        .init(name: "--saturation", value: "0…2"),
+        .init(name: "--hue", value: "-1…1"),
+        .init(name: "--zoom", value: "1…8"),
+        .init(name: "--zoom-center", value: "X,Y"),
+        .init(name: "--aspect", value: "W:H"),
+        .init(name: "--mirror", value: "preview|photos|both|none"),
+        .init(name: "--rotate", value: "0|90|180|270"),
+    ]
+
+    static let help = """
+        The picture: --filter NAME (camctl filters lists them; chain with +, such as mono+warm),
+        --brightness, --contrast, --saturation and --hue (0, 1, 1 and 0 leave the picture as it is),
+        --zoom FACTOR (digital, centred, or at --zoom-center X,Y given as fractions of the frame),
+        --aspect W:H (4:3, 16:9, 3:2, 1:1: the frame cropped around its centre), --mirror (a
+        webcam's preview is mirrored unless --mirror none or photos), --rotate DEGREES (the preview
+        turned; photos record it in EXIF Orientation). All apply alike to the preview and the photos.
+        """
+
+    /// The image settings the options ask for, on top of `settings`.
+    static func settings(from arguments: ParsedArguments, startingFrom settings: ImageSettings = ImageSettings())
+        throws(CommandFailure) -> ImageSettings {
+        var settings = settings
+        if let text = arguments.string("--filter") { settings.filters = try filters(text, option: "--filter") }
+        settings.brightness = try arguments.number("--brightness", in: ImageSettings.brightnessRange) ?? settings.brightness
+        settings.contrast = try arguments.number("--contrast", in: ImageSettings.contrastRange) ?? settings.contrast
+        settings.saturation = try arguments.number("--saturation", in: ImageSettings.saturationRange) ?? settings.saturation
+        settings.hue = try arguments.number("--hue", in: ImageSettings.hueRange) ?? settings.hue
+        settings.zoom = try arguments.number("--zoom", in: ImageSettings.zoomRange) ?? settings.zoom
+        if let text = arguments.string("--zoom-center") {
+            let parts = text.split(separator: ",").compactMap { Double($0) }
+            guard parts.count == 2, parts.allSatisfy({ (0...1).contains($0) }) else {
+                throw CommandFailure("--zoom-center \(text) is not X,Y with both from 0 to 1, such as 0.5,0.5 for the middle", exitCode: .usage)
+            }
+            settings.zoomCenter = ZoomCenter(x: parts[0], y: parts[1])
+        }
+        if let text = arguments.string("--aspect") {
+            do {
+                settings.aspectRatio = try AspectRatio(parsing: text)
+            } catch {
+                throw CommandFailure("--aspect: \(error.message)", exitCode: .usage)
+            }
+        }
+        if let text = arguments.string("--mirror") {
+            guard let choice = ["preview": (true, false), "photos": (false, true), "both": (true, true), "none": (false, false)][text] else {
+                throw CommandFailure("--mirror \(text) is not one of preview, photos, both or none", exitCode: .usage)
+            }
+            (settings.mirrorsPreview, settings.mirrorsPhotos) = choice
+        }
+        if let text = arguments.string("--rotate") {
+            guard let degrees = Int(text), [0, 90, 180, 270].contains(degrees) else {
+                throw CommandFailure("--rotate \(text) is not one of 0, 90, 180 or 270", exitCode: .usage)
+            }
+            settings.rotation = degrees
+        }
+        return settings
+    }
+
+    /// Filter names joined by `+`, such as `mono+warm`.
+    static func filters(_ text: String, option: String) throws(CommandFailure) -> [ImageFilter] {
+        var filters: [ImageFilter] = []
+        for name in text.split(separator: "+", omittingEmptySubsequences: false).map(String.init) {
+            guard let filter = ImageFilter(rawValue: name.lowercased()) else {
+                let names = ImageFilter.allCases.map(\.rawValue)
+                let suggestion = Spelling.closest(to: name.lowercased(), among: names).map { "; did you mean \($0)?" }
+                    ?? "; camctl filters lists them"
+                throw CommandFailure("\(option) \(name) is not a filter\(suggestion)", exitCode: .usage)
+            }
+            filters.append(filter)
+        }
+        return filters
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Image options on the command line", .timeLimit(.minutes(3)))
+struct ImageOptionsTests {
+    @Test("camctl filters lists every filter with what it does")
+    func filtersListed() throws {
+        let result = try Camctl()("filters")
+        #expect(result.status == 0)
+        for name in ["none", "mono", "noir", "sepia", "chrome", "fade", "invert", "warm", "cool", "heat", "xray", "xpro", "yellowblue"] {
+            #expect(result.standardOutput.contains("\n\(name) ") || result.standardOutput.hasPrefix("\(name) "), "\(name) missing")
+        }
+    }
+
+    @Test("Bad values are usage errors (64) with one sentence naming the option", arguments: [
+        (["--zoom", "0"], "--zoom 0 is not a number from 1 to 8"),
+        (["--zoom", "20"], "--zoom 20 is not a number from 1 to 8"),
+        (["--filter", "sepa"], "--filter sepa is not a filter; did you mean sepia?"),
+        (["--aspect", "wide"], "--aspect: the aspect ratio \"wide\" is not W:H"),
+        (["--brightness", "3"], "--brightness 3 is not a number from -1 to 1"),
+        (["--mirror", "left"], "--mirror left is not one of preview, photos, both or none"),
+    ])
+    func badValues(options: [String], message: String) throws {
+        let result = try Camctl().run(["capture", "--device", "test", "--no-library", "--output", "/dev/null"] + options)
+        #expect(result.status == 64)
+        #expect(result.standardError.hasPrefix("camctl: " + message), "\(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1)
+    }
+
+    @Test("A square, zoomed, turned sepia capture: the size, the orientation and the tint are in the file")
+    func squareSepia() throws {
+        let camctl = try Camctl()
+        let folder = try TemporaryFolder()
+        let output = folder.path("square.jpg")
+        let result = try camctl("capture", "--device", "test", "--resolution", "1280x720", "--filter", "sepia", "--aspect", "1:1",
+                                "--zoom", "1.5", "--rotate", "90", "--no-library", "--output", output)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try Camctl.exif(output, "ImageSize", "Orientation") == ["720x720", "Rotate 90 CW"])
+        // ffmpeg averages the picture to one pixel: brown, red above green above blue.
+        let mean = try ChildProcess.run("ffmpeg", ["-v", "error", "-i", output, "-vf", "scale=1:1:flags=area",
+                                                   "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]).standardOutputBytes
+        #expect(mean.count == 3 && mean[0] > mean[1] && mean[1] > mean[2], "mean colour \(Array(mean))")
+    }
+}
