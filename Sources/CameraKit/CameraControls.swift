@@ -24,6 +24,13 @@ public final class CameraControls {
         public let menu: [Int: String]
         /// Whether it can be set now.
         public let isWritable: Bool
+
+        /// The name as a key, as v4l2-ctl writes it: `Exposure Time, Absolute` is `exposure_time_absolute`.
+        public var key: String { Self.key(for: name) }
+
+        static func key(for name: String) -> String {
+            name.lowercased().split { !($0.isLetter || $0.isNumber) }.joined(separator: "_")
+        }
     }
 
     /// The device node.
@@ -79,6 +86,25 @@ public final class CameraControls {
     public func setValue(_ value: Int, of id: UInt32) throws(CaptureError) {
         var control = v4l2_control(id: id, value: Int32(clamping: value))
         guard cv4l2_set_control(descriptor, &control) == 0 else { throw failure("set", id) }
+    }
+
+    /// Sets the control with a key (``Control/key``), such as `exposure_time_absolute`,
+    /// `white_balance_temperature` or `focus_absolute`, checking the value against its range.
+    ///
+    /// - Throws: ``CaptureError/Code/invalidSetting`` naming the camera's controls when it has no
+    ///   such control, or the range when the value is outside it.
+    public func setValue(_ value: Int, of key: String) throws(CaptureError) {
+        let all = controls()
+        guard let control = all.first(where: { $0.key == Control.key(for: key) }) else {
+            let keys = all.map(\.key)
+            throw CaptureError(.invalidSetting, "the camera at \(path) has no control \(key); "
+                + (keys.isEmpty ? "it has none" : "it has " + keys.joined(separator: ", ")))
+        }
+        guard control.isWritable else { throw CaptureError(.invalidSetting, "the control \(control.key) of \(path) is read-only") }
+        guard control.kind == .button || (control.minimum...control.maximum).contains(value) else {
+            throw CaptureError(.invalidSetting, "\(value) is out of range for \(control.key); use \(control.minimum) to \(control.maximum)")
+        }
+        try setValue(value, of: control.id)
     }
 
     private func failure(_ action: String, _ id: UInt32) -> CaptureError {

@@ -177,7 +177,7 @@ public actor CaptureSession {
         updated.image = image
         let layout = SessionPipeline(configuration: updated, format: current.format)
         let stage = layout.image
-        if image.filters != configuration.image.filters {
+        if image.filters != configuration.image.filters || image.overlay != configuration.image.overlay {
             let look = try ImageLook(stage)
             try await look.replace(current.look, in: current.pipeline)
             current.look = look
@@ -194,7 +194,7 @@ public actor CaptureSession {
             throw CaptureError.converting(error, context: "the image settings could not be changed")
         }
         await refuseFramesBeforeChange(in: current.pipeline)
-        photoOutput.reorient(rotation: image.rotation, mirrored: image.mirrorsPhotos,
+        photoOutput.reorient(rotation: image.rotation, mirrored: image.mirrorsPhotos, turnsPixels: image.turnsPhotoPixels,
                              width: stage.outputSize.width, height: stage.outputSize.height,
                              takesCameraJPEGs: !stage.changesPixels && updated.filters.isEmpty)
         current.description = layout.description
@@ -562,6 +562,7 @@ public actor CaptureSession {
             settlingTimeout: configuration.exposureSettling?.timeout,
             deviceName: device.name, width: image.outputSize.width, height: image.outputSize.height, flash: Self.flash(of: device),
             hevcEncoders: HEVCEncoders(), rotation: image.settings.rotation, mirrorsPhotos: image.settings.mirrorsPhotos,
+            turnsPhotoPixels: image.settings.turnsPhotoPixels,
             takesCameraJPEGs: !image.changesPixels && configuration.filters.isEmpty))
     }
 

@@ -14,6 +14,8 @@ final class HEVCStillEncoder: Sendable {
         /// Tiles cut from each frame and encoded at constant QP (so all tiles match in quality),
         /// `width`x`height` each, instead of one picture of the frame.
         var isTiled = false
+        /// How whole pictures are turned first (a `videoflip` method), for photos turned in their pixels.
+        var turn = "none"
     }
 
     private let pipeline: Pipeline
@@ -35,7 +37,8 @@ final class HEVCStillEncoder: Sendable {
         do {
             let factor = Self.rateFactor(forQuality: key.quality)
             pipeline = try Pipeline(describing: """
-                appsrc name=input format=time ! \(key.isTiled ? "videobox name=tile" : "videoscale") ! videoconvert \
+                appsrc name=input format=time ! \(key.isTiled ? "videobox name=tile" : "videoflip method=\(key.turn) ! videoscale") \
+                ! videoconvert \
                 ! video/x-raw,format=I420,width=\(key.width),height=\(key.height),pixel-aspect-ratio=1/1,colorimetry=bt709 \
                 ! x265enc speed-preset=ultrafast option-string="\(key.isTiled ? "qp" : "crf")=\(factor):info=0" \
                 ! h265parse ! video/x-h265,stream-format=hvc1,alignment=au,profile=main-still-picture \

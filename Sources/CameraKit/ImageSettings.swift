@@ -32,6 +32,13 @@ public struct ImageSettings: Sendable, Equatable {
     /// How far the picture is turned clockwise: 0, 90, 180 or 270 degrees. The preview is turned;
     /// photos record it in their orientation, added to ``PhotoSettings/rotation``.
     public var rotation = 0
+    /// Whether photos are turned (and mirrored) in their pixels, instead of recording ``rotation``
+    /// and ``mirrorsPhotos`` in their orientation for viewers to apply. (Tiled HEIC photos always
+    /// record them.)
+    public var turnsPhotoPixels = false
+    /// A drawing laid over every frame, after the filters: a frame or a logo on every photo.
+    /// Its position is in pixels of the camera's picture (after zoom and aspect ratio).
+    public var overlay: DrawingOverlay?
 
     /// No filter, no adjustment, the whole frame, unrotated.
     public init() {}

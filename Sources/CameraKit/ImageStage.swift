@@ -40,6 +40,7 @@ struct ImageStage {
     var changesPixels: Bool {
         settings.filters.contains { $0 != .none } || settings.brightness != 0 || settings.contrast != 1
             || settings.saturation != 1 || settings.hue != 0 || settings.zoom != 1 || settings.aspectRatio != nil
+            || settings.overlay != nil
     }
 
     /// The picture's size after the aspect-ratio crop: what the outputs receive.
@@ -92,8 +93,18 @@ struct ImageStage {
                 elements.append("videoconvert ! coloreffects preset=\(preset) ! videoconvert ! video/x-raw,format=I420")
             }
         }
+        if let overlay = settings.overlay, let place = overlayPlacement(overlay) {
+            elements.append("videoconvert ! gdkpixbufoverlay location=\(Element.launchQuoted(overlay.path)) offset-x=\(place.x) "
+                + "offset-y=\(place.y) overlay-width=\(place.width) overlay-height=\(place.height) alpha=\(overlay.opacity) "
+                + "! videoconvert ! video/x-raw,format=I420")
+        }
         elements.append("identity name=\(Self.lookEnd)")
         return elements.joined(separator: " ! ")
+    }
+
+    /// Where the overlay goes on the outputs' picture, or `nil` when it is off the picture.
+    func overlayPlacement(_ overlay: DrawingOverlay) -> (x: Int, y: Int, width: Int, height: Int)? {
+        try? overlay.placement(onWidth: outputSize.width, height: outputSize.height, orientation: 1)
     }
 
     /// The filters as the parts that make them: consecutive tones as one, each effect alone.
@@ -139,6 +150,10 @@ struct ImageStage {
         default: 1
         }
     }
+
+    /// The `videoflip` method that shows a picture stored with an EXIF orientation: what a viewer does.
+    static let displayFlip = [2: "horizontal-flip", 3: "rotate-180", 4: "vertical-flip", 5: "upper-left-diagonal",
+                              6: "clockwise", 7: "upper-right-diagonal", 8: "counterclockwise"]
 
     /// Sets the crop, size and colour properties of a running pipeline to these settings.
     func applyAdjustments(to pipeline: Bin) throws(GStreamerError) {

@@ -37,6 +37,8 @@ public final class PhotoOutput: Sendable {
         var rotation = 0
         /// Whether photos are recorded as mirrored (``ImageSettings/mirrorsPhotos``).
         var mirrorsPhotos = false
+        /// Whether photos are turned in their pixels (``ImageSettings/turnsPhotoPixels``).
+        var turnsPhotoPixels = false
         /// Whether an MJPEG camera's own JPEG is the photo: not when filters, colour adjustments,
         /// zoom or cropping change the pixels.
         var takesCameraJPEGs = true
@@ -167,8 +169,10 @@ public final class PhotoOutput: Sendable {
             if let info = frame.videoInfo, (info.width, info.height) != (sized.width, sized.height) {
                 sized = sized.resized(width: info.width, height: info.height)
             }
+            if attachment.turnsPhotoPixels, !request.settings.usesHEVCTiles { sized = sized.turningPixels() }
             // An MJPEG camera's own JPEG of this frame, kept as it is when it has the photo's size.
-            let cameraJPEG = sized.codec == .jpeg && attachment.takesCameraJPEGs ? cameraJPEG(taken: buffer?.presentationTime) : nil
+            let keepsCameraJPEG = sized.codec == .jpeg && attachment.takesCameraJPEGs && sized.pixelTurn == nil
+            let cameraJPEG = keepsCameraJPEG ? cameraJPEG(taken: buffer?.presentationTime) : nil
             let resolved = cameraJPEG == nil ? sized : sized.usingCameraJPEG()
             let exif = metadata(deviceName: attachment.deviceName, resolved: resolved, capturedAt: request.requestedAt,
                                 hasFlash: attachment.flash != nil)
@@ -177,16 +181,17 @@ public final class PhotoOutput: Sendable {
             let encodesJPEG = (resolved.codec == .jpeg && cameraJPEG == nil) || resolved.thumbnailWidth > 0
             let jpegFrame = encodesJPEG ? (RangeExpansion.fullRange(frame) ?? frame) : frame
             async let thumbnail: [UInt8] = resolved.thumbnailWidth > 0
-                ? attachment.thumbnailEncoder.encode(jpegFrame, quality: 80, width: resolved.thumbnailWidth, height: resolved.thumbnailHeight)
+                ? attachment.thumbnailEncoder.encode(jpegFrame, quality: 80, width: resolved.thumbnailWidth, height: resolved.thumbnailHeight,
+                                                     turn: resolved.pixelTurn)
                 : []
             let fileData: [UInt8]
             if resolved.codec == .hevc {
-                fileData = try await heifFile(of: frame, exif: exif, request: request)
+                fileData = try await heifFile(of: frame, exif: exif, resolved: resolved, request: request)
             } else if let cameraJPEG {
                 guard let jpeg = cameraJPEG.buffer else { throw CaptureError(.pipeline, "the camera's JPEG frame holds no data") }
                 fileData = try JPEGFile.embeddingExif(exif.tiffData(), in: try jpeg.bytes())
             } else {
-                let encoded = try await attachment.photoEncoder.encode(jpegFrame, quality: request.settings.quality)
+                let encoded = try await attachment.photoEncoder.encode(jpegFrame, quality: request.settings.quality, turn: resolved.pixelTurn)
                 fileData = try JPEGFile.embeddingExif(exif.tiffData(), in: encoded)
             }
             let photo = Photo(
@@ -220,13 +225,15 @@ public final class PhotoOutput: Sendable {
 
     /// The photo as a HEIF file: the frame and a thumbnail encoded as HEVC (both encoders kept
     /// running for the next photo), with the same EXIF as a JPEG and the orientation as irot/imir.
-    private func heifFile(of frame: Sample, exif: ExifMetadata, request: Request) async throws(CaptureError) -> [UInt8] {
-        let resolved = request.resolved, encoders = request.attachment.hevcEncoders, quality = request.settings.quality
-        let tiled = request.settings.usesHEVCTiles
+    private func heifFile(of frame: Sample, exif: ExifMetadata, resolved: ResolvedPhotoSettings,
+                          request: Request) async throws(CaptureError) -> [UInt8] {
+        let encoders = request.attachment.hevcEncoders, quality = request.settings.quality
+        let tiled = request.settings.usesHEVCTiles, turn = resolved.pixelTurn ?? "none"
         let main = tiled ? try await encoders.encoder(width: Self.tileSide, height: Self.tileSide, quality: quality, tiled: true)
-            : try await encoders.encoder(width: resolved.width, height: resolved.height, quality: quality)
+            : try await encoders.encoder(width: resolved.width, height: resolved.height, quality: quality, turn: turn)
         let small = resolved.thumbnailWidth > 0
-            ? try await encoders.encoder(width: resolved.thumbnailWidth, height: resolved.thumbnailHeight, quality: quality) : nil
+            ? try await encoders.encoder(width: resolved.thumbnailWidth, height: resolved.thumbnailHeight, quality: quality, turn: turn)
+            : nil
         async let thumbnail = small?.encode(frame)
         do {
             let primary: HEIFImage.Primary
@@ -365,8 +372,9 @@ public final class PhotoOutput: Sendable {
     }
 
     /// Records the session's new rotation, mirroring and picture size for the photos to come.
-    func reorient(rotation: Int, mirrored: Bool, width: Int, height: Int, takesCameraJPEGs: Bool) {
+    func reorient(rotation: Int, mirrored: Bool, turnsPixels: Bool, width: Int, height: Int, takesCameraJPEGs: Bool) {
         state.withLock { state in
+            state.attachment?.turnsPhotoPixels = turnsPixels
             state.attachment?.takesCameraJPEGs = takesCameraJPEGs
             state.attachment?.rotation = rotation
             state.attachment?.mirrorsPhotos = mirrored

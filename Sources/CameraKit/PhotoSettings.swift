@@ -116,6 +116,22 @@ public struct ResolvedPhotoSettings: Sendable, Equatable {
         return resized
     }
 
+    /// How the encoders turn the pixels (a `videoflip` method), for a photo whose orientation is
+    /// applied to its pixels; `nil` when it is recorded instead.
+    private(set) var pixelTurn: String?
+
+    /// The same settings with the orientation applied to the pixels: the size turned with them, and
+    /// the orientation recorded as upright.
+    func turningPixels() -> ResolvedPhotoSettings {
+        guard let method = ImageStage.displayFlip[exifOrientation] else { return self }
+        let turned = exifOrientation >= 5
+        var result = turned ? resized(width: height, height: width) : self
+        result.rotation = 0
+        result.isMirrored = false
+        result.pixelTurn = method
+        return result
+    }
+
     /// The same settings, for a photo that is the camera's own JPEG.
     func usingCameraJPEG() -> ResolvedPhotoSettings {
         var copy = self

@@ -9,6 +9,7 @@ final class StillEncoder: Sendable {
     private let output: AppSink
     private let encoder: Element
     private let size: Element
+    private let turn: Element
     /// Pushes and pulls in order, one frame at a time, off Swift's cooperative threads.
     private let queue: DispatchQueue
 
@@ -16,16 +17,17 @@ final class StillEncoder: Sendable {
     init(label: String) async throws(CaptureError) {
         do {
             pipeline = try Pipeline(describing: """
-                appsrc name=input format=time ! videoscale ! videoconvert ! capsfilter name=size \
+                appsrc name=input format=time ! videoflip name=turn ! videoscale ! videoconvert ! capsfilter name=size \
                 ! jpegenc name=encoder ! appsink name=output sync=false
                 """)
             guard let input = pipeline.element(named: "input", as: AppSource.self),
                   let output = pipeline.element(named: "output", as: AppSink.self),
-                  let encoder = pipeline.element(named: "encoder"), let size = pipeline.element(named: "size")
+                  let encoder = pipeline.element(named: "encoder"), let size = pipeline.element(named: "size"),
+                  let turn = pipeline.element(named: "turn")
             else {
                 throw CaptureError(.pipeline, "the \(label) encoder pipeline lacks its elements")
             }
-            (self.input, self.output, self.encoder, self.size) = (input, output, encoder, size)
+            (self.input, self.output, self.encoder, self.size, self.turn) = (input, output, encoder, size, turn)
             queue = DispatchQueue(label: "camctl.encoder.\(label)")
             // The sink can preroll only on the first frame, so the start is not awaited.
             try await pipeline.beginStateChange(to: .playing)
@@ -34,22 +36,25 @@ final class StillEncoder: Sendable {
         }
     }
 
-    /// Encodes one frame as JPEG, scaled to `width`x`height` when given. The frame's samples are
-    /// written as JPEG's full range: pass a limited-range frame through ``RangeExpansion`` first.
-    func encode(_ frame: Sample, quality: Int, width: Int? = nil, height: Int? = nil) async throws(CaptureError) -> [UInt8] {
+    /// Encodes one frame as JPEG, turned by a `videoflip` method when given, and scaled to
+    /// `width`x`height` (after turning) when given. The frame's samples are written as JPEG's full
+    /// range: pass a limited-range frame through ``RangeExpansion`` first.
+    func encode(_ frame: Sample, quality: Int, width: Int? = nil, height: Int? = nil,
+                turn method: String? = nil) async throws(CaptureError) -> [UInt8] {
         let result: Result<[UInt8], CaptureError> = await withCheckedContinuation { continuation in
             queue.async { [unowned self] in
                 continuation.resume(returning: Result { () throws(CaptureError) in
-                    try encodeNow(frame, quality: quality, width: width, height: height)
+                    try encodeNow(frame, quality: quality, width: width, height: height, turn: method ?? "none")
                 })
             }
         }
         return try result.get()
     }
 
-    private func encodeNow(_ frame: Sample, quality: Int, width: Int?, height: Int?) throws(CaptureError) -> [UInt8] {
+    private func encodeNow(_ frame: Sample, quality: Int, width: Int?, height: Int?, turn method: String) throws(CaptureError) -> [UInt8] {
         do {
             try encoder.setProperty("quality", quality)
+            try turn.setProperty("method", .string(method))
             var caps = "video/x-raw,format=I420"
             if let width, let height { caps += ",width=\(width),height=\(height),pixel-aspect-ratio=1/1" }
             try size.setProperty("caps", .string(caps))

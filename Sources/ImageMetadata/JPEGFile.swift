@@ -57,3 +57,41 @@ extension JPEGFile {
         return nil
     }
 }
+
+extension JPEGFile {
+    /// The EXIF block (TIFF data) of a JPEG file's first EXIF segment, or `nil` when it has none.
+    public static func exifBlock(of jpeg: [UInt8]) -> [UInt8]? {
+        guard jpeg.count >= 4, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { return nil }
+        var index = 2
+        while index + 4 <= jpeg.count, jpeg[index] == 0xFF, jpeg[index + 1] != 0xDA {
+            let length = Int(jpeg[index + 2]) << 8 | Int(jpeg[index + 3])
+            guard length >= 2, index + 2 + length <= jpeg.count else { return nil }
+            if isExif(jpeg, at: index) { return Array(jpeg[index + 10 ..< index + 2 + length]) }
+            index += 2 + length
+        }
+        return nil
+    }
+
+    /// The EXIF Orientation (1–8) recorded in a TIFF block, or `nil` when it records none.
+    public static func orientation(inExif tiff: [UInt8]) -> Int? {
+        guard tiff.count >= 8 else { return nil }
+        let bigEndian: Bool
+        switch (tiff[0], tiff[1]) {
+        case (0x4D, 0x4D): bigEndian = true
+        case (0x49, 0x49): bigEndian = false
+        default: return nil
+        }
+        func number(at offset: Int, bytes: Int) -> Int? {
+            guard offset >= 0, offset + bytes <= tiff.count else { return nil }
+            let slice = tiff[offset ..< offset + bytes]
+            return (bigEndian ? Array(slice) : slice.reversed()).reduce(0) { $0 << 8 | Int($1) }
+        }
+        guard let ifd = number(at: 4, bytes: 4), let count = number(at: ifd, bytes: 2) else { return nil }
+        for entry in 0..<count {
+            let place = ifd + 2 + entry * 12
+            guard let tag = number(at: place, bytes: 2) else { return nil }
+            if tag == 0x0112, let value = number(at: place + 8, bytes: 2), (1...8).contains(value) { return value }
+        }
+        return nil
+    }
+}

@@ -27,8 +27,9 @@ public enum Parser {
     /// Parses a file's bytes, with `overrides` (`--set NAME=VALUE`) replacing `param` defaults.
     ///
     /// - Throws: ``ScriptErrors`` with every mistake, in file order.
-    public static func parse(_ data: [UInt8], overrides: [String: String] = [:]) throws(ScriptErrors) -> Result {
-        var state = State(overrides: overrides)
+    public static func parse(_ data: [UInt8], overrides: [String: String] = [:],
+                             image: ImageVocabulary = .none) throws(ScriptErrors) -> Result {
+        var state = State(overrides: overrides, image: image)
         guard let text = String(validating: data, as: UTF8.self) else {
             let (line, column) = firstInvalidUTF8(in: data)
             throw ScriptErrors(errors: [ScriptError(line: line, column: column, "this is not UTF-8 text; a description file must be text")])
@@ -70,12 +71,14 @@ public enum Parser {
         var errors: [ScriptError] = []
         var fragments: [Fragment] = []
         let overrides: [String: String]
+        let image: ImageVocabulary
         /// Open blocks: the `repeat` token and its count, and the steps gathered so far.
         var blocks: [(opener: Token, count: Int, steps: [Script.Step])] = []
         var sawStep = false
 
-        init(overrides: [String: String]) {
+        init(overrides: [String: String], image: ImageVocabulary) {
             self.overrides = overrides
+            self.image = image
         }
 
         mutating func statement(_ tokens: [Token]) {
@@ -90,13 +93,16 @@ public enum Parser {
                 return fail(head, "a line starts with a setting or a step; expected a word such as capture, not \(head.quoted)")
             }
             let arguments = Array(tokens.dropFirst())
-            if Parser.settings.contains(head.text) {
+            let namesFilters = head.text == "filter" && arguments.first.map { $0.kind != .string } == true
+            if ImageVocabulary.words.contains(head.text) || namesFilters {
+                imageWord(head, arguments)
+            } else if Parser.settings.contains(head.text) {
                 guard blocks.isEmpty else { return fail(head, "\(head.text) is a setting; settings go outside repeat blocks") }
                 setting(head, arguments)
             } else if Parser.steps.contains(head.text) {
                 step(head, arguments)
             } else {
-                if let suggestion = Spelling.closest(to: head.text, among: Parser.settings + Parser.steps) {
+                if let suggestion = Spelling.closest(to: head.text, among: Parser.settings + Parser.steps + ImageVocabulary.words) {
                     return fail(head, "unknown step \(head.quoted); did you mean \(suggestion)?")
                 }
                 fail(head, "unknown step \(head.quoted); expected a setting (\(Parser.settings.joined(separator: ", "))) "
@@ -173,6 +179,97 @@ public enum Parser {
             }
             script.session = session
         }
+
+        // MARK: Image words
+
+        /// An image word: a setting before the first step, a step after it.
+        mutating func imageWord(_ head: Token, _ arguments: [Token]) {
+            guard let change = imageChange(head, arguments) else { return }
+            if sawStep || !blocks.isEmpty {
+                add(.image(change))
+            } else {
+                script.session.image.append(change)
+            }
+        }
+
+        mutating func imageChange(_ head: Token, _ arguments: [Token]) -> ImageChange? {
+            guard !image.filters.isEmpty else {
+                fail(head, "\(head.text) is not available here; expected a setting or a step")
+                return nil
+            }
+            switch head.text {
+            case "filter":
+                var names: [String] = []
+                for argument in arguments {
+                    guard let name = resolve(argument) else { return nil }
+                    guard image.filters.contains(name) else {
+                        let hint = Spelling.closest(to: name, among: image.filters).map { "did you mean \($0)?" }
+                            ?? "camctl filters lists them"
+                        fail(argument, "\(argument.quoted) is not a filter; \(hint)")
+                        return nil
+                    }
+                    names.append(name)
+                }
+                return .filters(names)
+            case "brightness", "contrast", "saturation", "hue":
+                guard arguments.count == 1 else { fail(arguments.first ?? head, "\(head.text) takes one number"); return nil }
+                return number(arguments[0], for: head.text).map { .adjustment(head.text, $0) }
+            case "zoom":
+                guard [1, 3].contains(arguments.count), arguments.count == 1 || arguments[1].text == "at" else {
+                    fail(arguments.first ?? head, "a zoom is written zoom FACTOR, or zoom FACTOR at X,Y with X and Y from 0 to 1")
+                    return nil
+                }
+                guard let factor = number(arguments[0], for: "zoom") else { return nil }
+                guard arguments.count == 3 else { return .zoom(factor, centerX: nil, centerY: nil) }
+                guard let text = resolve(arguments[2]) else { return nil }
+                let parts = text.split(separator: ",").compactMap { Double($0) }
+                guard parts.count == 2, parts.allSatisfy({ (0...1).contains($0) }) else {
+                    fail(arguments[2], "\(arguments[2].quoted) is not X,Y with both from 0 to 1, such as 0.5,0.5 for the middle")
+                    return nil
+                }
+                return .zoom(factor, centerX: parts[0], centerY: parts[1])
+            case "aspect":
+                guard let value = single(head, arguments, "W:H such as 4:3, 16:9, 3:2 or 1:1, or camera") else { return nil }
+                if value == "camera" { return .aspect(nil) }
+                let sides = value.split(separator: ":").compactMap { Int($0) }
+                guard sides.count == 2, sides.allSatisfy({ $0 > 0 }) else {
+                    fail(arguments[0], "\(arguments[0].quoted) is not an aspect ratio; expected W:H such as 4:3, 16:9, 3:2 or 1:1, or camera")
+                    return nil
+                }
+                return .aspect(value)
+            case "mirror":
+                guard let value = single(head, arguments, "preview, photos, both or none") else { return nil }
+                guard ["preview", "photos", "both", "none"].contains(value) else {
+                    fail(arguments[0], "mirror takes preview, photos, both or none, not \(arguments[0].quoted)")
+                    return nil
+                }
+                return .mirror(value)
+            case "overlay":
+                guard let value = single(head, arguments, "a PNG file, such as \"frame.png\", or none") else { return nil }
+                return .overlay(value == "none" ? nil : value)
+            default:  // rotate
+                guard arguments.count == 1, let degrees = integer(arguments[0], in: 0...270) else {
+                    if arguments.count != 1 { fail(arguments.first ?? head, "rotate takes 0, 90, 180 or 270") }
+                    return nil
+                }
+                guard degrees % 90 == 0 else { fail(arguments[0], "rotate takes 0, 90, 180 or 270"); return nil }
+                return .rotate(degrees)
+            }
+        }
+
+        /// A number within the range the vocabulary gives the word.
+        mutating func number(_ token: Token, for word: String) -> Double? {
+            guard let text = resolve(token) else { return nil }
+            let range = image.ranges[word] ?? -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude
+            guard let value = Double(text), value.isFinite, range.contains(value) else {
+                fail(token, "\(token.quoted)\(token.kind == .variable ? " (\(text))" : "") is not a number from "
+                    + "\(Self.describe(range.lowerBound)) to \(Self.describe(range.upperBound)) for \(word)")
+                return nil
+            }
+            return value
+        }
+
+        static func describe(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
 
         // MARK: Steps
 

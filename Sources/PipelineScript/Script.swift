@@ -19,6 +19,8 @@ public struct Script: Sendable, Equatable {
         public var source: String?
         /// `filter "…"`: raw gst-launch fragments applied between the camera and every output, in order.
         public var filters: [String] = []
+        /// Image words before the first step (`filter sepia`, `zoom 2`, …), in order.
+        public var image: [ImageChange] = []
 
         public init() {}
     }
@@ -42,6 +44,8 @@ public struct Script: Sendable, Equatable {
         case resumePreview
         case compose(Layout)
         case print(String)
+        /// An image word after the first step: the running session's picture changes.
+        case image(ImageChange)
     }
 
     /// How `compose` lays out the shots.
@@ -104,6 +108,7 @@ public struct Script: Sendable, Equatable {
         case .resumePreview: return "resume preview"
         case .compose(let layout): return "compose \(layout.rawValue)"
         case .print(let message): return "print \"\(message)\""
+        case .image(let change): return change.text
         }
     }
 }

@@ -79,7 +79,39 @@ struct BenchmarkReport {
             build) that starts the test camera at 1920x1080 and writes one JPEG with EXIF and a \
             thumbnail, flushed to disk (into the library, with its SQLite row, in the second row), \
             against a whole `gst-launch-1.0` or `ffmpeg` process writing one 1920x1080 JPEG of its test \
-            source (no EXIF, no thumbnail, no fsync), alternately, 10 runs each.
+            source (no EXIF, no thumbnail, no fsync), alternately, 10 runs each. *Start to first \
+            preview frame* runs `camctl preview` with a sink that writes each frame to a file, \
+            unbuffered, against `gst-launch-1.0` with the same live source and sink; both are timed \
+            to the first byte in the file (polled every 0.5 ms) and then killed.
+            - *Latency*: a live 1920x1080@30 `videotestsrc` into an app sink; for each frame, the \
+            pipeline's running time when the Swift consumer has it minus the frame's timestamp, \
+            against the same difference taken by a pad probe on the app sink's pad, on the \
+            streaming thread (where a C sink would have the frame).
+            - *Filters and zoom*: one session on the 1920x1080 test camera asked for 300 fps (more \
+            than the machine makes), with a 1280x720 preview into `fakesink sync=false` and frames \
+            into Swift; frames per second reaching Swift over 2 s with each setting, changed live, \
+            against the same session with none, alternately.
+            - *Memory over 10 minutes*: `camctl preview` at 1920x1080@30 with a photo every 10 s \
+            (SIGUSR1) into a library, and `gst-launch-1.0` running the same preview branches at the \
+            same time, resident memory (VmRSS) sampled every 5 s; growth is counted from the first \
+            minute, once buffer pools and caches are warm.
+
+            ## What limits the goals not met
+
+            - *Start-up* (1.2x gst-launch's one-shot pipeline): camctl does more before and after the \
+            frame: Swift's runtime (`camctl --version` takes 9 ms against 3 ms for a C program, with \
+            the runtime linked in), the photo's EXIF and 320-pixel thumbnail, the full-range \
+            stretch JPEG needs (2 ms at 1080p), fsync of the file and its folder, and an orderly \
+            stop. Measured inside camctl: GStreamer's own initialisation 8 ms (as for gst-launch), \
+            building the pipeline 2 ms, the camera to its first frame 10–15 ms with both JPEG \
+            encoders starting meanwhile, the photo 10–15 ms, saving 2 ms, stopping 2 ms.
+            - *Peak memory* (1.3x gst-launch): a third of camctl's resident memory is its own code, \
+            mapped from the executable (27 MiB file-backed against 21 MiB anonymous in a 1080p \
+            preview), and zero shutter lag keeps the latest full-size frame out of the camera's \
+            buffer pool; a burst also holds each frame while it is encoded and kept in the library.
+            - *HEIC size* (no larger than heif-enc's): camctl encodes with x265's ultrafast preset so \
+            bursts keep up with the camera; heif-enc uses the slow preset with psycho-visual tools. \
+            With libheif's settings camctl's file was 14% smaller but slower to make than heif-enc's.
 
             """
         return text

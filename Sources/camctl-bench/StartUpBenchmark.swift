@@ -41,9 +41,12 @@ struct StartUpBenchmark {
             name: "Start to first preview frame: camctl preview --device test, 1920x1080@30, the sink writing frames to a file",
             camctlArguments: ["preview", "--device", "test", "--resolution", "1920x1080@30", "--library", "\(folder)/library",
                               "--sink", frameSink],
-            referenceName: "gst-launch-1.0 videotestsrc is-live=true ! filesink (the same caps)",
+            referenceName: "gst-launch-1.0 videotestsrc is-live=true ! tee: a full-size branch, and the frames scaled to 1280x720 into the file",
             reference: ("/usr/bin/gst-launch-1.0", ["-q", "videotestsrc", "is-live=true", "!",
-                                                    "video/x-raw,width=1920,height=1080,framerate=30/1", "!"]
+                                                    "video/x-raw,format=I420,width=1920,height=1080,framerate=30/1", "!",
+                                                    "tee", "name=t", "t.", "!", "queue", "!", "fakesink", "sync=false", "t.", "!",
+                                                    "queue", "!", "videoscale", "!", "videoconvert", "!",
+                                                    "video/x-raw,width=1280,height=720", "!"]
                                                    + frameSink.split(separator: " ").map(String.init)),
             firstFrame: frameFile))
         if FileManager.default.isExecutableFile(atPath: ffmpeg.0) {

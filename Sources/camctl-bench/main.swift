@@ -3,7 +3,7 @@
 //
 //   scripts/bench [--runs N] [--output BENCHMARKS.md] [--only GROUP …] [--soak-minutes N]
 //
-// Groups: frames, latency, shutter, burst, heic, resources (memory and CPU, one run of --preview-seconds,
+// Groups: frames, latency, image (what filters and zoom cost), shutter, burst, heic, resources (memory and CPU, one run of --preview-seconds,
 // 60 by default), startup, soak (memory over --soak-minutes, 10 by default). A partial run (--only)
 // writes its table to stdout only.
 
@@ -19,6 +19,9 @@ var rows: [BenchmarkRow] = []
 if options.includes("frames") {
     record(try await FrameDeliveryBenchmark(frames: 600, width: 1920, height: 1080).run(runs: options.runs))
     record(try await VideoDataRateBenchmark().run(runs: options.runs))
+}
+if options.includes("image") {
+    for row in try await ImageCostBenchmark().run(runs: options.runs) { record(row) }
 }
 if options.includes("latency") {
     record(try await FrameLatencyBenchmark().run(runs: options.runs))

@@ -7,7 +7,7 @@ enum Command {
     /// Every command, in the order help lists them.
     static var all: [any Subcommand.Type] {
         [DevicesCommand.self, FiltersCommand.self, PreviewCommand.self, CaptureCommand.self, BoothCommand.self, RunCommand.self,
-         LibraryCommand.self]
+         LibraryCommand.self, OverlayCommand.self]
     }
 
     /// Parses the arguments after the program name into a command ready to run.

@@ -5,20 +5,25 @@ import GStreamer
 /// `camctl devices`: every camera, with what it offers; the test camera last.
 struct DevicesCommand: Subcommand {
     static let name = "devices"
-    static let synopsis = "camctl devices  [--json]"
+    static let synopsis = "camctl devices  [--controls] [--json]"
     static let summary = "list the cameras and the formats, sizes and frame rates they offer"
     static let help = """
         Lists every camera the system reports (V4L2, PipeWire, libcamera) with its device path, name,
         position and the formats, sizes and frame rates it offers; the built-in test camera is last.
-        --json prints one JSON object per camera.
+        --json prints one JSON object per camera. --controls adds each V4L2 camera's controls
+        (exposure, white balance, focus, …) with their ranges and values, as keys for --control.
         """
-    static let options: [ParsedArguments.Option] = [.init(name: "--json", value: nil), .init(name: "--verbose", value: nil)]
+    static let options: [ParsedArguments.Option] = [
+        .init(name: "--json", value: nil), .init(name: "--controls", value: nil), .init(name: "--verbose", value: nil),
+    ]
 
     let printsJSON: Bool
+    let listsControls: Bool
 
     init(_ arguments: ParsedArguments) throws(CommandFailure) {
         try arguments.requirePositionals([])
         printsJSON = arguments.flag("--json")
+        listsControls = arguments.flag("--controls")
     }
 
     func run() async throws(CommandFailure) {
@@ -30,9 +35,11 @@ struct DevicesCommand: Subcommand {
         }
         for camera in cameras {
             if printsJSON {
-                Console.json(Self.record(camera))
+                var record = Self.record(camera)
+                if listsControls { record["controls"] = Self.controlLines(camera).map { $0.trimmingCharacters(in: .whitespaces) } }
+                Console.json(record)
             } else {
-                Console.result(Self.text(camera))
+                Console.result(([Self.text(camera)] + (listsControls ? Self.controlLines(camera) : [])).joined(separator: "\n"))
             }
         }
     }
@@ -93,5 +100,36 @@ struct DevicesCommand: Subcommand {
             return "    \(encoding) \(size) at \(rates)"
         }
         return ([heading] + formats).joined(separator: "\n")
+    }
+}
+
+extension DevicesCommand {
+    /// The camera's V4L2 controls, a line each, or why it has none.
+    static func controlLines(_ camera: CaptureDevice) -> [String] {
+        guard let path = camera.controlsPath else {
+            return ["    no V4L2 controls (\(camera.isTestCamera ? "the test camera" : "not a V4L2 camera"))"]
+        }
+        do {
+            let controls = try CameraControls(path: path)
+            let lines = controls.controls().filter { $0.kind != .other }.map { control -> String in
+                let current = (try? controls.value(of: control.id)).map(String.init) ?? "?"
+                var range = "\(control.kind) \(control.minimum) to \(control.maximum), default \(control.defaultValue)"
+                if !control.menu.isEmpty {
+                    range = control.menu.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                }
+                return "    \(control.key) = \(current)  (\(range)\(control.isWritable ? "" : ", read-only"))"
+            }
+            return lines.isEmpty ? ["    no V4L2 controls"] : ["  controls (--control KEY=VALUE):"] + lines
+        } catch {
+            return ["    controls unavailable: \(error.message)"]
+        }
+    }
+}
+
+extension CaptureDevice {
+    /// The V4L2 node whose controls this camera has, if it is a V4L2 camera.
+    var controlsPath: String? {
+        guard case .system(let path?, "v4l2", _) = kind, path.hasPrefix("/dev/") else { return nil }
+        return path
     }
 }

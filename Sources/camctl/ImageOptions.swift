@@ -15,6 +15,8 @@ enum ImageOptions {
         .init(name: "--aspect", value: "W:H"),
         .init(name: "--mirror", value: "preview|photos|both|none"),
         .init(name: "--rotate", value: "0|90|180|270"),
+        .init(name: "--overlay", value: "PNG"),
+        .init(name: "--turn-pixels", value: nil),
     ]
 
     static let help = """
@@ -23,7 +25,9 @@ enum ImageOptions {
         --zoom FACTOR (digital, centred, or at --zoom-center X,Y given as fractions of the frame),
         --aspect W:H (4:3, 16:9, 3:2, 1:1: the frame cropped around its centre), --mirror (a
         webcam's preview is mirrored unless --mirror none or photos), --rotate DEGREES (the preview
-        turned; photos record it in EXIF Orientation). All apply alike to the preview and the photos.
+        turned; photos record it in EXIF Orientation, or with --turn-pixels are turned in their
+        pixels), --overlay PNG (a frame or logo with transparency
+        drawn over the picture, scaled to its width). All apply alike to the preview and the photos.
         """
 
     /// The image settings the options ask for, on top of `settings`.
@@ -51,10 +55,18 @@ enum ImageOptions {
             }
         }
         if let text = arguments.string("--mirror") {
-            guard let choice = ["preview": (true, false), "photos": (false, true), "both": (true, true), "none": (false, false)][text] else {
+            guard let choice = mirroring(text) else {
                 throw CommandFailure("--mirror \(text) is not one of preview, photos, both or none", exitCode: .usage)
             }
             (settings.mirrorsPreview, settings.mirrorsPhotos) = choice
+        }
+        if arguments.flag("--turn-pixels") { settings.turnsPhotoPixels = true }
+        if let path = arguments.string("--overlay") {
+            do {
+                settings.overlay = try DrawingOverlay(path: path)
+            } catch {
+                throw CommandFailure("--overlay: \(error.message)", exitCode: .usage)
+            }
         }
         if let text = arguments.string("--rotate") {
             guard let degrees = Int(text), [0, 90, 180, 270].contains(degrees) else {
@@ -78,5 +90,49 @@ enum ImageOptions {
             filters.append(filter)
         }
         return filters
+    }
+
+    /// Whether `preview`, `photos`, `both` or `none` mirrors the preview and the photos.
+    static func mirroring(_ choice: String) -> (preview: Bool, photos: Bool)? {
+        ["preview": (true, false), "photos": (false, true), "both": (true, true), "none": (false, false)][choice]
+    }
+
+    /// What description files may say of the picture: the filters and ranges of ``ImageSettings``.
+    static let vocabulary = ImageVocabulary(
+        filters: ImageFilter.allCases.map(\.rawValue),
+        ranges: ["brightness": ImageSettings.brightnessRange, "contrast": ImageSettings.contrastRange,
+                 "saturation": ImageSettings.saturationRange, "hue": ImageSettings.hueRange, "zoom": ImageSettings.zoomRange])
+}
+
+extension ImageSettings {
+    /// These settings with a description file's change made (its words were checked when parsed).
+    func applying(_ change: ImageChange) throws(CommandFailure) -> ImageSettings {
+        var settings = self
+        switch change {
+        case .filters(let names): settings.filters = names.compactMap(ImageFilter.init(rawValue:))
+        case .adjustment("brightness", let value): settings.brightness = value
+        case .adjustment("contrast", let value): settings.contrast = value
+        case .adjustment("saturation", let value): settings.saturation = value
+        case .adjustment(_, let value): settings.hue = value
+        case .zoom(let factor, let x, let y):
+            settings.zoom = factor
+            if let x, let y { settings.zoomCenter = ZoomCenter(x: x, y: y) }
+        case .aspect(let text):
+            do {
+                settings.aspectRatio = try text.map { text throws(CaptureError) in try AspectRatio(parsing: text) }
+            } catch {
+                throw CommandFailure(error)
+            }
+        case .mirror(let choice):
+            if let mirroring = ImageOptions.mirroring(choice) { (settings.mirrorsPreview, settings.mirrorsPhotos) = mirroring }
+        case .rotate(let degrees): settings.rotation = degrees
+        case .overlay(let path):
+            do {
+                settings.overlay = try path.map { path throws(CaptureError) in try DrawingOverlay(path: path) }
+            } catch {
+                throw CommandFailure(error)
+            }
+        }
+        return settings
     }
 }

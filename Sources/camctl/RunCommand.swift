@@ -93,7 +93,7 @@ struct RunCommand: Subcommand {
             throw CommandFailure("\(file) \(reason)", exitCode: .usage)
         }
         do {
-            return try Parser.parse(Array(data), overrides: overrides)
+            return try Parser.parse(Array(data), overrides: overrides, image: ImageOptions.vocabulary)
         } catch {
             try report(error.errors)
         }
@@ -142,7 +142,9 @@ struct RunCommand: Subcommand {
             configuration.preview = PreviewConfiguration(sink: sink, showsText: script.steps.contains(where: Self.countsDown))
         }
         configuration.filters = script.session.filters
-        configuration.image = try ImageOptions.settings(from: arguments)
+        var image = ImageSettings()
+        for change in script.session.image { image = try image.applying(change) }
+        configuration.image = try ImageOptions.settings(from: arguments, startingFrom: image)  // the command line has the last word
         configuration.resumesAutomatically = true
         return configuration
     }

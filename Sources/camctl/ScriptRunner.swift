@@ -81,6 +81,12 @@ struct ScriptRunner {
                 try await compose(layout)
             case .print(let message):
                 if printsJSON { Console.json(["event": "print", "message": message]) } else { Console.result(message) }
+            case .image(let change):
+                do {
+                    try await session.changeImage(to: try await session.configuration.image.applying(change))
+                } catch let error as CaptureError {
+                    throw CommandFailure(error)
+                }
             }
         }
     }

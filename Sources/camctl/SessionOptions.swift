@@ -9,6 +9,7 @@ struct SessionOptions {
         .init(name: "--wait-for-device", value: nil),
         .init(name: "--print-pipeline", value: nil),
         .init(name: "--verbose", value: nil),
+        .init(name: "--control", value: "KEY=VALUE"),
     ] + ImageOptions.options
 
     var device: String?
@@ -16,6 +17,8 @@ struct SessionOptions {
     var waitsForDevice = false
     var printsPipeline = false
     var image = ImageSettings()
+    /// V4L2 controls to set once the camera runs (`--control KEY=VALUE`, repeatable).
+    var controls: [(key: String, value: Int)] = []
 
     init(_ arguments: ParsedArguments) throws(CommandFailure) {
         device = arguments.string("--device")
@@ -29,6 +32,14 @@ struct SessionOptions {
         waitsForDevice = arguments.flag("--wait-for-device")
         printsPipeline = arguments.flag("--print-pipeline")
         image = try ImageOptions.settings(from: arguments)
+        for text in arguments.strings("--control") {
+            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let value = Int(parts[1]) else {
+                throw CommandFailure("--control \(text) is not KEY=VALUE with a whole number, such as exposure_time_absolute=300",
+                                     exitCode: .usage)
+            }
+            controls.append((parts[0], value))
+        }
     }
 
     /// The camera named by `--device` (or the first one); with `--wait-for-device`, waits until it
@@ -71,6 +82,20 @@ struct SessionOptions {
             }
             try await session.start()
         } catch {
+            throw CommandFailure(error)
+        }
+        guard !controls.isEmpty else { return }
+        let camera = await session.configuration.device
+        guard let path = camera.controlsPath else {
+            await session.stop()
+            throw CommandFailure("\(camera.name) has no V4L2 controls, so --control cannot set \(controls[0].key); "
+                + "camctl devices --controls lists the cameras that have them", exitCode: .usage)
+        }
+        do {
+            let device = try CameraControls(path: path)
+            for (key, value) in controls { try device.setValue(value, of: key) }
+        } catch {
+            await session.stop()
             throw CommandFailure(error)
         }
     }

@@ -43,3 +43,36 @@ struct ImageOptionsTests {
         #expect(mean.count == 3 && mean[0] > mean[1] && mean[1] > mean[2], "mean colour \(Array(mean))")
     }
 }
+
+extension ImageOptionsTests {
+    @Test("--turn-pixels turns the photo itself: a 640x360 capture at 90 degrees is 360x640, upright in EXIF", arguments: ["--jpeg", "--hevc"])
+    func turnedPixels(codec: String) throws {
+        let folder = try TemporaryFolder()
+        let output = folder.path(codec == "--hevc" ? "turned.heic" : "turned.jpg")
+        let result = try Camctl()("capture", "--device", "test", "--resolution", "640x360", codec, "--rotate", "90", "--turn-pixels",
+                                  "--no-library", "--output", output)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try Camctl.exif(output, "ImageSize", "Orientation") == ["360x640", "Horizontal (normal)"])
+    }
+}
+
+@Suite("Camera controls on the command line", .timeLimit(.minutes(3)))
+struct CameraControlOptionsTests {
+    @Test("devices --controls says the test camera has no V4L2 controls")
+    func listed() throws {
+        let result = try Camctl()("devices", "--controls")
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("no V4L2 controls (the test camera)"), "\(result.standardOutput)")
+    }
+
+    @Test("--control on a camera without V4L2 controls is a usage error naming where to look")
+    func refusedOnTestCamera() throws {
+        let result = try Camctl()("capture", "--device", "test", "--control", "exposure_time_absolute=300", "--no-library",
+                                  "--output", "/dev/null")
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("has no V4L2 controls, so --control cannot set exposure_time_absolute; "
+            + "camctl devices --controls lists the cameras that have them"), "\(result.standardError)")
+        let malformed = try Camctl()("capture", "--device", "test", "--control", "exposure", "--no-library", "--output", "/dev/null")
+        #expect(malformed.status == 64 && malformed.standardError.contains("is not KEY=VALUE"))
+    }
+}

@@ -22,6 +22,7 @@ struct RunCommandTests {
         ("timelapse.camctl", ["every=0.3", "count=3"], 3),
         ("filters.camctl", ["sink=fakesink", "delay=0.2"], 2),
         ("raw-source.camctl", ["sink=fakesink", "count=2"], 2),
+        ("looks.camctl", ["sink=fakesink", "delay=0"], 4),
     ]
 
     @Test("Every file in pipelines/ runs to completion on the test camera, its photos in the library", arguments: shipped)
@@ -44,6 +45,21 @@ struct RunCommandTests {
         #expect(result.status == 0, "\(result.standardError)")
         let photo = try #require(Camctl.objects(result.standardOutput).first { $0["path"] != nil })
         #expect(photo["width"] as? Int == 640 && photo["device"] as? String == "Custom source")
+    }
+
+    @Test("Image words change the running camera's picture: each photo has the look and framing set before it")
+    func looksChangeLive() throws {
+        let camctl = try Camctl()
+        let result = try camctl.run(["run", Self.pipelines.appendingPathComponent("looks.camctl").path, "--device", "test",
+                                     "--set", "sink=fakesink", "--set", "delay=0", "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let paths = Camctl.objects(result.standardOutput).compactMap { $0["path"] as? String }
+        try #require(paths.count == 4)
+        // aspect 3:2 of 1280x720 is 1080x720 for every photo; the second is sepia (red over green over blue).
+        for path in paths { #expect(try Camctl.exif(path, "ImageSize") == ["1080x720"]) }
+        let mean = try ChildProcess.run("ffmpeg", ["-v", "error", "-i", paths[1], "-vf", "scale=1:1:flags=area",
+                                                   "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]).standardOutputBytes
+        #expect(mean.count == 3 && mean[0] > mean[1] && mean[1] > mean[2], "sepia mean \(Array(mean))")
     }
 
     @Test("The filter chain reaches the photos: a mono filter gives R = G = B")

@@ -4,8 +4,8 @@
 //   gst-leak-probe [FRAMES] [--leak-on-purpose]   frames through an app sink into Swift and back
 //                                                 out through an app source, an encoder, probes,
 //                                                 caps, tags and bus messages
-//   gst-leak-probe --session CYCLES               capture-session start/stop cycles with photos, and a composition
-//                                                 and camera switches
+//   gst-leak-probe --session CYCLES               capture-session start/stop cycles with photos, camera
+//                                                 switches, live image changes, and a composition
 //
 // With --leak-on-purpose one buffer is kept forever, to prove the check can fail.
 
@@ -92,6 +92,17 @@ func cycleSession(_ cycles: Int) async throws -> Int {
             _ = try await session.photoOutput.capture()
             photos += 1
             try await session.switchDevice(to: .testCamera())
+            // Image settings changed live: the filters' bin swapped (tones, a colour effect), zoom and aspect.
+            var image = ImageSettings()
+            image.filters = [.sepia, .warm]
+            image.zoom = 2
+            try await session.changeImage(to: image)
+            image.filters = [.heat]
+            image.aspectRatio = try AspectRatio(parsing: "1:1")
+            try await session.changeImage(to: image)
+            _ = try await session.photoOutput.capture()
+            photos += 1
+            try await session.changeImage(to: ImageSettings())
         }
         await session.stop()
     }

@@ -4,7 +4,44 @@ import Testing
 @Suite("The description-file parser", .timeLimit(.minutes(3)))
 struct ParserTests {
     static func parse(_ text: String, overrides: [String: String] = [:]) throws(ScriptErrors) -> Parser.Result {
-        try Parser.parse(Array(text.utf8), overrides: overrides)
+        try Parser.parse(Array(text.utf8), overrides: overrides, image: vocabulary)
+    }
+
+    /// Image words as a camera library might define them.
+    static let vocabulary = ImageVocabulary(filters: ["none", "mono", "sepia", "warm"],
+                                            ranges: ["brightness": -1...1, "contrast": 0...2, "saturation": 0...2, "hue": -1...1, "zoom": 1...8])
+
+    @Test("Image words set the session up before the first step and change it as steps after")
+    func imageWords() throws {
+        let result = try Self.parse("""
+            filter mono warm
+            zoom 2 at 0.25,0.75
+            aspect 16:9
+            brightness -0.2
+            capture
+            filter sepia
+            mirror both
+            rotate 90
+            aspect camera
+            capture
+            """)
+        #expect(result.script.session.image == [.filters(["mono", "warm"]), .zoom(2, centerX: 0.25, centerY: 0.75),
+                                               .aspect("16:9"), .adjustment("brightness", -0.2)])
+        #expect(result.script.steps == [.capture(.init()), .image(.filters(["sepia"])), .image(.mirror("both")),
+                                        .image(.rotate(90)), .image(.aspect(nil)), .capture(.init())])
+        #expect(result.script.stepListing.contains("filter sepia") && result.script.stepListing.contains("aspect camera"))
+    }
+
+    @Test("Image word mistakes give their place", arguments: [
+        ("filter sepa\ncapture", "f.camctl:1:8: \"sepa\" is not a filter; did you mean sepia?"),
+        ("zoom 20\ncapture", "f.camctl:1:6: \"20\" is not a number from 1 to 8 for zoom"),
+        ("capture\ncontrast 3", "f.camctl:2:10: \"3\" is not a number from 0 to 2 for contrast"),
+        ("aspect wide\ncapture", "f.camctl:1:8: \"wide\" is not an aspect ratio; expected W:H such as 4:3, 16:9, 3:2 or 1:1, or camera"),
+        ("mirror left\ncapture", "f.camctl:1:8: mirror takes preview, photos, both or none, not \"left\""),
+        ("capture\nrotate 45", "f.camctl:2:8: rotate takes 0, 90, 180 or 270"),
+    ])
+    func imageWordErrors(text: String, message: String) {
+        #expect(Self.errors(text) == [message])
     }
 
     static func errors(_ text: String, overrides: [String: String] = [:]) -> [String] {

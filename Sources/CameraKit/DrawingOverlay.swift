@@ -1,0 +1,144 @@
+import Foundation
+import GStreamer
+import ImageMetadata
+
+/// A drawing (a PNG with transparency) laid over a picture, as seed 003 merges a PencilKit drawing
+/// onto the photo it was drawn on: over a photo file with ``drawn(onto:quality:)``, or over every
+/// frame of a session (preview, frames and photos) as ``ImageSettings/overlay``.
+public struct DrawingOverlay: Sendable, Equatable {
+    /// The PNG file.
+    public let path: String
+    /// The drawing's own size in pixels.
+    public let width: Int
+    public let height: Int
+    /// Where the drawing's top-left corner goes, in pixels of the picture as it is displayed
+    /// (a photo's orientation applied).
+    public var x = 0
+    public var y = 0
+    /// The drawing's size as a multiple of its own; `nil` scales it to the picture's width.
+    public var scale: Double?
+    /// From 0 (not seen) to 1 (as drawn).
+    public var opacity = 1.0
+
+    /// Reads the drawing's size.
+    ///
+    /// - Throws: ``CaptureError/Code/invalidSetting`` when the file cannot be read or is not a PNG.
+    public init(path: String) throws(CaptureError) {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CaptureError(.invalidSetting, "the drawing \(path) cannot be read; check that it exists and its permissions")
+        }
+        let header = [UInt8]((try? handle.read(upToCount: 24)) ?? Data())
+        try? handle.close()
+        // The PNG signature, then the IHDR chunk: width and height, big-endian.
+        guard header.count == 24, header.prefix(8) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A],
+              Array(header[12..<16]) == Array("IHDR".utf8) else {
+            throw CaptureError(.invalidSetting, "the drawing \(path) is not a PNG picture; save it as PNG (with transparency)")
+        }
+        func number(_ range: Range<Int>) -> Int { header[range].reduce(0) { $0 << 8 | Int($1) } }
+        self.path = path
+        width = number(16..<20)
+        height = number(20..<24)
+        guard width > 0, height > 0 else { throw CaptureError(.invalidSetting, "the drawing \(path) has no pixels") }
+    }
+
+    /// Draws onto a JPEG photo: the result has the photo's size, EXIF and orientation, and the
+    /// drawing where it was placed on the photo as displayed.
+    ///
+    /// - Throws: ``CaptureError/Code/unreadableFile`` when the photo is not a JPEG,
+    ///   ``CaptureError/Code/invalidSetting`` when the drawing is placed off the photo.
+    public func drawn(onto jpeg: [UInt8], quality: Int = 95) async throws(CaptureError) -> [UInt8] {
+        guard let stored = JPEGFile.dimensions(of: jpeg) else {
+            throw CaptureError(.unreadableFile, "the photo is not a JPEG picture")
+        }
+        let exif = JPEGFile.exifBlock(of: jpeg)
+        let orientation = exif.flatMap(JPEGFile.orientation(inExif:)) ?? 1
+        let placement = try self.placement(onWidth: stored.width, height: stored.height, orientation: orientation)
+        let drawing = orientation == 1 ? path : try await Self.turned(path, method: Self.inverseFlip[orientation] ?? "none")
+        defer { if drawing != path { try? FileManager.default.removeItem(atPath: drawing) } }
+        let encoded: [UInt8]
+        do {
+            let pipeline = try Pipeline(describing: """
+                appsrc name=input caps=image/jpeg ! jpegdec ! videoconvert \
+                ! gdkpixbufoverlay location=\(Element.launchQuoted(drawing)) offset-x=\(placement.x) offset-y=\(placement.y) \
+                overlay-width=\(placement.width) overlay-height=\(placement.height) alpha=\(opacity) \
+                ! videoconvert ! jpegenc quality=\(quality) ! appsink name=output sync=false
+                """)
+            guard let input = pipeline.element(named: "input", as: AppSource.self),
+                  let output = pipeline.element(named: "output", as: AppSink.self) else {
+                throw CaptureError(.pipeline, "the overlay pipeline lacks its ends")
+            }
+            try await pipeline.beginStateChange(to: .playing)
+            try input.push(try jpeg.withUnsafeBytes { try Buffer(copying: $0) })
+            try input.endOfStream()
+            let sample = output.pullSample(timeout: .seconds(30))
+            try await pipeline.stop()
+            guard let buffer = sample?.buffer else { throw CaptureError(.unreadableFile, "the photo could not be decoded") }
+            encoded = try buffer.bytes()
+        } catch let error as CaptureError {
+            throw error
+        } catch {
+            throw CaptureError.converting(error, context: "the drawing could not be laid over the photo")
+        }
+        guard let exif else { return encoded }
+        do {
+            return try JPEGFile.embeddingExif(exif, in: encoded)
+        } catch {
+            throw CaptureError(.pipeline, "the photo's EXIF could not be kept: \(error)")
+        }
+    }
+
+    /// The drawing's rectangle in the stored pixels of a picture whose EXIF orientation turns it
+    /// for display.
+    func placement(onWidth width: Int, height: Int, orientation: Int) throws(CaptureError)
+        -> (x: Int, y: Int, width: Int, height: Int) {
+        let turned = orientation >= 5
+        let (shownWidth, shownHeight) = turned ? (height, width) : (width, height)
+        guard (0..<shownWidth).contains(x), (0..<shownHeight).contains(y) else {
+            throw CaptureError(.invalidSetting, "the drawing's position \(x),\(y) is off the \(shownWidth)x\(shownHeight) picture")
+        }
+        guard (0...1).contains(opacity) else {
+            throw CaptureError(.invalidSetting, "the drawing's opacity \(opacity) is out of range; use 0 to 1")
+        }
+        let factor = scale ?? Double(shownWidth) / Double(self.width)
+        guard factor > 0, factor.isFinite else { throw CaptureError(.invalidSetting, "the drawing's scale \(factor) is not above 0") }
+        let drawnWidth = max(1, Int((Double(self.width) * factor).rounded()))
+        let drawnHeight = max(1, Int((Double(self.height) * factor).rounded()))
+        // A point of the displayed picture in stored pixels (the inverse of the orientation).
+        func stored(_ px: Int, _ py: Int) -> (Int, Int) {
+            switch orientation {
+            case 2: (width - px, py)
+            case 3: (width - px, height - py)
+            case 4: (px, height - py)
+            case 5: (py, px)
+            case 6: (py, height - px)
+            case 7: (width - py, height - px)
+            case 8: (width - py, px)
+            default: (px, py)
+            }
+        }
+        let first = stored(x, y), second = stored(x + drawnWidth, y + drawnHeight)
+        return (min(first.0, second.0), min(first.1, second.1), abs(first.0 - second.0), abs(first.1 - second.1))
+    }
+
+    /// The `videoflip` method that turns a displayed picture back into stored pixels, by EXIF orientation.
+    static let inverseFlip = [2: "horizontal-flip", 3: "rotate-180", 4: "vertical-flip", 5: "upper-left-diagonal",
+                              6: "counterclockwise", 7: "upper-right-diagonal", 8: "clockwise"]
+
+    /// A copy of a PNG turned by `method`, in a temporary file.
+    private static func turned(_ path: String, method: String) async throws(CaptureError) -> String {
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("camctl-drawing-\(UUID().uuidString).png").path
+        do {
+            let pipeline = try Pipeline(describing: """
+                filesrc location=\(Element.launchQuoted(path)) ! pngdec ! videoconvert ! videoflip method=\(method) \
+                ! videoconvert ! pngenc ! filesink location=\(Element.launchQuoted(copy))
+                """)
+            try await pipeline.play()
+            try await pipeline.waitForEndOfStream()
+            try await pipeline.stop()
+        } catch {
+            try? FileManager.default.removeItem(atPath: copy)
+            throw CaptureError.converting(error, context: "the drawing \(path) could not be read as a PNG")
+        }
+        return copy
+    }
+}

@@ -1,0 +1,54 @@
+/// A change of the picture: `filter NAME…`, `brightness N`, `contrast N`, `saturation N`, `hue N`,
+/// `zoom FACTOR [at X,Y]`, `aspect W:H|camera`, `mirror preview|photos|both|none`, `rotate DEGREES`,
+/// `overlay PNG|none`.
+/// Written before the first step it sets up the session; after it, it is a step that changes the
+/// running session.
+public enum ImageChange: Sendable, Equatable {
+    /// Named filters, applied in order.
+    case filters([String])
+    /// `brightness`, `contrast`, `saturation` or `hue`, and its value.
+    case adjustment(String, Double)
+    /// The zoom factor, and where it is centred (fractions of the frame), if said.
+    case zoom(Double, centerX: Double?, centerY: Double?)
+    /// `W:H`, or `nil` for the camera's own.
+    case aspect(String?)
+    /// `preview`, `photos`, `both` or `none`.
+    case mirror(String)
+    /// Clockwise degrees: 0, 90, 180 or 270.
+    case rotate(Int)
+    /// A PNG drawn over the picture, or `nil` (`overlay none`) for none.
+    case overlay(String?)
+
+    /// The line that writes the change.
+    var text: String {
+        func number(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
+        switch self {
+        case .filters(let names): return "filter " + names.joined(separator: " ")
+        case .adjustment(let name, let value): return "\(name) \(number(value))"
+        case .zoom(let factor, let x?, let y?): return "zoom \(number(factor)) at \(number(x)),\(number(y))"
+        case .zoom(let factor, _, _): return "zoom \(number(factor))"
+        case .aspect(let ratio): return "aspect \(ratio ?? "camera")"
+        case .mirror(let choice): return "mirror \(choice)"
+        case .rotate(let degrees): return "rotate \(degrees)"
+        case .overlay(let path): return "overlay " + (path.map { "\"\($0)\"" } ?? "none")
+        }
+    }
+}
+
+/// What the image words accept: the filter names and the ranges of the numbers, as the camera
+/// library defines them.
+public struct ImageVocabulary: Sendable, Equatable {
+    public var filters: [String]
+    /// `brightness`, `contrast`, `saturation`, `hue` and `zoom` to their ranges.
+    public var ranges: [String: ClosedRange<Double>]
+
+    public init(filters: [String], ranges: [String: ClosedRange<Double>]) {
+        self.filters = filters
+        self.ranges = ranges
+    }
+
+    /// No image words: a file that uses one is told they are not available.
+    public static let none = ImageVocabulary(filters: [], ranges: [:])
+
+    static let words = ["brightness", "contrast", "saturation", "hue", "zoom", "aspect", "mirror", "rotate", "overlay"]
+}
