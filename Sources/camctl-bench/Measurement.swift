@@ -78,13 +78,19 @@ func measureSeconds(_ body: () async throws -> Void) async rethrows -> Double {
     return (ContinuousClock.now - start).seconds
 }
 
-/// Runs a program to its end and returns how long it took.
-func timeProcess(_ program: String, _ arguments: [String]) throws -> Double {
+/// A program ready to run, its output thrown away.
+func quietProcess(_ program: String, _ arguments: [String]) -> Process {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: program)
     process.arguments = arguments
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
+    return process
+}
+
+/// Runs a program to its end and returns how long it took.
+func timeProcess(_ program: String, _ arguments: [String]) throws -> Double {
+    let process = quietProcess(program, arguments)
     let start = ContinuousClock.now
     try process.run()
     process.waitUntilExit()
@@ -98,11 +104,7 @@ func timeProcess(_ program: String, _ arguments: [String]) throws -> Double {
 /// Starts a program, returns how long it took to write its first bytes to `path`, and kills it.
 func timeToFirstBytes(_ program: String, _ arguments: [String], in path: String) throws -> Double {
     try? FileManager.default.removeItem(atPath: path)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: program)
-    process.arguments = arguments
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
+    let process = quietProcess(program, arguments)
     let start = ContinuousClock.now
     try process.run()
     defer {

@@ -51,11 +51,7 @@ struct SoakBenchmark {
     }
 
     private func start(_ program: String, _ arguments: [String]) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        let process = quietProcess(program, arguments)
         try process.run()
         return process
     }
