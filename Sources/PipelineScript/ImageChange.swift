@@ -1,5 +1,5 @@
 /// A change of the picture: `filter NAME…`, `brightness N`, `contrast N`, `saturation N`, `hue N`,
-/// `zoom FACTOR [at X,Y]`, `aspect W:H|camera`, `mirror preview|photos|both|none`, `rotate DEGREES`,
+/// `zoom FACTOR [at X,Y]`, `aspect W:H|camera`, `mirror preview|photos|both|none`, `rotate DEGREES [pixels]`,
 /// `overlay PNG|none`.
 /// Written before the first step it sets up the session; after it, it is a step that changes the
 /// running session.
@@ -14,8 +14,8 @@ public enum ImageChange: Sendable, Equatable {
     case aspect(String?)
     /// `preview`, `photos`, `both` or `none`.
     case mirror(String)
-    /// Clockwise degrees: 0, 90, 180 or 270.
-    case rotate(Int)
+    /// Clockwise degrees: 0, 90, 180 or 270; with `pixels`, photos are turned in their pixels.
+    case rotate(Int, pixels: Bool)
     /// A PNG drawn over the picture, or `nil` (`overlay none`) for none.
     case overlay(String?)
 
@@ -29,7 +29,7 @@ public enum ImageChange: Sendable, Equatable {
         case .zoom(let factor, _, _): return "zoom \(number(factor))"
         case .aspect(let ratio): return "aspect \(ratio ?? "camera")"
         case .mirror(let choice): return "mirror \(choice)"
-        case .rotate(let degrees): return "rotate \(degrees)"
+        case .rotate(let degrees, let pixels): return "rotate \(degrees)" + (pixels ? " pixels" : "")
         case .overlay(let path): return "overlay " + (path.map { "\"\($0)\"" } ?? "none")
         }
     }

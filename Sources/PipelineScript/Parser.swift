@@ -248,12 +248,14 @@ public enum Parser {
                 guard let value = single(head, arguments, "a PNG file, such as \"frame.png\", or none") else { return nil }
                 return .overlay(value == "none" ? nil : value)
             default:  // rotate
-                guard arguments.count == 1, let degrees = integer(arguments[0], in: 0...270) else {
-                    if arguments.count != 1 { fail(arguments.first ?? head, "rotate takes 0, 90, 180 or 270") }
+                let usage = "rotate takes 0, 90, 180 or 270, and pixels to turn the photos' pixels"
+                guard [1, 2].contains(arguments.count), arguments.count == 1 || arguments[1].text == "pixels" else {
+                    fail(arguments.count == 2 ? arguments[1] : arguments.first ?? head, usage)
                     return nil
                 }
-                guard degrees % 90 == 0 else { fail(arguments[0], "rotate takes 0, 90, 180 or 270"); return nil }
-                return .rotate(degrees)
+                guard let degrees = integer(arguments[0], in: 0...270) else { return nil }
+                guard degrees % 90 == 0 else { fail(arguments[0], usage); return nil }
+                return .rotate(degrees, pixels: arguments.count == 2)
             }
         }
 

@@ -125,7 +125,7 @@ extension ImageSettings {
             }
         case .mirror(let choice):
             if let mirroring = ImageOptions.mirroring(choice) { (settings.mirrorsPreview, settings.mirrorsPhotos) = mirroring }
-        case .rotate(let degrees): settings.rotation = degrees
+        case .rotate(let degrees, let pixels): (settings.rotation, settings.turnsPhotoPixels) = (degrees, pixels)
         case .overlay(let path):
             do {
                 settings.overlay = try path.map { path throws(CaptureError) in try DrawingOverlay(path: path) }

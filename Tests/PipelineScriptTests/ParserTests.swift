@@ -21,14 +21,14 @@ struct ParserTests {
             capture
             filter sepia
             mirror both
-            rotate 90
+            rotate 90 pixels
             aspect camera
             capture
             """)
         #expect(result.script.session.image == [.filters(["mono", "warm"]), .zoom(2, centerX: 0.25, centerY: 0.75),
                                                .aspect("16:9"), .adjustment("brightness", -0.2)])
         #expect(result.script.steps == [.capture(.init()), .image(.filters(["sepia"])), .image(.mirror("both")),
-                                        .image(.rotate(90)), .image(.aspect(nil)), .capture(.init())])
+                                        .image(.rotate(90, pixels: true)), .image(.aspect(nil)), .capture(.init())])
         #expect(result.script.stepListing.contains("filter sepia") && result.script.stepListing.contains("aspect camera"))
     }
 
@@ -38,7 +38,8 @@ struct ParserTests {
         ("capture\ncontrast 3", "f.camctl:2:10: \"3\" is not a number from 0 to 2 for contrast"),
         ("aspect wide\ncapture", "f.camctl:1:8: \"wide\" is not an aspect ratio; expected W:H such as 4:3, 16:9, 3:2 or 1:1, or camera"),
         ("mirror left\ncapture", "f.camctl:1:8: mirror takes preview, photos, both or none, not \"left\""),
-        ("capture\nrotate 45", "f.camctl:2:8: rotate takes 0, 90, 180 or 270"),
+        ("capture\nrotate 45", "f.camctl:2:8: rotate takes 0, 90, 180 or 270, and pixels to turn the photos' pixels"),
+        ("rotate 90 bytes\ncapture", "f.camctl:1:11: rotate takes 0, 90, 180 or 270, and pixels to turn the photos' pixels"),
     ])
     func imageWordErrors(text: String, message: String) {
         #expect(Self.errors(text) == [message])
