@@ -1,5 +1,6 @@
 import Dispatch
 import GStreamer
+import Synchronization
 
 /// A JPEG encoder pipeline kept playing between captures, so a photo does not pay its start-up:
 /// frames go in through an app source, encoded pictures come out of an app sink, one at a time.
@@ -10,6 +11,9 @@ final class StillEncoder: Sendable {
     private let encoder: Element
     private let size: Element
     private let turn: Element
+    /// The turn the encoder is set to: changed only when a photo asks for another, since each
+    /// change renegotiates the pipeline.
+    private let currentTurn = Mutex("none")
     /// Pushes and pulls in order, one frame at a time, off Swift's cooperative threads.
     private let queue: DispatchQueue
 
@@ -54,7 +58,10 @@ final class StillEncoder: Sendable {
     private func encodeNow(_ frame: Sample, quality: Int, width: Int?, height: Int?, turn method: String) throws(CaptureError) -> [UInt8] {
         do {
             try encoder.setProperty("quality", quality)
-            try turn.setProperty("method", .string(method))
+            if currentTurn.withLock({ $0 }) != method {
+                try turn.setProperty("method", .string(method))
+                currentTurn.withLock { $0 = method }
+            }
             var caps = "video/x-raw,format=I420"
             if let width, let height { caps += ",width=\(width),height=\(height),pixel-aspect-ratio=1/1" }
             try size.setProperty("caps", .string(caps))
