@@ -169,7 +169,7 @@ public actor CaptureSession {
     /// restarting the camera. Photos taken from then on have the new look, size and orientation.
     public func changeImage(to image: ImageSettings) async throws(CaptureError) {
         try image.validate()
-        guard var current = running else {
+        guard let current = running else {
             configuration.image = image
             return
         }
@@ -177,29 +177,42 @@ public actor CaptureSession {
         updated.image = image
         let layout = SessionPipeline(configuration: updated, format: current.format)
         let stage = layout.image
+        // The session may stop, or switch cameras, while this waits: what it then changes is
+        // checked against the pipeline it started with.
+        let pipeline = current.pipeline
+        func stillRunning() throws(CaptureError) {
+            guard running?.pipeline === pipeline else {
+                throw CaptureError(.notRunning, "the session stopped while its image settings were being changed")
+            }
+        }
         if image.filters != configuration.image.filters || image.overlay != configuration.image.overlay {
             let look = try ImageLook(stage)
-            try await look.replace(current.look, in: current.pipeline)
-            current.look = look
+            try await look.replace(current.look, in: pipeline)
+            try stillRunning()
+            running?.look = look
         }
+        // The crop's four sides are set one by one: the flow is held meanwhile, so no frame meets a
+        // crop half changed (a frame cropped on one side only failed negotiation at the camera).
+        let hold = await pipeline.element(named: ImageStage.crop)?.staticPad(named: "sink")?.block(waitingAtMost: .seconds(1))
         do {
-            try stage.applyAdjustments(to: current.pipeline)
+            defer { hold?.remove() }
+            try stage.applyAdjustments(to: pipeline)
             if let preview = updated.preview {
-                try current.pipeline.element(named: SessionPipeline.previewSize)?
+                try pipeline.element(named: SessionPipeline.previewSize)?
                     .setProperty("caps", .string(SessionPipeline.previewCaps(stage, preview)))
-                try current.pipeline.element(named: ImageStage.previewOrientation)?
+                try pipeline.element(named: ImageStage.previewOrientation)?
                     .setProperty("method", .string(stage.previewOrientationMethod))
             }
         } catch {
             throw CaptureError.converting(error, context: "the image settings could not be changed")
         }
-        await refuseFramesBeforeChange(in: current.pipeline)
+        await refuseFramesBeforeChange(in: pipeline)
+        try stillRunning()
         photoOutput.reorient(rotation: image.rotation, mirrored: image.mirrorsPhotos, turnsPixels: image.turnsPhotoPixels,
                              width: stage.outputSize.width, height: stage.outputSize.height,
                              takesCameraJPEGs: !stage.changesPixels && updated.filters.isEmpty)
-        current.description = layout.description
-        running = current
-        configuration = updated
+        running?.description = layout.description
+        configuration.image = image
     }
 
     /// Makes photos wait for frames made with the new image settings: the second frame to reach

@@ -57,7 +57,14 @@ struct ImageSettingsTests {
         image.filters = [.mono]
         image.zoom = 2
         try await session.changeImage(to: image)
-        let mono = try await session.photoOutput.capture(after: heat)
+        var mono = try await session.photoOutput.capture(after: heat)
+        // Zoom alone, again and again: the crop's sides change while frames flow.
+        for factor in [1.5, 3, 1.25, 2] {
+            image.zoom = factor
+            try await session.changeImage(to: image)
+            mono = try await session.photoOutput.capture(after: mono)
+        }
+        #expect(await session.status == .running)
         await session.stop()
         // The camera's frame count went on: a restarted camera numbers its frames from 0 again.
         let numbers = [plain, heat, mono].compactMap(\.frameNumber)
