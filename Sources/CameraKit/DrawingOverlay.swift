@@ -51,9 +51,9 @@ public struct DrawingOverlay: Sendable, Equatable {
             throw CaptureError(.unreadableFile, "the photo is not a JPEG picture")
         }
         let exif = JPEGFile.exifBlock(of: jpeg)
-        let orientation = exif.flatMap(JPEGFile.orientation(inExif:)) ?? 1
+        let orientation = ExifOrientation(value: exif.flatMap(JPEGFile.orientation(inExif:)) ?? 1)
         let placement = try self.placement(onWidth: stored.width, height: stored.height, orientation: orientation)
-        let drawing = orientation == 1 ? path : try await Self.turned(path, method: Self.inverseFlip[orientation] ?? "none")
+        let drawing = orientation.value == 1 ? path : try await Self.turned(path, method: orientation.storing)
         defer { if drawing != path { try? FileManager.default.removeItem(atPath: drawing) } }
         let encoded: [UInt8]
         do {
@@ -89,10 +89,9 @@ public struct DrawingOverlay: Sendable, Equatable {
 
     /// The drawing's rectangle in the stored pixels of a picture whose EXIF orientation turns it
     /// for display.
-    func placement(onWidth width: Int, height: Int, orientation: Int) throws(CaptureError)
+    func placement(onWidth width: Int, height: Int, orientation: ExifOrientation = ExifOrientation(value: 1)) throws(CaptureError)
         -> (x: Int, y: Int, width: Int, height: Int) {
-        let turned = orientation >= 5
-        let (shownWidth, shownHeight) = turned ? (height, width) : (width, height)
+        let (shownWidth, shownHeight) = orientation.swapsSides ? (height, width) : (width, height)
         guard (0..<shownWidth).contains(x), (0..<shownHeight).contains(y) else {
             throw CaptureError(.invalidSetting, "the drawing's position \(x),\(y) is off the \(shownWidth)x\(shownHeight) picture")
         }
@@ -103,26 +102,10 @@ public struct DrawingOverlay: Sendable, Equatable {
         guard factor > 0, factor.isFinite else { throw CaptureError(.invalidSetting, "the drawing's scale \(factor) is not above 0") }
         let drawnWidth = max(1, Int((Double(self.width) * factor).rounded()))
         let drawnHeight = max(1, Int((Double(self.height) * factor).rounded()))
-        // A point of the displayed picture in stored pixels (the inverse of the orientation).
-        func stored(_ px: Int, _ py: Int) -> (Int, Int) {
-            switch orientation {
-            case 2: (width - px, py)
-            case 3: (width - px, height - py)
-            case 4: (px, height - py)
-            case 5: (py, px)
-            case 6: (py, height - px)
-            case 7: (width - py, height - px)
-            case 8: (width - py, px)
-            default: (px, py)
-            }
-        }
-        let first = stored(x, y), second = stored(x + drawnWidth, y + drawnHeight)
-        return (min(first.0, second.0), min(first.1, second.1), abs(first.0 - second.0), abs(first.1 - second.1))
+        let first = orientation.storedPoint(x: x, y: y, width: width, height: height)
+        let second = orientation.storedPoint(x: x + drawnWidth, y: y + drawnHeight, width: width, height: height)
+        return (min(first.x, second.x), min(first.y, second.y), abs(first.x - second.x), abs(first.y - second.y))
     }
-
-    /// The `videoflip` method that turns a displayed picture back into stored pixels, by EXIF orientation.
-    static let inverseFlip = [2: "horizontal-flip", 3: "rotate-180", 4: "vertical-flip", 5: "upper-left-diagonal",
-                              6: "counterclockwise", 7: "upper-right-diagonal", 8: "clockwise"]
 
     /// A copy of a PNG turned by `method`, in a temporary file.
     private static func turned(_ path: String, method: String) async throws(CaptureError) -> String {

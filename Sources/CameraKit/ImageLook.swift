@@ -8,9 +8,7 @@ final class ImageLook: Sendable {
 
     /// Builds the look's elements and attaches its tones.
     init(_ stage: ImageStage) throws(CaptureError) {
-        if let overlay = stage.settings.overlay, stage.overlayPlacement(overlay) == nil {
-            _ = try overlay.placement(onWidth: stage.outputSize.width, height: stage.outputSize.height, orientation: 1)  // says why
-        }
+        if let overlay = stage.settings.overlay { _ = try stage.overlayPlacement(overlay) }
         do {
             bin = try Bin(fragment: stage.look)
             guard let start = bin.element(named: ImageStage.lookStart)?.staticPad(named: "sink"),

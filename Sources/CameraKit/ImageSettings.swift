@@ -109,6 +109,4 @@ public struct AspectRatio: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "\(width):\(height)" }
 
-    /// The ratios cameras and phones usually offer.
-    public static let common = ["4:3", "16:9", "3:2", "1:1"]
 }

@@ -93,7 +93,7 @@ struct ImageStage {
                 elements.append("videoconvert ! coloreffects preset=\(preset) ! videoconvert ! video/x-raw,format=I420")
             }
         }
-        if let overlay = settings.overlay, let place = overlayPlacement(overlay) {
+        if let overlay = settings.overlay, let place = try? overlayPlacement(overlay) {  // ImageLook refuses one off the picture
             elements.append("videoconvert ! gdkpixbufoverlay location=\(Element.launchQuoted(overlay.path)) offset-x=\(place.x) "
                 + "offset-y=\(place.y) overlay-width=\(place.width) overlay-height=\(place.height) alpha=\(overlay.opacity) "
                 + "! videoconvert ! video/x-raw,format=I420")
@@ -102,9 +102,11 @@ struct ImageStage {
         return elements.joined(separator: " ! ")
     }
 
-    /// Where the overlay goes on the outputs' picture, or `nil` when it is off the picture.
-    func overlayPlacement(_ overlay: DrawingOverlay) -> (x: Int, y: Int, width: Int, height: Int)? {
-        try? overlay.placement(onWidth: outputSize.width, height: outputSize.height, orientation: 1)
+    /// Where the overlay goes on the outputs' picture.
+    ///
+    /// - Throws: ``CaptureError/Code/invalidSetting`` when it is off the picture.
+    func overlayPlacement(_ overlay: DrawingOverlay) throws(CaptureError) -> (x: Int, y: Int, width: Int, height: Int) {
+        try overlay.placement(onWidth: outputSize.width, height: outputSize.height)
     }
 
     /// The filters as the parts that make them: consecutive tones as one, each effect alone.
@@ -124,36 +126,8 @@ struct ImageStage {
 
     /// The `videoflip` method that turns the preview by ``ImageSettings/rotation`` after mirroring it.
     var previewOrientationMethod: String {
-        switch (settings.rotation, mirrorsPreview) {
-        case (90, false): "clockwise"
-        case (180, false): "rotate-180"
-        case (270, false): "counterclockwise"
-        case (0, true): "horizontal-flip"
-        case (90, true): "upper-right-diagonal"
-        case (180, true): "vertical-flip"
-        case (270, true): "upper-left-diagonal"
-        default: "none"
-        }
+        ExifOrientation(rotation: settings.rotation, mirrored: mirrorsPreview).showing
     }
-
-    /// The EXIF orientation (1–8) that shows a photo turned by `rotation` degrees clockwise, and
-    /// mirrored first when `mirrored`.
-    static func exifOrientation(rotation: Int, mirrored: Bool) -> Int {
-        switch ((rotation % 360 + 360) % 360, mirrored) {
-        case (90, false): 6
-        case (180, false): 3
-        case (270, false): 8
-        case (0, true): 2
-        case (90, true): 7
-        case (180, true): 4
-        case (270, true): 5
-        default: 1
-        }
-    }
-
-    /// The `videoflip` method that shows a picture stored with an EXIF orientation: what a viewer does.
-    static let displayFlip = [2: "horizontal-flip", 3: "rotate-180", 4: "vertical-flip", 5: "upper-left-diagonal",
-                              6: "clockwise", 7: "upper-right-diagonal", 8: "counterclockwise"]
 
     /// Sets the crop, size and colour properties of a running pipeline to these settings.
     func applyAdjustments(to pipeline: Bin) throws(GStreamerError) {

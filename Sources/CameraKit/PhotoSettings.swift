@@ -72,7 +72,7 @@ public struct ResolvedPhotoSettings: Sendable, Equatable {
     public private(set) var isMirrored: Bool
 
     /// The EXIF orientation that records ``rotation`` and ``isMirrored``.
-    public var exifOrientation: Int { ImageStage.exifOrientation(rotation: rotation, mirrored: isMirrored) }
+    public var exifOrientation: Int { ExifOrientation(rotation: rotation, mirrored: isMirrored).value }
     /// Whether the photo is the camera's own JPEG (an MJPEG camera at its own size), stored
     /// without a decode and a second encode; ``quality`` then did not apply.
     public private(set) var isCameraJPEG = false
@@ -123,12 +123,12 @@ public struct ResolvedPhotoSettings: Sendable, Equatable {
     /// The same settings with the orientation applied to the pixels: the size turned with them, and
     /// the orientation recorded as upright.
     func turningPixels() -> ResolvedPhotoSettings {
-        guard let method = ImageStage.displayFlip[exifOrientation] else { return self }
-        let turned = exifOrientation >= 5
-        var result = turned ? resized(width: height, height: width) : self
+        let orientation = ExifOrientation(rotation: rotation, mirrored: isMirrored)
+        guard orientation.value != 1 else { return self }
+        var result = orientation.swapsSides ? resized(width: height, height: width) : self
         result.rotation = 0
         result.isMirrored = false
-        result.pixelTurn = method
+        result.pixelTurn = orientation.showing
         return result
     }
 
