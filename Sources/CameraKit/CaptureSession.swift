@@ -153,8 +153,7 @@ public actor CaptureSession {
             await interrupt(failure)
             throw failure
         }
-        photoOutput.retarget(deviceName: device.name, width: layout.image.outputSize.width, height: layout.image.outputSize.height,
-                             flash: Self.flash(of: device))
+        photoOutput.retarget(deviceName: device.name, framing: PhotoOutput.Framing(layout), flash: Self.flash(of: device))
         current.source = replacement
         current.description = layout.description
         current.format = format
@@ -208,9 +207,7 @@ public actor CaptureSession {
         }
         await refuseFramesBeforeChange(in: pipeline)
         try stillRunning()
-        photoOutput.reorient(rotation: image.rotation, mirrored: image.mirrorsPhotos, turnsPixels: image.turnsPhotoPixels,
-                             width: stage.outputSize.width, height: stage.outputSize.height,
-                             takesCameraJPEGs: !stage.changesPixels && updated.filters.isEmpty)
+        photoOutput.reframe(PhotoOutput.Framing(layout))
         running?.description = layout.description
         configuration.image = image
     }
@@ -423,7 +420,7 @@ public actor CaptureSession {
         }
         do {
             if let encoders = try await startedEncoders {
-                attachPhotoEncoders(encoders, clock: pipeline, device: device, image: layout.image)
+                attachPhotoEncoders(encoders, clock: pipeline, device: device, framing: PhotoOutput.Framing(layout))
             }
         } catch {
             await tearDown(reason: CaptureError(.notRunning, "the session did not start"))
@@ -569,14 +566,11 @@ public actor CaptureSession {
 
     /// Lets photos be taken, once the camera runs and the encoders are ready.
     private func attachPhotoEncoders(_ encoders: (photo: StillEncoder, thumbnail: StillEncoder), clock: Pipeline,
-                                     device: CaptureDevice, image: ImageStage) {
+                                     device: CaptureDevice, framing: PhotoOutput.Framing) {
         photoOutput.attach(PhotoOutput.Attachment(
             photoEncoder: encoders.photo, thumbnailEncoder: encoders.thumbnail, clock: clock,
             settlingTimeout: configuration.exposureSettling?.timeout,
-            deviceName: device.name, width: image.outputSize.width, height: image.outputSize.height, flash: Self.flash(of: device),
-            hevcEncoders: HEVCEncoders(), rotation: image.settings.rotation, mirrorsPhotos: image.settings.mirrorsPhotos,
-            turnsPhotoPixels: image.settings.turnsPhotoPixels,
-            takesCameraJPEGs: !image.changesPixels && configuration.filters.isEmpty))
+            deviceName: device.name, flash: Self.flash(of: device), hevcEncoders: HEVCEncoders(), framing: framing))
     }
 
     /// The flash of a V4L2 camera whose driver has flash controls.

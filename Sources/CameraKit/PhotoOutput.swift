@@ -27,21 +27,37 @@ public final class PhotoOutput: Sendable {
         /// How long the first photo waits for the picture to settle.
         let settlingTimeout: Duration?
         var deviceName: String
-        var width: Int
-        var height: Int
         /// The camera's flash, where its driver offers V4L2 flash controls.
         var flash: Flash?
         /// HEVC encoders, started on the first HEIC photo and kept while the session runs.
         let hevcEncoders: HEVCEncoders
+        var framing: Framing
+    }
+
+    /// What the session's image settings make of its photos.
+    struct Framing: Sendable {
+        /// The picture's size after zoom and aspect ratio.
+        let width: Int
+        let height: Int
         /// The session's rotation (``ImageSettings/rotation``), added to each photo's.
-        var rotation = 0
+        let rotation: Int
         /// Whether photos are recorded as mirrored (``ImageSettings/mirrorsPhotos``).
-        var mirrorsPhotos = false
+        let mirrorsPhotos: Bool
         /// Whether photos are turned in their pixels (``ImageSettings/turnsPhotoPixels``).
-        var turnsPhotoPixels = false
+        let turnsPhotoPixels: Bool
         /// Whether an MJPEG camera's own JPEG is the photo: not when filters, colour adjustments,
         /// zoom or cropping change the pixels.
-        var takesCameraJPEGs = true
+        let takesCameraJPEGs: Bool
+
+        /// The framing a session's pipeline gives its photos.
+        init(_ layout: SessionPipeline) {
+            let image = layout.image
+            (width, height) = image.outputSize
+            rotation = image.settings.rotation
+            mirrorsPhotos = image.settings.mirrorsPhotos
+            turnsPhotoPixels = image.settings.turnsPhotoPixels
+            takesCameraJPEGs = !image.changesPixels && layout.configuration.filters.isEmpty
+        }
     }
 
     private struct State {
@@ -146,9 +162,10 @@ public final class PhotoOutput: Sendable {
             defer { state.nextID += 1; state.inFlight += 1 }
             return (state.nextID, attachment)
         }
-        let resolved = ResolvedPhotoSettings(settings, width: attachment.width, height: attachment.height,
+        let framing = attachment.framing
+        let resolved = ResolvedPhotoSettings(settings, width: framing.width, height: framing.height,
                                              flashFires: firesFlash(settings.flashMode, on: attachment),
-                                             sessionRotation: attachment.rotation, mirrored: attachment.mirrorsPhotos)
+                                             sessionRotation: framing.rotation, mirrored: framing.mirrorsPhotos)
         let request = Request(id: id, attachment: attachment, settings: settings, resolved: resolved,
                               requestedAt: requestedAt, requestTime: attachment.clock.runningTime)
         eventStream.send(.willBeginCapture(id: id, resolved))
@@ -169,9 +186,9 @@ public final class PhotoOutput: Sendable {
             if let info = frame.videoInfo, (info.width, info.height) != (sized.width, sized.height) {
                 sized = sized.resized(width: info.width, height: info.height)
             }
-            if attachment.turnsPhotoPixels, !request.settings.usesHEVCTiles { sized = sized.turningPixels() }
+            if attachment.framing.turnsPhotoPixels, !request.settings.usesHEVCTiles { sized = sized.turningPixels() }
             // An MJPEG camera's own JPEG of this frame, kept as it is when it has the photo's size.
-            let keepsCameraJPEG = sized.codec == .jpeg && attachment.takesCameraJPEGs && sized.pixelTurn == nil
+            let keepsCameraJPEG = sized.codec == .jpeg && attachment.framing.takesCameraJPEGs && sized.pixelTurn == nil
             let cameraJPEG = keepsCameraJPEG ? cameraJPEG(taken: buffer?.presentationTime) : nil
             let resolved = cameraJPEG == nil ? sized : sized.usingCameraJPEG()
             let exif = metadata(deviceName: attachment.deviceName, resolved: resolved, capturedAt: request.requestedAt,
@@ -371,25 +388,17 @@ public final class PhotoOutput: Sendable {
         feed.append(frame)
     }
 
-    /// Records the session's new rotation, mirroring and picture size for the photos to come.
-    func reorient(rotation: Int, mirrored: Bool, turnsPixels: Bool, width: Int, height: Int, takesCameraJPEGs: Bool) {
-        state.withLock { state in
-            state.attachment?.turnsPhotoPixels = turnsPixels
-            state.attachment?.takesCameraJPEGs = takesCameraJPEGs
-            state.attachment?.rotation = rotation
-            state.attachment?.mirrorsPhotos = mirrored
-            state.attachment?.width = width
-            state.attachment?.height = height
-        }
+    /// Frames the photos to come as the session's new image settings say.
+    func reframe(_ framing: Framing) {
+        state.withLock { $0.attachment?.framing = framing }
     }
 
     /// Points the output at a new camera of the same running session.
-    func retarget(deviceName: String, width: Int, height: Int, flash: Flash?) {
+    func retarget(deviceName: String, framing: Framing, flash: Flash?) {
         cameraJPEGs.withLock { $0.removeAll() }
         state.withLock { state in
             state.attachment?.deviceName = deviceName
-            state.attachment?.width = width
-            state.attachment?.height = height
+            state.attachment?.framing = framing
             state.attachment?.flash = flash
         }
     }
