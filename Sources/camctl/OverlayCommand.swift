@@ -10,7 +10,8 @@ struct OverlayCommand: Subcommand {
         """
     static let summary = "lay a drawing (PNG with transparency) over a photo"
     static let help = """
-        Writes PHOTO (a JPEG) with DRAWING (a PNG with transparency) laid over it to --output, at the
+        Writes PHOTO (a JPEG) with DRAWING (a PNG with transparency) laid over it to --output (a path,
+        or - for standard output), at the
         photo's size, with its EXIF and orientation kept. --position is where the drawing's top-left
         corner goes, in pixels of the photo as it is displayed (0,0 by default); --scale multiplies the
         drawing's size (by default it is scaled to the photo's width); --opacity fades it (1 by
@@ -64,6 +65,12 @@ struct OverlayCommand: Subcommand {
             throw CommandFailure("\(photo): \(error.message); overlay reads JPEG photos", exitCode: .dataError)
         } catch {
             throw CommandFailure(error)
+        }
+        if output == "-" {
+            guard Console.bytes(drawn) else {
+                throw CommandFailure("the photo could not be written to standard output: the reader went away", exitCode: .ioError)
+            }
+            return
         }
         try PhotoSaving.write(drawn, to: output)
         Console.result(output)

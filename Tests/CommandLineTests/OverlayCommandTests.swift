@@ -37,6 +37,16 @@ struct OverlayCommandTests {
         #expect(outside.count == 3 && outside[0] > 200 && outside[1] < 60, "outside the hole: \(outside)")
     }
 
+    @Test("--output - writes the drawn photo to standard output, not to a file named -")
+    func standardOutput() throws {
+        let folder = try TemporaryFolder()
+        let (photo, drawing) = try Self.fixtures(in: folder)
+        let result = try Camctl().run(["overlay", photo, drawing, "--output", "-"], in: folder.url)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutputBytes.prefix(2) == Data([0xFF, 0xD8]) && result.standardOutputBytes.count > 1000)
+        #expect(!FileManager.default.fileExists(atPath: folder.path("-")))
+    }
+
     @Test("On a photo turned by its EXIF orientation, the drawing goes where it was placed on the photo as shown")
     func orientation() throws {
         let folder = try TemporaryFolder()
