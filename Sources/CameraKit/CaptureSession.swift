@@ -213,32 +213,12 @@ public actor CaptureSession {
     }
 
     /// Makes photos wait for frames made with the new image settings: the second frame to reach
-    /// the tee after the change (the first may have been in an element while it changed).
+    /// the tee after the change (the first may have been in an element while it changed). A camera
+    /// that sends no frame for a second does not hold the change up.
     private func refuseFramesBeforeChange(in pipeline: Pipeline) async {
-        guard let pad = pipeline.element(named: "split")?.staticPad(named: "sink") else { return }
-        let seen = FrameCount()
-        let time: ClockTime? = await withCheckedContinuation { continuation in
-            seen.withLock { $0.waiter = continuation }
-            pad.addProbe(.buffer) { info in
-                let (done, waiter) = seen.withLock { state -> (Bool, CheckedContinuation<ClockTime?, Never>?) in
-                    state.count += 1
-                    guard state.count >= 2 else { return (false, nil) }
-                    defer { state.waiter = nil }
-                    return (true, state.waiter)
-                }
-                waiter?.resume(returning: info.buffer?.presentationTime)
-                return done ? .remove : .ok
-            }
-            Task {
-                try? await Task.sleep(for: .seconds(1))  // a camera that sends no frame does not hold the change up
-                let waiter = seen.withLock { state in
-                    defer { state.waiter = nil }
-                    return state.waiter
-                }
-                waiter?.resume(returning: nil)
-            }
-        }
-        if let time { photoOutput.feed.refuseFrames(before: time) }
+        guard let pad = pipeline.element(named: "split")?.staticPad(named: "sink"),
+              let time = await pad.presentationTime(ofBuffer: 2, waitingAtMost: .seconds(1)) else { return }
+        photoOutput.feed.refuseFrames(before: time)
     }
 
     /// The pipeline the configuration makes, in gst-launch syntax, without starting it.
@@ -623,14 +603,5 @@ public actor CaptureSession {
         if configuration.resumesAutomatically {
             Task { [weak self] in try? await self?.resume() }
         }
-    }
-}
-
-/// Frames counted at a pad, and who waits for the second one.
-private final class FrameCount: Sendable {
-    private let state = Mutex<(count: Int, waiter: CheckedContinuation<ClockTime?, Never>?)>((0, nil))
-
-    func withLock<Result>(_ body: (inout (count: Int, waiter: CheckedContinuation<ClockTime?, Never>?)) -> Result) -> Result {
-        state.withLock { body(&$0) }
     }
 }

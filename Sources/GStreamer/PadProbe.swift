@@ -97,40 +97,55 @@ extension Pad {
     /// Blocks the data flow at this pad and returns once it is held (or after `timeout`, when no
     /// data comes), so the pad can be unlinked safely. Remove the returned probe to let data pass.
     public func block(waitingAtMost timeout: Duration) async -> PadProbe {
-        let signal = BlockSignal()
+        let signal = OneShot<Void>()
         let probe = addProbe(.blockDownstream) { _ in
-            signal.fire()
+            signal.fire(())
             return .ok
         }
-        await signal.wait(atMost: timeout)
+        _ = await signal.wait(atMost: timeout)
         return probe
+    }
+
+    /// The timestamp of the `count`th buffer to pass the pad from now, or `nil` when it does not
+    /// come within `timeout` (or has none).
+    public func presentationTime(ofBuffer count: Int, waitingAtMost timeout: Duration) async -> ClockTime? {
+        let signal = OneShot<ClockTime?>()
+        let seen = Atomic<Int>(0)
+        addProbe(.buffer) { info in
+            guard seen.add(1, ordering: .relaxed).newValue >= count else { return .ok }
+            signal.fire(info.buffer?.presentationTime)
+            return .remove
+        }
+        return await signal.wait(atMost: timeout) ?? nil
     }
 }
 
-/// Resumes one waiter once, from whichever comes first: the streaming thread or a timer.
-private final class BlockSignal: Sendable {
-    private let state = Mutex<(fired: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+/// Resumes one waiter once, with a value from the streaming thread, or with `nil` from a timer,
+/// whichever comes first.
+private final class OneShot<Value: Sendable>: Sendable {
+    private let state = Mutex<(fired: Bool, value: Value?, waiter: CheckedContinuation<Value?, Never>?)>((false, nil, nil))
 
-    func fire() {
-        let waiter = state.withLock { state in
-            defer { state = (true, nil) }
+    func fire(_ value: Value?) {
+        let waiter = state.withLock { state -> CheckedContinuation<Value?, Never>? in
+            guard !state.fired else { return nil }
+            defer { state = (true, value, nil) }
             return state.waiter
         }
-        waiter?.resume()
+        waiter?.resume(returning: value)
     }
 
-    func wait(atMost timeout: Duration) async {
+    func wait(atMost timeout: Duration) async -> Value? {
         let timer = Task { [weak self] in
             try? await Task.sleep(for: timeout)
-            self?.fire()
+            self?.fire(nil)
         }
         defer { timer.cancel() }
-        await withCheckedContinuation { continuation in
-            let alreadyFired = state.withLock { state in
+        return await withCheckedContinuation { continuation in
+            let fired = state.withLock { state -> (Bool, Value?) in
                 if !state.fired { state.waiter = continuation }
-                return state.fired
+                return (state.fired, state.value)
             }
-            if alreadyFired { continuation.resume() }
+            if fired.0 { continuation.resume(returning: fired.1) }
         }
     }
 }

@@ -31,6 +31,22 @@ struct PadTests {
         try await pipeline.stop()
     }
 
+    @Test("The timestamp of the nth buffer from now, or nil when none comes in time")
+    func nthBufferTime() async throws {
+        let pipeline = try Pipeline(describing: """
+            videotestsrc num-buffers=10 ! video/x-raw,width=32,height=32,framerate=30/1 ! fakesink name=sink sync=false
+            """)
+        let pad = try #require(pipeline.element(named: "sink")?.staticPad(named: "sink"))
+        #expect(await pad.presentationTime(ofBuffer: 1, waitingAtMost: .milliseconds(200)) == nil)  // not playing: nothing comes
+        async let third = pad.presentationTime(ofBuffer: 3, waitingAtMost: .seconds(5))
+        try await pipeline.play()
+        // The third buffer the probe saw: the third of the stream, or a later one if the probe came late.
+        let time = try #require(await third).nanoseconds
+        let frames = Double(time) / (1e9 / 30)
+        #expect(frames >= 1.99 && abs(frames - frames.rounded()) < 0.01, "\(time) ns")
+        try await pipeline.stop()
+    }
+
     @Test("A blocking probe holds the flow until it is removed")
     func blockingProbe() async throws {
         let pipeline = try Pipeline(describing: """
