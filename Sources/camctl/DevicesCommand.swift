@@ -36,7 +36,7 @@ struct DevicesCommand: Subcommand {
         for camera in cameras {
             if printsJSON {
                 var record = Self.record(camera)
-                if listsControls { record["controls"] = Self.controlLines(camera).map { $0.trimmingCharacters(in: .whitespaces) } }
+                if listsControls { record["controls"] = Self.controlRecords(camera) }
                 Console.json(record)
             } else {
                 Console.result(([Self.text(camera)] + (listsControls ? Self.controlLines(camera) : [])).joined(separator: "\n"))
@@ -104,24 +104,42 @@ struct DevicesCommand: Subcommand {
 }
 
 extension DevicesCommand {
-    /// The camera's V4L2 controls, a line each, or why it has none.
-    static func controlLines(_ camera: CaptureDevice) -> [String] {
+    /// The camera's V4L2 controls with their current values, or why it has none.
+    static func controls(of camera: CaptureDevice) -> Result<[(control: CameraControls.Control, value: Int?)], CaptureError> {
         guard let path = camera.controlsPath else {
-            return ["    no V4L2 controls (\(camera.isTestCamera ? "the test camera" : "not a V4L2 camera"))"]
+            return .failure(CaptureError(.invalidSetting, camera.isTestCamera ? "the test camera" : "not a V4L2 camera"))
         }
         do {
-            let controls = try CameraControls(path: path)
-            let lines = controls.controls().filter { $0.kind != .other }.map { control -> String in
-                let current = (try? controls.value(of: control.id)).map(String.init) ?? "?"
+            let device = try CameraControls(path: path)
+            return .success(device.controls().filter { $0.kind != .other }.map { ($0, try? device.value(of: $0.id)) })
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The controls, a line each under the camera.
+    static func controlLines(_ camera: CaptureDevice) -> [String] {
+        switch controls(of: camera) {
+        case .failure(let reason): return ["    no V4L2 controls (\(reason.message))"]
+        case .success(let controls) where controls.isEmpty: return ["    no V4L2 controls"]
+        case .success(let controls):
+            return ["  controls (--control KEY=VALUE):"] + controls.map { control, value in
                 var range = "\(control.kind) \(control.minimum) to \(control.maximum), default \(control.defaultValue)"
                 if !control.menu.isEmpty {
                     range = control.menu.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
                 }
-                return "    \(control.key) = \(current)  (\(range)\(control.isWritable ? "" : ", read-only"))"
+                return "    \(control.key) = \(value.map(String.init) ?? "?")  (\(range)\(control.isWritable ? "" : ", read-only"))"
             }
-            return lines.isEmpty ? ["    no V4L2 controls"] : ["  controls (--control KEY=VALUE):"] + lines
-        } catch {
-            return ["    controls unavailable: \(error.message)"]
+        }
+    }
+
+    /// The controls as JSON objects (empty when the camera has none).
+    static func controlRecords(_ camera: CaptureDevice) -> [[String: Any]] {
+        guard case .success(let controls) = controls(of: camera) else { return [] }
+        return controls.map { control, value in
+            ["key": control.key, "name": control.name, "kind": "\(control.kind)", "value": value ?? NSNull(),
+             "minimum": control.minimum, "maximum": control.maximum, "step": control.step, "default": control.defaultValue,
+             "menu": Dictionary(uniqueKeysWithValues: control.menu.map { (String($0.key), $0.value) }), "writable": control.isWritable]
         }
     }
 }

@@ -65,6 +65,10 @@ struct CameraControlOptionsTests {
         let result = try Camctl()("devices", "--controls")
         #expect(result.status == 0)
         #expect(result.standardOutput.contains("no V4L2 controls (the test camera)"), "\(result.standardOutput)")
+        // JSON has the controls as objects: none for the test camera.
+        let json = Camctl.objects(try Camctl()("devices", "--controls", "--json").standardOutput)
+        let test = try #require(json.first { $0["test_camera"] as? Bool == true })
+        #expect((test["controls"] as? [Any])?.isEmpty == true)
     }
 
     @Test("--control on a camera without V4L2 controls is a usage error naming where to look")
