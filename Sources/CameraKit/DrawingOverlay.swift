@@ -102,6 +102,11 @@ public struct DrawingOverlay: Sendable, Equatable {
         guard factor > 0, factor.isFinite else { throw CaptureError(.invalidSetting, "the drawing's scale \(factor) is not above 0") }
         let drawnWidth = max(1, Int((Double(self.width) * factor).rounded()))
         let drawnHeight = max(1, Int((Double(self.height) * factor).rounded()))
+        // gdkpixbufoverlay scales the whole drawing before clipping it: a giant one would not fit in memory.
+        guard drawnWidth <= 4 * shownWidth, drawnHeight <= 4 * shownHeight else {
+            throw CaptureError(.invalidSetting, "the drawing scaled by \(factor) would be \(drawnWidth)x\(drawnHeight), "
+                + "more than four times the \(shownWidth)x\(shownHeight) picture; use a smaller --scale")
+        }
         let first = orientation.storedPoint(x: x, y: y, width: width, height: height)
         let second = orientation.storedPoint(x: x + drawnWidth, y: y + drawnHeight, width: width, height: height)
         return (min(first.x, second.x), min(first.y, second.y), abs(first.x - second.x), abs(first.y - second.y))

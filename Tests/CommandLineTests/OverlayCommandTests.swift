@@ -71,6 +71,8 @@ struct OverlayCommandTests {
         try Data("not a photo".utf8).write(to: folder.url.appendingPathComponent("broken.jpg"))
         let broken = try Camctl()("overlay", folder.path("broken.jpg"), drawing, "--output", folder.path("y.jpg"))
         #expect(broken.status == 65 && broken.standardError.contains("not a JPEG"), "\(broken.standardError)")
+        let giant = try Camctl()("overlay", photo, drawing, "--output", folder.path("g.jpg"), "--scale", "100")
+        #expect(giant.status == 64 && giant.standardError.contains("use a smaller --scale"), "\(giant.standardError)")
         let missing = try Camctl()("overlay", folder.path("missing.jpg"), drawing, "--output", folder.path("z.jpg"))
         #expect(missing.status == 65, "\(missing.standardError)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("x.jpg")) && !FileManager.default.fileExists(atPath: folder.path("y.jpg")))
