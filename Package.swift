@@ -24,18 +24,21 @@ let package = Package(
         .systemLibrary(name: "CV4L2"),
         .systemLibrary(name: "CMalloc"),
         // Layer 3: the capture model (session, devices, outputs, photos). Knows nothing about the command line.
-        .target(name: "CameraKit", dependencies: ["GStreamer", "ImageMetadata", "HEIF", "CV4L2"]),
-        // Layer 4: formats written in pure Swift (EXIF, JPEG segments).
+        .target(name: "CameraKit", dependencies: ["GStreamer", "ImageMetadata", "HEIF", "FileSystem", "CV4L2"]),
+        // Layer 4: formats read and written in pure Swift (EXIF, JPEG segments, PNG headers).
         .target(name: "ImageMetadata"),
+        // Layer 4: files read and written safely: durable writes, destinations as cp treats them,
+        // inputs that are never special files.
+        .target(name: "FileSystem"),
         // Layer 4: HEIF (HEIC) files written and read in pure Swift.
         .target(name: "HEIF"),
         // Layer 4: pipeline description files, parsed in pure Swift.
         .target(name: "PipelineScript"),
         // Layer 4: the photo library, files and an SQLite index (Debian's libsqlite3-dev).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .target(name: "PhotoLibrary", dependencies: ["CSQLite", "ImageMetadata", "HEIF"]),
+        .target(name: "PhotoLibrary", dependencies: ["CSQLite", "ImageMetadata", "HEIF", "FileSystem"]),
         // Layer 5: the command-line tool.
-        .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary", "HEIF", "PipelineScript", "CMalloc"]),
+        .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary", "HEIF", "PipelineScript", "FileSystem", "ImageMetadata", "CMalloc"]),
         // Benchmarks against gst-launch-1.0 in the same run: swift run -c release camctl-bench
         .executableTarget(name: "camctl-bench", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary"]),
 

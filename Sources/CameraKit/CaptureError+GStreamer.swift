@@ -17,6 +17,9 @@ extension CaptureError {
             self.init(.sinkUnavailable,
                 "there is no video sink called \"\(preview.sink)\"; use autovideosink, ximagesink, xvimagesink or fakesink",
                 debugInfo: error.debugInfo)
+        } else if error.element == DrawingOverlay.elementName {
+            self.init(.unreadableFile, "the drawing laid over the picture could not be decoded; it is a damaged PNG",
+                      debugInfo: error.debugInfo)
         } else if let report = error.report, report.domain == .resource, error.element == "camera" {
             switch report.code {
             case Message.Report.ResourceCode.busy:

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import GStreamer
 
@@ -53,7 +54,7 @@ public enum DeviceDiscovery {
             return first
         }
         if name == "test" { return .testCamera() }
-        if name.hasPrefix("test:") { return try testCamera(pattern: String(name.dropFirst(5))) }
+        if name.hasPrefix("test:") { return try testCamera(pattern: String(name.dropFirst(5))) }  // an empty pattern is refused there
         if name.hasPrefix("file:") { return try file(String(name.dropFirst(5))) }
         let cameras = try systemDevices()
         if name.hasPrefix("/") {
@@ -92,11 +93,18 @@ public enum DeviceDiscovery {
     }
 
     private static func file(_ path: String) throws(CaptureError) -> CaptureDevice {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw CaptureError(.deviceNotFound, "\(path) does not exist; give the path of an image or video file after file:")
+        guard !path.isEmpty else {
+            throw CaptureError(.deviceNotFound, "file: names no file; give the path of an image or video file after it, such as file:photo.jpg")
         }
-        guard FileManager.default.isReadableFile(atPath: path) else {
-            throw CaptureError(.permissionDenied, "\(path) cannot be read; check its permissions")
+        do {
+            // Never a FIFO or a device: GStreamer would wait on it for ever.
+            try RegularFile.check(path)
+        } catch {
+            switch error.kind {
+            case .missing: throw CaptureError(.deviceNotFound, "\(path) does not exist; give the path of an image or video file after file:")
+            case .permissionDenied: throw CaptureError(.permissionDenied, "\(path) cannot be read; check its permissions")
+            default: throw CaptureError(.unreadableFile, "\(path) cannot be used as a camera: \(error.reason); give an image or video file after file:")
+            }
         }
         guard (try? MediaInfo(path: path))?.videoSize != nil else {
             throw CaptureError(.unreadableFile, "\(path) is not a picture or video GStreamer can read; give an image (JPEG, PNG, …) or a video file after file:")

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import GStreamer
 import ImageMetadata
@@ -20,25 +21,41 @@ public struct DrawingOverlay: Sendable, Equatable {
     /// From 0 (not seen) to 1 (as drawn).
     public var opacity = 1.0
 
-    /// Reads the drawing's size.
+    /// The largest drawing file read, in bytes.
+    public static let maximumFileSize = 64 * 1_048_576
+
+    /// Reads the drawing's size from its PNG header and checks its chunks, without decoding it.
     ///
-    /// - Throws: ``CaptureError/Code/invalidSetting`` when the file cannot be read or is not a PNG.
+    /// - Throws: ``CaptureError/Code/invalidSetting`` when the file is missing, unreadable or not a
+    ///   regular file; ``CaptureError/Code/unreadableFile`` when it is not a PNG, is damaged, or is
+    ///   larger than ``PNGHeader/maximumPixels`` or ``maximumFileSize``.
     public init(path: String) throws(CaptureError) {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw CaptureError(.invalidSetting, "the drawing \(path) cannot be read; check that it exists and its permissions")
+        let bytes: [UInt8]
+        do {
+            bytes = try RegularFile.contents(of: path, limit: Self.maximumFileSize)
+        } catch {
+            if case .tooLarge = error.kind { throw CaptureError(.unreadableFile, "the drawing \(path) cannot be used: \(error.reason)") }
+            throw CaptureError(.invalidSetting, "the drawing \(path.isEmpty ? "\"\"" : path) cannot be read: \(error.reason)")
         }
-        let header = [UInt8]((try? handle.read(upToCount: 24)) ?? Data())
-        try? handle.close()
-        // The PNG signature, then the IHDR chunk: width and height, big-endian.
-        guard header.count == 24, header.prefix(8) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A],
-              Array(header[12..<16]) == Array("IHDR".utf8) else {
-            throw CaptureError(.invalidSetting, "the drawing \(path) is not a PNG picture; save it as PNG (with transparency)")
+        let header: PNGHeader
+        do {
+            header = try PNGHeader.checkingChunks(of: bytes)
+        } catch {
+            throw CaptureError(.unreadableFile, Self.describe(error, path: path))
         }
-        func number(_ range: Range<Int>) -> Int { header[range].reduce(0) { $0 << 8 | Int($1) } }
         self.path = path
-        width = number(16..<20)
-        height = number(20..<24)
-        guard width > 0, height > 0 else { throw CaptureError(.invalidSetting, "the drawing \(path) has no pixels") }
+        width = header.width
+        height = header.height
+    }
+
+    static func describe(_ problem: PNGHeader.Problem, path: String) -> String {
+        switch problem {
+        case .notPNG: "the drawing \(path) is not a PNG picture; save it as PNG (with transparency)"
+        case .damaged(let what): "the drawing \(path) is a damaged PNG: \(what)"
+        case .tooLarge(let width, let height):
+            "the drawing \(path) is \(width)x\(height) pixels, more than the \(PNGHeader.maximumPixels / 1_048_576) megapixels "
+                + "(or \(PNGHeader.maximumSide) pixels a side) a drawing may have; scale it down"
+        }
     }
 
     /// Draws onto a JPEG photo: the result has the photo's size, EXIF and orientation, and the
@@ -59,7 +76,7 @@ public struct DrawingOverlay: Sendable, Equatable {
         do {
             let pipeline = try Pipeline(describing: """
                 appsrc name=input caps=image/jpeg ! jpegdec ! videoconvert \
-                ! gdkpixbufoverlay location=\(Element.launchQuoted(drawing)) offset-x=\(placement.x) offset-y=\(placement.y) \
+                ! gdkpixbufoverlay name=\(Self.elementName) location=\(Element.launchQuoted(drawing)) offset-x=\(placement.x) offset-y=\(placement.y) \
                 overlay-width=\(placement.width) overlay-height=\(placement.height) alpha=\(opacity) \
                 ! videoconvert ! jpegenc quality=\(quality) ! appsink name=output sync=false
                 """)
@@ -76,6 +93,8 @@ public struct DrawingOverlay: Sendable, Equatable {
             encoded = try buffer.bytes()
         } catch let error as CaptureError {
             throw error
+        } catch let error as GStreamerError where error.element == Self.elementName {
+            throw CaptureError(.unreadableFile, "the drawing \(path) could not be decoded; it is a damaged PNG", debugInfo: error.debugInfo)
         } catch {
             throw CaptureError.converting(error, context: "the drawing could not be laid over the photo")
         }
@@ -112,6 +131,10 @@ public struct DrawingOverlay: Sendable, Equatable {
         return (min(first.x, second.x), min(first.y, second.y), abs(first.x - second.x), abs(first.y - second.y))
     }
 
+    /// The name of the element that draws the drawing, in every pipeline that has one: its errors
+    /// mean the drawing could not be decoded.
+    static let elementName = "drawing"
+
     /// A copy of a PNG turned by `method`, in a temporary file.
     private static func turned(_ path: String, method: String) async throws(CaptureError) -> String {
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("camctl-drawing-\(UUID().uuidString).png").path
@@ -125,7 +148,8 @@ public struct DrawingOverlay: Sendable, Equatable {
             try await pipeline.stop()
         } catch {
             try? FileManager.default.removeItem(atPath: copy)
-            throw CaptureError.converting(error, context: "the drawing \(path) could not be read as a PNG")
+            throw CaptureError(.unreadableFile, "the drawing \(path) could not be decoded; it is a damaged PNG",
+                               debugInfo: error.debugInfo)
         }
         return copy
     }

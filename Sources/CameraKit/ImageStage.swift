@@ -94,7 +94,7 @@ struct ImageStage {
             }
         }
         if let overlay = settings.overlay, let place = try? overlayPlacement(overlay) {  // ImageLook refuses one off the picture
-            elements.append("videoconvert ! gdkpixbufoverlay location=\(Element.launchQuoted(overlay.path)) offset-x=\(place.x) "
+            elements.append("videoconvert ! gdkpixbufoverlay name=\(DrawingOverlay.elementName) location=\(Element.launchQuoted(overlay.path)) offset-x=\(place.x) "
                 + "offset-y=\(place.y) overlay-width=\(place.width) overlay-height=\(place.height) alpha=\(overlay.opacity) "
                 + "! videoconvert ! video/x-raw,format=I420")
         }

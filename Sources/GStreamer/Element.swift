@@ -77,6 +77,12 @@ public class Element: @unchecked Sendable, CustomStringConvertible {
         return takeGLibString(gst_object_get_name(UnsafeMutablePointer<GstObject>(factory)))
     }
 
+    /// The classification its factory gives (`Source/File`, `Sink/Network`, `Filter/Effect/Video`), if known.
+    public var factoryClass: String? {
+        guard let factory = gst_element_get_factory(raw), let klass = gst_element_factory_get_metadata(factory, "klass") else { return nil }
+        return String(cString: klass)
+    }
+
     /// The element's current state, without waiting for a pending change.
     public var currentState: State {
         var current = GST_STATE_VOID_PENDING

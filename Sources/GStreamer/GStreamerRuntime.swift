@@ -60,6 +60,13 @@ private let initialization: Result<Void, GStreamerError> = {
     if gst_init_check(nil, nil, &error) != 0 {
         // Registers the tag library's tags (capturing-*, geo-*, …) besides MusicBrainz's, despite its name.
         gst_tag_register_musicbrainz_tags()
+        // DirectFB's sink crashes the process when no framebuffer console is there (a machine
+        // without a display), and autovideosink tries it when the display sinks fail: ranked out,
+        // it is used only when named.
+        if let factory = gst_element_factory_find("dfbvideosink") {
+            gst_plugin_feature_set_rank(factory, guint(GST_RANK_NONE.rawValue))
+            gst_object_unref(UnsafeMutableRawPointer(factory))
+        }
         return .success(())
     }
     let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown reason"

@@ -239,16 +239,23 @@ public struct HEIFContents: Sendable, Equatable {
             let method = version >= 1 ? try iloc.u16() & 0x0F : 0
             _ = try iloc.u16()  // data reference index
             let base = try iloc.integer(baseSize)
+            guard method <= 2 else { throw HEIFError("item \(id) uses construction method \(method), which is unknown") }
             var total = 0
             for _ in 0..<(try iloc.u16()) {
                 _ = try iloc.integer(indexSize)
                 let offset = try iloc.integer(offsetSize), length = try iloc.integer(lengthSize)
                 let (start, startOverflows) = base.addingReportingOverflow(offset)
                 let (stop, stopOverflows) = start.addingReportingOverflow(length)
+                let (sum, sumOverflows) = total.addingReportingOverflow(length)
+                // Data in the file (method 0) or in its idat box (method 1) cannot be larger than
+                // the file; data taken from other items (method 2) is bounded by the sum's range.
+                guard !sumOverflows, method == 2 || sum <= fileSize else {
+                    throw HEIFError("item \(id)'s extents add up to more data than the file holds")
+                }
                 guard method != 0 || (!startOverflows && !stopOverflows && stop <= fileSize) else {
                     throw HEIFError("item \(id)'s data lies outside the file")
                 }
-                total += length
+                total = sum
             }
             lengths[id] = total
         }

@@ -28,8 +28,11 @@ public enum JPEGFile {
         return [0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload + jpeg[index...]
     }
 
+    /// Whether the segment at `index` is an APP1 "Exif" segment long enough to hold its name.
     private static func isExif(_ jpeg: [UInt8], at index: Int) -> Bool {
-        jpeg[index + 1] == 0xE1 && index + 10 <= jpeg.count && Array(jpeg[index + 4 ..< index + 10]) == Array("Exif".utf8) + [0, 0]
+        guard jpeg[index + 1] == 0xE1, index + 10 <= jpeg.count else { return false }
+        let length = Int(jpeg[index + 2]) << 8 | Int(jpeg[index + 3])
+        return length >= 8 && Array(jpeg[index + 4 ..< index + 10]) == Array("Exif".utf8) + [0, 0]
     }
 }
 

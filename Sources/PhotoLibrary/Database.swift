@@ -1,5 +1,5 @@
 internal import CSQLite
-import Glibc
+import Foundation
 
 /// An open SQLite database: one connection, used from one task at a time.
 final class Database {
@@ -24,6 +24,34 @@ final class Database {
         try execute("PRAGMA foreign_keys = ON")
     }
 
+    /// Opens an existing database only to read it, for a library this process may not write.
+    /// When SQLite cannot share its locks there (no write access to the folder for the WAL's
+    /// index), the file is read as it stands, as no writer could change it from here.
+    init(readingOnly path: String) throws(DatabaseError) {
+        let uri = "file:" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)
+        var lastError = DatabaseError(code: SQLITE_CANTOPEN, message: "unable to open database file")
+        for query in ["?mode=ro", "?mode=ro&immutable=1"] {
+            var handle: OpaquePointer?
+            let status = sqlite3_open_v2(uri + query, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
+            if status == SQLITE_OK, let handle {
+                // Opening is lazy: the first read says whether the file can be read this way.
+                var probe: OpaquePointer?
+                let readable = sqlite3_prepare_v2(handle, "SELECT count(*) FROM photos", -1, &probe, nil) == SQLITE_OK
+                    && sqlite3_step(probe) == SQLITE_ROW
+                if !readable { lastError = DatabaseError(code: sqlite3_errcode(handle), message: String(cString: sqlite3_errmsg(handle))) }
+                sqlite3_finalize(probe)
+                if readable {
+                    connection = handle
+                    busyTimeout = .seconds(30)
+                    sqlite3_busy_timeout(connection, 30_000)
+                    return
+                }
+            }
+            sqlite3_close(handle)
+        }
+        throw lastError
+    }
+
     deinit {
         sqlite3_close_v2(connection)
     }
@@ -36,7 +64,7 @@ final class Database {
             guard status == SQLITE_OK else {
                 let text = message.map { String(cString: $0) } ?? lastErrorMessage
                 sqlite3_free(message)
-                throw DatabaseError(code: status, message: text)
+                throw DatabaseError(code: status, message: text, systemError: sqlite3_system_errno(connection))
             }
         }
     }
@@ -61,7 +89,7 @@ final class Database {
         var statement: OpaquePointer?
         try retryingWhileBusy { () throws(DatabaseError) in
             guard sqlite3_prepare_v2(connection, sql, -1, &statement, nil) == SQLITE_OK, statement != nil else {
-                throw DatabaseError(code: sqlite3_errcode(connection), message: lastErrorMessage)
+                throw DatabaseError(code: sqlite3_errcode(connection), message: lastErrorMessage, systemError: sqlite3_system_errno(connection))
             }
         }
         guard let statement else { return [] }
@@ -79,7 +107,7 @@ final class Database {
             let status = sqlite3_step(statement)
             if status == SQLITE_DONE { return rows }
             guard status == SQLITE_ROW else {
-                throw DatabaseError(code: status, message: lastErrorMessage)
+                throw DatabaseError(code: status, message: lastErrorMessage, systemError: sqlite3_system_errno(connection))
             }
             rows.append(Row(statement))
         }
@@ -149,7 +177,10 @@ struct DatabaseError: Error {
     let code: Int32
     let message: String
 
-    var isDiskFull: Bool { code & 0xff == SQLITE_FULL }
+    /// The `errno` of the system call that failed under SQLite, when one did (0 otherwise).
+    var systemError: Int32 = 0
+
+    var isDiskFull: Bool { code & 0xff == SQLITE_FULL || (code & 0xff == SQLITE_IOERR && [ENOSPC, EDQUOT].contains(systemError)) }
     var isReadOnly: Bool { [SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH].contains(code & 0xff) }
     var isBusy: Bool { [SQLITE_BUSY, SQLITE_LOCKED].contains(code & 0xff) }
     var isCorrupt: Bool { [SQLITE_CORRUPT, SQLITE_NOTADB].contains(code & 0xff) }

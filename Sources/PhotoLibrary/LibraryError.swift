@@ -1,3 +1,4 @@
+import FileSystem
 import Glibc
 
 /// Why the library could not do what was asked; ``message`` is one sentence for a person.
@@ -31,7 +32,9 @@ public struct LibraryError: Error, Sendable, Equatable {
         switch failure.code {
         case ENOSPC, EDQUOT: self.init(.diskFull, "\(path) could not be written: \(failure.reason); free some space and try again")
         case EACCES, EPERM, EROFS: self.init(.permissionDenied, "\(path) could not be written: \(failure.reason); choose a folder you can write to")
-        case ENOENT, ENOTDIR: self.init(.cannotCreate, "\(path) could not be created: its folder does not exist")
+        case _ where failure.refusal != nil: self.init(.cannotCreate, "\(path) was not written: \(failure.reason)")
+        case ENOENT: self.init(.cannotCreate, "\(path) could not be created: its folder does not exist")
+        case ENOTDIR: self.init(.cannotCreate, "\(path) could not be created: a file stands where a folder of its path should be")
         case EIO: self.init(.ioError, "\(path) could not be written: \(failure.reason)")
         default: self.init(.cannotCreate, "\(path) could not be created: \(failure.reason)")
         }
@@ -40,7 +43,9 @@ public struct LibraryError: Error, Sendable, Equatable {
     /// The error a failed index statement means.
     init(_ failure: DatabaseError, index path: String) {
         if failure.isDiskFull {
-            self.init(.diskFull, "the library index \(path) could not be written: the disk is full; free some space and try again")
+            self.init(.diskFull, "the library index \(path) could not be written: the disk is full (or nearly); free some space and try again")
+        } else if failure.isBusy {
+            self.init(.ioError, "the library index \(path) stayed locked by another program for 30 seconds; wait for it to finish (or close it) and try again")
         } else if failure.isReadOnly {
             self.init(.permissionDenied, "the library index \(path) may not be written; choose a library folder you can write to")
         } else if failure.isCorrupt {

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import HEIF
 import ImageMetadata
@@ -9,11 +10,16 @@ import ImageMetadata
 /// A photo is written durably (temporary file, fsync, rename, folder fsync) before its row, and
 /// both happen under the index's write lock, so several processes may add photos at once and a
 /// crash leaves a whole photo or nothing. Opening the library reconciles files and rows.
+///
+/// Only names the library gave are its photos: every path read from the index is a plain name
+/// inside the folder, and reconciling indexes only files named as the library names them.
 public final class PhotoLibrary {
     /// The library folder.
     public let folder: String
     /// What opening the library found and repaired.
     public private(set) var reconciliation = Reconciliation()
+    /// Whether the library was opened only to be read (its folder or index may not be written).
+    public let isReadOnly: Bool
 
     private let database: Database
     private var indexPath: String { folder + "/library.sqlite" }
@@ -27,24 +33,60 @@ public final class PhotoLibrary {
         public var dropped: [LibraryPhoto] = []
         /// Temporary files left by a crash, and thumbnails of no photo, now removed.
         public var removedLeftovers = 0
+        /// Files named as photos that are not whole pictures (damaged, or not photos at all),
+        /// left as they are and not indexed; full paths.
+        public var skipped: [String] = []
 
-        public var isEmpty: Bool { indexed.isEmpty && dropped.isEmpty && removedLeftovers == 0 }
+        public var isEmpty: Bool { indexed.isEmpty && dropped.isEmpty && removedLeftovers == 0 && skipped.isEmpty }
     }
 
     /// Opens the library in `folder`, creating it if needed, and reconciles files and rows.
-    public init(folder: String) throws(LibraryError) {
+    ///
+    /// With `forReading`, a library whose folder or index may not be written (read-only, another
+    /// user's) is opened read-only instead of refused: it can be listed and copied from, and is
+    /// reconciled the next time it is opened by someone who may write it.
+    public init(folder: String, forReading: Bool = false) throws(LibraryError) {
+        guard !folder.isEmpty else { throw LibraryError(.cannotCreate, "the library folder's name is empty; name a folder") }
         self.folder = folder
+        let index = folder + "/library.sqlite"
+        try Self.checkKinds(folder: folder, index: index)
+        isReadOnly = forReading && FileManager.default.fileExists(atPath: index) && !Self.mayWrite(folder: folder, index: index)
+        if isReadOnly {
+            do {
+                database = try Database(readingOnly: index)
+            } catch {
+                throw LibraryError(error, index: index)
+            }
+            return
+        }
         for path in [folder, folder + "/thumbnails"] {
             let failure = Self.makeFolder(path)
             guard failure == 0 else { throw LibraryError(DurableFile.WriteError(path: path, code: failure)) }
         }
         do {
-            database = try Database(path: folder + "/library.sqlite")
+            database = try Database(path: index)
             try database.execute(Self.schema)
         } catch {
-            throw LibraryError(error, index: folder + "/library.sqlite")
+            throw LibraryError(error, index: index)
         }
         try reconcile()
+    }
+
+    /// Refuses a library folder that is a file, or an index that is not a file, saying what is there.
+    private static func checkKinds(folder: String, index: String) throws(LibraryError) {
+        var status = stat()
+        if stat(folder, &status) == 0, status.st_mode & S_IFMT != S_IFDIR {
+            throw LibraryError(.cannotCreate, "the library folder \(folder) is a file, not a folder; name a folder for the library")
+        }
+        if stat(index, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+            throw LibraryError(.corrupt, "the library index \(index) is not a file (a folder or a special file is there); move it away and camctl will index the photos again")
+        }
+    }
+
+    /// Whether this process may write the library's folder, its thumbnails and its index.
+    private static func mayWrite(folder: String, index: String) -> Bool {
+        access(folder, W_OK) == 0 && access(index, W_OK) == 0
+            && (access(folder + "/thumbnails", F_OK) != 0 || access(folder + "/thumbnails", W_OK) == 0)
     }
 
     // MARK: - Adding
@@ -54,38 +96,43 @@ public final class PhotoLibrary {
     /// - Throws: A ``LibraryError`` (disk full, read-only folder, …); nothing of the photo stays behind.
     @discardableResult
     public func add(_ photo: NewPhoto) throws(LibraryError) -> LibraryPhoto {
+        guard !isReadOnly else { throw LibraryError(.permissionDenied, "the library \(folder) may not be written; choose a library folder you can write to") }
+        // The files written so far; removed when anything fails, the commit included, so a photo
+        // reported lost is not found and indexed by the next opening.
+        var written: [String] = []
         do {
             return try database.writeTransaction { () throws -> LibraryPhoto in
                 let name = try writeUniquely(photo)
-                var written = [folder + "/" + name]
-                do {
-                    var thumbnailName: String?
-                    if !photo.thumbnail.isEmpty {
-                        let thumbnail = Self.thumbnailName(for: name)
-                        try DurableFile.write(photo.thumbnail, to: thumbnailFolder + "/" + thumbnail, exclusive: true)
-                        written.append(thumbnailFolder + "/" + thumbnail)
-                        thumbnailName = thumbnail
-                    }
-                    let id = try insertRow(file: name, thumbnail: thumbnailName, capturedAt: photo.capturedAt, device: photo.device,
-                                           width: photo.width, height: photo.height, codec: photo.codec,
-                                           orientation: photo.orientation, byteCount: photo.data.count)
-                    for album in photo.albums {
-                        try database.query("INSERT OR IGNORE INTO albums (photo_id, name) VALUES (?, ?)", [.integer(id), .text(album)])
-                    }
-                    return try self.photo(id: id)
-                } catch {
-                    written.forEach { unlink($0) }
-                    throw error
+                written.append(folder + "/" + name)
+                var thumbnailName: String?
+                if !photo.thumbnail.isEmpty {
+                    let thumbnail = Self.thumbnailName(for: name)
+                    try DurableFile.write(photo.thumbnail, to: thumbnailFolder + "/" + thumbnail, exclusive: true)
+                    written.append(thumbnailFolder + "/" + thumbnail)
+                    thumbnailName = thumbnail
                 }
+                let id = try insertRow(file: name, thumbnail: thumbnailName, capturedAt: photo.capturedAt, device: photo.device,
+                                       width: photo.width, height: photo.height, codec: photo.codec,
+                                       orientation: photo.orientation, byteCount: photo.data.count)
+                for album in photo.albums {
+                    try database.query("INSERT OR IGNORE INTO albums (photo_id, name) VALUES (?, ?)", [.integer(id), .text(album)])
+                }
+                return try self.photo(id: id)
             }
-        } catch let error as LibraryError {
-            throw error
-        } catch let error as DurableFile.WriteError {
-            throw LibraryError(error)
-        } catch let error as DatabaseError {
-            throw LibraryError(error, index: indexPath)
         } catch {
-            throw LibraryError(.ioError, "the photo could not be added to the library: \(error)")
+            written.forEach { unlink($0) }
+            if !written.isEmpty { DurableFile.syncFolder(folder) }
+            throw Self.libraryError(error, index: indexPath, doing: "the photo could not be added to the library")
+        }
+    }
+
+    /// The library error any failure met while changing the library means.
+    private static func libraryError(_ error: any Error, index: String, doing context: String) -> LibraryError {
+        switch error {
+        case let error as LibraryError: error
+        case let error as DurableFile.WriteError: LibraryError(error)
+        case let error as DatabaseError: LibraryError(error, index: index)
+        default: LibraryError(.ioError, "\(context): \(error)")
         }
     }
 
@@ -119,15 +166,18 @@ public final class PhotoLibrary {
         return photo
     }
 
+    /// The photos of a query's rows. A row whose file is not a plain name in the folder (a damaged
+    /// or tampered index) is left out, so no path outside the library is ever read or removed.
     private func rows(_ sql: String, _ parameters: [Database.Parameter] = []) throws(LibraryError) -> [LibraryPhoto] {
         do {
-            return try database.query(sql, parameters).map { row throws(DatabaseError) in
+            return try database.query(sql, parameters).filter { $0.text("file").map(Self.isPlainName) == true }.map { row throws(DatabaseError) in
+                let file = row.text("file") ?? ""
                 let id = row.integer("id") ?? 0
                 let albums = try database.query("SELECT name FROM albums WHERE photo_id = ? ORDER BY name", [.integer(id)])
                     .compactMap { $0.text("name") }
                 return LibraryPhoto(
-                    id: id, path: folder + "/" + (row.text("file") ?? ""),
-                    thumbnailPath: row.text("thumbnail").map { thumbnailFolder + "/" + $0 },
+                    id: id, path: folder + "/" + file,
+                    thumbnailPath: row.text("thumbnail").flatMap { Self.isPlainName($0) ? thumbnailFolder + "/" + $0 : nil },
                     capturedAt: Self.date(row.text("captured_at") ?? "") ?? Date(timeIntervalSince1970: 0),
                     device: row.text("device") ?? "", width: Int(row.integer("width") ?? 0),
                     height: Int(row.integer("height") ?? 0), codec: row.text("codec") ?? "",
@@ -143,6 +193,7 @@ public final class PhotoLibrary {
 
     /// Removes a photo: its row, its file and its thumbnail.
     public func delete(id: Int64) throws(LibraryError) {
+        guard !isReadOnly else { throw LibraryError(.permissionDenied, "the library \(folder) may not be written, so photo \(id) cannot be deleted") }
         let photo = try photo(id: id)
         do {
             try database.writeTransaction {
@@ -151,18 +202,15 @@ public final class PhotoLibrary {
                     throw DurableFile.WriteError(path: path, code: errno)
                 }
             }
-        } catch let error as DurableFile.WriteError {
-            throw LibraryError(error)
-        } catch let error as DatabaseError {
-            throw LibraryError(error, index: indexPath)
         } catch {
-            throw LibraryError(.ioError, "photo \(id) could not be deleted: \(error)")
+            throw Self.libraryError(error, index: indexPath, doing: "photo \(id) could not be deleted")
         }
         DurableFile.syncFolder(folder)
     }
 
     /// Copies a photo's file to `destination` (a file path, or a folder to copy it into under its
-    /// own name); returns the path written.
+    /// own name), as ``OutputFile`` writes; returns the path written. A destination inside the
+    /// library folder is refused: the library's files are its own.
     public func export(id: Int64, to destination: String) throws(LibraryError) -> String {
         let photo = try photo(id: id)
         var target = destination
@@ -170,11 +218,17 @@ public final class PhotoLibrary {
         if FileManager.default.fileExists(atPath: destination, isDirectory: &isFolder), isFolder.boolValue {
             target = destination + "/" + URL(fileURLWithPath: photo.path).lastPathComponent
         }
-        guard let data = FileManager.default.contents(atPath: photo.path) else {
-            throw LibraryError(.ioError, "\(photo.path) could not be read; the photo's file is missing or unreadable")
+        guard !OutputFile.isInside(target, folder: folder) else {
+            throw LibraryError(DurableFile.WriteError(path: target, refusal: .libraryFile(folder: folder)))
+        }
+        let data: [UInt8]
+        do {
+            data = try RegularFile.contents(of: photo.path, limit: Int.max)
+        } catch {
+            throw LibraryError(.ioError, "\(photo.path) could not be read (\(error.reason)); the photo's file is missing or damaged")
         }
         do {
-            try DurableFile.write(data, to: target)
+            try OutputFile.write(data, to: target)
         } catch {
             throw LibraryError(error)
         }
@@ -198,12 +252,16 @@ public final class PhotoLibrary {
                         indexedFiles.insert(file)
                         if let thumbnail = row.text("thumbnail") { keptThumbnails.insert(thumbnail) }
                     } else {
-                        found.dropped.append(try photo(id: id))
+                        // A row naming no plain file of the folder is damaged: dropped, nothing touched.
+                        if let photo = try? photo(id: id) { found.dropped.append(photo) }
                         try database.query("DELETE FROM photos WHERE id = ?", [.integer(id)])
                     }
                 }
                 for name in files.sorted() where Self.isPhotoFile(name) && !indexedFiles.contains(name) {
-                    guard let photo = try indexFound(name) else { continue }
+                    guard let photo = try indexFound(name) else {
+                        found.skipped.append(folder + "/" + name)
+                        continue
+                    }
                     found.indexed.append(photo)
                     if let thumbnail = photo.thumbnailPath { keptThumbnails.insert(URL(fileURLWithPath: thumbnail).lastPathComponent) }
                 }
@@ -224,19 +282,23 @@ public final class PhotoLibrary {
         reconciliation = found
     }
 
-    /// Indexes a photo file that has no row, with what the file itself says.
+    /// Indexes a photo file that has no row, with what the file itself says; `nil` (not indexed)
+    /// when it is not a regular file or not a whole picture of its kind.
     private func indexFound(_ name: String) throws -> LibraryPhoto? {
         let path = folder + "/" + name
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        var link = stat()
+        guard lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFREG,
+              let data = try? RegularFile.contents(of: path, limit: Int.max) else { return nil }
         let codec = name.hasSuffix(".heic") ? "hevc" : "jpeg"
         let size = codec == "hevc"
-            ? (try? HEIFContents(parsing: Array(data)))?.displaySize
+            ? (try? HEIFContents(parsing: data))?.displaySize
             : JPEGFile.dimensions(of: data)
-        let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? Date()
+        guard let size, size.width > 0, size.height > 0 else { return nil }
+        let modified = Date(timeIntervalSince1970: Double(link.st_mtim.tv_sec) + Double(link.st_mtim.tv_nsec) / 1e9)
         let thumbnail = Self.thumbnailName(for: name)
         let hasThumbnail = FileManager.default.fileExists(atPath: thumbnailFolder + "/" + thumbnail)
         let id = try insertRow(file: name, thumbnail: hasThumbnail ? thumbnail : nil, capturedAt: modified, device: "unknown",
-                               width: size?.width ?? 0, height: size?.height ?? 0, codec: codec, orientation: 1,
+                               width: size.width, height: size.height, codec: codec, orientation: 1,
                                byteCount: data.count)
         return try photo(id: id)
     }
@@ -288,8 +350,15 @@ public final class PhotoLibrary {
         URL(fileURLWithPath: photoName).deletingPathExtension().lastPathComponent + ".jpg"
     }
 
+    /// Whether a file is named as the library names its photos (``fileName(capturedAt:extension:)``):
+    /// other files in the folder (a copy, a link, a person's own picture) are not the library's.
     static func isPhotoFile(_ name: String) -> Bool {
-        !name.hasPrefix(".") && ["jpg", "jpeg", "heic"].contains(URL(fileURLWithPath: name).pathExtension.lowercased())
+        name.wholeMatch(of: /[0-9]{8}-[0-9]{6}\.[0-9]{3}-[a-z0-9]{6}\.(jpg|heic)/) != nil
+    }
+
+    /// Whether a name read from the index is a file name in one folder, not a path elsewhere.
+    static func isPlainName(_ name: String) -> Bool {
+        !name.isEmpty && !name.contains("/") && !name.hasPrefix(".") && !name.contains("\0")
     }
 
     /// ISO 8601 in UTC with milliseconds, which sorts as text in time order.

@@ -12,9 +12,11 @@ public enum Parser {
         public let text: String
         public let line: Int
         public let column: Int
+        /// Whether it is the `source` (the camera) rather than a `filter` that frames pass through.
+        public let isSource: Bool
 
-        public init(text: String, line: Int, column: Int) {
-            (self.text, self.line, self.column) = (text, line, column)
+        public init(text: String, line: Int, column: Int, isSource: Bool = false) {
+            (self.text, self.line, self.column, self.isSource) = (text, line, column, isSource)
         }
     }
 
@@ -24,7 +26,11 @@ public enum Parser {
         public let fragments: [Fragment]
     }
 
-    /// Parses a file's bytes, with `overrides` (`--set NAME=VALUE`) replacing `param` defaults.
+    /// How deep `repeat` blocks may nest; a deeper one is refused at its place.
+    public static let maximumNesting = 32
+
+    /// Parses a file's bytes, with `overrides` replacing `param` defaults (an override that names
+    /// no param is the caller's to report: see ``Script/parameters``). Lines end with LF or CRLF.
     ///
     /// - Throws: ``ScriptErrors`` with every mistake, in file order.
     public static func parse(_ data: [UInt8], overrides: [String: String] = [:],
@@ -35,7 +41,8 @@ public enum Parser {
             throw ScriptErrors(errors: [ScriptError(line: line, column: column, "this is not UTF-8 text; a description file must be text")])
         }
         var number = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is one Character in Swift, so CRLF lines are split as such.
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             number += 1
             switch Lexer.tokens(of: line, number: number) {
             case .failure(let error): state.errors.append(error)
@@ -44,10 +51,6 @@ public enum Parser {
             }
         }
         state.finish(lines: number)
-        if let unused = overrides.keys.sorted().first(where: { state.script.parameters[$0] == nil }) {
-            state.errors.append(ScriptError(line: 1, column: 1, "--set \(unused): the file has no param \(unused); its params are "
-                + (state.script.parameters.isEmpty ? "none" : state.script.parameters.keys.sorted().joined(separator: ", "))))
-        }
         guard state.errors.isEmpty else { throw ScriptErrors(errors: state.errors) }
         return Result(script: state.script, fragments: state.fragments)
     }
@@ -72,8 +75,9 @@ public enum Parser {
         var fragments: [Fragment] = []
         let overrides: [String: String]
         let image: ImageVocabulary
-        /// Open blocks: the `repeat` token and its count, and the steps gathered so far.
-        var blocks: [(opener: Token, count: Int, steps: [Script.Step])] = []
+        /// Open blocks: the `repeat` token and its count, and the steps gathered so far. A block
+        /// refused for nesting too deep is still tracked, so its } matches, but never kept.
+        var blocks: [(opener: Token, count: Int, steps: [Script.Step], isRefused: Bool)] = []
         var sawStep = false
 
         init(overrides: [String: String], image: ImageVocabulary) {
@@ -86,7 +90,7 @@ public enum Parser {
             if head.kind == .closeBrace {
                 guard tokens.count == 1 else { return fail(tokens[1], "} stands on a line of its own; expected nothing after it") }
                 guard let block = blocks.popLast() else { return fail(head, "this } closes no block; expected a repeat … { before it") }
-                add(.repeatBlock(count: block.count, steps: block.steps))
+                if !block.isRefused { add(.repeatBlock(count: block.count, steps: block.steps)) }
                 return
             }
             guard head.kind == .word else {
@@ -169,7 +173,7 @@ public enum Parser {
                 if head.text == "source" {
                     guard session.source == nil else { return fail(head, "a source is already set above; a file has one") }
                     session.source = trimmed
-                    fragments.insert(Fragment(text: trimmed, line: fragment.line, column: fragment.column), at: 0)
+                    fragments.insert(Fragment(text: trimmed, line: fragment.line, column: fragment.column, isSource: true), at: 0)
                 } else {
                     session.filters.append(trimmed)
                     fragments.append(Fragment(text: trimmed, line: fragment.line, column: fragment.column))
@@ -321,7 +325,12 @@ public enum Parser {
                     return fail(arguments.first ?? head, "a repeat is written repeat N { with N from 1 to 100000, its steps on the lines below, and } on a line of its own")
                 }
                 // A bad count is reported, and the block still opens, so its } is not an error too.
-                blocks.append((head, integer(arguments[0], in: 1...100_000) ?? 1, []))
+                let count = integer(arguments[0], in: 1...100_000) ?? 1
+                let tooDeep = blocks.count >= Parser.maximumNesting
+                if tooDeep, !blocks.last!.isRefused {
+                    fail(head, "repeat blocks nest at most \(Parser.maximumNesting) deep; this one is one deeper")
+                }
+                blocks.append((head, count, [], tooDeep || blocks.last?.isRefused == true))
             case "timelapse":
                 guard arguments.count == 4, arguments[0].text == "every", arguments[2].text == "for" else {
                     return fail(arguments.first ?? head, "a time-lapse is written timelapse every SECONDS for COUNT, such as timelapse every 10 for 360")
@@ -351,6 +360,7 @@ public enum Parser {
         }
 
         mutating func add(_ step: Script.Step) {
+            if blocks.last?.isRefused == true { return }
             if blocks.isEmpty {
                 script.steps.append(step)
             } else {
@@ -359,7 +369,7 @@ public enum Parser {
         }
 
         mutating func finish(lines: Int) {
-            for block in blocks.reversed() {
+            for block in blocks.reversed() where !block.isRefused {
                 fail(block.opener, "the repeat block opened here is not closed; expected } on a line of its own before the end of the file")
             }
             if !sawStep, errors.isEmpty {

@@ -43,14 +43,19 @@ struct ParsedArguments {
                 values[option.name, default: []].append("")
                 continue
             }
+            let value: String
             if let inline {
-                values[option.name, default: []].append(inline)
+                value = inline
             } else if let next = remaining.first, !next.hasPrefix("--") || next == "-" {
-                values[option.name, default: []].append(next)
+                value = next
                 remaining.removeFirst()
             } else {
                 throw CommandFailure("\(option.name) needs a value (\(option.value!))", exitCode: .usage)
             }
+            guard !value.isEmpty else {
+                throw CommandFailure("\(option.name) was given an empty value; it needs \(option.value!)", exitCode: .usage)
+            }
+            values[option.name, default: []].append(value)
         }
     }
 

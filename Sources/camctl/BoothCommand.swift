@@ -46,6 +46,7 @@ struct BoothCommand: Subcommand {
         countdown = try arguments.seconds("--countdown", in: 0...3600) ?? 5
         layout = try arguments.choice("--layout", as: Layout.self) ?? .grid
         sink = arguments.string("--sink") ?? "autovideosink"
+        try SessionOptions.checkSink(sink, from: "--sink")
         composedOutput = arguments.string("--output")
         settings.quality = try arguments.integer("--quality", in: 1...100) ?? settings.quality
         try arguments.refuseTogether("--jpeg", "--hevc")

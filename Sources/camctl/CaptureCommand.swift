@@ -68,6 +68,7 @@ struct CaptureCommand: Subcommand {
         countdown = try arguments.seconds("--countdown") ?? 0
         interval = try arguments.seconds("--interval") ?? 0
         sink = arguments.string("--sink")
+        if let sink { try SessionOptions.checkSink(sink, from: "--sink") }
     }
 
     func run() async throws(CommandFailure) {

@@ -62,7 +62,7 @@ extension Subcommand {
 /// `camctl --version`.
 struct Version: Runnable {
     func run() async throws(CommandFailure) {
-        Console.result("camctl \(camctlVersion) (GStreamer \(GStreamerRuntime.version))")
+        try Console.result("camctl \(camctlVersion) (GStreamer \(GStreamerRuntime.version))")
     }
 }
 
@@ -74,7 +74,7 @@ struct Help: Runnable {
         guard let topic else {
             let width = Command.all.map { $0.name.count }.max() ?? 0
             let commands = Command.all.map { "  \($0.name.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.summary)" }
-            Console.result("""
+            try Console.result("""
                 camctl: cameras on Linux through GStreamer
 
                 usage: camctl COMMAND [OPTIONS]
@@ -93,7 +93,7 @@ struct Help: Runnable {
         guard let command = Command.all.first(where: { $0.name == topic }) else {
             throw CommandFailure("there is no command \"\(topic)\"; run camctl help to see the commands", exitCode: .usage)
         }
-        Console.result("usage: " + command.synopsis.trimmingCharacters(in: .whitespaces) + "\n\n" + command.help + "\n\n" + Command.exitCodes)
+        try Console.result("usage: " + command.synopsis.trimmingCharacters(in: .whitespaces) + "\n\n" + command.help + "\n\n" + Command.exitCodes)
     }
 }
 

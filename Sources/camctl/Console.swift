@@ -1,5 +1,5 @@
+import FileSystem
 import Foundation
-import PhotoLibrary
 
 /// Where camctl writes: results on standard output (paths, JSON, tables), progress on standard
 /// error only when a person is watching it, and nothing else.
@@ -10,14 +10,25 @@ enum Console {
     static let showsProgress = isatty(STDERR_FILENO) == 1
 
     /// A result line on standard output.
-    static func result(_ line: String) {
-        write(line + "\n", to: STDOUT_FILENO)
+    ///
+    /// - Throws: exit code 74 when standard output refuses it (a full disk, a closed pipe).
+    static func result(_ line: String) throws(CommandFailure) {
+        try resultBytes(Array((line + "\n").utf8))
     }
 
     /// One JSON object on one line of standard output.
-    static func json(_ object: [String: Any]) {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
-        write(String(decoding: data, as: UTF8.self) + "\n", to: STDOUT_FILENO)
+    static func json(_ object: [String: Any]) throws(CommandFailure) {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+            throw CommandFailure("a result could not be put in JSON", exitCode: .software)
+        }
+        try resultBytes(Array(data) + [0x0A])
+    }
+
+    private static func resultBytes(_ bytes: [UInt8]) throws(CommandFailure) {
+        let failure = bytes.withUnsafeBytes { DurableFile.writeAll($0, to: STDOUT_FILENO) }
+        guard failure != 0 else { return }
+        let reason = failure == EPIPE ? "its reader went away" : String(cString: strerror(failure))
+        throw CommandFailure("standard output could not be written (\(reason)); whatever was saved stays saved", exitCode: .ioError)
     }
 
     /// Raw bytes on standard output (`--output -`).

@@ -37,9 +37,9 @@ struct DevicesCommand: Subcommand {
             if printsJSON {
                 var record = Self.record(camera)
                 if listsControls { record["controls"] = Self.controlRecords(camera) }
-                Console.json(record)
+                try Console.json(record)
             } else {
-                Console.result(([Self.text(camera)] + (listsControls ? Self.controlLines(camera) : [])).joined(separator: "\n"))
+                try Console.result(([Self.text(camera)] + (listsControls ? Self.controlLines(camera) : [])).joined(separator: "\n"))
             }
         }
     }

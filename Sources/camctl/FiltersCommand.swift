@@ -23,9 +23,9 @@ struct FiltersCommand: Subcommand {
         let width = ImageFilter.allCases.map(\.rawValue.count).max() ?? 0
         for filter in ImageFilter.allCases {
             if printsJSON {
-                Console.json(["name": filter.rawValue, "summary": filter.summary])
+                try Console.json(["name": filter.rawValue, "summary": filter.summary])
             } else {
-                Console.result(filter.rawValue.padding(toLength: width + 2, withPad: " ", startingAt: 0) + filter.summary)
+                try Console.result(filter.rawValue.padding(toLength: width + 2, withPad: " ", startingAt: 0) + filter.summary)
             }
         }
     }

@@ -65,7 +65,7 @@ enum ImageOptions {
             do {
                 settings.overlay = try DrawingOverlay(path: path)
             } catch {
-                throw CommandFailure("--overlay: \(error.message)", exitCode: .usage)
+                throw CommandFailure("--overlay: \(error.message)", exitCode: error.code == .unreadableFile ? .dataError : .usage)
             }
         }
         if let text = arguments.string("--rotate") {
@@ -81,6 +81,9 @@ enum ImageOptions {
     static func filters(_ text: String, option: String) throws(CommandFailure) -> [ImageFilter] {
         var filters: [ImageFilter] = []
         for name in text.split(separator: "+", omittingEmptySubsequences: false).map(String.init) {
+            guard !name.isEmpty else {
+                throw CommandFailure("\(option) \(text) has an empty filter name; join names with a single +, such as mono+warm", exitCode: .usage)
+            }
             guard let filter = ImageFilter(rawValue: name.lowercased()) else {
                 let names = ImageFilter.allCases.map(\.rawValue)
                 let suggestion = Spelling.closest(to: name.lowercased(), among: names).map { "; did you mean \($0)?" }

@@ -69,35 +69,41 @@ struct LibraryCommand: Subcommand {
         }
     }
 
+    private var isDelete: Bool {
+        if case .delete = action { return true }
+        return false
+    }
+
     func run() async throws(CommandFailure) {
-        let library = try PhotoSaving.openLibrary(folder)
+        // Listing, showing, copying out and the sheet only read the library.
+        let library = try PhotoSaving.openLibrary(folder, forReading: !isDelete)
         do {
             switch action {
             case .list:
                 let photos = try library.photos()
                 if printsJSON {
-                    photos.forEach { Console.json(Self.record($0)) }
+                    for photo in photos { try Console.json(Self.record(photo)) }
                 } else if !photos.isEmpty {
-                    Console.result(Self.table(photos))
+                    try Console.result(Self.table(photos))
                 }
             case .show(let id):
                 let photo = try library.photo(id: id)
                 var record = Self.record(photo)
                 if photo.codec == "hevc" { record["heif_items"] = try Self.heifItems(of: photo.path) }
                 if printsJSON {
-                    Console.json(record)
+                    try Console.json(record)
                 } else {
                     let width = record.keys.map(\.count).max() ?? 0
                     for key in record.keys.sorted() {
                         let value = record[key].map { $0 is NSNull ? "" : "\($0)" } ?? ""
-                        Console.result(key.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value)
+                        try Console.result(key.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value)
                     }
                 }
             case .export(let id, let destination):
-                Console.result(try library.export(id: id, to: destination))
+                try Console.result(try library.export(id: id, to: destination))
             case .delete(let id):
                 try library.delete(id: id)
-                if printsJSON { Console.json(["deleted": id]) } else { Console.result("deleted \(id)") }
+                if printsJSON { try Console.json(["deleted": id]) } else { try Console.result("deleted \(id)") }
             case .sheet(let output, let columns):
                 try await makeSheet(of: library.photos(), columns: columns, to: output)
             }
@@ -129,9 +135,9 @@ struct LibraryCommand: Subcommand {
         }
         try PhotoSaving.write(sheet, to: output)
         if printsJSON {
-            Console.json(["path": output, "width": layout.width, "height": layout.height, "photos": thumbnails.count])
+            try Console.json(["path": output, "width": layout.width, "height": layout.height, "photos": thumbnails.count])
         } else {
-            Console.result(output)
+            try Console.result(output)
         }
     }
 

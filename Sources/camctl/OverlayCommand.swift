@@ -1,5 +1,7 @@
 import CameraKit
+import FileSystem
 import Foundation
+import ImageMetadata
 
 /// `camctl overlay`: lays a drawing (a PNG with transparency) over a photo, as seed 003 merges a
 /// PencilKit drawing onto the photo it was drawn on.
@@ -55,14 +57,18 @@ struct OverlayCommand: Subcommand {
     }
 
     func run() async throws(CommandFailure) {
-        guard let data = FileManager.default.contents(atPath: photo) else {
-            throw CommandFailure("the photo \(photo) cannot be read; check that it exists and its permissions", exitCode: .dataError)
+        let data: [UInt8]
+        do {
+            data = try RegularFile.contents(of: photo)
+        } catch {
+            throw CommandFailure("the photo \(photo) cannot be read: \(error.reason)", exitCode: .dataError)
+        }
+        guard JPEGFile.dimensions(of: data) != nil else {
+            throw CommandFailure("\(photo): the photo is not a JPEG picture; overlay reads JPEG photos", exitCode: .dataError)
         }
         let drawn: [UInt8]
         do {
-            drawn = try await drawing.drawn(onto: Array(data), quality: quality)
-        } catch where error.code == .unreadableFile {
-            throw CommandFailure("\(photo): \(error.message); overlay reads JPEG photos", exitCode: .dataError)
+            drawn = try await drawing.drawn(onto: data, quality: quality)
         } catch {
             throw CommandFailure(error)
         }
@@ -73,6 +79,6 @@ struct OverlayCommand: Subcommand {
             return
         }
         try PhotoSaving.write(drawn, to: output)
-        Console.result(output)
+        try Console.result(output)
     }
 }

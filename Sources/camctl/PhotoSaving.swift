@@ -1,4 +1,5 @@
 import CameraKit
+import FileSystem
 import Foundation
 import PhotoLibrary
 
@@ -109,16 +110,52 @@ struct PhotoSaving {
             if photoCount != 1, !Self.isPattern(path) {
                 throw CommandFailure("\(option) \(path) would be overwritten by each photo; put %d (a counter) or %t (the time) in the name", exitCode: .usage)
             }
-            try Self.checkWritable(Self.expand(path, number: 1, date: Date()))
+            try Self.checkPattern(path, option: option)
+            try checkWritable(Self.expand(path, number: 1, date: Date()))
         }
-        if let latest { try Self.checkWritable(latest) }
+        if let latest { try checkLatest(latest) }
+    }
+
+    /// Refuses a pattern whose `%NNd` asks for more digits than a counter can have.
+    private static func checkPattern(_ pattern: String, option: String) throws(CommandFailure) {
+        for match in pattern.matches(of: /%([0-9]+)d/) where (Int(match.output.1) ?? Int.max) > maximumCounterWidth {
+            throw CommandFailure("\(option) \(pattern): %\(match.output.1)d pads the counter to more than \(maximumCounterWidth) digits; use at most %0\(maximumCounterWidth)d",
+                                 exitCode: .usage)
+        }
+    }
+
+    /// The widest zero-padded counter a pattern may ask for (`%020d`).
+    static let maximumCounterWidth = 20
+
+    /// Fails early when a copy could not be written at `path` (``OutputFile``'s rules), or would
+    /// replace one of the library's own files.
+    private func checkWritable(_ path: String) throws(CommandFailure) {
+        try refuseLibraryFile(path)
+        try Self.checkWritable(path)
+    }
+
+    /// A copy never replaces a file inside the library folder (its index, a photo, a thumbnail);
+    /// a new file there is not the library's and is never indexed.
+    private func refuseLibraryFile(_ path: String) throws(CommandFailure) {
+        guard let library, FileManager.default.fileExists(atPath: path), OutputFile.isInside(path, folder: library.folder) else { return }
+        throw CommandFailure(LibraryError(DurableFile.WriteError(path: path, refusal: .libraryFile(folder: library.folder))))
+    }
+
+    /// `--latest` replaces only a symbolic link (its own, from an earlier run), never a file.
+    private func checkLatest(_ path: String) throws(CommandFailure) {
+        var status = stat()
+        if lstat(path, &status) == 0, status.st_mode & S_IFMT != S_IFLNK {
+            throw CommandFailure(LibraryError(DurableFile.WriteError(path: path, refusal: .notALink)))
+        }
+        try Self.checkWritable(path)
     }
 
     /// Opens the library named by `--library` or the default one; says what was repaired.
-    static func openLibrary(_ folder: String?) throws(CommandFailure) -> PhotoLibrary {
+    /// `forReading` opens a library this user may not write read-only instead of refusing it.
+    static func openLibrary(_ folder: String?, forReading: Bool = false) throws(CommandFailure) -> PhotoLibrary {
         let library: PhotoLibrary
         do {
-            library = try PhotoLibrary(folder: folder ?? PhotoLibrary.defaultFolder())
+            library = try PhotoLibrary(folder: folder ?? PhotoLibrary.defaultFolder(), forReading: forReading)
         } catch {
             throw CommandFailure(error)
         }
@@ -128,6 +165,10 @@ struct PhotoSaving {
         }
         if !repaired.indexed.isEmpty {
             Console.note("the library had \(repaired.indexed.count) photo file(s) without an entry; they were added")
+        }
+        if !repaired.skipped.isEmpty {
+            let named = repaired.skipped.prefix(5).joined(separator: ", ") + (repaired.skipped.count > 5 ? " and \(repaired.skipped.count - 5) more" : "")
+            Console.note("the library has \(repaired.skipped.count) file(s) named as photos that are not whole pictures, left as they are and not listed: \(named)")
         }
         return library
     }
@@ -169,7 +210,13 @@ struct PhotoSaving {
                 }
             } else {
                 let path = Self.expand(output, number: number, date: item.capturedAt)
-                try Self.write(item.data, to: path)
+                do {
+                    try refuseLibraryFile(path)
+                    try Self.write(item.data, to: path)
+                } catch {
+                    throw libraryPhoto == nil ? error
+                        : CommandFailure(error.message + "; the photo is in the library as \(libraryPhoto!.path)", exitCode: error.exitCode)
+                }
                 copy = path
             }
         }
@@ -182,6 +229,7 @@ struct PhotoSaving {
     private func afterSaving(_ saved: Saved, device: CaptureDevice, number: Int, toStandardOutput: Bool) throws(CommandFailure) {
         let record = Self.record(saved, device: device)
         if let latest, saved.path != "-" {
+            try checkLatest(latest)
             // A new link renamed over the old one, so the link is never missing.
             let temporary = latest + ".\(getpid()).tmp"
             unlink(temporary)
@@ -193,16 +241,18 @@ struct PhotoSaving {
         }
         if let metadata {
             if metadata == "-" {
-                Console.json(record)
+                try Console.json(record)
             } else {
                 let data = (try? JSONSerialization.data(withJSONObject: record, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()
-                try Self.write(Array(data) + [0x0A], to: Self.expand(metadata, number: number, date: saved.item.capturedAt))
+                let path = Self.expand(metadata, number: number, date: saved.item.capturedAt)
+                try refuseLibraryFile(path)
+                try Self.write(Array(data) + [0x0A], to: path)
             }
         }
         if printsJSON {
-            Console.json(record)
+            try Console.json(record)
         } else if !toStandardOutput, metadata != "-" {
-            Console.result(saved.path)
+            try Console.result(saved.path)
         }
         if let hook { try run(hook, for: saved) }
     }
@@ -262,11 +312,11 @@ struct PhotoSaving {
         while let character = characters.popFirst() {
             guard character == "%" else { result.append(character); continue }
             var width = ""
-            while let digit = characters.first, digit.isNumber { width.append(digit); characters.removeFirst() }
+            while let digit = characters.first, digit.isASCII, digit.isNumber { width.append(digit); characters.removeFirst() }
             switch characters.popFirst() {
             case "d":
                 let digits = String(number)
-                let padding = max(0, (Int(width) ?? 0) - digits.count)
+                let padding = max(0, min(Int(width) ?? 0, maximumCounterWidth) - digits.count)
                 result += String(repeating: "0", count: padding) + digits
             case "t": result += PhotoLibrary.fileStamp(date)
             case "%": result += "%"
@@ -282,9 +332,11 @@ struct PhotoSaving {
         path.contains("%t") || path.range(of: "%[0-9]*d", options: .regularExpression) != nil
     }
 
+    /// Writes a result file as ``OutputFile`` does: a regular file is replaced, a FIFO or
+    /// device is written into, a folder or a link to nothing is refused.
     static func write(_ bytes: [UInt8], to path: String) throws(CommandFailure) {
         do {
-            try DurableFile.write(bytes, to: path)
+            try OutputFile.write(bytes, to: path)
         } catch {
             throw CommandFailure(LibraryError(error))
         }
@@ -292,7 +344,7 @@ struct PhotoSaving {
 
     static func checkWritable(_ path: String) throws(CommandFailure) {
         do {
-            try DurableFile.checkWritable(path)
+            try OutputFile.check(path)
         } catch {
             throw CommandFailure(LibraryError(error))
         }

@@ -32,6 +32,7 @@ struct PreviewCommand: Subcommand {
         self.arguments = arguments
         session = try SessionOptions(arguments)
         sink = arguments.string("--sink") ?? "autovideosink"
+        try SessionOptions.checkSink(sink, from: "--sink")
         duration = try arguments.seconds("--duration", in: 0...31_536_000)
     }
 
@@ -105,7 +106,7 @@ struct PreviewCommand: Subcommand {
             }
         }
         await captureSession.stop()
-        if let error = failure.error.withLock({ $0 }) { throw CommandFailure(error) }
+        if let error = failure.error.withLock({ $0 }) { throw error }
     }
 
     /// The camera after `current` in the list of cameras (the test camera last), wrapping round.
@@ -117,7 +118,7 @@ struct PreviewCommand: Subcommand {
 
     /// The error that ended the session, written by the event reporter.
     final class FailureRecord: Sendable {
-        let error = Mutex<CaptureError?>(nil)
+        let error = Mutex<CommandFailure?>(nil)
     }
 
     /// Tells the person (or, with --json, the script) what happens to the session; a session that
@@ -138,12 +139,17 @@ struct PreviewCommand: Subcommand {
                 }
                 guard !name.isEmpty else { continue }
                 if json {
-                    Console.json(["event": name, "message": message ?? NSNull()])
+                    do {
+                        try Console.json(["event": name, "message": message ?? NSNull()])
+                    } catch {
+                        failure.error.withLock { $0 = $0 ?? (error as? CommandFailure) }
+                        controls.post(.finish)
+                    }
                 } else if let message, ["interrupted", "resumed"].contains(name) {  // a failure is thrown, and said once
                     Console.note(message)
                 }
                 if case .failed(let error) = event {
-                    failure.error.withLock { $0 = error }
+                    failure.error.withLock { $0 = CommandFailure(error) }
                     controls.post(.finish)
                 }
                 if case .stopped = event { controls.post(.finish) }

@@ -1,4 +1,5 @@
 import CameraKit
+import FileSystem
 import Foundation
 import GStreamer
 import PipelineScript
@@ -8,6 +9,7 @@ struct RunCommand: Subcommand {
     static let name = "run"
     static let synopsis = """
         camctl run      FILE [--device D] [--set NAME=VALUE …] [--dry-run] [--json] [--library DIR | --no-library]
+                        [--allow-raw-io]
         """
     static let summary = "run a pipeline description file (pipelines/README.md)"
     static let help = """
@@ -17,11 +19,15 @@ struct RunCommand: Subcommand {
         changes a param of the file; --device overrides its camera. --dry-run checks the file and
         prints the pipeline it would build (gst-launch syntax) and its steps, without opening a
         camera. Mistakes are reported as FILE:LINE:COLUMN with exit code 65.
+        A description file is a program: its raw source and filter fragments are GStreamer elements.
+        Fragments with elements that read or write files or the network (filesrc, filesink,
+        souphttpsrc, udpsink, …) are refused unless --allow-raw-io is given.
         """ + "\n" + ImageOptions.help
     static let options: [ParsedArguments.Option] = [
         .init(name: "--device", value: "D", short: "-d"), .init(name: "--set", value: "NAME=VALUE"),
         .init(name: "--dry-run", value: nil), .init(name: "--json", value: nil),
         .init(name: "--library", value: "DIR"), .init(name: "--no-library", value: nil), .init(name: "--verbose", value: nil),
+        .init(name: "--allow-raw-io", value: nil),
     ] + ImageOptions.options
 
     let file: String
@@ -54,13 +60,15 @@ struct RunCommand: Subcommand {
         let configuration = try configuration(for: script)
         if isDryRun {
             let session = CaptureSession(configuration: configuration)
+            let description: String
             do {
-                Console.result(try await session.pipelineDescription())
+                description = try await session.pipelineDescription()
             } catch {
                 throw CommandFailure(error)
             }
-            Console.result("")
-            script.stepListing.forEach(Console.result)
+            try Console.result(description)
+            try Console.result("")
+            for line in script.stepListing { try Console.result(line) }
             return
         }
         let controls = ControlInbox()
@@ -86,36 +94,66 @@ struct RunCommand: Subcommand {
         await session.stop()
     }
 
+    /// The largest description file read.
+    static let maximumFileSize = 16 * 1_048_576
+
     /// The file, parsed; every mistake is printed as FILE:LINE:COLUMN.
     private func parse() throws(CommandFailure) -> Parser.Result {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            let reason = FileManager.default.fileExists(atPath: file) ? "cannot be read; check its permissions" : "does not exist"
-            throw CommandFailure("\(file) \(reason)", exitCode: .usage)
-        }
+        let data: [UInt8]
         do {
-            return try Parser.parse(Array(data), overrides: overrides, image: ImageOptions.vocabulary)
+            data = try RegularFile.contents(of: file, limit: Self.maximumFileSize)
+        } catch {
+            throw CommandFailure("the description file \(file) cannot be read: \(error.reason)", exitCode: .usage)
+        }
+        let result: Parser.Result
+        do {
+            result = try Parser.parse(data, overrides: overrides, image: ImageOptions.vocabulary)
         } catch {
             try report(error.errors)
         }
+        if let unused = overrides.keys.sorted().first(where: { result.script.parameters[$0] == nil }) {
+            let known = result.script.parameters.keys.sorted()
+            throw CommandFailure("--set \(unused): \(file) has no param \(unused); "
+                + (known.isEmpty ? "it has no params" : "its params are " + known.joined(separator: ", ")), exitCode: .usage)
+        }
+        return result
     }
 
-    /// Prints each mistake on its own line and ends with exit code 65.
+    /// How many mistakes are printed one by one; the rest are counted.
+    static let listedMistakes = 20
+
+    /// Prints the mistakes on their own lines (the first ``listedMistakes``) and ends with exit code 65.
     private func report(_ errors: [ScriptError]) throws(CommandFailure) -> Never {
-        for error in errors {
-            FileHandle.standardError.write(Data((error.formatted(file: file) + "\n").utf8))
-        }
+        var lines = errors.prefix(Self.listedMistakes).map { $0.formatted(file: file) }
+        if errors.count > Self.listedMistakes { lines.append("\(file): and \(errors.count - Self.listedMistakes) more mistakes") }
+        FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
         throw CommandFailure("\(file) has \(errors.count) mistake\(errors.count == 1 ? "" : "s"); nothing was run", exitCode: .dataError)
     }
 
-    /// Lets GStreamer read each raw fragment, so a bad one is reported at its place before a camera opens.
+    /// Lets GStreamer read each raw fragment, so a bad one is reported at its place before a camera
+    /// opens: one it cannot make, a filter that cannot pass video on, or (without --allow-raw-io)
+    /// one with an element that reads or writes files or the network.
     private func checkFragments(_ fragments: [Parser.Fragment]) throws(CommandFailure) {
         var errors: [ScriptError] = []
         for fragment in fragments {
+            func fail(_ message: String) { errors.append(ScriptError(line: fragment.line, column: fragment.column, message)) }
+            let bin: Bin
             do {
-                _ = try Bin(fragment: fragment.text)
+                bin = try Bin(fragment: fragment.text)
             } catch {
-                errors.append(ScriptError(line: fragment.line, column: fragment.column,
-                                          "GStreamer cannot read this fragment: \(error.message)"))
+                fail("GStreamer cannot read this fragment: \(error.message)")
+                continue
+            }
+            if !arguments.flag("--allow-raw-io"), let element = RawInputOutput.firstElement(in: bin) {
+                fail("\(element) reads or writes files or the network; a description file may use it only when run with --allow-raw-io")
+                continue
+            }
+            guard !fragment.isSource else { continue }
+            do {
+                // As the session places a filter: after the camera's raw frames, before a conversion.
+                _ = try Pipeline(describing: "identity ! \(fragment.text) ! videoconvert ! fakesink")
+            } catch {
+                fail("this filter cannot pass video frames on: \(error.message)")
             }
         }
         if !errors.isEmpty { try report(errors) }
@@ -139,6 +177,7 @@ struct RunCommand: Subcommand {
             throw CommandFailure("\(file): resolution: \(error.message)", exitCode: .dataError)
         }
         if let sink = script.session.preview {
+            try SessionOptions.checkSink(sink, from: "\(file): preview")
             configuration.preview = PreviewConfiguration(sink: sink, showsText: script.steps.contains(where: Self.countsDown))
         }
         configuration.filters = script.session.filters

@@ -79,8 +79,10 @@ struct ScriptRunner {
                 session.previewOutput.resume()
             case .compose(let layout):
                 try await compose(layout)
-            case .print(let message):
-                if printsJSON { Console.json(["event": "print", "message": message]) } else { Console.result(message) }
+            case .print(let text):
+                // A param set from the command line may carry escape sequences; the terminal never sees them.
+                let message = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.properties.generalCategory != .control || $0 == "\t" }))
+                if printsJSON { try Console.json(["event": "print", "message": message]) } else { try Console.result(message) }
             case .image(let change):
                 do {
                     try await session.changeImage(to: try await session.configuration.image.applying(change))

@@ -1,5 +1,6 @@
 import CameraKit
 import Foundation
+import GStreamer
 
 /// The options that choose and run a camera, shared by preview, capture and booth.
 struct SessionOptions {
@@ -97,6 +98,26 @@ struct SessionOptions {
         } catch {
             await session.stop()
             throw CommandFailure(error)
+        }
+    }
+}
+
+extension SessionOptions {
+    /// Refuses a preview sink GStreamer cannot make, and the automatic sink where there is no
+    /// display to open a window on, before any camera starts. `source` names where the sink was
+    /// given (`--sink`, or a description file's preview setting).
+    static func checkSink(_ sink: String, from source: String) throws(CommandFailure) {
+        do {
+            _ = try Bin(fragment: sink)
+        } catch {
+            throw CommandFailure("\(source) \"\(sink)\" is not a sink GStreamer can make (\(error.message)); "
+                + "use autovideosink, ximagesink, xvimagesink, kmssink or fakesink", exitCode: .usage)
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let hasDisplay = [environment["DISPLAY"], environment["WAYLAND_DISPLAY"]].contains { !($0 ?? "").isEmpty }
+        if sink.split(separator: " ").first == "autovideosink", !hasDisplay {
+            throw CommandFailure("there is no display to show the preview on (DISPLAY and WAYLAND_DISPLAY are not set); "
+                + "use --sink fakesink for no window, --sink kmssink on a console, or run camctl in a desktop session", exitCode: .software)
         }
     }
 }

@@ -62,12 +62,12 @@ struct OverlayCommandTests {
         #expect(storedTopLeft.count == 3 && storedTopLeft[1] > 150 && storedTopLeft[0] < 60, "\(storedTopLeft)")
     }
 
-    @Test("A drawing that is not a PNG is a usage error (64); a photo that cannot be read is bad data (65)")
+    @Test("A drawing that is not a PNG and a photo that cannot be read are bad data (65)")
     func badFiles() throws {
         let folder = try TemporaryFolder()
         let (photo, drawing) = try Self.fixtures(in: folder)
         let notPNG = try Camctl()("overlay", photo, photo, "--output", folder.path("x.jpg"))
-        #expect(notPNG.status == 64 && notPNG.standardError.contains("is not a PNG picture"), "\(notPNG.standardError)")
+        #expect(notPNG.status == 65 && notPNG.standardError.contains("is not a PNG picture"), "\(notPNG.standardError)")
         try Data("not a photo".utf8).write(to: folder.url.appendingPathComponent("broken.jpg"))
         let broken = try Camctl()("overlay", folder.path("broken.jpg"), drawing, "--output", folder.path("y.jpg"))
         #expect(broken.status == 65 && broken.standardError.contains("not a JPEG"), "\(broken.standardError)")

@@ -33,8 +33,11 @@ struct PhotoLibraryTests {
         #expect(FileManager.default.contents(atPath: shown.path) == Data(Self.jpeg(width: 640, height: 480)))
         #expect(FileManager.default.contents(atPath: shown.thumbnailPath!) == Data(Self.jpeg(width: 160, height: 120)))
 
-        let exported = try library.export(id: first.id, to: folder.path("copy.jpg"))
+        let elsewhere = try TemporaryFolder()
+        let exported = try library.export(id: first.id, to: elsewhere.path("copy.jpg"))
         #expect(FileManager.default.contents(atPath: exported) == Data(Self.jpeg(width: 640, height: 480)))
+        let inside = #expect(throws: LibraryError.self) { try library.export(id: first.id, to: folder.path("copy.jpg")) }
+        #expect(inside?.message.contains("inside the photo library") == true, "the library's folder is the library's own")
 
         try library.delete(id: first.id)
         #expect(!FileManager.default.fileExists(atPath: shown.path))

@@ -4,15 +4,58 @@ import Foundation
 /// reported written survives a crash: a temporary file in the same folder, flushed to disk,
 /// renamed into place, and the folder flushed.
 public enum DurableFile {
-    /// Why a file could not be written, with the system's error number.
+    /// Why a file could not be written: the system's error number, or what is at the path that
+    /// camctl refuses to replace.
     public struct WriteError: Error, Sendable, Equatable {
         /// The file that was being written.
         public let path: String
         /// The `errno` value.
         public let code: Int32
+        /// What stands at the path instead of a file that may be written, when that is the reason.
+        public let refusal: Refusal?
 
-        /// The system's words for the error (`No space left on device`).
-        public var reason: String { String(cString: strerror(code)) }
+        /// What is at a destination that a write will not replace.
+        public enum Refusal: Sendable, Equatable {
+            case folder
+            case blockDevice
+            case socket
+            /// A symbolic link whose target does not exist.
+            case danglingLink(target: String)
+            /// Something that is not a symbolic link where a link is to be replaced.
+            case notALink
+            /// A FIFO that no program is reading.
+            case fifoWithoutReader
+            /// A file of the photo library, which only the library writes.
+            case libraryFile(folder: String)
+        }
+
+        public init(path: String, code: Int32) {
+            (self.path, self.code, refusal) = (path, code, nil)
+        }
+
+        public init(path: String, refusal: Refusal) {
+            (self.path, self.refusal) = (path, refusal)
+            code = switch refusal {
+            case .folder: EISDIR
+            case .danglingLink: ENOENT
+            case .fifoWithoutReader: ENXIO
+            default: EEXIST
+            }
+        }
+
+        /// What went wrong, in words (`No space left on device`, `it is a folder`).
+        public var reason: String {
+            switch refusal {
+            case .folder?: "it is a folder"
+            case .blockDevice?: "it is a block device, which camctl never writes"
+            case .socket?: "it is a socket"
+            case .danglingLink(let target)?: "it is a symbolic link to \(target), which does not exist"
+            case .notALink?: "something other than a symbolic link is there, and camctl only replaces its own link"
+            case .fifoWithoutReader?: "it is a FIFO that no program is reading"
+            case .libraryFile(let folder)?: "it is inside the photo library \(folder), whose files only the library writes"
+            case nil: String(cString: strerror(code))
+            }
+        }
     }
 
     /// Writes `bytes` to `path`, replacing what is there; with `exclusive`, fails with `EEXIST`
@@ -57,7 +100,7 @@ public enum DurableFile {
     }
 
     /// Flushes a folder's entries (a rename or unlink in it) to disk.
-    static func syncFolder(_ folder: String) {
+    public static func syncFolder(_ folder: String) {
         let descriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         fsync(descriptor)
