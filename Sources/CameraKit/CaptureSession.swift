@@ -582,6 +582,11 @@ public actor CaptureSession {
     /// The camera sent its last frame (a video file used as a camera ended, a camera closed its stream).
     private func cameraEnded() async {
         guard running != nil else { return }
+        if case .file(let path) = configuration.device.kind {
+            await interrupt(CaptureError(.interrupted,
+                "the video \(path) ended after its last frame; use a longer video, or a picture, which a session shows for as long as it runs"))
+            return
+        }
         await interrupt(CaptureError(.interrupted,
             "\(configuration.device.name) stopped sending frames; check the camera, or start the session again"))
     }

@@ -31,8 +31,15 @@ final class HEVCStillEncoder: Sendable {
         return clamped >= 90 ? 22 - (clamped - 90) : 22 + (90 - clamped) * 29 / 89
     }
 
+    /// The smallest picture side x265 encodes.
+    static let minimumSide = 16
+
     /// Builds and starts an encoder for pictures of one size and quality.
     init(_ key: Key) async throws(CaptureError) {
+        guard key.width >= Self.minimumSide, key.height >= Self.minimumSide else {
+            throw CaptureError(.invalidSetting, "a \(key.width)x\(key.height) picture is smaller than the \(Self.minimumSide)x\(Self.minimumSide) "
+                + "the HEVC encoder needs; choose a larger resolution, or JPEG")
+        }
         self.key = key
         do {
             let factor = Self.rateFactor(forQuality: key.quality)
@@ -51,7 +58,9 @@ final class HEVCStillEncoder: Sendable {
             (self.input, self.output) = (input, output)
             try await pipeline.beginStateChange(to: .playing)
         } catch {
-            throw CaptureError.converting(error, context: "the HEVC encoder could not start (is gstreamer1.0-plugins-bad with x265 installed?)")
+            let context = GStreamerRuntime.hasElement("x265enc") ? "the HEVC encoder could not start"
+                : "the HEVC encoder could not start (is gstreamer1.0-plugins-bad with x265 installed?)"
+            throw CaptureError.converting(error, context: context)
         }
     }
 

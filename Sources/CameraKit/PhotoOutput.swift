@@ -62,6 +62,8 @@ public final class PhotoOutput: Sendable {
 
     private struct State {
         var attachment: Attachment?
+        /// Why the session stopped, while it is stopped: what a capture request is told.
+        var detachedReason: CaptureError?
         var nextID = 1
         var inFlight = 0
         /// Finished photos waiting for earlier captures, so the stream keeps request order.
@@ -157,7 +159,7 @@ public final class PhotoOutput: Sendable {
         try validate(settings)
         let (id, attachment) = try state.withLock { state throws(CaptureError) in
             guard let attachment = state.attachment else {
-                throw CaptureError(.notRunning, "the session is not running; start it before capturing")
+                throw state.detachedReason ?? CaptureError(.notRunning, "the session is not running; start it before capturing")
             }
             defer { state.nextID += 1; state.inFlight += 1 }
             return (state.nextID, attachment)
@@ -363,7 +365,10 @@ public final class PhotoOutput: Sendable {
 
     /// Connects the output to its running session's encoders.
     func attach(_ attachment: Attachment) {
-        state.withLock { $0.attachment = attachment }
+        state.withLock { state in
+            state.attachment = attachment
+            state.detachedReason = nil
+        }
     }
 
     /// Keeps a JPEG frame as an MJPEG camera sent it; called on the streaming thread.
@@ -408,7 +413,7 @@ public final class PhotoOutput: Sendable {
         feed.close(reason)
         cameraJPEGs.withLock { $0.removeAll() }
         return state.withLock { state in
-            defer { state.attachment = nil }
+            defer { (state.attachment, state.detachedReason) = (nil, reason) }
             return state.attachment
         }
     }

@@ -46,7 +46,6 @@ struct BoothCommand: Subcommand {
         countdown = try arguments.seconds("--countdown", in: 0...3600) ?? 5
         layout = try arguments.choice("--layout", as: Layout.self) ?? .grid
         sink = arguments.string("--sink") ?? "autovideosink"
-        try SessionOptions.checkSink(sink, from: "--sink")
         composedOutput = arguments.string("--output")
         settings.quality = try arguments.integer("--quality", in: 1...100) ?? settings.quality
         try arguments.refuseTogether("--jpeg", "--hevc")
@@ -56,13 +55,13 @@ struct BoothCommand: Subcommand {
     }
 
     func run() async throws(CommandFailure) {
-        let controls = ControlInbox()
-        controls.listenToSignals()
+        let controls = ControlInbox.shared.claimed()
         // The shots go to the library only; --output is for the composed picture.
         try arguments.refuseTogether("--library", "--no-library")
         if PhotoSaving.library(arguments) == .none, composedOutput == nil {
             throw CommandFailure("--no-library needs --output PATH for the composed picture, or the booth would keep nothing", exitCode: .usage)
         }
+        try SessionOptions.checkSink(sink, from: "--sink")
         let saving = try PhotoSaving(library: PhotoSaving.library(arguments), output: nil, printsJSON: arguments.flag("--json"),
                                      photoCount: shots)
         if let composedOutput { try PhotoSaving.checkWritable(composedOutput) }
@@ -88,7 +87,7 @@ struct BoothCommand: Subcommand {
                     throw CommandFailure(error)
                 }
                 taken.append(photo)
-                try saving.save(photo, number: number, device: camera, albums: ["booth"])
+                try await saving.save(photo, number: number, device: camera, albums: ["booth"])
             }
         } catch {
             await captureSession.stop()
@@ -102,7 +101,7 @@ struct BoothCommand: Subcommand {
     /// The shots in one picture: a 2x2 grid (rows as needed) or a strip of one column.
     private func compose(_ photos: [Photo], saving: PhotoSaving, camera: CaptureDevice) async throws(CommandFailure) {
         let (composed, grid) = try await ShotComposition.compose(photos, columns: layout == .grid ? 2 : 1, quality: settings.quality)
-        try saving.saveComposition(composed, width: grid.width, height: grid.height, takenAt: photos[0].requestedAt,
+        try await saving.saveComposition(composed, width: grid.width, height: grid.height, takenAt: photos[0].requestedAt,
                                    device: camera, copyTo: composedOutput)
     }
 }

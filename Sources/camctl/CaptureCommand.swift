@@ -68,12 +68,11 @@ struct CaptureCommand: Subcommand {
         countdown = try arguments.seconds("--countdown") ?? 0
         interval = try arguments.seconds("--interval") ?? 0
         sink = arguments.string("--sink")
-        if let sink { try SessionOptions.checkSink(sink, from: "--sink") }
     }
 
     func run() async throws(CommandFailure) {
-        let controls = ControlInbox()
-        controls.listenToSignals()
+        let controls = ControlInbox.shared.claimed()
+        if let sink { try SessionOptions.checkSink(sink, from: "--sink") }
         let saving = try PhotoSaving(arguments, photoCount: count)
         let camera = try await session.camera(controls: controls)
         var configuration = session.configuration(for: camera)
@@ -108,9 +107,9 @@ struct CaptureCommand: Subcommand {
                 throw CommandFailure(error)
             }
             previous = photo
-            try saving.save(photo, number: number, device: camera)
+            try await saving.save(photo, number: number, device: camera)
             if count > 1 { Console.progress("\(number) of \(count)") }
-            if try handle(controls.take()) == .finish { return }
+            if try handle(controls.next()) == .finish { return }
         }
     }
 

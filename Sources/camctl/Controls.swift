@@ -21,14 +21,39 @@ enum Control: Sendable, Equatable {
 }
 
 /// Collects controls from keys and signals; a command waits for the next one, or for a time.
+///
+/// There is one for the process, listening to signals from its first instant (``listenToSignals()``
+/// is the first thing camctl does), so a signal that comes while camctl starts is never met with
+/// the default action: a SIGUSR1 waits until the camera is ready and takes a photo then.
 final class ControlInbox: Sendable {
+    /// The process's inbox.
+    static let shared = ControlInbox()
+
     private struct State {
         var pending: [Control] = []
         var waiter: (id: Int, continuation: CheckedContinuation<Control?, Never>)?
         var nextWaiterID = 0
+        /// Whether the running command acts on controls; until one says so, an interrupt ends camctl at once.
+        var isTaken = false
+        /// The process group of the `--exec` hook running now, which an interrupt ends too.
+        var hookGroup: pid_t?
     }
 
     private let state = Mutex(State())
+
+    private init() {}
+
+    /// Says that the running command acts on controls from now on (a camera command): an
+    /// interrupt becomes ``Control/interrupt`` for it to stop cleanly, instead of ending camctl.
+    func claimed() -> ControlInbox {
+        state.withLock { $0.isTaken = true }
+        return self
+    }
+
+    /// Records the process group of a hook while it runs (`nil` once it ended).
+    func setHookGroup(_ group: pid_t?) {
+        state.withLock { $0.hookGroup = group }
+    }
 
     /// Hands a control to the waiting command, or keeps it for the next wait.
     func post(_ control: Control) {
@@ -44,13 +69,13 @@ final class ControlInbox: Sendable {
     }
 
     /// A control that arrived since the last look, without waiting.
-    func take() -> Control? {
+    func next() -> Control? {
         state.withLock { $0.pending.isEmpty ? nil : $0.pending.removeFirst() }
     }
 
     /// The next control, or `nil` once `timeout` has passed (`nil` timeout: wait for ever).
     func next(within timeout: Duration?) async -> Control? {
-        if let control = take() { return control }
+        if let control = next() { return control }
         if let timeout, timeout <= .zero { return nil }
         return await withCheckedContinuation { continuation in
             let id = state.withLock { state in
@@ -75,7 +100,8 @@ final class ControlInbox: Sendable {
     }
 
     /// Posts controls for SIGINT, SIGTERM (interrupt), SIGUSR1 (capture now) and SIGUSR2 (finish).
-    /// A second interrupt, or one not acted on within three seconds, ends the process at once.
+    /// An interrupt also ends a running hook; one not acted on within three seconds ends the
+    /// process, saying so. Before a command takes the inbox, an interrupt ends camctl at once.
     func listenToSignals() {
         let signals: [(Int32, Control)] = [(SIGINT, .interrupt), (SIGTERM, .interrupt), (SIGUSR1, .captureNow), (SIGUSR2, .finish)]
         var set = sigset_t()
@@ -85,12 +111,14 @@ final class ControlInbox: Sendable {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [self] in
+                guard control == .interrupt else { return post(control) }
+                let (isTaken, hook) = state.withLock { ($0.isTaken, $0.hookGroup) }
+                guard isTaken else { Self.exitInterrupted("interrupted") }
                 post(control)
-                if control == .interrupt {
-                    DispatchQueue.global().asyncAfter(deadline: .now() + 3) {
-                        Terminal.restore()
-                        exit(ExitCode.interrupted.rawValue)
-                    }
+                if let hook { kill(-hook, SIGTERM) }
+                DispatchQueue.global().asyncAfter(deadline: .now() + 3) { [self] in
+                    if let hook = state.withLock({ $0.hookGroup }) { kill(-hook, SIGKILL) }
+                    Self.exitInterrupted("interrupted, and the run did not stop within 3 seconds, so it was ended; every photo reported saved is kept")
                 }
             }
             source.resume()
@@ -120,7 +148,15 @@ final class ControlInbox: Sendable {
         }
     }
 
-    /// The signal sources, kept for the life of the process; written once, from the main task.
+    /// Ends camctl with exit code 130, saying why on standard error.
+    private static func exitInterrupted(_ message: String) -> Never {
+        Terminal.restore()
+        Console.note(message)
+        exit(ExitCode.interrupted.rawValue)
+    }
+
+    /// The signal sources, kept for the life of the process; written once, by the first line of
+    /// camctl's main code, before any other task exists.
     nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
 }
 

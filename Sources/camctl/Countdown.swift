@@ -32,7 +32,7 @@ struct Countdown {
 
 /// Waits until `deadline` (the next photo of a time-lapse); returns early with a control.
 func pause(until deadline: ContinuousClock.Instant, controls: ControlInbox) async -> Control? {
-    guard deadline > ContinuousClock.now else { return controls.take() }
+    guard deadline > ContinuousClock.now else { return controls.next() }
     while ContinuousClock.now < deadline {
         if let control = await controls.next(within: deadline - ContinuousClock.now) { return control }
     }

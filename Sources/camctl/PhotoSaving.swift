@@ -176,20 +176,20 @@ struct PhotoSaving {
     /// Saves photo number `number` (from 1) everywhere it should go, runs the hook, and prints
     /// it; returns `nil` when there is nowhere to save it (a booth shot with `--no-library`).
     @discardableResult
-    func save(_ photo: Photo, number: Int, device: CaptureDevice, albums: [String] = []) throws(CommandFailure) -> Saved? {
-        try save(Item(photo, albums: albums), number: number, device: device, copyTo: output)
+    func save(_ photo: Photo, number: Int, device: CaptureDevice, albums: [String] = []) async throws(CommandFailure) -> Saved? {
+        try await save(Item(photo, albums: albums), number: number, device: device, copyTo: output)
     }
 
     /// Saves a booth's composed picture into the library and to `copyTo`, and prints it.
     func saveComposition(_ data: [UInt8], width: Int, height: Int, takenAt: Date, device: CaptureDevice,
-                         copyTo: String?) throws(CommandFailure) {
+                         copyTo: String?) async throws(CommandFailure) {
         let item = Item(composed: data, width: width, height: height, capturedAt: takenAt, albums: ["booth"])
-        guard try save(item, number: 1, device: device, copyTo: copyTo) != nil else {
+        guard try await save(item, number: 1, device: device, copyTo: copyTo) != nil else {
             throw CommandFailure("the composed picture has nowhere to go (no library, no output path); keep the library, or name an output", exitCode: .usage)
         }
     }
 
-    private func save(_ item: Item, number: Int, device: CaptureDevice, copyTo output: String?) throws(CommandFailure) -> Saved? {
+    private func save(_ item: Item, number: Int, device: CaptureDevice, copyTo output: String?) async throws(CommandFailure) -> Saved? {
         var libraryPhoto: LibraryPhoto?
         if let library {
             do {
@@ -222,11 +222,11 @@ struct PhotoSaving {
         }
         guard let path = libraryPhoto?.path ?? copy ?? (output == "-" ? "-" : nil) else { return nil }
         let saved = Saved(path: path, libraryPhoto: libraryPhoto, copy: copy, item: item)
-        try afterSaving(saved, device: device, number: number, toStandardOutput: output == "-")
+        try await afterSaving(saved, device: device, number: number, toStandardOutput: output == "-")
         return saved
     }
 
-    private func afterSaving(_ saved: Saved, device: CaptureDevice, number: Int, toStandardOutput: Bool) throws(CommandFailure) {
+    private func afterSaving(_ saved: Saved, device: CaptureDevice, number: Int, toStandardOutput: Bool) async throws(CommandFailure) {
         let record = Self.record(saved, device: device)
         if let latest, saved.path != "-" {
             try checkLatest(latest)
@@ -254,29 +254,22 @@ struct PhotoSaving {
         } else if !toStandardOutput, metadata != "-" {
             try Console.result(saved.path)
         }
-        if let hook { try run(hook, for: saved) }
+        if let hook { try await run(hook, for: saved) }
     }
 
     /// Runs `--exec` through the shell with `CAMCTL_PHOTO` (the path) and `CAMCTL_ID` set; a
-    /// failing hook is reported but the photo stays saved.
-    private func run(_ hook: String, for saved: Saved) throws(CommandFailure) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", hook]
-        var environment = ProcessInfo.processInfo.environment
-        environment["CAMCTL_PHOTO"] = saved.path
-        environment["CAMCTL_ID"] = saved.libraryPhoto.map { String($0.id) } ?? ""
-        environment["CAMCTL_COPY"] = saved.copy ?? ""
-        process.environment = environment
-        process.standardOutput = FileHandle.standardError  // stdout is for camctl's results
-        do {
-            try process.run()
-        } catch {
-            throw CommandFailure("--exec could not run: \(error.localizedDescription)", exitCode: .software)
-        }
-        process.waitUntilExit()
-        if process.terminationStatus != 0 {
-            Console.note("--exec \"\(hook)\" ended with status \(process.terminationStatus) for \(saved.path)")
+    /// failing hook is reported but the photo stays saved. An interrupt while it runs ends it.
+    private func run(_ hook: String, for saved: Saved) async throws(CommandFailure) {
+        let ending = try await Hook(command: hook).run(adding: [
+            "CAMCTL_PHOTO": saved.path,
+            "CAMCTL_ID": saved.libraryPhoto.map { String($0.id) } ?? "",
+            "CAMCTL_COPY": saved.copy ?? "",
+        ])
+        switch ending {
+        case .exited(0): break
+        case .exited(let status): Console.note("--exec \"\(hook)\" ended with status \(status) for \(saved.path)")
+        case .signalled(let signal):
+            Console.note("--exec \"\(hook)\" was ended by signal \(signal) (\(String(cString: strsignal(signal)))) for \(saved.path)")
         }
     }
 

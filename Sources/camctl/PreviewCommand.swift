@@ -32,13 +32,12 @@ struct PreviewCommand: Subcommand {
         self.arguments = arguments
         session = try SessionOptions(arguments)
         sink = arguments.string("--sink") ?? "autovideosink"
-        try SessionOptions.checkSink(sink, from: "--sink")
         duration = try arguments.seconds("--duration", in: 0...31_536_000)
     }
 
     func run() async throws(CommandFailure) {
-        let controls = ControlInbox()
-        controls.listenToSignals()
+        let controls = ControlInbox.shared.claimed()
+        try SessionOptions.checkSink(sink, from: "--sink")
         let saving = try PhotoSaving(arguments, photoCount: nil)
         var camera = try await session.camera(controls: controls)
         var configuration = session.configuration(for: camera)
@@ -67,7 +66,7 @@ struct PreviewCommand: Subcommand {
                 do {
                     let photo = try await captureSession.photoOutput.capture()
                     photos += 1
-                    try saving.save(photo, number: photos, device: camera)
+                    try await saving.save(photo, number: photos, device: camera)
                 } catch let error as CaptureError {
                     Console.note("no photo: \(error.message)")
                 } catch let failure as CommandFailure {

@@ -71,8 +71,7 @@ struct RunCommand: Subcommand {
             for line in script.stepListing { try Console.result(line) }
             return
         }
-        let controls = ControlInbox()
-        controls.listenToSignals()
+        let controls = ControlInbox.shared.claimed()
         let saving = try PhotoSaving(library: library(for: script), output: script.session.output,
                                      printsJSON: arguments.flag("--json"), photoCount: nil)
         let session = CaptureSession(configuration: configuration)

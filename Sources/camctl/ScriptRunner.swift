@@ -36,7 +36,7 @@ struct ScriptRunner {
 
     private mutating func perform(_ steps: [Script.Step]) async throws {
         for step in steps {
-            try check(controls.take())
+            try check(controls.next())
             switch step {
             case .countdown(let seconds):
                 try check(await Countdown(seconds: seconds, preview: session.previewOutput).run(controls: controls))
@@ -53,7 +53,7 @@ struct ScriptRunner {
                 } catch {
                     throw CommandFailure(error)
                 }
-                for photo in photos { try keep(photo) }
+                for photo in photos { try await keep(photo) }
             case .wait(let seconds):
                 try check(await pause(seconds, controls: controls))
             case .repeatBlock(let count, let inner):
@@ -100,12 +100,12 @@ struct ScriptRunner {
         } catch {
             throw CommandFailure(error)
         }
-        try keep(photo)
+        try await keep(photo)
     }
 
-    private mutating func keep(_ photo: Photo) throws {
+    private mutating func keep(_ photo: Photo) async throws {
         shots.append(photo)
-        try saving.save(photo, number: shots.count, device: camera)
+        try await saving.save(photo, number: shots.count, device: camera)
     }
 
     /// The shots so far in a 2-column grid or a 1-column strip, saved like a booth's.
@@ -116,7 +116,7 @@ struct ScriptRunner {
         let (composed, grid) = try await ShotComposition.compose(shots, columns: layout == .grid ? 2 : 1, quality: settings.quality)
         // Into the library; without one, next to the photos under the output pattern.
         let copy = saving.library == nil ? saving.output.map { PhotoSaving.expand($0, number: shots.count + 1, date: first.requestedAt) } : nil
-        try saving.saveComposition(composed, width: grid.width, height: grid.height, takenAt: first.requestedAt,
+        try await saving.saveComposition(composed, width: grid.width, height: grid.height, takenAt: first.requestedAt,
                                    device: camera, copyTo: copy)
     }
 

@@ -109,10 +109,10 @@ extension SessionOptions {
     static func checkSink(_ sink: String, from source: String) throws(CommandFailure) {
         do {
             _ = try Bin(fragment: sink)
-        } catch {
+        } catch where error.kind != .missingElement {  // a missing one is named when the session starts
             throw CommandFailure("\(source) \"\(sink)\" is not a sink GStreamer can make (\(error.message)); "
                 + "use autovideosink, ximagesink, xvimagesink, kmssink or fakesink", exitCode: .usage)
-        }
+        } catch {}
         let environment = ProcessInfo.processInfo.environment
         let hasDisplay = [environment["DISPLAY"], environment["WAYLAND_DISPLAY"]].contains { !($0 ?? "").isEmpty }
         if sink.split(separator: " ").first == "autovideosink", !hasDisplay {

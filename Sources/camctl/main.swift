@@ -4,6 +4,9 @@ import GStreamer
 
 // camctl: cameras on Linux through GStreamer.
 
+// Signals first, before anything slow: a SIGTERM or SIGUSR1 while camctl starts is handled as
+// documented, never by the default action that kills the process.
+ControlInbox.shared.listenToSignals()
 let arguments = Array(CommandLine.arguments.dropFirst())
 if ProcessInfo.processInfo.environment["GST_DEBUG"] == nil, !arguments.contains("--verbose") {
     GStreamerRuntime.silenceLibraryWarnings()  // stderr is for camctl's one-sentence messages

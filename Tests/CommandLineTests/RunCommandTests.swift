@@ -143,7 +143,13 @@ struct RunCommandTests {
         let output = try TemporaryFolder()
         let run = try camctl.start(["run", Self.pipelines.appendingPathComponent("timelapse.camctl").path, "--device", "test",
                                     "--set", "every=0.3", "--set", "count=100"], in: output.url)
-        Thread.sleep(forTimeInterval: 1.5)
+        // Interrupted once the first photo is saved, however long a loaded machine takes to make it.
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, (try? FileManager.default.contentsOfDirectory(atPath: camctl.library.url.path))?
+            .contains(where: { $0.hasSuffix(".heic") || $0.hasSuffix(".jpg") }) != true {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        Thread.sleep(forTimeInterval: 0.4)
         run.send(SIGINT)
         let result = run.finish(timeout: 20)
         #expect(result.status == 130, "\(result.standardError)")
