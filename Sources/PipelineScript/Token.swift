@@ -71,11 +71,11 @@ enum Lexer {
                 guard !name.isEmpty else { return error(column, "$ must be followed by a parameter name, such as $shots") }
                 tokens.append(Token(kind: .variable, text: name, line: number, column: column))
             default:
-                if let code = character.asciiValue, code < 0x20 || code == 0x7F {
+                if Self.isControl(character), let code = character.asciiValue {
                     return error(column, "a control character (code \(code)) is not allowed; the file must be text")
                 }
                 var word = ""
-                while index < characters.count, !" \t#{}=\"".contains(characters[index]) {
+                while index < characters.count, !" \t#{}=\"".contains(characters[index]), !Self.isControl(characters[index]) {
                     word.append(characters[index])
                     index += 1
                 }
@@ -83,5 +83,10 @@ enum Lexer {
             }
         }
         return .success(tokens)
+    }
+
+    /// Whether a character is an ASCII control character (a lone CR, ESC, DEL, …), which no word holds.
+    static func isControl(_ character: Character) -> Bool {
+        character.asciiValue.map { $0 < 0x20 || $0 == 0x7F } ?? false
     }
 }

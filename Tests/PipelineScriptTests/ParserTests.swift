@@ -156,3 +156,44 @@ struct ParserTests {
         #expect(found.first?.hasPrefix("f.camctl:1:9: capture has no option \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…\"") == true)
     }
 }
+
+@Suite("Hostile description files", .timeLimit(.minutes(1)))
+struct HostileScriptTests {
+    @Test("CRLF line ends are read as LF ones, with the same lines and columns")
+    func crlf() throws {
+        let result = try Parser.parse(Array("param shots = 2\r\nrepeat $shots {\r\n    capture\r\n}\r\nprint \"done\"\r\n".utf8))
+        #expect(result.script.steps == [.repeatBlock(count: 2, steps: [.capture(.init())]), .print("done")])
+        do {
+            _ = try Parser.parse(Array("capture\r\nwiat 3\r\n".utf8))
+            Issue.record("a misspelled step was accepted")
+        } catch {
+            #expect(error.errors.map(\.description).first?.hasPrefix("2:1: unknown step \"wiat\"") == true, "\(error.errors)")
+        }
+    }
+
+    @Test("30,000 nested repeat blocks: one error at the first one too deep, and no deep values")
+    func deepNesting() throws {
+        let depth = 30_000
+        let text = String(repeating: "repeat 2 {\n", count: depth) + "capture\n" + String(repeating: "}\n", count: depth)
+        do {
+            _ = try Parser.parse(Array(text.utf8))
+            Issue.record("nesting past the limit was accepted")
+        } catch {
+            #expect(error.errors.map(\.description) == ["\(Parser.maximumNesting + 1):1: repeat blocks nest at most \(Parser.maximumNesting) deep; this one is one deeper"])
+        }
+        let deepest = String(repeating: "repeat 2 {\n", count: Parser.maximumNesting) + "capture\n"
+            + String(repeating: "}\n", count: Parser.maximumNesting)
+        let listing = try Parser.parse(Array(deepest.utf8)).script.stepListing
+        #expect(listing.count == 2 * Parser.maximumNesting + 1)
+    }
+
+    @Test("A lone CR is still a control character, at its place")
+    func loneCR() {
+        do {
+            _ = try Parser.parse(Array("capture\rwait 1\n".utf8))
+            Issue.record("a lone CR was accepted")
+        } catch {
+            #expect(error.errors.first?.message.contains("control character (code 13)") == true)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import ImageMetadata
+import Testing
+
+/// JPEG segments and PNG headers written to break their readers: each is refused or read within
+/// bounds, never a trap, and pictures too large to decode are refused from their header alone.
+@Suite("Hostile JPEG segments and PNG headers", .timeLimit(.minutes(1)))
+struct HostileImageTests {
+    /// A JPEG start, an APP1 "Exif" segment with the given length field, and an end.
+    static func jpeg(exifLength: Int) -> [UInt8] {
+        [0xFF, 0xD8, 0xFF, 0xE1, UInt8(exifLength >> 8), UInt8(exifLength & 0xFF)] + Array("Exif".utf8) + [0, 0, 0xFF, 0xD9]
+    }
+
+    @Test("An Exif segment shorter than its own name is no EXIF block", arguments: 0...9)
+    func shortExif(length: Int) throws {
+        let bytes = Self.jpeg(exifLength: length)
+        let block = JPEGFile.exifBlock(of: bytes)
+        if length < 8 { #expect(block == nil) }
+        _ = try? JPEGFile.embeddingExif([0x49, 0x49, 0x2A, 0, 8, 0, 0, 0], in: bytes)
+        _ = JPEGFile.dimensions(of: bytes)
+    }
+
+    @Test("Every cut of a JPEG's segments is read or refused")
+    func truncatedJPEG() {
+        let bytes = Self.jpeg(exifLength: 0x40) + Array(repeating: 0xFF, count: 80)
+        for length in 0..<bytes.count {
+            let prefix = Array(bytes.prefix(length))
+            _ = JPEGFile.exifBlock(of: prefix)
+            _ = JPEGFile.dimensions(of: prefix)
+        }
+        #expect(JPEGFile.orientation(inExif: [0x4D, 0x4D, 0, 0x2A, 0xFF, 0xFF, 0xFF, 0xFF]) == nil, "an IFD offset past the end")
+    }
+
+    /// A PNG signature and IHDR chunk with its CRC, for a picture of `width` x `height`.
+    static func png(width: UInt32, height: UInt32, depth: UInt8 = 8, colour: UInt8 = 6, breakCRC: Bool = false) -> [UInt8] {
+        func be(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+        let body = Array("IHDR".utf8) + be(width) + be(height) + [depth, colour, 0, 0, 0]
+        var crc = crc32(body)
+        if breakCRC { crc ^= 1 }
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be(13) + body + be(crc)
+    }
+
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc = UInt32.max
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+        }
+        return ~crc
+    }
+
+    @Test("A 20000x20000 header is refused as too large before anything decodes it")
+    func headerBomb() throws {
+        #expect(throws: PNGHeader.Problem.tooLarge(width: 20_000, height: 20_000)) { try PNGHeader(parsing: Self.png(width: 20_000, height: 20_000)) }
+        #expect(throws: PNGHeader.Problem.tooLarge(width: 100_000, height: 2)) { try PNGHeader(parsing: Self.png(width: 100_000, height: 2)) }
+        #expect(try PNGHeader(parsing: Self.png(width: 8192, height: 8192)).width == 8192)
+    }
+
+    @Test("Damaged headers are refused with what is wrong")
+    func damagedHeaders() {
+        #expect(throws: PNGHeader.Problem.notPNG) { try PNGHeader(parsing: Array("GIF89a".utf8)) }
+        #expect(throws: PNGHeader.Problem.self) { try PNGHeader(parsing: Self.png(width: 0, height: 10)) }
+        #expect(throws: PNGHeader.Problem.self) { try PNGHeader(parsing: Self.png(width: 0xFFFF_FFFF, height: 10)) }
+        #expect(throws: PNGHeader.Problem.self) { try PNGHeader(parsing: Self.png(width: 10, height: 10, depth: 3)) }
+        #expect(throws: PNGHeader.Problem.damaged("its header's checksum is wrong")) {
+            try PNGHeader(parsing: Self.png(width: 10, height: 10, breakCRC: true))
+        }
+    }
+
+    @Test("A real PNG's chunks check out; cut short or with a flipped byte, it is refused")
+    func chunks() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("camctl-png-\(UUID().uuidString).png")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let made = Process()
+        made.executableURL = URL(fileURLWithPath: "/usr/bin/gst-launch-1.0")
+        made.arguments = ["-q", "videotestsrc", "num-buffers=1", "!", "video/x-raw,width=64,height=48", "!", "pngenc", "!",
+                          "filesink", "location=\(folder.path)"]
+        try made.run()
+        made.waitUntilExit()
+        let bytes = try [UInt8](Data(contentsOf: folder))
+        #expect(try PNGHeader.checkingChunks(of: bytes).width == 64)
+        #expect(throws: PNGHeader.Problem.self) { try PNGHeader.checkingChunks(of: Array(bytes.dropLast(20))) }
+        var flipped = bytes
+        flipped[bytes.count / 2] ^= 0x40
+        #expect(throws: PNGHeader.Problem.self) { try PNGHeader.checkingChunks(of: flipped) }
+        for length in stride(from: 0, to: bytes.count, by: 5) { _ = try? PNGHeader.checkingChunks(of: Array(bytes.prefix(length))) }
+    }
+}
