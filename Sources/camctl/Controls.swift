@@ -1,3 +1,4 @@
+import CProcess
 import Dispatch
 import Foundation
 import Synchronization
@@ -102,30 +103,39 @@ final class ControlInbox: Sendable {
     /// Posts controls for SIGINT, SIGTERM (interrupt), SIGUSR1 (capture now) and SIGUSR2 (finish).
     /// An interrupt also ends a running hook; one not acted on within three seconds ends the
     /// process, saying so. Before a command takes the inbox, an interrupt ends camctl at once.
+    ///
+    /// The signals are blocked from the moment camctl is loaded and caught by a handler that
+    /// writes their numbers to a pipe (the CProcess shim); a thread here reads the pipe, so none
+    /// is lost to the default action, whichever thread it lands on.
     func listenToSignals() {
-        let signals: [(Int32, Control)] = [(SIGINT, .interrupt), (SIGTERM, .interrupt), (SIGUSR1, .captureNow), (SIGUSR2, .finish)]
-        var set = sigset_t()
-        sigemptyset(&set)
-        for (number, control) in signals {
-            sigaddset(&set, number)
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [self] in
-                guard control == .interrupt else { return post(control) }
-                let (isTaken, hook) = state.withLock { ($0.isTaken, $0.hookGroup) }
-                guard isTaken else { Self.exitInterrupted("interrupted") }
-                post(control)
-                if let hook { kill(-hook, SIGTERM) }
-                DispatchQueue.global().asyncAfter(deadline: .now() + 3) { [self] in
-                    if let hook = state.withLock({ $0.hookGroup }) { kill(-hook, SIGKILL) }
-                    Self.exitInterrupted("interrupted, and the run did not stop within 3 seconds, so it was ended; every photo reported saved is kept")
+        let pipe = camctl_catch_control_signals()
+        guard pipe >= 0 else { return }
+        Thread.detachNewThread { [self] in
+            var number: UInt8 = 0
+            while true {
+                let count = read(pipe, &number, 1)
+                if count < 0, errno == EINTR { continue }
+                guard count == 1 else { return }
+                switch Int32(number) {
+                case SIGUSR1: post(.captureNow)
+                case SIGUSR2: post(.finish)
+                default: interrupted()
                 }
             }
-            source.resume()
-            Self.sources.append(source)
         }
-        // A parent (a test runner, a service manager) may have blocked them for its children.
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    /// SIGINT or SIGTERM: the command stops cleanly, a hook is ended, and camctl ends by itself
+    /// if the command has not within three seconds.
+    private func interrupted() {
+        let (isTaken, hook) = state.withLock { ($0.isTaken, $0.hookGroup) }
+        guard isTaken else { Self.exitInterrupted("interrupted") }
+        post(.interrupt)
+        if let hook { kill(-hook, SIGTERM) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 3) { [self] in
+            if let hook = state.withLock({ $0.hookGroup }) { kill(-hook, SIGKILL) }
+            Self.exitInterrupted("interrupted, and the run did not stop within 3 seconds, so it was ended; every photo reported saved is kept")
+        }
     }
 
     /// Posts controls for keys typed on the terminal, which is put in single-key mode until exit.
@@ -155,9 +165,6 @@ final class ControlInbox: Sendable {
         exit(ExitCode.interrupted.rawValue)
     }
 
-    /// The signal sources, kept for the life of the process; written once, by the first line of
-    /// camctl's main code, before any other task exists.
-    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
 }
 
 /// The terminal's single-key mode (no line buffering, no echo), restored on every way out.

@@ -1,11 +1,13 @@
-import CMalloc
+import CProcess
 import Foundation
 import GStreamer
 
 // camctl: cameras on Linux through GStreamer.
 
 // Signals first, before anything slow: a SIGTERM or SIGUSR1 while camctl starts is handled as
-// documented, never by the default action that kills the process.
+// documented, never by the default action that kills the process. (They are blocked since the
+// program was loaded; the call here also keeps that load-time block in the executable.)
+camctl_block_control_signals()
 ControlInbox.shared.listenToSignals()
 let arguments = Array(CommandLine.arguments.dropFirst())
 if ProcessInfo.processInfo.environment["GST_DEBUG"] == nil, !arguments.contains("--verbose") {

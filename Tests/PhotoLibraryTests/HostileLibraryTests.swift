@@ -107,6 +107,6 @@ enum HostileBytes {
             + Array(repeating: 0, count: 8) + huge + Array(repeating: 0, count: 8) + huge
         let infe = box("infe", [2, 0, 0, 0, 0, 1, 0, 0] + Array("hvc1".utf8) + [0])
         let meta = box("meta", [0, 0, 0, 0] + box("pitm", [0, 0, 0, 0, 0, 1]) + box("iinf", [0, 0, 0, 0, 0, 1] + infe) + box("iloc", iloc))
-        return box("ftyp", Array("heicmif1heic".utf8) + [0, 0, 0, 0]) + meta
+        return box("ftyp", Array("heic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8)) + meta
     }()
 }

@@ -109,6 +109,24 @@ extension ChildProcess {
             }
         }
 
+        /// The child's process id.
+        public var processIdentifier: Int32 { process.processIdentifier }
+
+        /// Waits until the child blocks or catches `signal` (its `/proc` status says so), at most
+        /// `timeout` seconds; returns whether it does.
+        public func waitUntilHandling(_ signal: Int32, timeout: Double = 10) -> Bool {
+            let bit = UInt64(1) << UInt64(signal - 1)
+            let deadline = Date().addingTimeInterval(timeout)
+            while Date() < deadline {
+                let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+                let masks = status.split(separator: "\n").filter { $0.hasPrefix("SigBlk:") || $0.hasPrefix("SigCgt:") }
+                    .compactMap { UInt64($0.split(separator: "\t").last ?? "", radix: 16) }
+                if masks.contains(where: { $0 & bit != 0 }) { return true }
+                usleep(200)
+            }
+            return false
+        }
+
         /// Sends a signal.
         public func send(_ signal: Int32) {
             kill(process.processIdentifier, signal)

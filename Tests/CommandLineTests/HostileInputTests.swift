@@ -1,0 +1,175 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Inputs that crashed or hung camctl: each now ends in one sentence and a documented exit code,
+/// quickly, with the library as it was.
+@Suite("Hostile input: no crash, no hang", .timeLimit(.minutes(3)))
+struct HostileInputTests {
+    /// What a failure printed: one line, starting with `camctl:`.
+    static func expectOneSentence(_ result: ChildProcess.Result, _ status: Int32, containing text: String,
+                                  sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(result.status == status, "\(result.standardError)", sourceLocation: sourceLocation)
+        #expect(result.standardError.hasPrefix("camctl: ") && result.standardError.contains(text), "\(result.standardError)",
+                sourceLocation: sourceLocation)
+        #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)", sourceLocation: sourceLocation)
+    }
+
+    static let noDisplay = ["DISPLAY": "", "WAYLAND_DISPLAY": ""]
+
+    @Test("With no display, the automatic sink is refused with what to use, never DirectFB's crash", arguments: [
+        ["preview", "--device", "test", "--duration", "1"],
+        ["booth", "--device", "test", "--countdown", "0"],
+        ["capture", "--device", "test", "--countdown", "1", "--sink", "autovideosink"],
+    ])
+    func noDisplay(arguments: [String]) throws {
+        let camctl = try Camctl()
+        let result = try camctl.run(arguments, environment: Self.noDisplay)
+        Self.expectOneSentence(result, 70, containing: "there is no display")
+        #expect(result.standardError.contains("--sink fakesink") && result.standardError.contains("kmssink"))
+        #expect(try camctl.photos().isEmpty)
+    }
+
+    @Test("autovideosink never falls through to DirectFB, which crashes without a display")
+    func directFBRankedOut() throws {
+        // A display that does not exist: the display sinks fail, and autovideosink goes on down
+        // its list; DirectFB, ranked out, is not on it (gst-launch-1.0's autovideosink segfaults here).
+        let result = try Camctl().run(["preview", "--device", "test", "--duration", "1"], environment: ["DISPLAY": ":9999"])
+        #expect(result.status == 0 || result.standardError.contains("camctl: "), "\(result.status) \(result.standardError)")
+    }
+
+    @Test("A FIFO as a file camera, a drawing, an overlay or a photo is refused at once", arguments: [
+        (["capture", "--device", "file:FIFO", "--no-library", "--output", "/dev/null"], Int32(65), "is a FIFO"),
+        (["capture", "--device", "test", "--overlay", "FIFO", "--no-library", "--output", "/dev/null"], Int32(64), "is a FIFO"),
+        (["overlay", "PHOTO", "FIFO", "--output", "OUT"], Int32(64), "is a FIFO"),
+        (["overlay", "FIFO", "DRAWING", "--output", "OUT"], Int32(65), "is a FIFO"),
+        (["run", "FIFO", "--device", "test"], Int32(64), "is a FIFO"),
+    ])
+    func fifos(arguments: [String], status: Int32, message: String) throws {
+        let folder = try TemporaryFolder()
+        let fifo = folder.path("fifo")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let photo = folder.path("photo.jpg"), drawing = folder.path("drawing.png")
+        try Camctl.testPicture(drawing, width: 64, height: 48)
+        #expect(try Camctl()("capture", "--device", "test", "--resolution", "320x240", "--no-library", "--output", photo).status == 0)
+        let replaced = arguments.map {
+            $0.replacingOccurrences(of: "FIFO", with: fifo).replacingOccurrences(of: "PHOTO", with: photo)
+                .replacingOccurrences(of: "DRAWING", with: drawing).replacingOccurrences(of: "OUT", with: folder.path("out.jpg"))
+        }
+        let started = Date()
+        let result = try Camctl().run(replaced)
+        Self.expectOneSentence(result, status, containing: message)
+        #expect(Date().timeIntervalSince(started) < 20, "refused without waiting on the FIFO")
+    }
+
+    @Test("A SIGUSR1 sent while camctl starts is a photo once the camera is ready, never a death")
+    func earlyPhotoRequest() throws {
+        let camctl = try Camctl()
+        for attempt in 0..<5 {
+            let run = try camctl.start(["preview", "--device", "test", "--sink", "fakesink", "--duration", "3", "--json"])
+            // As early as the process can be told apart from its loader, and a little later each time.
+            #expect(run.waitUntilHandling(SIGUSR1))
+            usleep(useconds_t(attempt * 3_000))
+            run.send(SIGUSR1)
+            let result = run.finish(timeout: 30)
+            #expect(result.status == 0, "attempt \(attempt): \(result.status) \(result.standardError)")
+        }
+        #expect(try camctl.photos().count == 5)
+    }
+
+    @Test("SIGTERM and SIGINT while camctl starts end it with 130 and a sentence", arguments: [SIGTERM, SIGINT])
+    func earlyInterrupt(signal: Int32) throws {
+        let camctl = try Camctl()
+        for attempt in 0..<5 {
+            let run = try camctl.start(["capture", "--device", "test", "--count", "3", "--interval", "1"])
+            #expect(run.waitUntilHandling(signal))
+            usleep(useconds_t(attempt * 3_000))
+            run.send(signal)
+            let result = run.finish(timeout: 30)
+            #expect(result.status == 130, "attempt \(attempt): \(result.status) \(result.standardError)")
+            #expect(result.standardError.contains("interrupted"), "\(result.standardError)")
+        }
+    }
+
+    @Test("SIGTERM during an --exec hook ends the hook and its children, says so, and exits 130")
+    func interruptDuringHook() throws {
+        let camctl = try Camctl()
+        let folder = try TemporaryFolder()
+        let marker = folder.path("hook-pid")
+        let run = try camctl.start(["capture", "--device", "test", "--count", "2",
+                                    "--exec", "echo $$ > \(marker); sleep 30; echo late > \(folder.path("late"))"])
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, !FileManager.default.fileExists(atPath: marker) { usleep(50_000) }
+        usleep(200_000)
+        let started = Date()
+        run.send(SIGTERM)
+        let result = run.finish(timeout: 30)
+        #expect(result.status == 130, "\(result.standardError)")
+        #expect(Date().timeIntervalSince(started) < 5, "camctl did not wait for the hook's 30 seconds")
+        #expect(result.standardError.contains("--exec") && result.standardError.contains("interrupted"), "\(result.standardError)")
+        let pid = try #require(Int32(String(contentsOfFile: marker, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        usleep(200_000)
+        #expect(kill(pid, 0) != 0, "the hook's shell is gone")
+        #expect(try camctl.photos().count == 1, "the photo taken before the interrupt is kept")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("late")))
+    }
+
+    @Test("A description file nesting repeat blocks 30,000 deep is refused at its place, dry run or not", arguments: [true, false])
+    func deepNesting(dryRun: Bool) throws {
+        let folder = try TemporaryFolder()
+        let file = folder.path("deep.camctl")
+        let depth = 30_000
+        try Data((String(repeating: "repeat 2 {\n", count: depth) + "capture\n" + String(repeating: "}\n", count: depth)).utf8)
+            .write(to: URL(fileURLWithPath: file))
+        let result = try Camctl().run(["run", file, "--device", "test"] + (dryRun ? ["--dry-run"] : []))
+        #expect(result.status == 65, "\(result.standardError)")
+        #expect(result.standardError.hasPrefix("\(file):33:1: repeat blocks nest at most 32 deep"), "\(result.standardError)")
+    }
+
+    @Test("A HEIC with overflowing extents in the library is skipped, named, and every command still works")
+    func craftedHEICInLibrary() throws {
+        let camctl = try Camctl()
+        #expect(try camctl("capture", "--device", "test", "--resolution", "320x240").status == 0)
+        let crafted = camctl.library.path("20270115-080000.000-aaaaaa.heic")
+        try Data(Self.overflowingHEIF).write(to: URL(fileURLWithPath: crafted))
+        let listed = try camctl("library", "list", "--json")
+        #expect(listed.status == 0, "\(listed.standardError)")
+        #expect(Camctl.objects(listed.standardOutput).count == 1)
+        #expect(listed.standardError.contains(crafted), "the skipped file is named: \(listed.standardError)")
+        #expect(try camctl("capture", "--device", "test", "--resolution", "320x240").status == 0)
+        #expect(try camctl.photos().count == 2)
+        #expect(FileManager.default.fileExists(atPath: crafted), "not the library's to delete")
+    }
+
+    @Test("overlay on a JPEG whose Exif segment is 2 to 7 bytes long works, keeping no EXIF", arguments: 2...7)
+    func shortExif(length: Int) throws {
+        let folder = try TemporaryFolder()
+        let photo = folder.path("photo.jpg"), drawing = folder.path("drawing.png")
+        try Camctl.testPicture(drawing, width: 64, height: 48)
+        #expect(try Camctl()("capture", "--device", "test", "--resolution", "320x240", "--no-library", "--output", photo).status == 0)
+        // The photo's APP1 segment (right after the start) shortened to `length`, its bytes kept after it.
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: photo)))
+        #expect(bytes[2] == 0xFF && bytes[3] == 0xE1)
+        let original = Int(bytes[4]) << 8 | Int(bytes[5])
+        bytes.replaceSubrange(4..<6, with: [UInt8(length >> 8), UInt8(length & 0xFF)])
+        bytes.replaceSubrange((4 + length)..<(4 + original), with: [])
+        try Data(bytes).write(to: URL(fileURLWithPath: photo))
+        let result = try Camctl()("overlay", photo, drawing, "--output", folder.path("out.jpg"))
+        #expect([0, 65].contains(result.status), "\(result.standardError)")
+        #expect(result.status == 0 || result.standardError.hasPrefix("camctl: "))
+    }
+
+    /// A HEIF file whose two extents are 0x7FFFFFFFFFFFFFFF bytes each (iloc version 1, construction method 1).
+    static let overflowingHEIF: [UInt8] = {
+        func box(_ type: String, _ body: [UInt8]) -> [UInt8] {
+            let size = 8 + body.count
+            return [0, 0, UInt8(size >> 8), UInt8(size & 0xFF)] + Array(type.utf8) + body
+        }
+        let huge: [UInt8] = [0x7F] + Array(repeating: 0xFF, count: 7)
+        let iloc: [UInt8] = [1, 0, 0, 0, 0x88, 0x00, 0, 1, 0, 1, 0, 1, 0, 0, 0, 2]
+            + Array(repeating: 0, count: 8) + huge + Array(repeating: 0, count: 8) + huge
+        let infe = box("infe", [2, 0, 0, 0, 0, 1, 0, 0] + Array("hvc1".utf8) + [0])
+        let meta = box("meta", [0, 0, 0, 0] + box("pitm", [0, 0, 0, 0, 0, 1]) + box("iinf", [0, 0, 0, 0, 0, 1] + infe) + box("iloc", iloc))
+        return box("ftyp", Array("heic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8)) + meta
+    }()
+}
