@@ -1,0 +1,45 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// camctl killed without warning while it saves photos: every photo it reported saved is in the
+/// library, whole, and nothing half-written is indexed.
+@Suite("Killed during a burst, nothing reported saved is lost", .timeLimit(.minutes(3)))
+struct KillTests {
+    @Test("20 SIGKILLs at random moments of JPEG and HEIC bursts into one library")
+    func randomKills() throws {
+        let camctl = try Camctl()
+        var reported: [String] = []
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<20 {
+            let run = try camctl.start(["capture", "--device", "test:snow", "--resolution", "640x480", "--count", "200"]
+                                       + (round % 2 == 0 ? [] : ["--hevc"]))
+            Thread.sleep(forTimeInterval: Double.random(in: 0.3...1.2, using: &generator))
+            run.send(SIGKILL)
+            let result = run.finish(timeout: 30)
+            #expect(result.status == SIGKILL || result.status == 0, "round \(round): \(result.status)")
+            // Only whole lines: a path is reported once its line is out.
+            let lines = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
+            reported += lines.dropLast().map(String.init)
+        }
+        #expect(reported.count >= 20, "the kills came after some photos were saved")
+        let listing = try camctl("library", "list", "--json")
+        #expect(listing.status == 0, "\(listing.standardError)")
+        let photos = Camctl.objects(listing.standardOutput)
+        let paths = Set(photos.compactMap { $0["path"] as? String })
+        let missing = reported.filter { !paths.contains($0) }
+        #expect(missing.isEmpty, "reported saved but not in the library: \(missing)")
+        for photo in photos {
+            let path = try #require(photo["path"] as? String)
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+            #expect(bytes.count == photo["bytes"] as? Int, "\(path) is whole")
+            if path.hasSuffix(".jpg") {
+                #expect(bytes.prefix(2) == [0xFF, 0xD8] && bytes.suffix(2) == [0xFF, 0xD9], "\(path) is a whole JPEG")
+            } else {
+                #expect(Array(bytes[4..<8]) == Array("ftyp".utf8), "\(path) is a HEIF file")
+            }
+        }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: camctl.library.url.path).filter { $0.hasSuffix(".tmp") }
+        #expect(leftovers.isEmpty, "the opening after the kills removed the temporary files")
+    }
+}
