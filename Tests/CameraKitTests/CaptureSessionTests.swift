@@ -422,8 +422,10 @@ struct CaptureSessionTests {
         }
         #expect(interruption?.code == .interrupted)
         #expect(await session.status == .interrupted)
+        // A capture while interrupted is told why the session is not running: the video ended.
         let error = await #expect(throws: CaptureError.self) { try await session.photoOutput.capture() }
-        #expect(error?.code == .notRunning)
+        #expect(error?.code == .interrupted)
+        #expect(error?.message.contains("the video \(video) ended") == true, "\(error?.message ?? "")")
     }
 
     @Test("An interrupted session resumes with the same settings once its camera is back")

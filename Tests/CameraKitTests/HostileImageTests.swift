@@ -1,5 +1,6 @@
 import Foundation
 import ImageMetadata
+import TestSupport
 import Testing
 
 /// JPEG segments and PNG headers written to break their readers: each is refused or read within
@@ -31,39 +32,21 @@ struct HostileImageTests {
         #expect(JPEGFile.orientation(inExif: [0x4D, 0x4D, 0, 0x2A, 0xFF, 0xFF, 0xFF, 0xFF]) == nil, "an IFD offset past the end")
     }
 
-    /// A PNG signature and IHDR chunk with its CRC, for a picture of `width` x `height`.
-    static func png(width: UInt32, height: UInt32, depth: UInt8 = 8, colour: UInt8 = 6, breakCRC: Bool = false) -> [UInt8] {
-        func be(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
-        let body = Array("IHDR".utf8) + be(width) + be(height) + [depth, colour, 0, 0, 0]
-        var crc = crc32(body)
-        if breakCRC { crc ^= 1 }
-        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be(13) + body + be(crc)
-    }
-
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc = UInt32.max
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
-        }
-        return ~crc
-    }
-
     @Test("A 20000x20000 header is refused as too large before anything decodes it")
     func headerBomb() throws {
-        #expect(throws: PNGHeader.Problem.tooLarge(width: 20_000, height: 20_000)) { try PNGHeader(parsing: Self.png(width: 20_000, height: 20_000)) }
-        #expect(throws: PNGHeader.Problem.tooLarge(width: 100_000, height: 2)) { try PNGHeader(parsing: Self.png(width: 100_000, height: 2)) }
-        #expect(try PNGHeader(parsing: Self.png(width: 8192, height: 8192)).width == 8192)
+        #expect(throws: PNGHeader.Problem.tooLarge(width: 20_000, height: 20_000)) { try PNGHeader(parsing: HostileBytes.pngHeader(width: 20_000, height: 20_000)) }
+        #expect(throws: PNGHeader.Problem.tooLarge(width: 100_000, height: 2)) { try PNGHeader(parsing: HostileBytes.pngHeader(width: 100_000, height: 2)) }
+        #expect(try PNGHeader(parsing: HostileBytes.pngHeader(width: 8192, height: 8192)).width == 8192)
     }
 
     @Test("Damaged headers are refused with what is wrong")
     func damagedHeaders() {
         #expect(throws: PNGHeader.Problem.notPNG) { try PNGHeader(parsing: Array("GIF89a".utf8)) }
-        #expect(throws: PNGHeader.Problem.self) { try PNGHeader(parsing: Self.png(width: 0, height: 10)) }
-        #expect(throws: PNGHeader.Problem.self) { try PNGHeader(parsing: Self.png(width: 0xFFFF_FFFF, height: 10)) }
-        #expect(throws: PNGHeader.Problem.self) { try PNGHeader(parsing: Self.png(width: 10, height: 10, depth: 3)) }
+        #expect(throws: PNGHeader.Problem.self) { try PNGHeader(parsing: HostileBytes.pngHeader(width: 0, height: 10)) }
+        #expect(throws: PNGHeader.Problem.self) { try PNGHeader(parsing: HostileBytes.pngHeader(width: 0xFFFF_FFFF, height: 10)) }
+        #expect(throws: PNGHeader.Problem.self) { try PNGHeader(parsing: HostileBytes.pngHeader(width: 10, height: 10, depth: 3)) }
         #expect(throws: PNGHeader.Problem.damaged("its header's checksum is wrong")) {
-            try PNGHeader(parsing: Self.png(width: 10, height: 10, breakCRC: true))
+            try PNGHeader(parsing: HostileBytes.pngHeader(width: 10, height: 10, breakCRC: true))
         }
     }
 

@@ -174,20 +174,3 @@ struct FailureMessagesTests {
         #expect(try camctl.photos().count == 2)
     }
 }
-
-extension HostileBytes {
-    /// A PNG signature and IHDR chunk (with its CRC) for an 8-bit RGBA picture of this size.
-    static func pngHeader(width: UInt32, height: UInt32) -> [UInt8] {
-        func be(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
-        let body = Array("IHDR".utf8) + be(width) + be(height) + [8, 6, 0, 0, 0]
-        var crc = UInt32.max
-        for byte in body {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
-        }
-        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be(13) + body + be(~crc)
-    }
-}
-
-/// Bytes written to break camctl's readers.
-enum HostileBytes {}

@@ -131,7 +131,7 @@ struct HostileInputTests {
         let camctl = try Camctl()
         #expect(try camctl("capture", "--device", "test", "--resolution", "320x240").status == 0)
         let crafted = camctl.library.path("20270115-080000.000-aaaaaa.heic")
-        try Data(Self.overflowingHEIF).write(to: URL(fileURLWithPath: crafted))
+        try Data(HostileBytes.overflowingHEIF).write(to: URL(fileURLWithPath: crafted))
         let listed = try camctl("library", "list", "--json")
         #expect(listed.status == 0, "\(listed.standardError)")
         #expect(Camctl.objects(listed.standardOutput).count == 1)
@@ -158,18 +158,4 @@ struct HostileInputTests {
         #expect([0, 65].contains(result.status), "\(result.standardError)")
         #expect(result.status == 0 || result.standardError.hasPrefix("camctl: "))
     }
-
-    /// A HEIF file whose two extents are 0x7FFFFFFFFFFFFFFF bytes each (iloc version 1, construction method 1).
-    static let overflowingHEIF: [UInt8] = {
-        func box(_ type: String, _ body: [UInt8]) -> [UInt8] {
-            let size = 8 + body.count
-            return [0, 0, UInt8(size >> 8), UInt8(size & 0xFF)] + Array(type.utf8) + body
-        }
-        let huge: [UInt8] = [0x7F] + Array(repeating: 0xFF, count: 7)
-        let iloc: [UInt8] = [1, 0, 0, 0, 0x88, 0x00, 0, 1, 0, 1, 0, 1, 0, 0, 0, 2]
-            + Array(repeating: 0, count: 8) + huge + Array(repeating: 0, count: 8) + huge
-        let infe = box("infe", [2, 0, 0, 0, 0, 1, 0, 0] + Array("hvc1".utf8) + [0])
-        let meta = box("meta", [0, 0, 0, 0] + box("pitm", [0, 0, 0, 0, 0, 1]) + box("iinf", [0, 0, 0, 0, 0, 1] + infe) + box("iloc", iloc))
-        return box("ftyp", Array("heic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8)) + meta
-    }()
 }

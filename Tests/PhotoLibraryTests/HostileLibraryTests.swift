@@ -61,8 +61,7 @@ struct HostileLibraryTests {
         let library = try PhotoLibrary(folder: folder.url.path)
         let kept = try library.add(PhotoLibraryTests.photo(at: 1_800_000_000))
         // A crafted HEIC whose extents overflow, and a JPEG that is no picture, both named as photos.
-        let crafted = HostileBytes.overflowingHEIF
-        try Data(crafted).write(to: URL(fileURLWithPath: folder.path("20270115-080000.000-aaaaaa.heic")))
+        try Data(HostileBytes.overflowingHEIF).write(to: URL(fileURLWithPath: folder.path("20270115-080000.000-aaaaaa.heic")))
         try Data("not a jpeg".utf8).write(to: URL(fileURLWithPath: folder.path("20270115-080000.000-bbbbbb.jpg")))
         // A copy, and a link to the newest photo, as --output and --latest make them.
         try Data(PhotoLibraryTests.jpeg(width: 10, height: 10)).write(to: URL(fileURLWithPath: folder.path("copy-1.jpg")))
@@ -79,6 +78,16 @@ struct HostileLibraryTests {
         }
     }
 
+    @Test("A locked index and a disk I/O error from a full disk are told with what to do")
+    func indexFailures() {
+        let locked = LibraryError(DatabaseError(code: 5, message: "database is locked"), index: "/x/library.sqlite")  // SQLITE_BUSY
+        #expect(locked.message.contains("locked by another program") && locked.message.contains("try again"), "\(locked.message)")
+        let full = LibraryError(DatabaseError(code: 10, message: "disk I/O error", systemError: ENOSPC), index: "/x/library.sqlite")  // SQLITE_IOERR
+        #expect(full.kind == .diskFull && full.message.contains("free some space"), "\(full.message)")
+        let other = LibraryError(DatabaseError(code: 10, message: "disk I/O error", systemError: EIO), index: "/x/library.sqlite")
+        #expect(other.kind == .ioError)
+    }
+
     @Test("A library folder that is a file, and an index that is a folder, are named for what they are")
     func wrongKinds() throws {
         let folder = try TemporaryFolder()
@@ -91,22 +100,4 @@ struct HostileLibraryTests {
         let empty = #expect(throws: LibraryError.self) { try PhotoLibrary(folder: "") }
         #expect(empty?.message.contains("empty") == true)
     }
-}
-
-/// Bytes written to break readers.
-enum HostileBytes {
-    /// A HEIF file of 200 bytes or less whose item extents (iloc version 1, construction method 1)
-    /// are 0x7FFFFFFFFFFFFFFF bytes each.
-    static let overflowingHEIF: [UInt8] = {
-        func box(_ type: String, _ body: [UInt8]) -> [UInt8] {
-            let size = 8 + body.count
-            return [0, 0, UInt8(size >> 8), UInt8(size & 0xFF)] + Array(type.utf8) + body
-        }
-        let huge: [UInt8] = [0x7F] + Array(repeating: 0xFF, count: 7)
-        let iloc: [UInt8] = [1, 0, 0, 0, 0x88, 0x00, 0, 1, 0, 1, 0, 1, 0, 0, 0, 2]
-            + Array(repeating: 0, count: 8) + huge + Array(repeating: 0, count: 8) + huge
-        let infe = box("infe", [2, 0, 0, 0, 0, 1, 0, 0] + Array("hvc1".utf8) + [0])
-        let meta = box("meta", [0, 0, 0, 0] + box("pitm", [0, 0, 0, 0, 0, 1]) + box("iinf", [0, 0, 0, 0, 0, 1] + infe) + box("iloc", iloc))
-        return box("ftyp", Array("heic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8)) + meta
-    }()
 }
