@@ -35,7 +35,7 @@ final class ControlInbox: Sendable {
         var waiter: (id: Int, continuation: CheckedContinuation<Control?, Never>)?
         var nextWaiterID = 0
         /// Whether the running command acts on controls; until one says so, an interrupt ends camctl at once.
-        var isTaken = false
+        var isClaimed = false
         /// The process group of the `--exec` hook running now, which an interrupt ends too.
         var hookGroup: pid_t?
     }
@@ -47,7 +47,7 @@ final class ControlInbox: Sendable {
     /// Says that the running command acts on controls from now on (a camera command): an
     /// interrupt becomes ``Control/interrupt`` for it to stop cleanly, instead of ending camctl.
     func claimed() -> ControlInbox {
-        state.withLock { $0.isTaken = true }
+        state.withLock { $0.isClaimed = true }
         return self
     }
 
@@ -128,8 +128,8 @@ final class ControlInbox: Sendable {
     /// SIGINT or SIGTERM: the command stops cleanly, a hook is ended, and camctl ends by itself
     /// if the command has not within three seconds.
     private func interrupted() {
-        let (isTaken, hook) = state.withLock { ($0.isTaken, $0.hookGroup) }
-        guard isTaken else { Self.exitInterrupted("interrupted") }
+        let (isClaimed, hook) = state.withLock { ($0.isClaimed, $0.hookGroup) }
+        guard isClaimed else { Self.exitInterrupted("interrupted") }
         post(.interrupt)
         if let hook { kill(-hook, SIGTERM) }
         DispatchQueue.global().asyncAfter(deadline: .now() + 3) { [self] in
@@ -164,7 +164,6 @@ final class ControlInbox: Sendable {
         Console.note(message)
         exit(ExitCode.interrupted.rawValue)
     }
-
 }
 
 /// The terminal's single-key mode (no line buffering, no echo), restored on every way out.

@@ -214,8 +214,8 @@ struct PhotoSaving {
                     try refuseLibraryFile(path)
                     try Self.write(item.data, to: path)
                 } catch {
-                    throw libraryPhoto == nil ? error
-                        : CommandFailure(error.message + "; the photo is in the library as \(libraryPhoto!.path)", exitCode: error.exitCode)
+                    guard let libraryPhoto else { throw error }
+                    throw CommandFailure(error.message + "; the photo is in the library as \(libraryPhoto.path)", exitCode: error.exitCode)
                 }
                 copy = path
             }
