@@ -157,7 +157,7 @@ struct ParserTests {
     }
 }
 
-@Suite("Hostile description files", .timeLimit(.minutes(1)))
+@Suite("Hostile description files", .timeLimit(.minutes(3)))
 struct HostileScriptTests {
     @Test("CRLF line ends are read as LF ones, with the same lines and columns")
     func crlf() throws {
