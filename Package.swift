@@ -18,26 +18,28 @@ let package = Package(
             pkgConfig: "gstreamer-1.0 gstreamer-app-1.0 gstreamer-video-1.0 gstreamer-tag-1.0 gstreamer-pbutils-1.0",
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
         ),
-        // Layer 2: safe, ARC-owned Swift wrappers. Knows nothing about cameras.
-        .target(name: "GStreamer", dependencies: ["CGStreamer"]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The kernel's V4L2 control interface (camera controls, flash), header only.
         .systemLibrary(name: "CV4L2"),
+        // malloc tuning and the control signals' handler, for the command-line tool.
         .systemLibrary(name: "CProcess"),
-        // Layer 3: the capture model (session, devices, outputs, photos). Knows nothing about the command line.
-        .target(name: "CameraKit", dependencies: ["GStreamer", "ImageMetadata", "HEIF", "FileSystem", "CV4L2"]),
-        // Layer 4: formats read and written in pure Swift (EXIF, JPEG segments, PNG headers).
+        // Layer 2: safe, ARC-owned Swift wrappers. Knows nothing about cameras.
+        .target(name: "GStreamer", dependencies: ["CGStreamer"]),
+        // Layer 3, leaves in pure Swift that import nothing of the project:
+        // formats read and written (EXIF, JPEG segments, PNG headers),
         .target(name: "ImageMetadata"),
-        // Layer 4: files read and written safely: durable writes, destinations as cp treats them,
+        // HEIF (HEIC) files written and read,
+        .target(name: "HEIF"),
+        // pipeline description files, parsed,
+        .target(name: "PipelineScript"),
+        // and files read and written safely: durable writes, destinations as cp treats them,
         // inputs that are never special files.
         .target(name: "FileSystem"),
-        // Layer 4: HEIF (HEIC) files written and read in pure Swift.
-        .target(name: "HEIF"),
-        // Layer 4: pipeline description files, parsed in pure Swift.
-        .target(name: "PipelineScript"),
-        // Layer 4: the photo library, files and an SQLite index (Debian's libsqlite3-dev).
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // Layer 4: the capture model (session, devices, outputs, photos). Knows nothing about the command line.
+        .target(name: "CameraKit", dependencies: ["GStreamer", "ImageMetadata", "HEIF", "FileSystem", "CV4L2"]),
+        // Layer 5: the photo library, files and an SQLite index.
         .target(name: "PhotoLibrary", dependencies: ["CSQLite", "ImageMetadata", "HEIF", "FileSystem"]),
-        // Layer 5: the command-line tool.
+        // Layer 7: the command-line tool, a front end.
         .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary", "HEIF", "PipelineScript", "FileSystem", "ImageMetadata", "CProcess"]),
         // Benchmarks against gst-launch-1.0 in the same run: swift run -c release camctl-bench
         .executableTarget(name: "camctl-bench", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary"]),
