@@ -7,7 +7,7 @@ enum Command {
     /// Every command, in the order help lists them.
     static var all: [any Subcommand.Type] {
         [DevicesCommand.self, FiltersCommand.self, PreviewCommand.self, CaptureCommand.self, BoothCommand.self, RunCommand.self,
-         LibraryCommand.self, OverlayCommand.self]
+         LibraryCommand.self, OverlayCommand.self, CompletionsCommand.self]
     }
 
     /// Parses the arguments after the program name into a command ready to run.
@@ -16,7 +16,9 @@ enum Command {
         let rest = Array(arguments.dropFirst())
         switch verb {
         case "--version", "version": return Version()
-        case "help", "--help", "-h": return Help(topic: rest.first)
+        case "help", "--help", "-h":
+            if rest == ["--man"] { return Manual() }
+            return Help(topic: rest.first)
         default: break
         }
         guard let command = all.first(where: { $0.name == verb }) else {
@@ -28,11 +30,16 @@ enum Command {
         return try command.parse(rest)
     }
 
-    static let exitCodes = """
-        exit codes: 0 success, 64 usage error, 65 bad input data, 69 camera unavailable (none, not found,
-                    busy, no such format), 70 pipeline or sink failure, 73 cannot create an output file,
-                    74 I/O error (disk full), 77 permission denied, 130 interrupted
-        """
+    /// The exit codes, as help lists them after every command's options.
+    static let exitCodes: String = {
+        var lines = ["exit codes:"]
+        for (code, meaning) in ExitCode.documented {
+            let entry = " \(code.rawValue) \(meaning),"
+            if lines[lines.count - 1].count + entry.count > 100 { lines.append(String(repeating: " ", count: 11)) }
+            lines[lines.count - 1] += entry
+        }
+        return String(lines.joined(separator: "\n").dropLast())
+    }()
 }
 
 /// A parsed command, ready to run.
@@ -49,10 +56,14 @@ protocol Subcommand: Runnable {
     /// The paragraph for `camctl help COMMAND`.
     static var help: String { get }
     static var options: [ParsedArguments.Option] { get }
+    /// The words the command takes besides options (`list`, `show`, … of `library`), for completions.
+    static var words: [String] { get }
     init(_ arguments: ParsedArguments) throws(CommandFailure)
 }
 
 extension Subcommand {
+    static var words: [String] { [] }
+
     /// Reads the command's arguments (after its name).
     static func parse(_ arguments: [String]) throws(CommandFailure) -> Runnable {
         try Self(ParsedArguments(arguments, command: name, options: options))
@@ -63,6 +74,13 @@ extension Subcommand {
 struct Version: Runnable {
     func run() async throws(CommandFailure) {
         try Console.result("camctl \(camctlVersion) (GStreamer \(GStreamerRuntime.version))")
+    }
+}
+
+/// `camctl help --man`: the manual page in troff, for `man -l -` or to install as camctl.1.
+struct Manual: Runnable {
+    func run() async throws(CommandFailure) {
+        try Console.result(String(ManualPage.troff.dropLast()))
     }
 }
 
@@ -80,7 +98,7 @@ struct Help: Runnable {
                 usage: camctl COMMAND [OPTIONS]
 
                 \(commands.joined(separator: "\n"))
-                  help     camctl help COMMAND shows a command's options
+                  help     camctl help COMMAND shows a command's options; camctl help --man, the manual page
 
                 --device D names a camera: test or test:PATTERN (the built-in test camera), file:PATH (an
                 image or video used as a camera), a device path such as /dev/video0, or part of a camera's

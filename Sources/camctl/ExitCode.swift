@@ -19,6 +19,21 @@ enum ExitCode: Int32 {
     case interrupted = 130
 }
 
+extension ExitCode {
+    /// Every code camctl exits with, and what it means, for help and the manual page.
+    static let documented: [(code: ExitCode, meaning: String)] = [
+        (.success, "success"),
+        (.usage, "usage error"),
+        (.dataError, "bad input data (a description file, an image)"),
+        (.unavailable, "camera unavailable (none, not found, busy, no such format)"),
+        (.software, "pipeline or sink failure (or no display for the automatic sink)"),
+        (.cannotCreate, "cannot create an output file"),
+        (.ioError, "I/O error (disk full, standard output refused)"),
+        (.noPermission, "permission denied"),
+        (.interrupted, "interrupted"),
+    ]
+}
+
 /// A failure that ends the program: one sentence for the user and an exit code.
 struct CommandFailure: Error {
     let message: String

@@ -23,6 +23,7 @@ struct LibraryCommand: Subcommand {
         .init(name: "--output", value: "PATH", short: "-o"), .init(name: "--columns", value: "N"),
         .init(name: "--verbose", value: nil),
     ]
+    static let words = ["list", "show", "export", "delete", "sheet"]
 
     enum Action {
         case list, show(Int64), export(Int64, String), delete(Int64), sheet(String, columns: Int)
