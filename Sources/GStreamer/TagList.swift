@@ -75,13 +75,6 @@ public struct TagList: Sendable, CustomStringConvertible {
         return Value(reading: &gvalue)
     }
 
-    /// The tags as an EXIF block with its TIFF header (`II*\0…`): the payload of a JPEG
-    /// APP1 segment after `Exif\0\0`, or of a HEIF Exif item after its offset field.
-    public func exifData() -> [UInt8] {
-        guard let buffer = gst_tag_list_to_exif_buffer_with_tiff_header(storage.raw) else { return [] }
-        return (try? Buffer(adopting: buffer).bytes()) ?? []
-    }
-
     /// GStreamer's text form.
     public var description: String {
         takeGLibString(gst_tag_list_to_string(storage.raw)) ?? ""

@@ -50,5 +50,10 @@ public struct ImageVocabulary: Sendable, Equatable {
     /// No image words: a file that uses one is told they are not available.
     public static let none = ImageVocabulary(filters: [], ranges: [:])
 
-    static let words = ["brightness", "contrast", "saturation", "hue", "zoom", "aspect", "mirror", "rotate", "overlay"]
+    /// The words that change the picture (`filter NAME` is one too, told from the raw `filter "…"` by its argument).
+    enum Word: String, CaseIterable {
+        case filter, brightness, contrast, saturation, hue, zoom, aspect, mirror, rotate, overlay
+    }
+
+    static let words = Word.allCases.map(\.rawValue).filter { $0 != Word.filter.rawValue }
 }

@@ -3,9 +3,16 @@
 /// never stops at the first, and never fails on any input except by reporting it.
 public enum Parser {
     /// The words that start a setting.
-    static let settings = ["camera", "resolution", "preview", "codec", "library", "output", "source", "filter", "param"]
+    enum Setting: String, CaseIterable {
+        case camera, resolution, preview, codec, library, output, source, filter, param
+    }
     /// The words that start a step.
-    static let steps = ["countdown", "capture", "burst", "wait", "repeat", "timelapse", "switch", "pause", "resume", "compose", "print"]
+    enum Step: String, CaseIterable {
+        case countdown, capture, burst, wait, `repeat`, timelapse, `switch`, pause, resume, compose, print
+    }
+
+    static let settings = Setting.allCases.map(\.rawValue)
+    static let steps = Step.allCases.map(\.rawValue)
 
     /// A raw gst-launch fragment with the place it was written, for errors found when GStreamer reads it.
     public struct Fragment: Sendable, Equatable {
@@ -98,13 +105,13 @@ public enum Parser {
             }
             let arguments = Array(tokens.dropFirst())
             let namesFilters = head.text == "filter" && arguments.first.map { $0.kind != .string } == true
-            if ImageVocabulary.words.contains(head.text) || namesFilters {
-                imageWord(head, arguments)
-            } else if Parser.settings.contains(head.text) {
+            if let word = ImageVocabulary.Word(rawValue: head.text), word != .filter || namesFilters {
+                imageWord(word, head, arguments)
+            } else if let word = Setting(rawValue: head.text) {
                 guard blocks.isEmpty else { return fail(head, "\(head.text) is a setting; settings go outside repeat blocks") }
-                setting(head, arguments)
-            } else if Parser.steps.contains(head.text) {
-                step(head, arguments)
+                setting(word, head, arguments)
+            } else if let word = Step(rawValue: head.text) {
+                step(word, head, arguments)
             } else {
                 if let suggestion = Spelling.closest(to: head.text, among: Parser.settings + Parser.steps + ImageVocabulary.words) {
                     return fail(head, "unknown step \(head.quoted); did you mean \(suggestion)?")
@@ -116,10 +123,10 @@ public enum Parser {
 
         // MARK: Settings
 
-        mutating func setting(_ head: Token, _ arguments: [Token]) {
+        mutating func setting(_ word: Setting, _ head: Token, _ arguments: [Token]) {
             var session = script.session
-            switch head.text {
-            case "param":
+            switch word {
+            case .param:
                 guard arguments.count == 3, arguments[0].kind == .word, arguments[1].kind == .equals,
                       [.word, .string].contains(arguments[2].kind) else {
                     return fail(arguments.first ?? head, "a param is written param NAME = VALUE, such as param shots = 4")
@@ -131,16 +138,16 @@ public enum Parser {
                 guard script.parameters[name] == nil else { return fail(arguments[0], "param \(name) is already set above") }
                 script.parameters[name] = overrides[name] ?? arguments[2].text
                 return
-            case "camera":
+            case .camera:
                 guard let value = single(head, arguments, "a camera name, such as test or /dev/video0") else { return }
                 session.camera = value
-            case "resolution":
+            case .resolution:
                 guard let value = single(head, arguments, "WIDTHxHEIGHT[@FPS] or a preset (photo, high, medium, low)") else { return }
                 session.resolution = value
-            case "preview":
+            case .preview:
                 guard let value = single(head, arguments, "a sink such as autovideosink, ximagesink or fakesink, or none") else { return }
                 session.preview = value == "none" ? nil : value
-            case "codec":
+            case .codec:
                 guard let first = arguments.first, [1, 3].contains(arguments.count) else {
                     return fail(arguments.first ?? head, "codec is jpeg or hevc, optionally followed by quality N")
                 }
@@ -154,13 +161,13 @@ public enum Parser {
                     guard let quality = integer(arguments[2], in: 1...100) else { return }
                     session.quality = quality
                 }
-            case "library":
+            case .library:
                 guard let value = single(head, arguments, "a folder, default, or none") else { return }
                 session.library = value == "none" ? .none : value == "default" ? .standard : .folder(value)
-            case "output":
+            case .output:
                 guard let value = single(head, arguments, "a path or pattern, such as \"shot-%d.jpg\"") else { return }
                 session.output = value
-            case "source", "filter":
+            case .source, .filter:
                 guard let value = single(head, arguments, "a gst-launch fragment in quotes, such as \"videobalance saturation=0\"") else { return }
                 let fragment = arguments[0]
                 guard fragment.kind == .string else {
@@ -170,7 +177,7 @@ public enum Parser {
                 guard !trimmed.isEmpty, !trimmed.hasPrefix("!"), !trimmed.hasSuffix("!") else {
                     return fail(fragment, "the fragment \(fragment.quoted) is not elements joined by !; expected something like \"videoflip method=horizontal-flip\"")
                 }
-                if head.text == "source" {
+                if word == .source {
                     guard session.source == nil else { return fail(head, "a source is already set above; a file has one") }
                     session.source = trimmed
                     fragments.insert(Fragment(text: trimmed, line: fragment.line, column: fragment.column, isSource: true), at: 0)
@@ -178,8 +185,6 @@ public enum Parser {
                     session.filters.append(trimmed)
                     fragments.append(Fragment(text: trimmed, line: fragment.line, column: fragment.column))
                 }
-            default:
-                break
             }
             script.session = session
         }
@@ -187,8 +192,8 @@ public enum Parser {
         // MARK: Image words
 
         /// An image word: a setting before the first step, a step after it.
-        mutating func imageWord(_ head: Token, _ arguments: [Token]) {
-            guard let change = imageChange(head, arguments) else { return }
+        mutating func imageWord(_ word: ImageVocabulary.Word, _ head: Token, _ arguments: [Token]) {
+            guard let change = imageChange(word, head, arguments) else { return }
             if sawStep || !blocks.isEmpty {
                 add(.image(change))
             } else {
@@ -196,13 +201,13 @@ public enum Parser {
             }
         }
 
-        mutating func imageChange(_ head: Token, _ arguments: [Token]) -> ImageChange? {
+        mutating func imageChange(_ word: ImageVocabulary.Word, _ head: Token, _ arguments: [Token]) -> ImageChange? {
             guard !image.filters.isEmpty else {
                 fail(head, "\(head.text) is not available here; expected a setting or a step")
                 return nil
             }
-            switch head.text {
-            case "filter":
+            switch word {
+            case .filter:
                 var names: [String] = []
                 for argument in arguments {
                     guard let name = resolve(argument) else { return nil }
@@ -215,10 +220,10 @@ public enum Parser {
                     names.append(name)
                 }
                 return .filters(names)
-            case "brightness", "contrast", "saturation", "hue":
+            case .brightness, .contrast, .saturation, .hue:
                 guard arguments.count == 1 else { fail(arguments.first ?? head, "\(head.text) takes one number"); return nil }
                 return number(arguments[0], for: head.text).map { .adjustment(head.text, $0) }
-            case "zoom":
+            case .zoom:
                 guard [1, 3].contains(arguments.count), arguments.count == 1 || arguments[1].text == "at" else {
                     fail(arguments.first ?? head, "a zoom is written zoom FACTOR, or zoom FACTOR at X,Y with X and Y from 0 to 1")
                     return nil
@@ -232,7 +237,7 @@ public enum Parser {
                     return nil
                 }
                 return .zoom(factor, centerX: parts[0], centerY: parts[1])
-            case "aspect":
+            case .aspect:
                 guard let value = single(head, arguments, "W:H such as 4:3, 16:9, 3:2 or 1:1, or camera") else { return nil }
                 if value == "camera" { return .aspect(nil) }
                 let sides = value.split(separator: ":").compactMap { Int($0) }
@@ -241,17 +246,17 @@ public enum Parser {
                     return nil
                 }
                 return .aspect(value)
-            case "mirror":
+            case .mirror:
                 guard let value = single(head, arguments, "preview, photos, both or none") else { return nil }
                 guard ["preview", "photos", "both", "none"].contains(value) else {
                     fail(arguments[0], "mirror takes preview, photos, both or none, not \(arguments[0].quoted)")
                     return nil
                 }
                 return .mirror(value)
-            case "overlay":
+            case .overlay:
                 guard let value = single(head, arguments, "a PNG file, such as \"frame.png\", or none") else { return nil }
                 return .overlay(value == "none" ? nil : value)
-            default:  // rotate
+            case .rotate:
                 let usage = "rotate takes 0, 90, 180 or 270, and pixels to turn the photos' pixels"
                 guard [1, 2].contains(arguments.count), arguments.count == 1 || arguments[1].text == "pixels" else {
                     fail(arguments.count == 2 ? arguments[1] : arguments.first ?? head, usage)
@@ -279,16 +284,16 @@ public enum Parser {
 
         // MARK: Steps
 
-        mutating func step(_ head: Token, _ arguments: [Token]) {
+        mutating func step(_ word: Step, _ head: Token, _ arguments: [Token]) {
             sawStep = true
-            switch head.text {
-            case "countdown", "wait":
+            switch word {
+            case .countdown, .wait:
                 guard arguments.count == 1 else {
                     return fail(arguments.first ?? head, "\(head.text) takes a number of seconds, such as \(head.text) 3")
                 }
                 guard let seconds = seconds(arguments[0]) else { return }
-                add(head.text == "wait" ? .wait(seconds: seconds) : .countdown(seconds: seconds))
-            case "capture":
+                add(word == .wait ? .wait(seconds: seconds) : .countdown(seconds: seconds))
+            case .capture:
                 var options = Script.CaptureOptions()
                 var index = 0
                 while index < arguments.count {
@@ -314,13 +319,13 @@ public enum Parser {
                     index += 1
                 }
                 add(.capture(options))
-            case "burst":
+            case .burst:
                 guard arguments.count == 1 else {
                     return fail(arguments.first ?? head, "burst takes a number of photos from 1 to 1000, such as burst 10")
                 }
                 guard let count = integer(arguments[0], in: 1...1000) else { return }
                 add(.burst(count: count))
-            case "repeat":
+            case .repeat:
                 guard arguments.count == 2, arguments[1].kind == .openBrace else {
                     return fail(arguments.first ?? head, "a repeat is written repeat N { with N from 1 to 100000, its steps on the lines below, and } on a line of its own")
                 }
@@ -331,31 +336,29 @@ public enum Parser {
                     fail(head, "repeat blocks nest at most \(Parser.maximumNesting) deep; this one is one deeper")
                 }
                 blocks.append((head, count, [], tooDeep || blocks.last?.isRefused == true))
-            case "timelapse":
+            case .timelapse:
                 guard arguments.count == 4, arguments[0].text == "every", arguments[2].text == "for" else {
                     return fail(arguments.first ?? head, "a time-lapse is written timelapse every SECONDS for COUNT, such as timelapse every 10 for 360")
                 }
                 guard let every = seconds(arguments[1]), let count = integer(arguments[3], in: 1...1_000_000) else { return }
                 add(.timelapse(everySeconds: every, count: count))
-            case "switch":
+            case .switch:
                 guard arguments.map(\.text) == ["camera"] else { return fail(arguments.first ?? head, "expected switch camera") }
                 add(.switchCamera)
-            case "pause", "resume":
+            case .pause, .resume:
                 guard arguments.map(\.text) == ["preview"] else { return fail(arguments.first ?? head, "expected \(head.text) preview") }
-                add(head.text == "pause" ? .pausePreview : .resumePreview)
-            case "compose":
+                add(word == .pause ? .pausePreview : .resumePreview)
+            case .compose:
                 guard arguments.count == 1 else { return fail(arguments.first ?? head, "compose takes strip or grid") }
                 guard let word = resolve(arguments[0]) else { return }
                 guard let layout = Script.Layout(rawValue: word) else { return fail(arguments[0], "compose takes strip or grid, not \(arguments[0].quoted)") }
                 add(.compose(layout))
-            case "print":
+            case .print:
                 guard arguments.count == 1 else {
                     return fail(arguments.first ?? head, "print takes one message, in quotes if it has spaces: print \"smile!\"")
                 }
                 guard let message = resolve(arguments[0]) else { return }
                 add(.print(message))
-            default:
-                break
             }
         }
 

@@ -18,11 +18,9 @@ struct BoothCommand: Subcommand {
         a 2x2 grid or a 1x4 strip (--layout) of 640-pixel-wide cells, which goes into the library
         too and to --output when given. Each path is printed (--json: one object each).
         """ + "\n" + ImageOptions.help
-    static let options = SessionOptions.options + PhotoSaving.options + [
+    static let options = SessionOptions.options + PhotoSaving.options + PhotoOptions.options + [
         .init(name: "--shots", value: "N"), .init(name: "--countdown", value: "SECONDS"),
         .init(name: "--layout", value: "2x2|1x4"), .init(name: "--sink", value: "ELEMENT"),
-        .init(name: "--quality", value: "1-100", short: "-q"),
-        .init(name: "--jpeg", value: nil), .init(name: "--hevc", value: nil),
     ]
 
     enum Layout: String, CaseIterable {
@@ -36,7 +34,7 @@ struct BoothCommand: Subcommand {
     let layout: Layout
     let sink: String
     let composedOutput: String?
-    var settings = PhotoSettings()
+    let settings: PhotoSettings
 
     init(_ arguments: ParsedArguments) throws(CommandFailure) {
         try arguments.requirePositionals([])
@@ -47,11 +45,10 @@ struct BoothCommand: Subcommand {
         layout = try arguments.choice("--layout", as: Layout.self) ?? .grid
         sink = arguments.string("--sink") ?? "autovideosink"
         composedOutput = arguments.string("--output")
-        settings.quality = try arguments.integer("--quality", in: 1...100) ?? settings.quality
-        try arguments.refuseTogether("--jpeg", "--hevc")
-        if arguments.flag("--hevc") { settings.codec = .hevc }
+        var settings = try PhotoOptions.settings(from: arguments)
         // Each shot's thumbnail (always JPEG) is made at the cell's width, and is what is composed.
         settings.thumbnailMaximumSide = ShotComposition.cellWidth
+        self.settings = settings
     }
 
     func run() async throws(CommandFailure) {

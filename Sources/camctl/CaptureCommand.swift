@@ -29,9 +29,7 @@ struct CaptureCommand: Subcommand {
         --heic-tiles stores a HEIC as a grid of 512x512 tiles, as iPhones do, for decoders with HEVC
         level limits.
         """ + "\n" + ImageOptions.help
-    static let options = SessionOptions.options + PhotoSaving.options + [
-        .init(name: "--jpeg", value: nil), .init(name: "--hevc", value: nil),
-        .init(name: "--quality", value: "1-100", short: "-q"),
+    static let options = SessionOptions.options + PhotoSaving.options + PhotoOptions.options + [
         .init(name: "--count", value: "N", short: "-n"),
         .init(name: "--countdown", value: "SECONDS"),
         .init(name: "--interval", value: "SECONDS"),
@@ -51,17 +49,15 @@ struct CaptureCommand: Subcommand {
 
     init(_ arguments: ParsedArguments) throws(CommandFailure) {
         try arguments.requirePositionals([])
-        try arguments.refuseTogether("--jpeg", "--hevc")
         self.arguments = arguments
         session = try SessionOptions(arguments)
-        if arguments.flag("--hevc") { settings.codec = .hevc }
+        settings = try PhotoOptions.settings(from: arguments)
         if arguments.flag("--heic-tiles") {
             guard settings.codec == .hevc else {
                 throw CommandFailure("--heic-tiles needs --hevc", exitCode: .usage)
             }
             settings.usesHEVCTiles = true
         }
-        settings.quality = try arguments.integer("--quality", in: 1...100) ?? settings.quality
         settings.flashMode = try arguments.choice("--flash", as: PhotoSettings.FlashMode.self) ?? settings.flashMode
         settings.prioritization = try arguments.choice("--prioritize", as: PhotoSettings.QualityPrioritization.self) ?? settings.prioritization
         count = try arguments.integer("--count", in: 1...100_000) ?? 1

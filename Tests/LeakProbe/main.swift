@@ -60,7 +60,7 @@ func exercise(frames: Int) async throws -> (passed: Int, encoded: Int) {
 
     var tags = try TagList()
     try tags.set(TagList.Tag.deviceModel, .string("probe"))
-    _ = tags.exifData()
+    _ = tags.description
     _ = try Caps("video/x-raw, width=[ 1, 100 ]").intersection(Caps("video/x-raw, width=50")).fixated().structures
     _ = try DeviceMonitor().devices()
 
