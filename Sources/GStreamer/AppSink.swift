@@ -57,30 +57,19 @@ public final class AppSink: Element, @unchecked Sendable {
     /// The handlers must return quickly and must not change pipeline states; the pipeline waits for them.
     public func setHandlers(onSample: @escaping @Sendable (Sample) -> Void,
                             onEndOfStream: @escaping @Sendable () -> Void = {}) {
-        let handlers = SampleHandlers(onSample: onSample, onEndOfStream: onEndOfStream)
         var callbacks = GstAppSinkCallbacks()
         callbacks.new_sample = { sink, userData in
-            let handlers = Unmanaged<SampleHandlers>.fromOpaque(userData!).takeUnretainedValue()
             guard let sample = gst_app_sink_pull_sample(sink) else { return GST_FLOW_EOS }
-            handlers.onSample(Sample(adopting: sample))
+            CallbackBox<Handlers>.value(userData).onSample(Sample(adopting: sample))
             return GST_FLOW_OK
         }
         callbacks.eos = { _, userData in
-            Unmanaged<SampleHandlers>.fromOpaque(userData!).takeUnretainedValue().onEndOfStream()
+            CallbackBox<Handlers>.value(userData).onEndOfStream()
         }
-        gst_app_sink_set_callbacks(appSink, &callbacks, Unmanaged.passRetained(handlers).toOpaque(), { userData in
-            Unmanaged<SampleHandlers>.fromOpaque(userData!).takeRetainedValue().onEndOfStream()
-        })
+        // Replaced or freed, the handlers hear the end of their stream.
+        let box = CallbackBox<Handlers>.retained((onSample, onEndOfStream), onRelease: onEndOfStream)
+        gst_app_sink_set_callbacks(appSink, &callbacks, box, releaseBox)
     }
-}
 
-/// Carries the handlers through GStreamer's `void *` user data.
-private final class SampleHandlers: Sendable {
-    let onSample: @Sendable (Sample) -> Void
-    let onEndOfStream: @Sendable () -> Void
-
-    init(onSample: @escaping @Sendable (Sample) -> Void, onEndOfStream: @escaping @Sendable () -> Void) {
-        self.onSample = onSample
-        self.onEndOfStream = onEndOfStream
-    }
+    private typealias Handlers = (onSample: @Sendable (Sample) -> Void, onEndOfStream: @Sendable () -> Void)
 }

@@ -31,19 +31,12 @@ extension Element {
         typealias PadAdded = @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?, gpointer?) -> Void
         let callback: PadAdded = { _, pad, userData in
             guard let pad, let userData else { return }
-            Unmanaged<PadHandler>.fromOpaque(userData).takeUnretainedValue().handler(Pad(retaining: pad))
+            CallbackBox<@Sendable (Pad) -> Void>.value(userData)(Pad(retaining: pad))
         }
         let id = g_signal_connect_data(
             upcast(raw, to: GObject.self), "pad-added", unsafeBitCast(callback, to: GCallback.self),
-            Unmanaged.passRetained(PadHandler(handler)).toOpaque(),
-            { userData, _ in Unmanaged<PadHandler>.fromOpaque(userData!).release() },
+            CallbackBox<@Sendable (Pad) -> Void>.retained(handler), releaseBoxOfClosure,
             GConnectFlags(rawValue: 0))
         return SignalConnection(element: self, id: id)
     }
-}
-
-/// Carries a Swift closure through GObject's `void *` user data.
-private final class PadHandler: Sendable {
-    let handler: @Sendable (Pad) -> Void
-    init(_ handler: @escaping @Sendable (Pad) -> Void) { self.handler = handler }
 }

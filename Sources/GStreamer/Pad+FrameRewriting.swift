@@ -10,7 +10,7 @@ extension Pad {
     @discardableResult
     public func rewriteFrames(_ rewrite: @escaping @Sendable (UnsafeMutableRawBufferPointer, VideoInfo) -> Void) -> PadProbe {
         let layout = LayoutCache()
-        let box = FrameRewriter { pad, info in
+        let rewriter: Rewriter = { pad, info in
             guard let caps = gst_pad_get_current_caps(pad) else { return }
             defer { gst_caps_unref(caps) }
             guard let videoInfo = layout.info(for: caps), info.pointee.data != nil else { return }
@@ -24,20 +24,14 @@ extension Pad {
             rewrite(UnsafeMutableRawBufferPointer(start: map.data, count: Int(map.size)), videoInfo)
         }
         let id = gst_pad_add_probe(raw, GST_PAD_PROBE_TYPE_BUFFER, { pad, info, userData in
-            Unmanaged<FrameRewriter>.fromOpaque(userData!).takeUnretainedValue().rewrite(pad!, info!)
+            CallbackBox<Rewriter>.value(userData)(pad!, info!)
             return GST_PAD_PROBE_OK
-        }, Unmanaged.passRetained(box).toOpaque(), { userData in
-            Unmanaged<FrameRewriter>.fromOpaque(userData!).release()
-        })
+        }, CallbackBox<Rewriter>.retained(rewriter), releaseBox)
         return PadProbe(pad: self, id: id)
     }
-}
 
-/// Carries the probe's closure through GStreamer's `void *` user data.
-private final class FrameRewriter: @unchecked Sendable {
-    // @unchecked Sendable: the closure is immutable and only called by the pad's streaming thread.
-    let rewrite: (UnsafeMutablePointer<GstPad>, UnsafeMutablePointer<GstPadProbeInfo>) -> Void
-    init(_ rewrite: @escaping (UnsafeMutablePointer<GstPad>, UnsafeMutablePointer<GstPadProbeInfo>) -> Void) { self.rewrite = rewrite }
+    /// Rewrites the frame a probe holds, on the pad's streaming thread.
+    private typealias Rewriter = @Sendable (UnsafeMutablePointer<GstPad>, UnsafeMutablePointer<GstPadProbeInfo>) -> Void
 }
 
 /// The layout of the last caps seen, so frames of unchanged caps are not parsed again. The caps

@@ -39,8 +39,7 @@ public final class PadProbe: @unchecked Sendable {
     }
 
     /// What a probe's handler is called with.
-    public struct Info: @unchecked Sendable {
-        // @unchecked Sendable: holds only immutable values and a buffer wrapper, which is Sendable.
+    public struct Info: Sendable {
         /// The buffer passing, for buffer probes.
         public let buffer: Buffer?
         /// The event passing, by name (`eos`, `caps`, `segment`), for event probes.
@@ -64,9 +63,8 @@ extension Pad {
     /// The handler must return quickly and must not change pipeline states.
     @discardableResult
     public func addProbe(_ kind: PadProbe.Kind, _ handler: @escaping @Sendable (PadProbe.Info) -> PadProbe.Result) -> PadProbe {
-        let box = ProbeHandler(handler)
         let id = gst_pad_add_probe(raw, GstPadProbeType(rawValue: kind.rawValue), { _, info, userData in
-            let handler = Unmanaged<ProbeHandler>.fromOpaque(userData!).takeUnretainedValue().handler
+            let handler = CallbackBox<Handler>.value(userData)
             let type = info!.pointee.type.rawValue
             let carriesBuffer = type & GST_PAD_PROBE_TYPE_BUFFER.rawValue != 0
             let carriesEvent = type & GST_PAD_PROBE_TYPE_EVENT_BOTH.rawValue != 0
@@ -80,17 +78,11 @@ extension Pad {
             case .drop: return GST_PAD_PROBE_DROP
             case .remove: return GST_PAD_PROBE_REMOVE
             }
-        }, Unmanaged.passRetained(box).toOpaque(), { userData in
-            Unmanaged<ProbeHandler>.fromOpaque(userData!).release()
-        })
+        }, CallbackBox<Handler>.retained(handler), releaseBox)
         return PadProbe(pad: self, id: id)
     }
-}
 
-/// Carries a Swift closure through GStreamer's `void *` user data.
-private final class ProbeHandler: Sendable {
-    let handler: @Sendable (PadProbe.Info) -> PadProbe.Result
-    init(_ handler: @escaping @Sendable (PadProbe.Info) -> PadProbe.Result) { self.handler = handler }
+    private typealias Handler = @Sendable (PadProbe.Info) -> PadProbe.Result
 }
 
 extension Pad {
