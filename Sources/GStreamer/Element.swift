@@ -1,5 +1,4 @@
 internal import CGStreamer
-import Dispatch
 
 /// A GStreamer element: a source, filter, encoder or sink that a pipeline links together.
 ///
@@ -113,10 +112,8 @@ public class Element: @unchecked Sendable, CustomStringConvertible {
     /// the blocking call runs off Swift's cooperative threads. Pipelines have
     /// ``Pipeline/setState(_:timeout:)``, which waits and reports bus errors.
     public func changeState(to state: State) async throws(GStreamerError) {
-        let refused = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { [unowned self] in
-                continuation.resume(returning: gst_element_set_state(raw, state.raw) == GST_STATE_CHANGE_FAILURE)
-            }
+        let refused = await BlockingLane(label: "element.state").run { [unowned self] in
+            gst_element_set_state(raw, state.raw) == GST_STATE_CHANGE_FAILURE
         }
         if refused {
             throw GStreamerError(.stateChange, element: name, "refused to change to the \(state) state")

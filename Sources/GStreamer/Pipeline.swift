@@ -1,5 +1,4 @@
 internal import CGStreamer
-import Dispatch
 
 /// A top-level bin with a clock and a bus: the unit that plays.
 ///
@@ -10,7 +9,7 @@ public final class Pipeline: Bin, @unchecked Sendable {
 
     private let dispatcher: BusDispatcher
     /// Runs the blocking state-change calls in order, off Swift's cooperative threads.
-    private let stateQueue = DispatchQueue(label: "camctl.pipeline.state")
+    private let stateLane = BlockingLane(label: "pipeline.state")
 
     required init(adopting raw: UnsafeMutablePointer<GstElement>) {
         dispatcher = BusDispatcher.attached(to: raw)
@@ -72,14 +71,12 @@ extension Pipeline {
         dispatcher.beginWatch()
         // Unowned: the caller holds the pipeline while it waits, and a strong capture would let the
         // queue's thread release the last reference after the caller moved on (and after gst_deinit).
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<GstStateChangeReturn, Never>) in
-            stateQueue.async { [unowned self] in
-                var result = gst_element_set_state(raw, target.raw)
-                if result == GST_STATE_CHANGE_ASYNC, let timeout {
-                    result = gst_element_get_state(raw, nil, nil, ClockTime.timeout(timeout))
-                }
-                continuation.resume(returning: result)
+        let result = await stateLane.run { [unowned self] in
+            var result = gst_element_set_state(raw, target.raw)
+            if result == GST_STATE_CHANGE_ASYNC, let timeout {
+                result = gst_element_get_state(raw, nil, nil, ClockTime.timeout(timeout))
             }
+            return result
         }
         switch result {
         case GST_STATE_CHANGE_SUCCESS, GST_STATE_CHANGE_NO_PREROLL:

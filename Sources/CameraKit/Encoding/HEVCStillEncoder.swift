@@ -1,4 +1,3 @@
-import Dispatch
 import GStreamer
 import HEIF
 
@@ -22,7 +21,8 @@ final class HEVCStillEncoder: Sendable {
     private let input: AppSource
     private let output: AppSink
     private let key: Key
-    private let queue = DispatchQueue(label: "camctl.encoder.hevc")
+    /// Pushes and pulls in order, one frame at a time, off Swift's cooperative threads.
+    private let lane = BlockingLane(label: "encoder.hevc")
 
     /// x265's constant rate factor for a quality from 1 to 100: 90 (the default) is CRF 22, the
     /// value HEIF stills are usually made at; 100 is CRF 12; 1 is CRF 51, x265's lowest quality.
@@ -66,33 +66,24 @@ final class HEVCStillEncoder: Sendable {
 
     /// Encodes one frame at the encoder's size.
     func encode(_ frame: Sample) async throws(CaptureError) -> HEVCPicture {
-        let result: Result<HEVCPicture, CaptureError> = await withCheckedContinuation { continuation in
-            queue.async { [unowned self] in
-                continuation.resume(returning: Result { () throws(CaptureError) in try encodeNow(frame) })
-            }
-        }
-        return try result.get()
+        try await lane.run { [unowned self] () throws(CaptureError) in try encodeNow(frame) }
     }
 
     /// Cuts the frame into tiles of the encoder's size, rows first, and encodes each; tiles past
     /// the frame's right and bottom edges are filled with black.
     func encodeTiles(of frame: Sample, width: Int, height: Int) async throws(CaptureError) -> (tiles: [HEVCPicture], columns: Int) {
         let columns = (width + key.width - 1) / key.width, rows = (height + key.height - 1) / key.height
-        let result: Result<[HEVCPicture], CaptureError> = await withCheckedContinuation { continuation in
-            queue.async { [unowned self] in
-                continuation.resume(returning: Result { () throws(CaptureError) in
-                    var tiles: [HEVCPicture] = []
-                    for row in 0..<rows {
-                        for column in 0..<columns {
-                            try cut(x: column * key.width, y: row * key.height, frameWidth: width, frameHeight: height)
-                            tiles.append(try encodeNow(frame))
-                        }
-                    }
-                    return tiles
-                })
+        let tiles = try await lane.run { [unowned self] () throws(CaptureError) in
+            var tiles: [HEVCPicture] = []
+            for row in 0..<rows {
+                for column in 0..<columns {
+                    try cut(x: column * key.width, y: row * key.height, frameWidth: width, frameHeight: height)
+                    tiles.append(try encodeNow(frame))
+                }
             }
+            return tiles
         }
-        return (try result.get(), columns)
+        return (tiles, columns)
     }
 
     /// Sets the tile cutter to the tile at `x`,`y` (negative crops add a border).

@@ -1,4 +1,3 @@
-import Dispatch
 import GStreamer
 import Synchronization
 
@@ -15,7 +14,7 @@ final class StillEncoder: Sendable {
     /// change renegotiates the pipeline.
     private let currentTurn = Mutex("none")
     /// Pushes and pulls in order, one frame at a time, off Swift's cooperative threads.
-    private let queue: DispatchQueue
+    private let lane: BlockingLane
 
     /// Builds and starts the encoder.
     init(label: String) async throws(CaptureError) {
@@ -32,7 +31,7 @@ final class StillEncoder: Sendable {
                 throw CaptureError(.pipeline, "the \(label) encoder pipeline lacks its elements")
             }
             (self.input, self.output, self.encoder, self.size, self.turn) = (input, output, encoder, size, turn)
-            queue = DispatchQueue(label: "camctl.encoder.\(label)")
+            lane = BlockingLane(label: "encoder.\(label)")
             // The sink can preroll only on the first frame, so the start is not awaited.
             try await pipeline.beginStateChange(to: .playing)
         } catch {
@@ -45,14 +44,9 @@ final class StillEncoder: Sendable {
     /// range: pass a limited-range frame through ``RangeExpansion`` first.
     func encode(_ frame: Sample, quality: Int, width: Int? = nil, height: Int? = nil,
                 turn method: String? = nil) async throws(CaptureError) -> [UInt8] {
-        let result: Result<[UInt8], CaptureError> = await withCheckedContinuation { continuation in
-            queue.async { [unowned self] in
-                continuation.resume(returning: Result { () throws(CaptureError) in
-                    try encodeNow(frame, quality: quality, width: width, height: height, turn: method ?? "none")
-                })
-            }
+        try await lane.run { [unowned self] () throws(CaptureError) in
+            try encodeNow(frame, quality: quality, width: width, height: height, turn: method ?? "none")
         }
-        return try result.get()
     }
 
     private func encodeNow(_ frame: Sample, quality: Int, width: Int?, height: Int?, turn method: String) throws(CaptureError) -> [UInt8] {

@@ -87,7 +87,7 @@ public struct DrawingOverlay: Sendable, Equatable {
             try await pipeline.beginStateChange(to: .playing)
             try input.push(try jpeg.withUnsafeBytes { try Buffer(copying: $0) })
             try input.endOfStream()
-            let sample = output.pullSample(timeout: .seconds(30))
+            let sample = await BlockingLane(label: "overlay").run { output.pullSample(timeout: .seconds(30)) }
             try await pipeline.stop()
             guard let buffer = sample?.buffer else { throw CaptureError(.unreadableFile, "the photo could not be decoded") }
             encoded = try buffer.bytes()

@@ -94,11 +94,7 @@ public enum PhotoComposer {
     }
 
     private static func pull(_ sink: AppSink) async -> Sample? {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: sink.pullSample(timeout: .seconds(10)))
-            }
-        }
+        await BlockingLane(label: "composer").run { sink.pullSample(timeout: .seconds(10)) }
     }
 
     /// The first error the pipeline posted, looking for at most half a second.

@@ -1,0 +1,31 @@
+import Dispatch
+
+/// The one way off Swift's cooperative threads for calls that block (a state change that waits,
+/// pulling a sample, pushing into a full app source): work runs in order on a serial queue of
+/// its own, and the caller awaits its result without holding a cooperative thread.
+///
+/// ```swift
+/// let lane = BlockingLane(label: "encoder")
+/// let sample = await lane.run { sink.pullSample(timeout: .seconds(10)) }
+/// ```
+public struct BlockingLane: Sendable {
+    private let queue: DispatchQueue
+
+    /// A lane of its own; work given to one lane runs one piece at a time, in order.
+    public init(label: String) {
+        queue = DispatchQueue(label: "camctl.\(label)")
+    }
+
+    /// Runs `work` on the lane and returns what it returns.
+    public func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: work()) }
+        }
+    }
+
+    /// Runs `work` on the lane and returns what it returns, or throws what it throws.
+    public func run<T: Sendable, Failure: Error>(_ work: @escaping @Sendable () throws(Failure) -> T) async throws(Failure) -> T {
+        let result: Result<T, Failure> = await run { Result { () throws(Failure) in try work() } }
+        return try result.get()
+    }
+}
