@@ -2,6 +2,7 @@ internal import CGStreamer
 
 /// A sink that hands the stream's samples to Swift: pulled one at a time, or as an async stream.
 public final class AppSink: Element, @unchecked Sendable {
+    // @unchecked Sendable: adds no state to Element's; GstAppSink's pull and callback calls are thread-safe.
     override class var requiredType: GType? { gst_app_sink_get_type() }
 
     private var appSink: UnsafeMutablePointer<GstAppSink> { upcast(raw) }

@@ -2,6 +2,7 @@ internal import CGStreamer
 
 /// A source fed from Swift: push buffers in, then end the stream.
 public final class AppSource: Element, @unchecked Sendable {
+    // @unchecked Sendable: adds no state to Element's; GstAppSrc's push calls are thread-safe.
     override class var requiredType: GType? { gst_app_src_get_type() }
 
     private var appSource: UnsafeMutablePointer<GstAppSrc> { upcast(raw) }

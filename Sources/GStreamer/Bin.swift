@@ -2,6 +2,7 @@ internal import CGStreamer
 
 /// A container of elements that changes state as one.
 public class Bin: Element, @unchecked Sendable {
+    // @unchecked Sendable: adds no state to Element's; GstBin locks its children itself.
     override class var requiredType: GType? { gst_bin_get_type() }
 
     var bin: UnsafeMutablePointer<GstBin> { upcast(raw) }

@@ -9,7 +9,7 @@ public struct Caps: Equatable, Sendable, CustomStringConvertible {
 
     /// Owns one reference to a `GstCaps`.
     private final class Storage: @unchecked Sendable {
-        // Safe to share: the caps are never written after creation, and their refcount is atomic.
+        // @unchecked Sendable: the caps are never written after creation, and their refcount is atomic.
         let raw: UnsafeMutablePointer<GstCaps>
         init(_ raw: UnsafeMutablePointer<GstCaps>) { self.raw = raw }
         deinit { gst_caps_unref(raw) }

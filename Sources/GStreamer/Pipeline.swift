@@ -5,6 +5,7 @@ internal import CGStreamer
 /// State changes are awaited without blocking the caller's thread, and fail with the error the
 /// failing element posted. Bus messages are delivered as ``Message`` values, without a GLib main loop.
 public final class Pipeline: Bin, @unchecked Sendable {
+    // @unchecked Sendable: its own state is a Sendable dispatcher and a lane, both immutable.
     override class var requiredType: GType? { gst_pipeline_get_type() }
 
     private let dispatcher: BusDispatcher
