@@ -343,17 +343,3 @@ struct PhotoSaving {
         }
     }
 }
-
-extension CommandFailure {
-    /// The failure a library or file error means, with its documented exit code.
-    init(_ error: LibraryError) {
-        let code: ExitCode = switch error.kind {
-        case .diskFull, .ioError: .ioError
-        case .permissionDenied: .noPermission
-        case .cannotCreate: .cannotCreate
-        case .notFound: .usage
-        case .corrupt: .dataError
-        }
-        self.init(error.message, exitCode: code)
-    }
-}

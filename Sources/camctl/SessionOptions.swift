@@ -121,17 +121,3 @@ extension SessionOptions {
         }
     }
 }
-
-extension CommandFailure {
-    /// The failure a camera error means, with its documented exit code.
-    init(_ error: CaptureError) {
-        let code: ExitCode = switch error.code {
-        case .noCamera, .deviceNotFound, .deviceBusy, .formatUnavailable, .interrupted, .timeout: .unavailable
-        case .permissionDenied: .noPermission
-        case .unreadableFile: .dataError
-        case .invalidSetting: .usage
-        case .sinkUnavailable, .notRunning, .pipeline: .software
-        }
-        self.init(error.message, exitCode: code, details: error.debugInfo)
-    }
-}
