@@ -117,9 +117,8 @@ extension ChildProcess {
         public func waitUntilHandling(_ signal: Int32, timeout: Double = 10) -> Bool {
             let bit = UInt64(1) << UInt64(signal - 1)
             let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline {
-                let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
-                let masks = status.split(separator: "\n").filter { $0.hasPrefix("SigBlk:") || $0.hasPrefix("SigCgt:") }
+            while Date() < deadline, let status = ownStatus {
+                let masks = status.filter { $0.hasPrefix("SigBlk:") || $0.hasPrefix("SigCgt:") }
                     .compactMap { UInt64($0.split(separator: "\t").last ?? "", radix: 16) }
                 if masks.contains(where: { $0 & bit != 0 }) { return true }
                 usleep(200)
@@ -127,9 +126,20 @@ extension ChildProcess {
             return false
         }
 
-        /// Sends a signal.
+        /// Sends a signal, only while the child is still this process's child: once it has ended
+        /// and been reaped, its number may belong to another process, or to one of our own threads.
         public func send(_ signal: Int32) {
+            guard process.isRunning, ownStatus != nil else { return }
             kill(process.processIdentifier, signal)
+        }
+
+        /// The lines of the child's `/proc` status while it is a process whose parent is this one.
+        private var ownStatus: [Substring]? {
+            let pid = process.processIdentifier
+            guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+            let lines = text.split(separator: "\n")
+            guard lines.contains("Tgid:\t\(pid)"), lines.contains("PPid:\t\(getpid())") else { return nil }
+            return lines
         }
 
         /// Waits for the child to end (killing it after `timeout` seconds) and returns what it wrote.
