@@ -39,8 +39,11 @@ let package = Package(
         .target(name: "CameraKit", dependencies: ["GStreamer", "ImageMetadata", "HEIF", "FileSystem", "CV4L2"]),
         // Layer 5: the photo library, files and an SQLite index.
         .target(name: "PhotoLibrary", dependencies: ["CSQLite", "ImageMetadata", "HEIF", "FileSystem"]),
+        // Layer 6: the operator layer, which every front end drives: photo delivery (library,
+        // copies, links, sidecars, hooks), as data.
+        .target(name: "CameraOperator", dependencies: ["CameraKit", "PhotoLibrary", "FileSystem"]),
         // Layer 7: the command-line tool, a front end.
-        .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary", "HEIF", "PipelineScript", "FileSystem", "ImageMetadata", "CProcess"]),
+        .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "PhotoLibrary", "HEIF", "PipelineScript", "FileSystem", "ImageMetadata", "CProcess"]),
         // Benchmarks against gst-launch-1.0 in the same run: swift run -c release camctl-bench
         .executableTarget(name: "camctl-bench", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary"]),
 

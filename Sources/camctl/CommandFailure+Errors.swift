@@ -1,4 +1,5 @@
 import CameraKit
+import CameraOperator
 import PhotoLibrary
 
 // What the lower layers' errors mean for the command line: each kind's documented exit code.
@@ -28,5 +29,41 @@ extension CommandFailure {
         case .corrupt: .dataError
         }
         self.init(error.message, exitCode: code)
+    }
+}
+
+extension CommandFailure {
+    /// A delivery failure in the command line's words: the options that chose each destination.
+    init(_ error: DeliveryError) {
+        func option(_ destination: DeliveryError.Destination) -> String {
+            switch destination {
+            case .copy: "--output"
+            case .sidecar: "--metadata"
+            case .latestLink: "--latest"
+            }
+        }
+        switch error {
+        case .library(let failure):
+            self.init(failure)
+        case .destination(.latestLink, let failure, _) where failure.refusal == nil:
+            self.init("--latest \(failure.path) could not be made: \(failure.reason)", exitCode: .cannotCreate)
+        case .destination(_, let failure, let keptAt):
+            let base = CommandFailure(LibraryError(failure))
+            self.init(base.message + (keptAt.map { "; the photo is in the library as \($0)" } ?? ""), exitCode: base.exitCode)
+        case .sameNameForEveryPicture(let destination, let path):
+            self.init("\(option(destination)) \(path) would be overwritten by each photo; put %d (a counter) or %t (the time) in the name",
+                      exitCode: .usage)
+        case .counterTooWide(let destination, let pattern, let counter):
+            let widest = OutputPattern.maximumCounterWidth
+            self.init("\(option(destination)) \(pattern): \(counter) pads the counter to more than \(widest) digits; use at most %0\(widest)d",
+                      exitCode: .usage)
+        case .bothOnStandardOutput:
+            self.init("--output - and --metadata - cannot both use standard output", exitCode: .usage)
+        case .standardOutputClosed(let keptAt):
+            self.init("the photo could not be written to standard output: the reader went away"
+                + (keptAt == nil ? "; it is not kept anywhere else" : "; it is in the library"), exitCode: .ioError)
+        case .hookDidNotStart(_, let reason):
+            self.init("--exec could not run: \(reason)", exitCode: .software)
+        }
     }
 }

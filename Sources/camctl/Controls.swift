@@ -1,3 +1,4 @@
+import CameraOperator
 import CProcess
 import Dispatch
 import Foundation
@@ -36,8 +37,6 @@ final class ControlInbox: Sendable {
         var nextWaiterID = 0
         /// Whether the running command acts on controls; until one says so, an interrupt ends camctl at once.
         var isClaimed = false
-        /// The process group of the `--exec` hook running now, which an interrupt ends too.
-        var hookGroup: pid_t?
     }
 
     private let state = Mutex(State())
@@ -49,11 +48,6 @@ final class ControlInbox: Sendable {
     func claimed() -> ControlInbox {
         state.withLock { $0.isClaimed = true }
         return self
-    }
-
-    /// Records the process group of a hook while it runs (`nil` once it ended).
-    func setHookGroup(_ group: pid_t?) {
-        state.withLock { $0.hookGroup = group }
     }
 
     /// Hands a control to the waiting command, or keeps it for the next wait.
@@ -128,12 +122,11 @@ final class ControlInbox: Sendable {
     /// SIGINT or SIGTERM: the command stops cleanly, a hook is ended, and camctl ends by itself
     /// if the command has not within three seconds.
     private func interrupted() {
-        let (isClaimed, hook) = state.withLock { ($0.isClaimed, $0.hookGroup) }
-        guard isClaimed else { Self.exitInterrupted("interrupted") }
+        guard state.withLock({ $0.isClaimed }) else { Self.exitInterrupted("interrupted") }
         post(.interrupt)
-        if let hook { kill(-hook, SIGTERM) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 3) { [self] in
-            if let hook = state.withLock({ $0.hookGroup }) { kill(-hook, SIGKILL) }
+        Hook.endRunning()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 3) {
+            Hook.endRunning(force: true)
             Self.exitInterrupted("interrupted, and the run did not stop within 3 seconds, so it was ended; every photo reported saved is kept")
         }
     }

@@ -1,4 +1,5 @@
 import CameraKit
+import CameraOperator
 import Foundation
 import PipelineScript
 import HEIF
@@ -145,7 +146,7 @@ struct LibraryCommand: Subcommand {
     static func record(_ photo: LibraryPhoto) -> [String: Any] {
         [
             "id": photo.id, "path": photo.path, "thumbnail_path": photo.thumbnailPath ?? NSNull(),
-            "captured_at": PhotoSaving.isoTime(photo.capturedAt), "device": photo.device,
+            "captured_at": Delivered.isoTime(photo.capturedAt), "device": photo.device,
             "width": photo.width, "height": photo.height, "codec": photo.codec,
             "orientation": photo.orientation, "bytes": photo.byteCount, "albums": photo.albums,
         ]

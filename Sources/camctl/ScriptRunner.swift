@@ -1,4 +1,5 @@
 import CameraKit
+import CameraOperator
 import Foundation
 import PipelineScript
 
@@ -115,7 +116,11 @@ struct ScriptRunner {
         }
         let (composed, grid) = try await ShotComposition.compose(shots, columns: layout == .grid ? 2 : 1, quality: settings.quality)
         // Into the library; without one, next to the photos under the output pattern.
-        let copy = saving.library == nil ? saving.output.map { PhotoSaving.expand($0, number: shots.count + 1, date: first.requestedAt) } : nil
+        let copy: String? = if saving.library == nil, case .pattern(let pattern)? = saving.delivery.copy {
+            pattern.path(number: shots.count + 1, date: first.requestedAt)
+        } else {
+            nil
+        }
         try await saving.saveComposition(composed, width: grid.width, height: grid.height, takenAt: first.requestedAt,
                                    device: camera, copyTo: copy)
     }

@@ -52,15 +52,11 @@ struct HostileImageTests {
 
     @Test("A real PNG's chunks check out; cut short or with a flipped byte, it is refused")
     func chunks() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("camctl-png-\(UUID().uuidString).png")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let made = Process()
-        made.executableURL = URL(fileURLWithPath: "/usr/bin/gst-launch-1.0")
-        made.arguments = ["-q", "videotestsrc", "num-buffers=1", "!", "video/x-raw,width=64,height=48", "!", "pngenc", "!",
-                          "filesink", "location=\(folder.path)"]
-        try made.run()
-        made.waitUntilExit()
-        let bytes = try [UInt8](Data(contentsOf: folder))
+        let folder = try TemporaryFolder()
+        let made = try ChildProcess.run("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "!", "video/x-raw,width=64,height=48",
+                                                           "!", "pngenc", "!", "filesink", "location=\(folder.path("picture.png"))"])
+        try #require(made.status == 0, "\(made.standardError)")
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder.path("picture.png"))))
         #expect(try PNGHeader.checkingChunks(of: bytes).width == 64)
         #expect(throws: PNGHeader.Problem.self) { try PNGHeader.checkingChunks(of: Array(bytes.dropLast(20))) }
         var flipped = bytes

@@ -42,7 +42,7 @@ public struct ChildProcess {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         // A child that hangs fails its test instead of hanging the suite.
-        let watchdog = DispatchWorkItem { [pid = process.processIdentifier] in kill(pid, SIGKILL) }
+        let watchdog = DispatchWorkItem { [process] in if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(120), execute: watchdog)
         defer { watchdog.cancel() }
         // Read both pipes to their ends before waiting, so a chatty child never blocks on a full pipe.

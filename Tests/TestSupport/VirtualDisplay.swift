@@ -39,7 +39,8 @@ public final class VirtualDisplay {
 
     deinit {
         // No waitUntilExit: on Linux it spins a run loop at full CPU when called off the main thread.
-        // Foundation reaps the process; the socket file goes with the server.
-        kill(server.processIdentifier, SIGKILL)
+        // Foundation reaps the process; the socket file goes with the server. A server that ended
+        // already is not signalled: its number may be another process's, or one of our threads'.
+        if server.isRunning { kill(server.processIdentifier, SIGKILL) }
     }
 }

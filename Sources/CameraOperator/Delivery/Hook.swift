@@ -1,20 +1,34 @@
 import Foundation
+import Synchronization
 
-/// An `--exec` hook: `/bin/sh -c COMMAND` in a process group of its own, its standard output sent
-/// to standard error (standard output is for camctl's results). While it runs, an interrupt
-/// (Ctrl-C, SIGTERM) ends it and whatever it started, then camctl stops; camctl never leaves a
-/// hook running behind it.
-struct Hook {
-    let command: String
+/// A hook command run after a picture is delivered: `/bin/sh -c COMMAND` in a process group of
+/// its own, its standard output sent to standard error (standard output is for results). The
+/// hook running now can be ended with everything it started (``endRunning(force:)``), so an
+/// interrupted run never leaves a hook behind it.
+public struct Hook: Sendable {
+    public let command: String
 
     /// How a hook ended.
-    enum Ending: Equatable {
+    public enum Ending: Sendable, Equatable {
         case exited(Int32)
         case signalled(Int32)
     }
 
-    /// Runs the hook with `environment` added to camctl's, and waits for it off Swift's threads.
-    func run(adding environment: [String: String]) async throws(CommandFailure) -> Ending {
+    public init(command: String) {
+        self.command = command
+    }
+
+    /// The process group of the hook running now, if one is.
+    private static let running = Mutex<pid_t?>(nil)
+
+    /// Ends the hook running now and what it started: SIGTERM, or SIGKILL with `force`.
+    /// Safe to call from any thread; does nothing when no hook runs.
+    public static func endRunning(force: Bool = false) {
+        if let group = running.withLock({ $0 }) { kill(-group, force ? SIGKILL : SIGTERM) }
+    }
+
+    /// Runs the hook with `environment` added to the process's, and waits for it off Swift's threads.
+    public func run(adding environment: [String: String]) async throws(DeliveryError) -> Ending {
         let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
         var attributes = posix_spawnattr_t()
         var actions = posix_spawn_file_actions_t()
@@ -40,10 +54,10 @@ struct Hook {
             }
         }
         guard status == 0 else {
-            throw CommandFailure("--exec could not run: \(String(cString: strerror(status)))", exitCode: .software)
+            throw .hookDidNotStart(command: command, reason: String(cString: strerror(status)))
         }
-        ControlInbox.shared.setHookGroup(pid)
-        defer { ControlInbox.shared.setHookGroup(nil) }
+        Self.running.withLock { $0 = pid }
+        defer { Self.running.withLock { $0 = nil } }
         let child = pid
         let code = await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
             Thread.detachNewThread {

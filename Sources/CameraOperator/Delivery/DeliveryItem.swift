@@ -1,0 +1,75 @@
+import CameraKit
+import Foundation
+import PhotoLibrary
+
+/// A picture to deliver: a photo, or a composed picture (a booth's strip or grid).
+public struct DeliveryItem {
+    public let data: [UInt8]
+    public let thumbnail: [UInt8]
+    public let codec: PhotoSettings.Codec
+    public let width: Int
+    public let height: Int
+    public let orientation: Int
+    public let capturedAt: Date
+    public var albums: [String] = []
+    /// What else its record says (`quality`, `flash_fired`, `composed`).
+    public var extra: [String: Any] = [:]
+
+    /// A photo as the camera made it.
+    public init(_ photo: Photo, albums: [String] = []) {
+        data = photo.fileData
+        thumbnail = photo.thumbnailData
+        codec = photo.resolvedSettings.codec
+        (width, height, orientation) = (photo.width, photo.height, photo.orientation)
+        capturedAt = photo.requestedAt
+        self.albums = albums
+        extra = ["quality": photo.resolvedSettings.quality, "flash_fired": photo.resolvedSettings.isFlashFired]
+    }
+
+    /// A JPEG composed of several photos.
+    public init(composed data: [UInt8], width: Int, height: Int, capturedAt: Date, albums: [String]) {
+        self.data = data
+        thumbnail = []
+        codec = .jpeg
+        (self.width, self.height, orientation) = (width, height, 1)
+        self.capturedAt = capturedAt
+        self.albums = albums
+        extra = ["composed": true]
+    }
+}
+
+/// What was written for one picture.
+public struct Delivered {
+    /// Where the picture is kept: its library file, else its copy, else `-` (standard output).
+    public let path: String
+    public let libraryPhoto: LibraryPhoto?
+    /// The copy's path, when one was written to a file.
+    public let copy: String?
+    public let item: DeliveryItem
+    /// The camera's name and id.
+    public let device: (name: String, id: String)
+
+    /// The JSON object a front end prints for it, and the sidecar holds.
+    public var record: [String: Any] {
+        var record: [String: Any] = [
+            "path": path,
+            "id": libraryPhoto.map { $0.id as Any } ?? NSNull(),
+            "width": item.width, "height": item.height,
+            "codec": item.codec.rawValue,
+            "captured_at": Self.isoTime(item.capturedAt),
+            "device": device.name, "device_id": device.id,
+            "bytes": item.data.count,
+            "orientation": item.orientation,
+            "thumbnail_path": libraryPhoto?.thumbnailPath ?? NSNull(),
+        ]
+        record.merge(item.extra) { $1 }
+        if let copy { record["output"] = copy }
+        return record
+    }
+
+    /// ISO 8601 with milliseconds and the local offset.
+    public static func isoTime(_ date: Date) -> String {
+        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .colon)
+            .dateTimeSeparator(.standard).timeSeparator(.colon))
+    }
+}
