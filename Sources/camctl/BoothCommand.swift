@@ -1,7 +1,7 @@
 import CameraKit
 import Foundation
 
-/// `camctl booth`: seed 004's photo booth: a countdown on the preview before each shot, then the
+/// `camctl booth`: a photo booth ("four cuts"): a countdown on the preview before each shot, then the
 /// shots composed into one picture.
 struct BoothCommand: Subcommand {
     static let name = "booth"

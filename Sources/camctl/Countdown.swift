@@ -2,7 +2,7 @@ import CameraKit
 import Foundation
 
 /// Waits before a photo, showing the seconds left in the terminal and, when a preview with text
-/// is open, large on the preview (seed 004's booth countdown).
+/// is open, large on the preview (a photo booth's countdown).
 struct Countdown {
     let seconds: Double
     let preview: PreviewOutput?

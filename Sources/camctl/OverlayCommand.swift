@@ -3,8 +3,8 @@ import FileSystem
 import Foundation
 import ImageMetadata
 
-/// `camctl overlay`: lays a drawing (a PNG with transparency) over a photo, as seed 003 merges a
-/// PencilKit drawing onto the photo it was drawn on.
+/// `camctl overlay`: lays a drawing (a PNG with transparency) over a photo, as a drawing app merges
+/// a drawing onto the photo it was drawn on.
 struct OverlayCommand: Subcommand {
     static let name = "overlay"
     static let synopsis = """

@@ -2,7 +2,7 @@ import GStreamer
 
 /// Chooses the camera format that meets a request, and says plainly when none does.
 ///
-/// The rule, from what real webcams offer (shared/notes/webcams.md): meet the size and rate with
+/// The rule, from what real webcams offer: meet the size and rate with
 /// raw frames where the camera can; otherwise take MJPEG; never fall back to a slower rate than
 /// asked for; without a rate, take the highest the camera offers at that size.
 public enum FormatSelection {

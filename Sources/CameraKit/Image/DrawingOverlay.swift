@@ -3,8 +3,8 @@ import Foundation
 import GStreamer
 import ImageMetadata
 
-/// A drawing (a PNG with transparency) laid over a picture, as seed 003 merges a PencilKit drawing
-/// onto the photo it was drawn on: over a photo file with ``drawn(onto:quality:)``, or over every
+/// A drawing (a PNG with transparency) laid over a picture, as a drawing app merges a drawing onto
+/// the photo it was drawn on: over a photo file with ``drawn(onto:quality:)``, or over every
 /// frame of a session (preview, frames and photos) as ``ImageSettings/overlay``.
 public struct DrawingOverlay: Sendable, Equatable {
     /// The PNG file.

@@ -2,7 +2,7 @@ import Dispatch
 import GStreamer
 
 /// Lays photos out in a grid on one picture with GStreamer's compositor: the booth's strip or
-/// 2x2 grid (seed 004), and the library's contact sheet.
+/// 2x2 grid (a photo booth's), and the library's contact sheet.
 public enum PhotoComposer {
     /// A grid of equal cells with even margins around and between them.
     public struct Layout: Sendable, Equatable {

@@ -81,7 +81,7 @@ public final class PhotoOutput: Sendable {
 
     init() {}
 
-    /// Every photo taken from now on, in request order (seed 000's photo stream).
+    /// Every photo taken from now on, in request order (a photo stream).
     public func photos(bufferingNewest limit: Int = 16) -> AsyncStream<Photo> {
         photoStream.subscribe(bufferingNewest: limit)
     }

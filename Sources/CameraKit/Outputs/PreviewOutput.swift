@@ -3,8 +3,8 @@ import Synchronization
 
 /// The session's preview in a video sink (a window, or any sink), as AVCaptureVideoPreviewLayer.
 ///
-/// Pausing stops only the preview branch; photos and frames go on (seed 000 pauses the preview
-/// while its gallery is open).
+/// Pausing stops only the preview branch; photos and frames go on (a camera app pauses
+/// the preview while its gallery is open).
 public final class PreviewOutput: Sendable {
     private struct State {
         var valve: Element?
@@ -38,7 +38,7 @@ public final class PreviewOutput: Sendable {
         try? valve?.setProperty("drop", paused)
     }
 
-    /// The text drawn large in the middle of the preview (a countdown, as seed 004 shows it), or
+    /// The text drawn large in the middle of the preview (a booth's countdown), or
     /// `nil` for none. Needs ``PreviewConfiguration/showsText``.
     public var overlayText: String? {
         get { state.withLock { $0.overlayText } }

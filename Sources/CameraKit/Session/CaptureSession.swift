@@ -114,7 +114,7 @@ public actor CaptureSession {
     }
 
     /// Switches to another camera while running, keeping the preview, the frame streams and the
-    /// photo encoders (seed 000's switch camera). The first frames of the new camera are dropped
+    /// photo encoders (a phone's front/back switch). The first frames of the new camera are dropped
     /// as after a start.
     ///
     /// The old camera's branch is blocked at its pad, unlinked and stopped, and the new camera is

@@ -18,7 +18,7 @@ public struct SessionConfiguration: Sendable, Equatable {
     public var videoData: VideoDataConfiguration?
     /// Whether the session keeps frames for photos and runs the photo encoders.
     public var capturesPhotos = true
-    /// Frames thrown away after each start or camera switch, while the camera settles (seed 002 drops 6).
+    /// Frames thrown away after each start or camera switch, while the camera settles (the first ones may come rotated or dark).
     public var framesDroppedAfterStart = 6
     /// Whether the session watches cameras being plugged in and unplugged while it runs on a
     /// system camera (events, and the loss of its own camera noticed at once). A one-shot capture
