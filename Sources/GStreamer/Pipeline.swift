@@ -4,6 +4,10 @@ internal import CGStreamer
 ///
 /// State changes are awaited without blocking the caller's thread, and fail with the error the
 /// failing element posted. Bus messages are delivered as ``Message`` values, without a GLib main loop.
+///
+/// A wrapper only holds a reference: whoever starts a pipeline stops it (``stop(timeout:)``)
+/// before letting it go, and another wrapper of the same pipeline (from ``Element/as(_:)``) can
+/// come and go while it plays. Message streams end when the pipeline itself is freed.
 public final class Pipeline: Bin, @unchecked Sendable {
     // @unchecked Sendable: its own state is a Sendable dispatcher and a lane, both immutable.
     override class var requiredType: GType? { gst_pipeline_get_type() }
@@ -35,11 +39,6 @@ public final class Pipeline: Bin, @unchecked Sendable {
             gst_bin_add(bin, built)
             gst_object_unref(built)
         }
-    }
-
-    deinit {
-        gst_element_set_state(raw, GST_STATE_NULL)
-        dispatcher.finishAll()
     }
 }
 

@@ -91,3 +91,24 @@ struct BusTests {
         try await pipeline.stop()
     }
 }
+
+@Suite("A pipeline is stopped by its owner, never by a wrapper's release", .timeLimit(.minutes(3)))
+struct PipelineOwnershipTests {
+    @Test("Dropping a second wrapper of a playing pipeline leaves it playing")
+    func secondWrapper() async throws {
+        let plain = try Element(factory: "pipeline")
+        let owner = try #require(plain.as(Pipeline.self))
+        let sink = try Element(factory: "fakesink", name: "sink")
+        try owner.addLinked([try Element(factory: "videotestsrc"), sink])
+        try await owner.play()
+        do {
+            let second = try #require(plain.as(Pipeline.self))
+            #expect(second.currentState == .playing)
+        }
+        #expect(owner.currentState == .playing, "the second wrapper's release did not stop the pipeline")
+        let pad = try #require(sink.staticPad(named: "sink"))
+        #expect(await pad.presentationTime(ofBuffer: 3, waitingAtMost: .seconds(5)) != nil, "frames still flow")
+        try await owner.stop()
+        #expect(owner.currentState == .null)
+    }
+}

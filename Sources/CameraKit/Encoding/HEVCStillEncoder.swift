@@ -41,9 +41,10 @@ final class HEVCStillEncoder: Sendable {
                 + "the HEVC encoder needs; choose a larger resolution, or JPEG")
         }
         self.key = key
+        let factor = Self.rateFactor(forQuality: key.quality)
+        let built: Pipeline
         do {
-            let factor = Self.rateFactor(forQuality: key.quality)
-            pipeline = try Pipeline(describing: """
+            built = try Pipeline(describing: """
                 appsrc name=input format=time ! \(key.isTiled ? "videobox name=tile" : "videoflip method=\(key.turn) ! videoscale") \
                 ! videoconvert \
                 ! video/x-raw,format=I420,width=\(key.width),height=\(key.height),pixel-aspect-ratio=1/1,colorimetry=bt709 \
@@ -51,17 +52,27 @@ final class HEVCStillEncoder: Sendable {
                 ! h265parse ! video/x-h265,stream-format=hvc1,alignment=au,profile=main-still-picture \
                 ! appsink name=output sync=false
                 """)
-            guard let input = pipeline.element(named: "input", as: AppSource.self),
-                  let output = pipeline.element(named: "output", as: AppSink.self) else {
+        } catch {
+            throw CaptureError.converting(error, context: Self.failedStart)
+        }
+        pipeline = built
+        do {
+            guard let input = built.element(named: "input", as: AppSource.self),
+                  let output = built.element(named: "output", as: AppSink.self) else {
                 throw CaptureError(.pipeline, "the HEVC encoder pipeline lacks its elements")
             }
             (self.input, self.output) = (input, output)
-            try await pipeline.beginStateChange(to: .playing)
+            try await built.beginStateChange(to: .playing)
         } catch {
-            let context = GStreamerRuntime.hasElement("x265enc") ? "the HEVC encoder could not start"
-                : "the HEVC encoder could not start (is gstreamer1.0-plugins-bad with x265 installed?)"
-            throw CaptureError.converting(error, context: context)
+            try? await built.stop()
+            throw CaptureError.converting(error, context: Self.failedStart)
         }
+    }
+
+    /// What a failed start says: where x265 comes from, when it is missing.
+    private static var failedStart: String {
+        GStreamerRuntime.hasElement("x265enc") ? "the HEVC encoder could not start"
+            : "the HEVC encoder could not start (is gstreamer1.0-plugins-bad with x265 installed?)"
     }
 
     /// Encodes one frame at the encoder's size.

@@ -18,11 +18,17 @@ final class StillEncoder: Sendable {
 
     /// Builds and starts the encoder.
     init(label: String) async throws(CaptureError) {
+        let built: Pipeline
         do {
-            pipeline = try Pipeline(describing: """
+            built = try Pipeline(describing: """
                 appsrc name=input format=time ! videoflip name=turn ! videoscale ! videoconvert ! capsfilter name=size \
                 ! jpegenc name=encoder ! appsink name=output sync=false
                 """)
+        } catch {
+            throw CaptureError.converting(error, context: "the JPEG encoder could not be built")
+        }
+        pipeline = built
+        do {
             guard let input = pipeline.element(named: "input", as: AppSource.self),
                   let output = pipeline.element(named: "output", as: AppSink.self),
                   let encoder = pipeline.element(named: "encoder"), let size = pipeline.element(named: "size"),
@@ -33,8 +39,9 @@ final class StillEncoder: Sendable {
             (self.input, self.output, self.encoder, self.size, self.turn) = (input, output, encoder, size, turn)
             lane = BlockingLane(label: "encoder.\(label)")
             // The sink can preroll only on the first frame, so the start is not awaited.
-            try await pipeline.beginStateChange(to: .playing)
+            try await built.beginStateChange(to: .playing)
         } catch {
+            try? await built.stop()
             throw CaptureError.converting(error, context: "the JPEG encoder could not start")
         }
     }

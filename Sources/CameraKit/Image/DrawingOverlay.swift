@@ -73,6 +73,7 @@ public struct DrawingOverlay: Sendable, Equatable {
         let drawing = orientation.value == 1 ? path : try await Self.turned(path, method: orientation.storing)
         defer { if drawing != path { try? FileManager.default.removeItem(atPath: drawing) } }
         let encoded: [UInt8]
+        var started: Pipeline?
         do {
             let pipeline = try Pipeline(describing: """
                 appsrc name=input caps=image/jpeg ! jpegdec ! videoconvert \
@@ -84,18 +85,23 @@ public struct DrawingOverlay: Sendable, Equatable {
                   let output = pipeline.element(named: "output", as: AppSink.self) else {
                 throw CaptureError(.pipeline, "the overlay pipeline lacks its ends")
             }
+            started = pipeline
             try await pipeline.beginStateChange(to: .playing)
             try input.push(try jpeg.withUnsafeBytes { try Buffer(copying: $0) })
             try input.endOfStream()
             let sample = await BlockingLane(label: "overlay").run { output.pullSample(timeout: .seconds(30)) }
             try await pipeline.stop()
+            started = nil
             guard let buffer = sample?.buffer else { throw CaptureError(.unreadableFile, "the photo could not be decoded") }
             encoded = try buffer.bytes()
         } catch let error as CaptureError {
+            try? await started?.stop()
             throw error
         } catch let error as GStreamerError where error.element == Self.elementName {
+            try? await started?.stop()
             throw CaptureError(.unreadableFile, "the drawing \(path) could not be decoded; it is a damaged PNG", debugInfo: error.debugInfo)
         } catch {
+            try? await started?.stop()
             throw CaptureError.converting(error, context: "the drawing could not be laid over the photo")
         }
         guard let exif else { return encoded }
@@ -138,15 +144,18 @@ public struct DrawingOverlay: Sendable, Equatable {
     /// A copy of a PNG turned by `method`, in a temporary file.
     private static func turned(_ path: String, method: String) async throws(CaptureError) -> String {
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("camctl-drawing-\(UUID().uuidString).png").path
+        var started: Pipeline?
         do {
             let pipeline = try Pipeline(describing: """
                 filesrc location=\(Element.launchQuoted(path)) ! pngdec ! videoconvert ! videoflip method=\(method) \
                 ! videoconvert ! pngenc ! filesink location=\(Element.launchQuoted(copy))
                 """)
+            started = pipeline
             try await pipeline.play()
             try await pipeline.waitForEndOfStream()
             try await pipeline.stop()
         } catch {
+            try? await started?.stop()
             try? FileManager.default.removeItem(atPath: copy)
             throw CaptureError(.unreadableFile, "the drawing \(path) could not be decoded; it is a damaged PNG",
                                debugInfo: error.debugInfo)

@@ -361,8 +361,11 @@ public actor CaptureSession {
         let device = configuration.device
         let preview = configuration.preview
         // The JPEG encoders start while the camera's pipeline is built and started: each is ready
-        // for the first photo, and neither delays the first frame.
-        async let startedEncoders = configuration.capturesPhotos ? Self.startEncoders() : nil
+        // for the first photo, and neither delays the first frame. A start that fails stops them.
+        let capturesPhotos = configuration.capturesPhotos
+        let startedEncoders = Task { () async throws -> Encoders? in
+            capturesPhotos ? try await Self.startEncoders() : nil
+        }
         let pipeline: Pipeline, source: Bin, look: ImageLook
         do {
             pipeline = try Pipeline(describing: layout.outputs)
@@ -375,6 +378,7 @@ public actor CaptureSession {
             look = try ImageLook(layout.image)
             try look.insert(into: pipeline)
         } catch {
+            await Self.stop(startedEncoders)
             throw CaptureError.converting(error, context: "the pipeline could not be built", device: device, preview: preview)
         }
         dropFirstFrames(of: pipeline, count: configuration.framesDroppedAfterStart)
@@ -392,6 +396,7 @@ public actor CaptureSession {
             try await pipeline.play(timeout: isFile && attempt == 1 ? .seconds(5) : .seconds(15))
         } catch {
             await tearDown(reason: CaptureError(.notRunning, "the session did not start"))
+            await Self.stop(startedEncoders)
             if isFile, attempt == 1, error.kind == .timeout {
                 try await launch(attempt: 2)
                 return
@@ -399,7 +404,7 @@ public actor CaptureSession {
             throw CaptureError(error, device: device, preview: preview)
         }
         do {
-            if let encoders = try await startedEncoders {
+            if let encoders = try await startedEncoders.value {
                 attachPhotoEncoders(encoders, clock: pipeline, device: device, framing: PhotoOutput.Framing(layout))
             }
         } catch {
@@ -516,14 +521,35 @@ public actor CaptureSession {
     }
 
     /// The photo and thumbnail encoders, started together.
-    private static func startEncoders() async throws(CaptureError) -> (photo: StillEncoder, thumbnail: StillEncoder) {
-        async let photo = StillEncoder(label: "photo")
-        async let thumbnail = StillEncoder(label: "thumbnail")
-        do {
-            return (try await photo, try await thumbnail)
-        } catch {
-            throw CaptureError.converting(error, context: "the JPEG encoders could not start")
+    private static func startEncoders() async throws(CaptureError) -> Encoders {
+        async let photo = started("photo")
+        async let thumbnail = started("thumbnail")
+        switch (await photo, await thumbnail) {
+        case (.success(let photo), .success(let thumbnail)):
+            return (photo, thumbnail)
+        case (.failure(let error), let other), (let other, .failure(let error)):
+            // The one that started is stopped: no encoder outlives a failed start.
+            if case .success(let started) = other { await started.stop() }
+            throw error
         }
+    }
+
+    private static func started(_ label: String) async -> Result<StillEncoder, CaptureError> {
+        do {
+            return .success(try await StillEncoder(label: label))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The photo's and the thumbnail's JPEG encoders.
+    private typealias Encoders = (photo: StillEncoder, thumbnail: StillEncoder)
+
+    /// Stops the encoders a failed start had started, once they have.
+    private static func stop(_ start: Task<Encoders?, any Error>) async {
+        guard let encoders = try? await start.value else { return }
+        await encoders.photo.stop()
+        await encoders.thumbnail.stop()
     }
 
     /// Connects the outputs' app sinks and valves, before the pipeline starts so no frame is missed.

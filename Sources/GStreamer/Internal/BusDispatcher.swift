@@ -49,7 +49,8 @@ final class BusDispatcher: Sendable {
             gst_message_unref(message)
             return GST_BUS_DROP
         }, Unmanaged.passRetained(dispatcher).toOpaque(), { userData in
-            Unmanaged<BusDispatcher>.fromOpaque(userData!).release()
+            // The bus goes with its pipeline: the message streams end then.
+            Unmanaged<BusDispatcher>.fromOpaque(userData!).takeRetainedValue().finishAll()
         })
         return dispatcher
     }
