@@ -3,17 +3,18 @@ import GStreamer
 extension CaptureError {
     /// Turns a pipeline failure into what it means for a camera user.
     init(_ error: GStreamerError, device: CaptureDevice, preview: PreviewConfiguration?) {
-        let text = error.message + " " + (error.debugInfo ?? "")
         let camera = device.name
-        if let preview, text.contains("No Xv Port") || text.contains("Could not initialise Xv output") {
+        let english = GStreamerMessageText.match(error)
+        if let preview, english == .noXVideo {
             self.init(.sinkUnavailable,
                 "\(preview.sink) cannot show the preview: this display has no XVideo support (Xvfb has none); use --sink ximagesink or --sink autovideosink",
                 debugInfo: error.debugInfo)
-        } else if preview != nil, text.contains("Could not initialise X output") || text.contains("Could not open display") {
+        } else if preview != nil, english == .noDisplay {
             self.init(.sinkUnavailable,
                 "the preview window cannot open: no X display is available (is DISPLAY set?); run camctl in a desktop session, or use --sink fakesink",
                 debugInfo: error.debugInfo)
-        } else if error.kind == .missingElement, let preview, text.contains(preview.sink.split(separator: " ").first.map(String.init) ?? "\u{0}") {
+        } else if error.kind == .missingElement, let preview, let sink = preview.sink.split(separator: " ").first,
+                  (error.message + " " + (error.debugInfo ?? "")).contains(sink) {
             self.init(.sinkUnavailable,
                 "there is no video sink called \"\(preview.sink)\"; use autovideosink, ximagesink, xvimagesink or fakesink",
                 debugInfo: error.debugInfo)

@@ -620,7 +620,7 @@ public actor CaptureSession {
     /// An element posted an error while running: the camera was lost, or the preview window closed.
     private func pipelineFailed(_ error: GStreamerError) async {
         guard running != nil else { return }
-        if error.message.contains("Output window was closed") {
+        if GStreamerMessageText.match(error) == .windowClosed {
             await stop()
             return
         }
