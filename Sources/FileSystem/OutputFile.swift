@@ -76,8 +76,8 @@ public enum OutputFile {
         return plan
     }
 
-    /// Whether `path` names a regular file or folder at or below `folder`, once symbolic links in
-    /// both are resolved (`path` need not exist; its folder is resolved then).
+    /// Whether `path` is `folder` or lies below it, once symbolic links in both are resolved
+    /// (`path` need not exist; its folder is resolved then).
     public static func isInside(_ path: String, folder: String) -> Bool {
         guard let base = resolved(folder) else { return false }
         let candidate = resolved(path) ?? resolved(URL(fileURLWithPath: path).deletingLastPathComponent().path)

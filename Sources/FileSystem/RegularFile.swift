@@ -44,17 +44,8 @@ public enum RegularFile {
         guard access(path, R_OK) == 0 else { throw ReadError(path: path, kind: kind(of: errno)) }
     }
 
-    /// The first `count` bytes of a regular file (fewer when it is shorter).
-    public static func prefix(_ count: Int, of path: String) throws(ReadError) -> [UInt8] {
-        try read(path, limit: nil, atMost: count)
-    }
-
     /// The whole of a regular file, refused when it is larger than `limit` bytes.
     public static func contents(of path: String, limit: Int = 256 * 1_048_576) throws(ReadError) -> [UInt8] {
-        try read(path, limit: limit, atMost: limit)
-    }
-
-    private static func read(_ path: String, limit: Int?, atMost count: Int) throws(ReadError) -> [UInt8] {
         guard !path.isEmpty else { throw ReadError(path: path, kind: .missing) }
         // O_NONBLOCK: opening a FIFO without a writer would otherwise wait for ever.
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
@@ -63,8 +54,8 @@ public enum RegularFile {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw ReadError(path: path, kind: .system(errno)) }
         try requireRegular(status, path: path)
-        if let limit, Int(status.st_size) > limit { throw ReadError(path: path, kind: .tooLarge(limit: limit)) }
-        var bytes = [UInt8](repeating: 0, count: min(count, Int(status.st_size)))
+        guard Int(status.st_size) <= limit else { throw ReadError(path: path, kind: .tooLarge(limit: limit)) }
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
         var filled = 0
         while filled < bytes.count {
             let result = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
@@ -73,7 +64,8 @@ public enum RegularFile {
             if result == 0 { break }  // the file shrank while being read
             filled += result
         }
-        return Array(bytes.prefix(filled))
+        bytes.removeLast(bytes.count - filled)
+        return bytes
     }
 
     private static func requireRegular(_ status: stat, path: String) throws(ReadError) {

@@ -26,9 +26,6 @@ public struct PNGHeader: Sendable, Equatable {
     /// 0 grey, 2 RGB, 3 palette, 4 grey with alpha, 6 RGB with alpha.
     public let colourType: Int
 
-    /// Whether the picture has an alpha channel of its own (a palette's transparency is in a later chunk).
-    public var hasAlpha: Bool { colourType == 4 || colourType == 6 }
-
     private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// Reads the header from the first ``byteCount`` bytes of a file (more are ignored).

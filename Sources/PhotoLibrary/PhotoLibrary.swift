@@ -218,7 +218,7 @@ public final class PhotoLibrary {
         if FileManager.default.fileExists(atPath: destination, isDirectory: &isFolder), isFolder.boolValue {
             target = destination + "/" + URL(fileURLWithPath: photo.path).lastPathComponent
         }
-        guard !OutputFile.isInside(target, folder: folder) else {
+        guard !contains(target) else {
             throw LibraryError(DurableFile.WriteError(path: target, refusal: .libraryFile(folder: folder)))
         }
         let data: [UInt8]
@@ -233,6 +233,12 @@ public final class PhotoLibrary {
             throw LibraryError(error)
         }
         return target
+    }
+
+    /// Whether `path` is the library's folder or lies inside it (its index, a photo, a thumbnail,
+    /// or a new name there), symbolic links resolved: what no copy or export may write over.
+    public func contains(_ path: String) -> Bool {
+        OutputFile.isInside(path, folder: folder)
     }
 
     // MARK: - Reconciling

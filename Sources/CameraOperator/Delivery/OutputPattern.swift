@@ -15,7 +15,7 @@ public struct OutputPattern: Sendable, Equatable {
 
     /// Whether it names each picture differently (`%d`, `%04d` or `%t`).
     public var namesEachPicture: Bool {
-        text.contains("%t") || text.range(of: "%[0-9]*d", options: .regularExpression) != nil
+        text.contains("%t") || text.contains(/%[0-9]*d/)
     }
 
     /// The first `%NNd` that asks for more digits than ``maximumCounterWidth``, if any.

@@ -120,7 +120,7 @@ public struct PhotoDelivery {
     /// A copy never replaces a file inside the library folder (its index, a photo, a thumbnail);
     /// a new file there is not the library's and is never indexed.
     private func refuseLibraryFile(_ path: String) throws(DurableFile.WriteError) {
-        guard let library, FileManager.default.fileExists(atPath: path), OutputFile.isInside(path, folder: library.folder) else { return }
+        guard let library, FileManager.default.fileExists(atPath: path), library.contains(path) else { return }
         throw DurableFile.WriteError(path: path, refusal: .libraryFile(folder: library.folder))
     }
 
