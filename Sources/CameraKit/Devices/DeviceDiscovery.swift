@@ -71,7 +71,13 @@ public enum DeviceDiscovery {
     /// The camera as it is attached now, or `nil` while it is not: the test camera always, a file
     /// while it exists, a system camera while the device monitor lists it (with its current
     /// source: a PipeWire camera that comes back has a new object serial) or its device node exists.
-    public static func current(_ device: CaptureDevice) -> CaptureDevice? {
+    /// With `acceptingOthers`, the first camera attached when this one is not.
+    public static func current(_ device: CaptureDevice, acceptingOthers: Bool = false) -> CaptureDevice? {
+        if let attached = attached(device) { return attached }
+        return acceptingOthers ? (try? systemDevices())?.first : nil
+    }
+
+    private static func attached(_ device: CaptureDevice) -> CaptureDevice? {
         switch device.kind {
         case .testPattern, .custom: return device
         case .file(let path): return FileManager.default.fileExists(atPath: path) ? device : nil

@@ -88,3 +88,26 @@ extension Fraction {
         doubleValue >= other.doubleValue * 0.995
     }
 }
+
+extension SessionConfiguration {
+    /// The format the camera is run at: the camera's offer that best meets the request; for a
+    /// file, the request or the file's own size; for a described source, the request.
+    func resolvedFormat() throws(CaptureError) -> CaptureFormat {
+        switch device.kind {
+        case .testPattern, .system:
+            let capabilities = device.capabilities.isEmpty ? CaptureDevice.testCamera().capabilities : device.capabilities
+            var request = format
+            if case .testPattern = device.kind, request.width == nil {
+                request = FormatRequest(width: 4032, height: 3024, frameRate: request.frameRate ?? Fraction(15))
+            }
+            return try FormatSelection.choose(for: request, from: capabilities, camera: device.name)
+        case .file(let path):
+            // No size asked for (the photo preset): the file's own size, as a camera's largest.
+            let own = format.width == nil ? (try? MediaInfo(path: path))?.videoSize : nil
+            return CaptureFormat(width: format.width ?? own?.width ?? 1920, height: format.height ?? own?.height ?? 1080,
+                                 frameRate: format.frameRate ?? Fraction(30))
+        case .custom:
+            return CaptureFormat(width: format.width ?? 1920, height: format.height ?? 1080, frameRate: format.frameRate ?? Fraction(30))
+        }
+    }
+}

@@ -77,7 +77,7 @@ public struct DrawingOverlay: Sendable, Equatable {
         do {
             let pipeline = try Pipeline(describing: """
                 appsrc name=input caps=image/jpeg ! jpegdec ! videoconvert \
-                ! gdkpixbufoverlay name=\(Self.elementName) location=\(Element.launchQuoted(drawing)) offset-x=\(placement.x) offset-y=\(placement.y) \
+                ! gdkpixbufoverlay \(SessionElement.drawing.assignment) location=\(Element.launchQuoted(drawing)) offset-x=\(placement.x) offset-y=\(placement.y) \
                 overlay-width=\(placement.width) overlay-height=\(placement.height) alpha=\(opacity) \
                 ! videoconvert ! jpegenc quality=\(quality) ! appsink name=output sync=false
                 """)
@@ -97,7 +97,7 @@ public struct DrawingOverlay: Sendable, Equatable {
         } catch let error as CaptureError {
             try? await started?.stop()
             throw error
-        } catch let error as GStreamerError where error.element == Self.elementName {
+        } catch let error as GStreamerError where error.element == SessionElement.drawing.rawValue {
             try? await started?.stop()
             throw CaptureError(.unreadableFile, "the drawing \(path) could not be decoded; it is a damaged PNG", debugInfo: error.debugInfo)
         } catch {
@@ -136,10 +136,6 @@ public struct DrawingOverlay: Sendable, Equatable {
         let second = orientation.storedPoint(x: x + drawnWidth, y: y + drawnHeight, width: width, height: height)
         return (min(first.x, second.x), min(first.y, second.y), abs(first.x - second.x), abs(first.y - second.y))
     }
-
-    /// The name of the element that draws the drawing, in every pipeline that has one: its errors
-    /// mean the drawing could not be decoded.
-    static let elementName = "drawing"
 
     /// A copy of a PNG turned by `method`, in a temporary file.
     private static func turned(_ path: String, method: String) async throws(CaptureError) -> String {

@@ -11,15 +11,15 @@ final class ImageLook: Sendable {
         if let overlay = stage.settings.overlay { _ = try stage.overlayPlacement(overlay) }
         do {
             bin = try Bin(fragment: stage.look)
-            guard let start = bin.element(named: ImageStage.lookStart)?.staticPad(named: "sink"),
-                  let end = bin.element(named: ImageStage.lookEnd)?.staticPad(named: "src") else {
+            guard let start = bin.element(named: SessionElement.lookStart.rawValue)?.staticPad(named: "sink"),
+                  let end = bin.element(named: SessionElement.lookEnd.rawValue)?.staticPad(named: "src") else {
                 throw CaptureError(.pipeline, "the filters' pipeline fragment lacks its ends")
             }
             try bin.exposePad(start, as: "sink")
             try bin.exposePad(end, as: "src")
             for (index, segment) in stage.segments.enumerated() {
                 guard case .tone(let tone) = segment else { continue }
-                guard let pad = bin.element(named: ImageStage.toneName(index))?.staticPad(named: "src") else {
+                guard let pad = bin.element(named: SessionElement.tone(index))?.staticPad(named: "src") else {
                     throw CaptureError(.pipeline, "the filters' pipeline fragment lacks its tone element")
                 }
                 let videoRange = ToneMap(tone, fullRange: false), fullRange = ToneMap(tone, fullRange: true)
@@ -33,8 +33,7 @@ final class ImageLook: Sendable {
     }
 
     /// Links the look between the colour adjustments and the tee of a pipeline not yet playing.
-    func insert(into pipeline: Pipeline) throws(CaptureError) {
-        let (balance, tee) = try Self.ends(of: pipeline)
+    func insert(between balance: Element, and tee: Element, of pipeline: Pipeline) throws(CaptureError) {
         do {
             balance.unlink(from: tee)
             try pipeline.add(bin)
@@ -47,9 +46,9 @@ final class ImageLook: Sendable {
 
     /// Puts this look in place of `old` in a running pipeline: the flow is held at the colour
     /// adjustments while the bins are swapped, so no frame passes half-filtered.
-    func replace(_ old: ImageLook, in pipeline: Pipeline) async throws(CaptureError) {
-        let (balance, tee) = try Self.ends(of: pipeline)
-        guard let output = balance.staticPad(named: "src") else { throw CaptureError(.pipeline, "the colour adjustments have no output") }
+    func replace(_ old: ImageLook, in graph: SessionGraph) async throws(CaptureError) {
+        let (balance, tee, pipeline) = (graph.balance, graph.split, graph.pipeline)
+        let output = try SessionGraph.pad("src", of: balance)
         let hold = await output.block(waitingAtMost: .seconds(1))
         defer { hold.remove() }
         do {
@@ -64,12 +63,5 @@ final class ImageLook: Sendable {
         } catch {
             throw CaptureError.converting(error, context: "the filters could not be changed")
         }
-    }
-
-    private static func ends(of pipeline: Pipeline) throws(CaptureError) -> (balance: Element, tee: Element) {
-        guard let balance = pipeline.element(named: ImageStage.balance), let tee = pipeline.element(named: "split") else {
-            throw CaptureError(.pipeline, "the session's pipeline lacks its image stage")
-        }
-        return (balance, tee)
     }
 }

@@ -28,13 +28,6 @@ struct ImageStage {
         mirrorsPreview = settings.mirrorsPreview ?? isSystemCamera
     }
 
-    static let crop = "image_crop"
-    static let size = "image_size"
-    static let balance = "image_balance"
-    static let lookStart = "image_look_start"
-    static let lookEnd = "image_look_end"
-    static let previewOrientation = "preview_orientation"
-
     /// Whether the stage changes the camera's pixels (mirroring and rotation do not: the preview
     /// turns its own copy, and photos record them as metadata).
     var changesPixels: Bool {
@@ -77,28 +70,28 @@ struct ImageStage {
     /// The crop, scale and colour adjustments, in gst-launch syntax, without the look.
     var adjustments: String {
         let crop = cropMargins
-        return "videocrop name=\(Self.crop) left=\(crop.left) right=\(crop.right) top=\(crop.top) bottom=\(crop.bottom) "
-            + "! videoscale ! capsfilter name=\(Self.size) caps=\"\(outputCaps)\" "
-            + "! videobalance name=\(Self.balance) brightness=\(settings.brightness) contrast=\(settings.contrast) "
+        return "videocrop \(SessionElement.crop.assignment) left=\(crop.left) right=\(crop.right) top=\(crop.top) bottom=\(crop.bottom) "
+            + "! videoscale ! capsfilter \(SessionElement.size.assignment) caps=\"\(outputCaps)\" "
+            + "! videobalance \(SessionElement.balance.assignment) brightness=\(settings.brightness) contrast=\(settings.contrast) "
             + "saturation=\(settings.saturation) hue=\(settings.hue)"
     }
 
-    /// The filters, in gst-launch syntax: starts with ``lookStart`` and ends with ``lookEnd``.
+    /// The filters, in gst-launch syntax: starts with ``SessionElement/lookStart`` and ends with ``SessionElement/lookEnd``.
     var look: String {
-        var elements = ["identity name=\(Self.lookStart)"]
+        var elements = ["identity \(SessionElement.lookStart.assignment)"]
         for (index, segment) in segments.enumerated() {
             switch segment {
-            case .tone: elements.append("identity name=\(Self.toneName(index))")
+            case .tone: elements.append("identity name=\(SessionElement.tone(index))")
             case .colorEffect(let preset):
                 elements.append("videoconvert ! coloreffects preset=\(preset) ! videoconvert ! video/x-raw,format=I420")
             }
         }
         if let overlay = settings.overlay, let place = try? overlayPlacement(overlay) {  // ImageLook refuses one off the picture
-            elements.append("videoconvert ! gdkpixbufoverlay name=\(DrawingOverlay.elementName) location=\(Element.launchQuoted(overlay.path)) offset-x=\(place.x) "
+            elements.append("videoconvert ! gdkpixbufoverlay \(SessionElement.drawing.assignment) location=\(Element.launchQuoted(overlay.path)) offset-x=\(place.x) "
                 + "offset-y=\(place.y) overlay-width=\(place.width) overlay-height=\(place.height) alpha=\(overlay.opacity) "
                 + "! videoconvert ! video/x-raw,format=I420")
         }
-        elements.append("identity name=\(Self.lookEnd)")
+        elements.append("identity \(SessionElement.lookEnd.assignment)")
         return elements.joined(separator: " ! ")
     }
 
@@ -121,29 +114,22 @@ struct ImageStage {
         return segments
     }
 
-    /// The name of the identity element where the tone segment at `index` is applied.
-    static func toneName(_ index: Int) -> String { "image_tone_\(index)" }
-
     /// The `videoflip` method that turns the preview by ``ImageSettings/rotation`` after mirroring it.
     var previewOrientationMethod: String {
         ExifOrientation(rotation: settings.rotation, mirrored: mirrorsPreview).showing
     }
 
-    /// Sets the crop, size and colour properties of a running pipeline to these settings.
-    func applyAdjustments(to pipeline: Bin) throws(GStreamerError) {
+    /// Sets the crop, size and colour properties of a running session's elements to these settings.
+    func applyAdjustments(to graph: SessionGraph) throws(GStreamerError) {
         let crop = cropMargins
-        if let element = pipeline.element(named: Self.crop) {
-            try element.setProperty("left", crop.left)
-            try element.setProperty("right", crop.right)
-            try element.setProperty("top", crop.top)
-            try element.setProperty("bottom", crop.bottom)
-        }
-        try pipeline.element(named: Self.size)?.setProperty("caps", .string(outputCaps))
-        if let balance = pipeline.element(named: Self.balance) {
-            try balance.setProperty("brightness", settings.brightness)
-            try balance.setProperty("contrast", settings.contrast)
-            try balance.setProperty("saturation", settings.saturation)
-            try balance.setProperty("hue", settings.hue)
-        }
+        try graph.crop.setProperty("left", crop.left)
+        try graph.crop.setProperty("right", crop.right)
+        try graph.crop.setProperty("top", crop.top)
+        try graph.crop.setProperty("bottom", crop.bottom)
+        try graph.size.setProperty("caps", .string(outputCaps))
+        try graph.balance.setProperty("brightness", settings.brightness)
+        try graph.balance.setProperty("contrast", settings.contrast)
+        try graph.balance.setProperty("saturation", settings.saturation)
+        try graph.balance.setProperty("hue", settings.hue)
     }
 }

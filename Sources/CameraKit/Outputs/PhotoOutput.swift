@@ -21,16 +21,13 @@ public final class PhotoOutput: Sendable {
 
     /// What the running session lends the output.
     struct Attachment: Sendable {
-        let photoEncoder: StillEncoder
-        let thumbnailEncoder: StillEncoder
+        let encoders: PhotoEncoders
         let clock: Element
         /// How long the first photo waits for the picture to settle.
         let settlingTimeout: Duration?
         var deviceName: String
         /// The camera's flash, where its driver offers V4L2 flash controls.
         var flash: Flash?
-        /// HEVC encoders, started on the first HEIC photo and kept while the session runs.
-        let hevcEncoders: HEVCEncoders
         var framing: Framing
     }
 
@@ -62,6 +59,10 @@ public final class PhotoOutput: Sendable {
 
     private struct State {
         var attachment: Attachment?
+        /// Encoders started for a session that is starting, until it runs.
+        var prepared: PhotoEncoders?
+        /// Encoders of a session that stopped, to be stopped once its pipeline has.
+        var retired: [PhotoEncoders] = []
         /// Why the session stopped, while it is stopped: what a capture request is told.
         var detachedReason: CaptureError?
         var nextID = 1
@@ -92,7 +93,7 @@ public final class PhotoOutput: Sendable {
     }
 
     /// The running session's HEVC encoders.
-    var hevcEncoders: HEVCEncoders? { state.withLock { $0.attachment?.hevcEncoders } }
+    var hevcEncoders: HEVCEncoders? { state.withLock { $0.attachment?.encoders.hevc } }
 
     /// Whether a capture can start now.
     public var readiness: Readiness {
@@ -200,7 +201,7 @@ public final class PhotoOutput: Sendable {
             let encodesJPEG = (resolved.codec == .jpeg && cameraJPEG == nil) || resolved.thumbnailWidth > 0
             let jpegFrame = encodesJPEG ? (RangeExpansion.fullRange(frame) ?? frame) : frame
             async let thumbnail: [UInt8] = resolved.thumbnailWidth > 0
-                ? attachment.thumbnailEncoder.encode(jpegFrame, quality: 80, width: resolved.thumbnailWidth, height: resolved.thumbnailHeight,
+                ? attachment.encoders.thumbnail.encode(jpegFrame, quality: 80, width: resolved.thumbnailWidth, height: resolved.thumbnailHeight,
                                                      turn: resolved.pixelTurn)
                 : []
             let fileData: [UInt8]
@@ -210,7 +211,7 @@ public final class PhotoOutput: Sendable {
                 guard let jpeg = cameraJPEG.buffer else { throw CaptureError(.pipeline, "the camera's JPEG frame holds no data") }
                 fileData = try JPEGFile.embeddingExif(exif.tiffData(), in: try jpeg.bytes())
             } else {
-                let encoded = try await attachment.photoEncoder.encode(jpegFrame, quality: request.settings.quality, turn: resolved.pixelTurn)
+                let encoded = try await attachment.encoders.photo.encode(jpegFrame, quality: request.settings.quality, turn: resolved.pixelTurn)
                 fileData = try JPEGFile.embeddingExif(exif.tiffData(), in: encoded)
             }
             let photo = Photo(
@@ -246,7 +247,7 @@ public final class PhotoOutput: Sendable {
     /// running for the next photo), with the same EXIF as a JPEG and the orientation as irot/imir.
     private func heifFile(of frame: Sample, exif: ExifMetadata, resolved: ResolvedPhotoSettings,
                           request: Request) async throws(CaptureError) -> [UInt8] {
-        let encoders = request.attachment.hevcEncoders, quality = request.settings.quality
+        let encoders = request.attachment.encoders.hevc, quality = request.settings.quality
         let tiled = request.settings.usesHEVCTiles, turn = resolved.pixelTurn ?? "none"
         let main = tiled ? try await encoders.encoder(width: Self.tileSide, height: Self.tileSide, quality: quality, tiled: true)
             : try await encoders.encoder(width: resolved.width, height: resolved.height, quality: quality, turn: turn)
@@ -358,15 +359,18 @@ public final class PhotoOutput: Sendable {
         for photo in due { photoStream.send(photo) }
     }
 
-    /// Starts keeping the frames of a session that is starting; photos wait for ``attach(_:)``.
-    func open() {
-        feed.open()
+    /// Keeps the encoders started for a session that is starting, until ``attach(_:)``.
+    func keep(prepared encoders: PhotoEncoders) {
+        state.withLock { $0.prepared = encoders }
     }
 
-    /// Connects the output to its running session's encoders.
-    func attach(_ attachment: Attachment) {
+    /// Connects the output to its running session, with the encoders kept for it: photos can be
+    /// taken from now on.
+    func attach(_ makeAttachment: (PhotoEncoders) -> Attachment) {
         state.withLock { state in
-            state.attachment = attachment
+            guard let encoders = state.prepared else { return }
+            state.prepared = nil
+            state.attachment = makeAttachment(encoders)
             state.detachedReason = nil
         }
     }
@@ -398,8 +402,9 @@ public final class PhotoOutput: Sendable {
         state.withLock { $0.attachment?.framing = framing }
     }
 
-    /// Points the output at a new camera of the same running session.
+    /// Points the output at a new camera of the same running session: the old camera's frames are forgotten.
     func retarget(deviceName: String, framing: Framing, flash: Flash?) {
+        feed.open()
         cameraJPEGs.withLock { $0.removeAll() }
         state.withLock { state in
             state.attachment?.deviceName = deviceName
@@ -408,13 +413,22 @@ public final class PhotoOutput: Sendable {
         }
     }
 
-    /// Disconnects the output; captures waiting for a frame fail with `reason`.
-    func detach(_ reason: CaptureError) -> Attachment? {
+    /// Disconnects the output; captures waiting for a frame fail with `reason`. Its encoders
+    /// are kept for ``retiredEncoders()``.
+    func detach(_ reason: CaptureError) {
         feed.close(reason)
         cameraJPEGs.withLock { $0.removeAll() }
-        return state.withLock { state in
-            defer { (state.attachment, state.detachedReason) = (nil, reason) }
-            return state.attachment
+        state.withLock { state in
+            state.retired += [state.attachment?.encoders, state.prepared].compactMap { $0 }
+            (state.attachment, state.prepared, state.detachedReason) = (nil, nil, reason)
+        }
+    }
+
+    /// The encoders of sessions that stopped, handed over once to be stopped.
+    func retiredEncoders() -> [PhotoEncoders] {
+        state.withLock { state in
+            defer { state.retired.removeAll() }
+            return state.retired
         }
     }
 }

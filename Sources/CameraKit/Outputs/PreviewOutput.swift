@@ -56,9 +56,40 @@ public final class PreviewOutput: Sendable {
         try? overlay.setProperty("silent", text == nil)
     }
 
-    /// Connects the output to the running session's preview valve (and text overlay), keeping the
-    /// paused state and the text.
-    func attach(valve: Element, textOverlay: Element?) {
+    /// The preview's size: the image stage's picture scaled down to fit, before it is turned.
+    static func previewCaps(_ image: ImageStage, _ preview: PreviewConfiguration) -> String {
+        let picture = image.outputSize
+        let (width, height) = fit(picture.width, picture.height, into: preview.maximumWidth, preview.maximumHeight)
+        return "video/x-raw,width=\(width),height=\(height),pixel-aspect-ratio=1/1"
+    }
+
+    /// The largest even size with the frame's aspect ratio inside the box.
+    private static func fit(_ width: Int, _ height: Int, into maxWidth: Int, _ maxHeight: Int) -> (Int, Int) {
+        let scale = min(1, min(Double(maxWidth) / Double(width), Double(maxHeight) / Double(height)))
+        return (max(2, Int(Double(width) * scale) / 2 * 2), max(2, Int(Double(height) * scale) / 2 * 2))
+    }
+}
+
+extension PreviewOutput: SessionOutput {
+    /// A leaky queue, the valve that pauses, the fit into the preview's size, the turn and mirror,
+    /// the text, and the sink.
+    func branch(in layout: SessionPipeline) -> String? {
+        guard let preview = layout.configuration.preview else { return nil }
+        let image = layout.image
+        return "split. ! queue name=preview_queue leaky=downstream max-size-buffers=2 max-size-bytes=0 max-size-time=0 "
+            + "! valve \(SessionElement.previewValve.assignment) ! videoscale ! videoconvert "
+            + "! capsfilter \(SessionElement.previewSize.assignment) caps=\"\(Self.previewCaps(image, preview))\" "
+            + "! videoflip \(SessionElement.previewOrientation.assignment) method=\(image.previewOrientationMethod) ! "
+            + (preview.showsText ? "textoverlay \(SessionElement.previewText.assignment) silent=true valignment=center halignment=center "
+                + "font-desc=\"Sans Bold \(max(12, min(preview.maximumHeight, image.outputSize.height) / 3))\" ! videoconvert ! " : "")
+            + preview.sink
+    }
+
+    /// Takes the valve (and text overlay), keeping the paused state and the text.
+    func attach(to graph: SessionGraph, layout: SessionPipeline) throws(CaptureError) {
+        guard let preview = layout.configuration.preview else { return }
+        let valve = try graph.element(.previewValve)
+        let textOverlay = preview.showsText ? try graph.element(.previewText) : nil
         let (paused, text) = state.withLock { state in
             state.valve = valve
             state.textOverlay = textOverlay
@@ -68,7 +99,19 @@ public final class PreviewOutput: Sendable {
         if let textOverlay { Self.show(text, on: textOverlay) }
     }
 
-    func detach() {
+    /// Fits and turns the preview as the new settings say.
+    func imageChanged(in graph: SessionGraph, layout: SessionPipeline) async throws(CaptureError) {
+        guard let preview = layout.configuration.preview else { return }
+        let image = layout.image
+        do {
+            try graph.element(.previewSize).setProperty("caps", .string(Self.previewCaps(image, preview)))
+            try graph.element(.previewOrientation).setProperty("method", .string(image.previewOrientationMethod))
+        } catch {
+            throw CaptureError.converting(error, context: "the preview could not be changed")
+        }
+    }
+
+    func detach(_ reason: CaptureError) {
         state.withLock { state in
             state.valve = nil
             state.textOverlay = nil

@@ -42,9 +42,24 @@ public final class VideoDataOutput: Sendable {
     public var droppedFrameCount: Int { dropped.load(ordering: .relaxed) }
 
     /// Called on the streaming thread for each frame.
-    func deliver(_ sample: Sample) {
+    private func deliver(_ sample: Sample) {
         delivered.add(1, ordering: .relaxed)
         let lost = broadcast.send(VideoFrame(sample: sample))
         if lost > 0 { dropped.add(lost, ordering: .relaxed) }
+    }
+}
+
+extension VideoDataOutput: SessionOutput {
+    /// A leaky queue, the conversion to the asked pixel format, and an app sink.
+    func branch(in layout: SessionPipeline) -> String? {
+        guard let videoData = layout.configuration.videoData else { return nil }
+        return "split. ! queue name=frames_queue leaky=downstream max-size-buffers=2 max-size-bytes=0 max-size-time=0 "
+            + "! videoconvert ! video/x-raw,format=\(videoData.pixelFormat) "
+            + "! appsink \(SessionElement.frames.assignment) sync=false max-buffers=2 drop=true wait-on-eos=false"
+    }
+
+    func attach(to graph: SessionGraph, layout: SessionPipeline) throws(CaptureError) {
+        guard layout.configuration.videoData != nil else { return }
+        try graph.appSink(.frames).setHandlers(onSample: { [self] in deliver($0) })
     }
 }

@@ -18,7 +18,7 @@ extension CaptureError {
             self.init(.sinkUnavailable,
                 "there is no video sink called \"\(preview.sink)\"; use autovideosink, ximagesink, xvimagesink or fakesink",
                 debugInfo: error.debugInfo)
-        } else if error.element == DrawingOverlay.elementName {
+        } else if error.element == SessionElement.drawing.rawValue {
             self.init(.unreadableFile, "the drawing laid over the picture could not be decoded; it is a damaged PNG",
                       debugInfo: error.debugInfo)
         } else if let report = error.report, report.domain == .resource, error.element == "camera" {

@@ -1,7 +1,5 @@
 import Foundation
-import Dispatch
 import GStreamer
-import Synchronization
 
 /// The coordinator of a camera, its outputs and its pipeline, as AVCaptureSession.
 ///
@@ -34,20 +32,17 @@ public actor CaptureSession {
     /// Where the session is in its life.
     public private(set) var status: Status = .stopped
 
+    /// The outputs, in the order their branches leave the tee. An output is registered here.
+    private nonisolated var outputs: SessionOutputs { SessionOutputs(all: [photoOutput, videoDataOutput, previewOutput]) }
+
     private var running: Running?
     private let eventStream = Broadcast<SessionEvent>()
-    /// Relays hot-plug changes while a session on a system camera runs or waits to resume.
-    private var hotPlugWatch: (watch: CameraWatch, relay: Task<Void, Never>)?
-    /// How many cameras were plugged in since the watch began; a waiting resume looks again when it grows.
-    private var cameraArrivals = 0
+    /// Watches cameras come and go, and the running camera's frames.
+    private let supervisor = CameraSupervisor()
 
     /// What exists while the session runs.
     private struct Running {
-        let pipeline: Pipeline
-        /// The camera's bin, linked to the tee.
-        var source: Bin
-        /// The filters' bin, between the colour adjustments and the tee.
-        var look: ImageLook
+        var graph: SessionGraph
         var description: String
         var format: CaptureFormat
         /// Watches the bus once the pipeline runs.
@@ -82,17 +77,11 @@ public actor CaptureSession {
     }
 
     private func apply(_ updated: SessionConfiguration) async throws(CaptureError) {
-        guard updated != configuration else { return }
-        var sameButDevice = updated, sameButImage = updated
-        sameButDevice.device = configuration.device
-        sameButImage.image = configuration.image
-        if running != nil, sameButDevice == configuration {
-            try await switchDevice(to: updated.device)
-            return
-        }
-        if sameButImage == configuration {
-            try await changeImage(to: updated.image)
-            return
+        switch updated.difference(from: configuration) {
+        case .none: return
+        case .device where running != nil: return try await switchDevice(to: updated.device)
+        case .image: return try await changeImage(to: updated.image)
+        case .device, .more: break
         }
         try updated.image.validate()
         guard running != nil else {
@@ -127,34 +116,20 @@ public actor CaptureSession {
         }
         var updated = configuration
         updated.device = device
-        let format = try resolveFormat(for: updated)
-        let layout = SessionPipeline(configuration: updated, format: format)
-        let replacement = try makeSource(layout, device: device, preview: updated.preview)
-        guard let tee = current.pipeline.element(named: SessionPipeline.cameraInput), let teeInput = tee.staticPad(named: "sink"),
-              let oldOutput = current.source.staticPad(named: "src") else {
-            throw CaptureError(.pipeline, "the session's pipeline lacks its camera link")
-        }
-        let hold = await oldOutput.block(waitingAtMost: .seconds(1))
-        oldOutput.unlink(from: teeInput)
-        try? await current.source.changeState(to: .null)
-        hold.remove()
-        try? current.pipeline.remove(current.source)
-        photoOutput.feed.open()  // forget the old camera's frames
-        photoOutput.settling.reset(updated.exposureSettling)
+        let format = try updated.resolvedFormat()
+        let layout = layout(of: updated, format: format)
+        let replacement = try layout.makeSource()
         do {
-            try current.pipeline.add(replacement)
-            try replacement.link(to: tee)
-            attachCameraJPEGs(of: replacement)
-            dropFirstFrames(of: current.pipeline, count: updated.framesDroppedAfterStart)
-            try layout.image.applyAdjustments(to: current.pipeline)  // the crop is in the new camera's pixels
+            try await current.graph.replaceSource(with: replacement)
+            outputs.cameraChanged(to: replacement, layout: layout)
+            layout.dropFirstFrames(at: current.graph.split)
+            try layout.image.applyAdjustments(to: current.graph)  // the crop is in the new camera's pixels
             try await replacement.changeState(to: .playing)
         } catch {
-            let failure = CaptureError(.interrupted, "\(device.name) could not start: \(error.message)", debugInfo: error.debugInfo)
+            let failure = CaptureError(.interrupted, "\(device.name) could not start: \(error)")
             await interrupt(failure)
             throw failure
         }
-        photoOutput.retarget(deviceName: device.name, framing: PhotoOutput.Framing(layout), flash: Self.flash(of: device))
-        current.source = replacement
         current.description = layout.description
         current.format = format
         running = current
@@ -174,57 +149,33 @@ public actor CaptureSession {
         }
         var updated = configuration
         updated.image = image
-        let layout = SessionPipeline(configuration: updated, format: current.format)
+        let layout = layout(of: updated, format: current.format)
         let stage = layout.image
         // The session may stop, or switch cameras, while this waits: what it then changes is
         // checked against the pipeline it started with.
-        let pipeline = current.pipeline
+        let graph = current.graph
         func stillRunning() throws(CaptureError) {
-            guard running?.pipeline === pipeline else {
+            guard running?.graph.pipeline === graph.pipeline else {
                 throw CaptureError(.notRunning, "the session stopped while its image settings were being changed")
             }
         }
         if image.filters != configuration.image.filters || image.overlay != configuration.image.overlay {
             let look = try ImageLook(stage)
-            try await look.replace(current.look, in: pipeline)
+            try await look.replace(graph.look, in: graph)
             try stillRunning()
-            running?.look = look
+            running?.graph.look = look
         }
-        // The crop's four sides are set one by one: the flow is held meanwhile, so no frame meets a
-        // crop half changed (a frame cropped on one side only failed negotiation at the camera).
-        let hold = await pipeline.element(named: ImageStage.crop)?.staticPad(named: "sink")?.block(waitingAtMost: .seconds(1))
-        do {
-            defer { hold?.remove() }
-            try stage.applyAdjustments(to: pipeline)
-            if let preview = updated.preview {
-                try pipeline.element(named: SessionPipeline.previewSize)?
-                    .setProperty("caps", .string(SessionPipeline.previewCaps(stage, preview)))
-                try pipeline.element(named: ImageStage.previewOrientation)?
-                    .setProperty("method", .string(stage.previewOrientationMethod))
-            }
-        } catch {
-            throw CaptureError.converting(error, context: "the image settings could not be changed")
-        }
-        await refuseFramesBeforeChange(in: pipeline)
+        try await graph.adjust(to: stage)
+        try await outputs.imageChanged(in: graph, layout: layout)
         try stillRunning()
-        photoOutput.reframe(PhotoOutput.Framing(layout))
         running?.description = layout.description
         configuration.image = image
-    }
-
-    /// Makes photos wait for frames made with the new image settings: the second frame to reach
-    /// the tee after the change (the first may have been in an element while it changed). A camera
-    /// that sends no frame for a second does not hold the change up.
-    private func refuseFramesBeforeChange(in pipeline: Pipeline) async {
-        guard let pad = pipeline.element(named: "split")?.staticPad(named: "sink"),
-              let time = await pad.presentationTime(ofBuffer: 2, waitingAtMost: .seconds(1)) else { return }
-        photoOutput.feed.refuseFrames(before: time)
     }
 
     /// The pipeline the configuration makes, in gst-launch syntax, without starting it.
     public func pipelineDescription() throws(CaptureError) -> String {
         if let running { return running.description }
-        return SessionPipeline(configuration: configuration, format: try resolveFormat(for: configuration)).description
+        return layout(of: configuration, format: try configuration.resolvedFormat()).description
     }
 
     /// Starts the camera and the outputs; returns once frames flow.
@@ -244,7 +195,7 @@ public actor CaptureSession {
 
     /// Stops the camera and the outputs. Captures still encoding finish; those waiting for a frame fail.
     public func stop() async {
-        stopWatchingHotPlug()
+        supervisor.stopWatchingHotPlug()
         guard running != nil else { return }
         await tearDown(reason: CaptureError(.notRunning, "the session stopped before the photo was taken"))
         status = .stopped
@@ -263,9 +214,9 @@ public actor CaptureSession {
         guard status == .interrupted || status == .failed else { return }
         let deadline = ContinuousClock.now + timeout
         while true {
-            let arrivalsSeen = cameraArrivals
+            let arrivals = supervisor.cameraArrivals()
             do {
-                if let camera = availableCamera(acceptingOthers: acceptingOtherCameras) {
+                if let camera = DeviceDiscovery.current(configuration.device, acceptingOthers: acceptingOtherCameras) {
                     configuration.device = camera
                     try await launch()
                     status = .running
@@ -277,22 +228,11 @@ public actor CaptureSession {
                 // Not back yet, or still held by another program: wait and try again.
             }
             guard ContinuousClock.now < deadline else {
-                throw CaptureError(.deviceNotFound,
-                    "\(configuration.device.name) did not come back within \(timeout); check that it is connected")
+                throw .notBack(configuration.device, within: timeout)
             }
-            let nextLook = min(deadline, ContinuousClock.now + .seconds(2))
-            while cameraArrivals == arrivalsSeen, ContinuousClock.now < nextLook {
-                try? await Task.sleep(for: .milliseconds(100))
-            }
+            await CameraSupervisor.wait(for: arrivals, atMost: min(.seconds(2), deadline - ContinuousClock.now))
             guard status == .interrupted || status == .failed else { return }  // stopped or restarted meanwhile
         }
-    }
-
-    /// The session's camera as attached now, or with `acceptingOthers` the first camera attached.
-    private func availableCamera(acceptingOthers: Bool) -> CaptureDevice? {
-        if let camera = DeviceDiscovery.current(configuration.device) { return camera }
-        guard acceptingOthers else { return nil }
-        return (try? DeviceDiscovery.systemDevices())?.first
     }
 
     // MARK: - Hot-plug
@@ -301,295 +241,75 @@ public actor CaptureSession {
     /// an event, the loss of the session's own camera interrupts it, and an arrival wakes a
     /// waiting ``resume(waitingAtMost:acceptingOtherCameras:)``.
     private func watchHotPlug() {
-        guard hotPlugWatch == nil, configuration.watchesCameras, case .system = configuration.device.kind,
-              let watch = try? CameraWatch() else { return }
-        let relay = Task { [weak self] in
-            for await change in watch.changes {
-                await self?.cameraChanged(change)
-            }
-        }
-        hotPlugWatch = (watch, relay)
+        guard configuration.watchesCameras, case .system = configuration.device.kind else { return }
+        supervisor.watchHotPlug(reportingTo: eventStream) { [weak self] camera in await self?.cameraRemoved(camera) }
     }
 
-    private func stopWatchingHotPlug() {
-        hotPlugWatch?.watch.stop()
-        hotPlugWatch?.relay.cancel()
-        hotPlugWatch = nil
-    }
-
-    private func cameraChanged(_ change: CameraWatch.Change) async {
-        switch change {
-        case .added(let camera):
-            cameraArrivals += 1
-            eventStream.send(.cameraAdded(camera))
-        case .removed(let camera):
-            eventStream.send(.cameraRemoved(camera))
-            if camera.id == configuration.device.id, running != nil {
-                await interrupt(CaptureError(.interrupted,
-                    "\(camera.name) was disconnected; connect it again, or choose another camera"))
-            }
-        }
+    private func cameraRemoved(_ camera: CaptureDevice) async {
+        guard camera.id == configuration.device.id, running != nil else { return }
+        await interrupt(.disconnected(camera))
     }
 
     // MARK: - Running the pipeline
 
-    private func resolveFormat(for configuration: SessionConfiguration) throws(CaptureError) -> CaptureFormat {
-        let device = configuration.device
-        switch device.kind {
-        case .testPattern, .system:
-            let capabilities = device.capabilities.isEmpty ? CaptureDevice.testCamera().capabilities : device.capabilities
-            var request = configuration.format
-            if case .testPattern = device.kind, request.width == nil {
-                request = FormatRequest(width: 4032, height: 3024, frameRate: request.frameRate ?? Fraction(15))
-            }
-            return try FormatSelection.choose(for: request, from: capabilities, camera: device.name)
-        case .file(let path):
-            // No size asked for (the photo preset): the file's own size, as a camera's largest.
-            let request = configuration.format
-            let own = request.width == nil ? (try? MediaInfo(path: path))?.videoSize : nil
-            return CaptureFormat(width: request.width ?? own?.width ?? 1920, height: request.height ?? own?.height ?? 1080,
-                                 frameRate: request.frameRate ?? Fraction(30))
-        case .custom:
-            let request = configuration.format
-            return CaptureFormat(width: request.width ?? 1920, height: request.height ?? 1080, frameRate: request.frameRate ?? Fraction(30))
-        }
+    /// The pipeline a configuration makes, with the session's outputs.
+    private nonisolated func layout(of configuration: SessionConfiguration, format: CaptureFormat) -> SessionPipeline {
+        SessionPipeline(configuration: configuration, format: format, outputs: outputs.all)
     }
 
     private func launch(attempt: Int = 1) async throws(CaptureError) {
-        let format = try resolveFormat(for: configuration)
-        let layout = SessionPipeline(configuration: configuration, format: format)
+        let format = try configuration.resolvedFormat()
+        let layout = layout(of: configuration, format: format)
         let device = configuration.device
-        let preview = configuration.preview
-        // The JPEG encoders start while the camera's pipeline is built and started: each is ready
-        // for the first photo, and neither delays the first frame. A start that fails stops them.
-        let capturesPhotos = configuration.capturesPhotos
-        let startedEncoders = Task { () async throws -> Encoders? in
-            capturesPhotos ? try await Self.startEncoders() : nil
-        }
-        let pipeline: Pipeline, source: Bin, look: ImageLook
+        // The outputs get ready (encoders start) while the camera's pipeline is built and
+        // started, so none delays the first frame. A start that fails lets every output go.
+        let outputs = self.outputs, preparing = outputs.prepare(for: layout)
+        let notStarted = CaptureError(.notRunning, "the session did not start")
+        let graph: SessionGraph
         do {
-            pipeline = try Pipeline(describing: layout.outputs)
-            source = try makeSource(layout, device: device, preview: preview)
-            try pipeline.add(source)
-            guard let tee = pipeline.element(named: SessionPipeline.cameraInput) else {
-                throw CaptureError(.pipeline, "the session's pipeline has no tee")
-            }
-            try source.link(to: tee)
-            look = try ImageLook(layout.image)
-            try look.insert(into: pipeline)
+            graph = try layout.build()
+            try outputs.attach(to: graph, layout: layout)
         } catch {
-            await Self.stop(startedEncoders)
-            throw CaptureError.converting(error, context: "the pipeline could not be built", device: device, preview: preview)
+            await outputs.abandon(preparing, reason: notStarted)
+            throw CaptureError.converting(error, context: "the pipeline could not be built")
         }
-        dropFirstFrames(of: pipeline, count: configuration.framesDroppedAfterStart)
         if attempt == 1 { eventStream.send(.started(device: device.name, format: format)) }
-        attachOutputs(to: pipeline)
         // Subscribed before the start, read after it: what the pipeline says while starting is the
         // start's to report; what it says later (the camera lost, a window closed) is the monitor's.
-        let messages = pipeline.messages()
-        running = Running(pipeline: pipeline, source: source, look: look, description: layout.description, format: format)
+        let messages = graph.pipeline.messages()
+        running = Running(graph: graph, description: layout.description, format: format)
         // A file camera starts in well under a second, but about one start in fifty under heavy load
         // never prerolls (a race inside GStreamer 1.22's decodebin we have not pinned down): such a
         // start is given up after a few seconds and made once more.
         let isFile = if case .file = device.kind { true } else { false }
         do {
-            try await pipeline.play(timeout: isFile && attempt == 1 ? .seconds(5) : .seconds(15))
+            try await graph.pipeline.play(timeout: isFile && attempt == 1 ? .seconds(5) : .seconds(15))
         } catch {
-            await tearDown(reason: CaptureError(.notRunning, "the session did not start"))
-            await Self.stop(startedEncoders)
+            await tearDown(reason: notStarted)
+            await outputs.abandon(preparing, reason: notStarted)
             if isFile, attempt == 1, error.kind == .timeout {
                 try await launch(attempt: 2)
                 return
             }
-            throw CaptureError(error, device: device, preview: preview)
+            throw CaptureError(error, device: device, preview: configuration.preview)
         }
         do {
-            if let encoders = try await startedEncoders.value {
-                attachPhotoEncoders(encoders, clock: pipeline, device: device, framing: PhotoOutput.Framing(layout))
-            }
+            try await preparing.value
         } catch {
-            await tearDown(reason: CaptureError(.notRunning, "the session did not start"))
-            throw CaptureError.converting(error, context: "the JPEG encoders could not start")
+            await tearDown(reason: notStarted)
+            throw CaptureError.converting(error, context: "the photo encoders could not start")
         }
-        running?.monitor = Task { [weak self] in
-            for await message in messages {
-                switch message {
-                case .error(let report):
-                    await self?.pipelineFailed(GStreamerError(report))
-                    return
-                case .endOfStream:
-                    await self?.cameraEnded()
-                    return
-                default:
-                    continue
-                }
-            }
-        }
+        outputs.activate(in: graph, layout: layout)
+        running?.monitor = SessionGraph.watch(messages, failed: { [weak self] in await self?.pipelineFailed($0) },
+                                              ended: { [weak self] in await self?.cameraLost(.ended(device)) })
         status = .running
         eventStream.send(.running)
         watchHotPlug()
-        watchForStalls(of: pipeline, device: device, format: format)
-    }
-
-    /// A system camera that stops sending frames without an error or end of stream (a PipeWire
-    /// node that went away leaves pipewiresrc waiting) interrupts the session after a silence of
-    /// two seconds, or three frame intervals when frames come slower.
-    private func watchForStalls(of pipeline: Pipeline, device: CaptureDevice, format: CaptureFormat) {
-        guard case .system = device.kind, let pad = pipeline.element(named: SessionPipeline.cameraInput)?.staticPad(named: "sink") else { return }
-        let lastFrame = Atomic<UInt64>(DispatchTime.now().uptimeNanoseconds)
-        pad.addProbe(.buffer) { _ in
-            lastFrame.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
-            return .pass
-        }
-        let limit = UInt64(max(2.0, 3 / max(0.1, format.frameRate.doubleValue)) * 1e9)
-        running?.stallWatch = Task { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(500))
-                let silence = DispatchTime.now().uptimeNanoseconds &- lastFrame.load(ordering: .relaxed)
-                if silence > limit, !Task.isCancelled {
-                    await self?.cameraStalled()
-                    return
-                }
+        if case .system = device.kind, let pad = graph.cameraInput.staticPad(named: "sink") {
+            running?.stallWatch = CameraSupervisor.watchForStalls(at: pad, frameRate: format.frameRate) { [weak self] in
+                await self?.cameraLost(.stalled(device))
             }
         }
-    }
-
-    private func cameraStalled() async {
-        guard running != nil else { return }
-        await interrupt(CaptureError(.interrupted,
-            "\(configuration.device.name) stopped sending frames (unplugged, or taken by another program); check the camera"))
-    }
-
-    /// The camera as a bin with one source pad.
-    private func makeSource(_ layout: SessionPipeline, device: CaptureDevice,
-                            preview: PreviewConfiguration?) throws(CaptureError) -> Bin {
-        do {
-            if case .file(let path) = device.kind {
-                return try makeFileSource(path, layout: layout)
-            }
-            let source = try Bin(fragment: layout.source)
-            try expose(SessionPipeline.sourceOutput, "src", of: source)
-            return source
-        } catch {
-            throw CaptureError.converting(error, context: "the camera's pipeline could not be built", device: device, preview: preview)
-        }
-    }
-
-    /// A file read as a camera: the same elements as ``SessionPipeline/source`` writes, but the
-    /// decoder's video pad is linked here, after the elements behind it are brought to the bin's
-    /// state. (Left to gst-launch's delayed linking, the bin could start the file before those
-    /// elements, and the decoder's first data met an inactive pad and stopped without an error.)
-    private func makeFileSource(_ path: String, layout: SessionPipeline) throws -> Bin {
-        let source = try Bin()
-        let reader = try Element(factory: "filesrc", name: "camera")
-        try reader.setProperty("location", path)
-        let decoder = try Element(factory: "decodebin", name: SessionPipeline.fileDecoder)
-        let decoded = try Bin(fragment: layout.decodedFile(path))
-        try expose(SessionPipeline.fileDecoderOutput, "sink", of: decoded)
-        try expose(SessionPipeline.sourceOutput, "src", of: decoded)
-        try source.add(reader, decoder, decoded)
-        try reader.link(to: decoder)
-        guard let decodedInput = decoded.staticPad(named: "sink"), let decodedOutput = decoded.staticPad(named: "src") else {
-            throw CaptureError(.pipeline, "the file camera's pipeline fragment has no input")
-        }
-        try source.exposePad(decodedOutput, as: "src")
-        decoder.onPadAdded { pad in
-            // No caps check before linking: a new pad's caps may not be known yet, and a check then
-            // skipped the video pad now and then. The link itself refuses a pad that is not video.
-            guard !decodedInput.isLinked else { return }
-            try? decoded.syncStateWithParent()
-            try? pad.link(to: decodedInput)
-        }
-        return source
-    }
-
-    /// Gives a bin the pad (`src` or `sink`) of one of its elements as its own.
-    private func expose(_ elementName: String, _ padName: String, of bin: Bin) throws {
-        guard let pad = bin.element(named: elementName)?.staticPad(named: padName) else {
-            throw CaptureError(.pipeline, "the camera's pipeline fragment has no \(elementName)")
-        }
-        try bin.exposePad(pad, as: padName)
-    }
-
-    /// Throws away the first frames after a start or switch, before the tee, so every branch skips them.
-    private func dropFirstFrames(of pipeline: Pipeline, count: Int) {
-        guard count > 0, let pad = pipeline.element(named: "split")?.staticPad(named: "sink") else { return }
-        let seen = Atomic<Int>(0)
-        pad.addProbe(.buffer) { _ in
-            seen.add(1, ordering: .relaxed).newValue > count ? .remove : .drop
-        }
-    }
-
-    /// The photo and thumbnail encoders, started together.
-    private static func startEncoders() async throws(CaptureError) -> Encoders {
-        async let photo = started("photo")
-        async let thumbnail = started("thumbnail")
-        switch (await photo, await thumbnail) {
-        case (.success(let photo), .success(let thumbnail)):
-            return (photo, thumbnail)
-        case (.failure(let error), let other), (let other, .failure(let error)):
-            // The one that started is stopped: no encoder outlives a failed start.
-            if case .success(let started) = other { await started.stop() }
-            throw error
-        }
-    }
-
-    private static func started(_ label: String) async -> Result<StillEncoder, CaptureError> {
-        do {
-            return .success(try await StillEncoder(label: label))
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    /// The photo's and the thumbnail's JPEG encoders.
-    private typealias Encoders = (photo: StillEncoder, thumbnail: StillEncoder)
-
-    /// Stops the encoders a failed start had started, once they have.
-    private static func stop(_ start: Task<Encoders?, any Error>) async {
-        guard let encoders = try? await start.value else { return }
-        await encoders.photo.stop()
-        await encoders.thumbnail.stop()
-    }
-
-    /// Connects the outputs' app sinks and valves, before the pipeline starts so no frame is missed.
-    private func attachOutputs(to pipeline: Pipeline) {
-        if configuration.capturesPhotos, let stills = pipeline.element(named: "stills", as: AppSink.self) {
-            let output = photoOutput
-            output.settling.reset(configuration.exposureSettling)
-            stills.setHandlers(onSample: { output.receive($0) })
-            output.open()
-        }
-        attachCameraJPEGs(of: pipeline)
-        if let frames = pipeline.element(named: "frames", as: AppSink.self) {
-            let output = videoDataOutput
-            frames.setHandlers(onSample: { output.deliver($0) })
-        }
-        if let valve = pipeline.element(named: "preview_valve") {
-            previewOutput.attach(valve: valve, textOverlay: pipeline.element(named: "preview_text"))
-        }
-    }
-
-    /// Lets photos be taken, once the camera runs and the encoders are ready.
-    private func attachPhotoEncoders(_ encoders: (photo: StillEncoder, thumbnail: StillEncoder), clock: Pipeline,
-                                     device: CaptureDevice, framing: PhotoOutput.Framing) {
-        photoOutput.attach(PhotoOutput.Attachment(
-            photoEncoder: encoders.photo, thumbnailEncoder: encoders.thumbnail, clock: clock,
-            settlingTimeout: configuration.exposureSettling?.timeout,
-            deviceName: device.name, flash: Self.flash(of: device), hevcEncoders: HEVCEncoders(), framing: framing))
-    }
-
-    /// The flash of a V4L2 camera whose driver has flash controls.
-    private static func flash(of device: CaptureDevice) -> Flash? {
-        guard case .system(let path?, "v4l2", _) = device.kind, path.hasPrefix("/dev/") else { return nil }
-        return Flash(devicePath: path)
-    }
-
-    /// Hands an MJPEG camera's own JPEG frames to the photo output.
-    private func attachCameraJPEGs(of bin: Bin) {
-        guard let sink = bin.element(named: SessionPipeline.cameraJPEGSink, as: AppSink.self) else { return }
-        let output = photoOutput
-        sink.setHandlers(onSample: { output.receiveCameraJPEG($0) })
     }
 
     private func tearDown(reason: CaptureError) async {
@@ -597,24 +317,15 @@ public actor CaptureSession {
         running = nil
         current.monitor?.cancel()
         current.stallWatch?.cancel()
-        previewOutput.detach()
-        let attachment = photoOutput.detach(reason)
-        try? await current.pipeline.stop()
-        await attachment?.photoEncoder.stop()
-        await attachment?.thumbnailEncoder.stop()
-        await attachment?.hevcEncoders.stopAll()
+        outputs.detach(reason)
+        try? await current.graph.pipeline.stop()
+        await outputs.finish()
     }
 
-    /// The camera sent its last frame (a video file used as a camera ended, a camera closed its stream).
-    private func cameraEnded() async {
+    /// The running camera ended its stream, or went silent.
+    private func cameraLost(_ failure: CaptureError) async {
         guard running != nil else { return }
-        if case .file(let path) = configuration.device.kind {
-            await interrupt(CaptureError(.interrupted,
-                "the video \(path) ended after its last frame; use a longer video, or a picture, which a session shows for as long as it runs"))
-            return
-        }
-        await interrupt(CaptureError(.interrupted,
-            "\(configuration.device.name) stopped sending frames; check the camera, or start the session again"))
+        await interrupt(failure)
     }
 
     /// An element posted an error while running: the camera was lost, or the preview window closed.

@@ -77,3 +77,27 @@ public struct VideoDataConfiguration: Sendable, Equatable {
         self.pixelFormat = pixelFormat
     }
 }
+
+extension SessionConfiguration {
+    /// How a configuration differs from another: what a running session must change.
+    enum Difference {
+        /// Nothing.
+        case none
+        /// Only the camera: switched while running.
+        case device
+        /// Only the image settings: changed in the running pipeline.
+        case image
+        /// More: the pipeline is built anew.
+        case more
+    }
+
+    func difference(from other: SessionConfiguration) -> Difference {
+        var sameButDevice = self, sameButImage = self
+        sameButDevice.device = other.device
+        sameButImage.image = other.image
+        if self == other { return .none }
+        if sameButDevice == other { return .device }
+        if sameButImage == other { return .image }
+        return .more
+    }
+}

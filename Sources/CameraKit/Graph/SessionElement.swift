@@ -1,0 +1,55 @@
+/// The names of the session pipeline's elements that camctl looks up, each in one place: the
+/// pipeline's text names them from here, and ``SessionGraph`` finds them by these names.
+enum SessionElement: String, CaseIterable, Sendable {
+    // The camera's bin.
+    /// The camera's source element (`filesrc` for a file camera).
+    case camera
+    /// The decoder of a file used as a camera.
+    case fileDecoder = "camera_decoder"
+    /// The first element after a file camera's decoder.
+    case fileDecoderOutput = "camera_decoded"
+    /// The tee that splits an MJPEG camera's JPEG frames from their decode.
+    case cameraJPEGSplit = "camera_jpeg"
+    /// The app sink that receives an MJPEG camera's own JPEG frames.
+    case cameraJPEGs = "camera_jpeg_frames"
+    /// The camera bin's last element, whose source pad the bin exposes.
+    case cameraOutput = "camera_output"
+
+    // Between the camera and the tee.
+    /// The first element after the camera, where a new camera is linked.
+    case cameraInput = "camera_input"
+    /// The aspect-ratio and zoom crop.
+    case crop = "image_crop"
+    /// The capsfilter of the picture's size after the crop.
+    case size = "image_size"
+    /// The colour adjustments.
+    case balance = "image_balance"
+    /// The first and last elements of the filters' bin.
+    case lookStart = "image_look_start"
+    case lookEnd = "image_look_end"
+    /// The drawing laid over the picture, in every pipeline that has one: its errors mean the
+    /// drawing could not be decoded.
+    case drawing
+    /// The tee every output's branch starts at.
+    case split
+
+    // The outputs' branches.
+    /// The photo output's app sink.
+    case stills
+    /// The video data output's app sink.
+    case frames
+    /// The valve that pauses the preview.
+    case previewValve = "preview_valve"
+    /// The capsfilter that fits the picture into the preview.
+    case previewSize = "preview_size"
+    /// The `videoflip` that turns and mirrors the preview.
+    case previewOrientation = "preview_orientation"
+    /// The text drawn over the preview.
+    case previewText = "preview_text"
+
+    /// The identity element where the filters' tone segment at `index` is applied.
+    static func tone(_ index: Int) -> String { "image_tone_\(index)" }
+
+    /// `name=…`, as the pipeline's text gives it.
+    var assignment: String { "name=\(rawValue)" }
+}

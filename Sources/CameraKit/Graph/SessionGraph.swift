@@ -1,0 +1,106 @@
+import GStreamer
+
+/// A built session pipeline, with the elements the session works on found once by name: a
+/// missing element fails the build with a ``CaptureError`` rather than leaving a step undone later.
+struct SessionGraph: Sendable {
+    let pipeline: Pipeline
+    /// The camera's bin, linked to ``cameraInput``; replaced when the camera is switched.
+    var source: Bin
+    /// The filters' bin, between ``balance`` and ``split``; replaced when the filters change.
+    var look: ImageLook
+    /// The first element after the camera.
+    let cameraInput: Element
+    /// The aspect-ratio and zoom crop.
+    let crop: Element
+    /// The capsfilter of the picture's size after the crop.
+    let size: Element
+    /// The colour adjustments.
+    let balance: Element
+    /// The tee every output's branch starts at.
+    let split: Element
+
+    /// Finds the session's elements in a pipeline built from a ``SessionPipeline``.
+    init(pipeline: Pipeline, source: Bin, look: ImageLook) throws(CaptureError) {
+        self.pipeline = pipeline
+        self.source = source
+        self.look = look
+        func required(_ name: SessionElement) throws(CaptureError) -> Element {
+            guard let element = pipeline.element(named: name.rawValue) else { throw Self.missing(name) }
+            return element
+        }
+        cameraInput = try required(.cameraInput)
+        crop = try required(.crop)
+        size = try required(.size)
+        balance = try required(.balance)
+        split = try required(.split)
+    }
+
+    /// An element of an output's branch, which the configuration put there.
+    func element(_ name: SessionElement) throws(CaptureError) -> Element {
+        guard let element = pipeline.element(named: name.rawValue) else { throw Self.missing(name) }
+        return element
+    }
+
+    /// An app sink of an output's branch, which the configuration put there.
+    func appSink(_ name: SessionElement) throws(CaptureError) -> AppSink {
+        guard let sink = pipeline.element(named: name.rawValue, as: AppSink.self) else { throw Self.missing(name) }
+        return sink
+    }
+
+    /// Puts a new camera's bin in place of the running one, not yet playing: the old camera's
+    /// flow is held at its pad while it is unlinked and stopped, so no frame of it passes after.
+    mutating func replaceSource(with replacement: Bin) async throws(CaptureError) {
+        let teeInput = try Self.pad("sink", of: cameraInput), oldOutput = try Self.pad("src", of: source)
+        let hold = await oldOutput.block(waitingAtMost: .seconds(1))
+        oldOutput.unlink(from: teeInput)
+        try? await source.changeState(to: .null)
+        hold.remove()
+        try? pipeline.remove(source)
+        do {
+            try pipeline.add(replacement)
+            try replacement.link(to: cameraInput)
+        } catch {
+            throw CaptureError(.interrupted, "the new camera could not be linked: \(error.message)", debugInfo: error.debugInfo)
+        }
+        source = replacement
+    }
+
+    /// Sets the crop, size and colour adjustments of the running pipeline to `stage`'s. The crop's
+    /// four sides are set one by one, so the flow is held meanwhile: no frame meets a crop half
+    /// changed (a frame cropped on one side only failed negotiation at the camera).
+    func adjust(to stage: ImageStage) async throws(CaptureError) {
+        let hold = await crop.staticPad(named: "sink")?.block(waitingAtMost: .seconds(1))
+        defer { hold?.remove() }
+        do {
+            try stage.applyAdjustments(to: self)
+        } catch {
+            throw CaptureError.converting(error, context: "the image settings could not be changed")
+        }
+    }
+
+    /// Hands the pipeline's first error, or its end of stream, to `failed` or `ended`.
+    static func watch(_ messages: AsyncStream<Message>, failed: @escaping @Sendable (GStreamerError) async -> Void,
+                      ended: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        Task {
+            for await message in messages {
+                switch message {
+                case .error(let report): return await failed(GStreamerError(report))
+                case .endOfStream: return await ended()
+                default: continue
+                }
+            }
+        }
+    }
+
+    /// A pad every session element has.
+    static func pad(_ name: String, of element: Element) throws(CaptureError) -> Pad {
+        guard let pad = element.staticPad(named: name) else {
+            throw CaptureError(.pipeline, "the session's element \(element.name) has no \(name) pad")
+        }
+        return pad
+    }
+
+    private static func missing(_ name: SessionElement) -> CaptureError {
+        CaptureError(.pipeline, "the session's pipeline has no element called \(name.rawValue)")
+    }
+}
