@@ -18,12 +18,21 @@ public struct LibraryError: Error, Sendable, Equatable {
         case corrupt
     }
 
-    public let kind: Kind
-    public let message: String
+    /// What the person can do about it, as a choice a front end words in its own terms.
+    public enum Remedy: Sendable, Equatable {
+        /// Look at the list of photos and their ids.
+        case listPhotos
+    }
 
-    init(_ kind: Kind, _ message: String) {
+    public let kind: Kind
+    /// What happened, and what to do where ``remedy`` does not say.
+    public let message: String
+    public let remedy: Remedy?
+
+    init(_ kind: Kind, _ message: String, remedy: Remedy? = nil) {
         self.kind = kind
         self.message = message
+        self.remedy = remedy
     }
 
     /// The error a failed file write means.
@@ -49,7 +58,7 @@ public struct LibraryError: Error, Sendable, Equatable {
         } else if failure.isReadOnly {
             self.init(.permissionDenied, "the library index \(path) may not be written; choose a library folder you can write to")
         } else if failure.isCorrupt {
-            self.init(.corrupt, "the library index \(path) is damaged (\(failure.message)); move it away and camctl will index the photos again")
+            self.init(.corrupt, "the library index \(path) is damaged (\(failure.message)); move it away and the library indexes its photos again when it next opens")
         } else {
             self.init(.ioError, "the library index \(path) could not be used: \(failure.message)")
         }

@@ -79,7 +79,7 @@ public final class PhotoLibrary {
             throw LibraryError(.cannotCreate, "the library folder \(folder) is a file, not a folder; name a folder for the library")
         }
         if stat(index, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
-            throw LibraryError(.corrupt, "the library index \(index) is not a file (a folder or a special file is there); move it away and camctl will index the photos again")
+            throw LibraryError(.corrupt, "the library index \(index) is not a file (a folder or a special file is there); move it away and the library indexes its photos again when it next opens")
         }
     }
 
@@ -161,7 +161,7 @@ public final class PhotoLibrary {
     /// - Throws: ``LibraryError/Kind/notFound`` when there is none.
     public func photo(id: Int64) throws(LibraryError) -> LibraryPhoto {
         guard let photo = try rows("SELECT * FROM photos WHERE id = ?", [.integer(id)]).first else {
-            throw LibraryError(.notFound, "the library has no photo \(id); camctl library list shows the ids")
+            throw LibraryError(.notFound, "the library has no photo \(id)", remedy: .listPhotos)
         }
         return photo
     }

@@ -1,5 +1,5 @@
 /// Reads description files: a line per setting or step, `{ … }` blocks, `param` defaults that
-/// `--set` overrides, `#` comments. Every mistake is collected with its line and column; parsing
+/// the caller may override, `#` comments. Every mistake is collected with its line and column; parsing
 /// never stops at the first, and never fails on any input except by reporting it.
 public enum Parser {
     /// The words that start a setting.

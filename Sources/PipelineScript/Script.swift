@@ -67,12 +67,12 @@ public struct Script: Sendable, Equatable {
 
     public var session = Session()
     public var steps: [Step] = []
-    /// `param NAME = VALUE` defaults, after `--set` overrides.
+    /// `param NAME = VALUE` defaults, after the caller's overrides.
     public var parameters: [String: String] = [:]
 
     public init() {}
 
-    /// The steps, one per line, indented inside blocks: what `--dry-run` prints.
+    /// The steps, one per line, indented inside blocks: a dry run's listing.
     public var stepListing: [String] {
         func lines(_ steps: [Step], indent: String) -> [String] {
             steps.flatMap { step -> [String] in

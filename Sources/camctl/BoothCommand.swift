@@ -1,4 +1,5 @@
 import CameraKit
+import CameraOperator
 import Foundation
 
 /// `camctl booth`: a photo booth ("four cuts"): a countdown on the preview before each shot, then the
@@ -59,8 +60,8 @@ struct BoothCommand: Subcommand {
             throw CommandFailure("--no-library needs --output PATH for the composed picture, or the booth would keep nothing", exitCode: .usage)
         }
         try SessionOptions.checkSink(sink, from: "--sink")
-        let saving = try PhotoSaving(library: PhotoSaving.library(arguments), output: nil, printsJSON: arguments.flag("--json"),
-                                     photoCount: shots)
+        let printsJSON = arguments.flag("--json")
+        let delivery = try PhotoSaving.delivery(library: PhotoSaving.library(arguments), output: nil, photoCount: shots)
         if let composedOutput { try PhotoSaving.checkWritable(composedOutput) }
         let camera = try await session.camera(controls: controls)
         var configuration = session.configuration(for: camera)
@@ -68,37 +69,78 @@ struct BoothCommand: Subcommand {
         let captureSession = CaptureSession(configuration: configuration)
         try await session.start(captureSession)
         controls.listenToKeys()
-        var taken: [Photo] = []
+        let booth = SessionOperator(session: captureSession, delivery: delivery, device: camera, albums: ["booth"],
+                                    compositionCopy: PhotoSaving.target(composedOutput))
+        let progress = Task {
+            for await case .countdown(let left) in booth.events {
+                Console.progress("taking the photo in \(left)…", replacing: true)
+            }
+        }
+        defer { progress.cancel() }
+        var taken = 0
         do throws(CommandFailure) {
             shooting: for number in 1...shots {
                 Console.progress("shot \(number) of \(shots)")
-                switch await Countdown(seconds: countdown, preview: captureSession.previewOutput).run(controls: controls) {
+                switch await countDown(on: booth, controls: controls) {
                 case .interrupt?: throw CommandFailure.interrupted
                 case .finish?: break shooting
                 default: break  // the countdown ran out, or the shutter was pressed
                 }
-                let photo: Photo
-                do {
-                    photo = try await captureSession.photoOutput.capture(settings, after: taken.last)
-                } catch {
-                    throw CommandFailure(error)
-                }
-                taken.append(photo)
-                try await saving.save(photo, number: number, device: camera, albums: ["booth"])
+                try report(try await perform(.takePhoto(settings), on: booth), printsJSON: printsJSON)
+                taken += 1
+            }
+            if taken > 0 {
+                let columns = layout == .grid ? 2 : 1
+                try report(try await perform(.compose(columns: columns, quality: settings.quality, albums: ["booth"]), on: booth),
+                           printsJSON: printsJSON)
             }
         } catch {
             await captureSession.stop()
             throw error
         }
         await captureSession.stop()
-        guard !taken.isEmpty else { return }
-        try await compose(taken, saving: saving, camera: camera)
     }
 
-    /// The shots in one picture: a 2x2 grid (rows as needed) or a strip of one column.
-    private func compose(_ photos: [Photo], saving: PhotoSaving, camera: CaptureDevice) async throws(CommandFailure) {
-        let (composed, grid) = try await ShotComposition.compose(photos, columns: layout == .grid ? 2 : 1, quality: settings.quality)
-        try await saving.saveComposition(composed, width: grid.width, height: grid.height, takenAt: photos[0].requestedAt,
-                                   device: camera, copyTo: composedOutput)
+    /// Counts down on the booth; a key or signal cuts it short, and is returned.
+    private func countDown(on booth: SessionOperator, controls: ControlInbox) async -> Control? {
+        guard countdown > 0 else { return nil }
+        defer { Console.endProgressLine() }
+        let seconds = countdown
+        return await withTaskGroup(of: Control?.self) { group in
+            group.addTask {
+                _ = try? await booth.perform(.countdown(seconds: seconds))
+                return nil
+            }
+            group.addTask { await controls.next(within: nil) }
+            var cutBy: Control?
+            for await ending in group {
+                // The first to end ends the other: a control cuts the countdown; a countdown that
+                // ran out stops waiting for a control (one that came meanwhile still counts).
+                if cutBy == nil { cutBy = ending }
+                _ = try? await booth.perform(.cutCountdown)
+                group.cancelAll()
+            }
+            return cutBy
+        }
+    }
+
+    private func perform(_ action: Action, on booth: SessionOperator) async throws(CommandFailure) -> Outcome {
+        do {
+            return try await booth.perform(action)
+        } catch {
+            throw CommandFailure(error)
+        }
+    }
+
+    /// Prints what an action wrote.
+    private func report(_ outcome: Outcome, printsJSON: Bool) throws(CommandFailure) {
+        switch outcome {
+        case .photos(let shots):
+            for case let delivered? in shots.map(\.delivered) { try PhotoSaving.report(delivered, printsJSON: printsJSON, through: nil) }
+        case .composed(let delivered):
+            try PhotoSaving.report(delivered, printsJSON: printsJSON, through: nil)
+        default:
+            break
+        }
     }
 }

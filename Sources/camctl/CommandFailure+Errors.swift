@@ -14,7 +14,25 @@ extension CommandFailure {
         case .invalidSetting: .usage
         case .sinkUnavailable, .notRunning, .pipeline: .software
         }
-        self.init(error.message, exitCode: code, details: error.debugInfo)
+        self.init(error.commandLineSentence, exitCode: code, details: error.debugInfo)
+    }
+}
+
+extension CaptureError {
+    /// The error in the command line's words: what happened, and the remedy as the options or
+    /// commands that carry it out.
+    var commandLineSentence: String {
+        guard let remedy else { return message }
+        let words = switch remedy {
+        case .useSink(let sinks): "use " + sinks.map { "--sink \($0)" }.joined(separator: " or ")
+        case .needsDisplay: "run camctl in a desktop session, or use --sink fakesink"
+        case .chooseOfferedFormat: "choose one of those with --resolution"
+        case .useTestCamera: "use --device test for the built-in test camera"
+        case .listCameras: "camctl devices lists the cameras"
+        case .listFormats: "camctl devices lists what it offers"
+        case .shrinkDrawing: "use a smaller --scale"
+        }
+        return "\(message); \(words)"
     }
 }
 
@@ -28,7 +46,25 @@ extension CommandFailure {
         case .notFound: .usage
         case .corrupt: .dataError
         }
-        self.init(error.message, exitCode: code)
+        let remedy = switch error.remedy {
+        case .listPhotos: "; camctl library list shows the ids"
+        case nil: ""
+        }
+        self.init(error.message + remedy, exitCode: code)
+    }
+}
+
+extension CommandFailure {
+    /// The failure an operator's action met, with its documented exit code.
+    init(_ error: OperatorError) {
+        switch error {
+        case .capture(let failure): self.init(failure)
+        case .delivery(let failure): self.init(failure)
+        case .nothingToCompose: self.init("there are no photos to compose; take some first", exitCode: .dataError)
+        case .nowhereToKeep:
+            self.init("the composed picture has nowhere to go (no library, no output path); keep the library, or name an output",
+                      exitCode: .usage)
+        }
     }
 }
 

@@ -68,15 +68,32 @@ final class ControlInbox: Sendable {
         state.withLock { $0.pending.isEmpty ? nil : $0.pending.removeFirst() }
     }
 
-    /// The next control, or `nil` once `timeout` has passed (`nil` timeout: wait for ever).
+    /// The next control, or `nil` once `timeout` has passed (`nil` timeout: wait for ever) or the
+    /// waiting task is cancelled.
     func next(within timeout: Duration?) async -> Control? {
         if let control = next() { return control }
         if let timeout, timeout <= .zero { return nil }
-        return await withCheckedContinuation { continuation in
+        return await withTaskCancellationHandler {
+            await waitForNext(within: timeout)
+        } onCancel: {
+            // Checked under the lock by the wait too, so a wait cancelled before it is registered ends at once.
+            state.withLock { state in
+                defer { state.waiter = nil }
+                return state.waiter?.continuation
+            }?.resume(returning: nil)
+        }
+    }
+
+    private func waitForNext(within timeout: Duration?) async -> Control? {
+        await withCheckedContinuation { continuation in
             let id = state.withLock { state in
                 if !state.pending.isEmpty {
                     continuation.resume(returning: state.pending.removeFirst())
                     return nil as Int?
+                }
+                if Task.isCancelled {
+                    continuation.resume(returning: nil)
+                    return nil
                 }
                 state.nextWaiterID += 1
                 state.waiter = (state.nextWaiterID, continuation)

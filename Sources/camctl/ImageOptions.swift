@@ -51,7 +51,7 @@ enum ImageOptions {
             do {
                 settings.aspectRatio = try AspectRatio(parsing: text)
             } catch {
-                throw CommandFailure("--aspect: \(error.message)", exitCode: .usage)
+                throw CommandFailure("--aspect: \(error.commandLineSentence)", exitCode: .usage)
             }
         }
         if let text = arguments.string("--mirror") {
@@ -65,7 +65,7 @@ enum ImageOptions {
             do {
                 settings.overlay = try DrawingOverlay(path: path)
             } catch {
-                throw CommandFailure("--overlay: \(error.message)", exitCode: error.code == .unreadableFile ? .dataError : .usage)
+                throw CommandFailure("--overlay: \(error.commandLineSentence)", exitCode: error.code == .unreadableFile ? .dataError : .usage)
             }
         }
         if let text = arguments.string("--rotate") {

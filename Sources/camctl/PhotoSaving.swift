@@ -54,14 +54,21 @@ struct PhotoSaving {
     init(library: Library, output: String?, latest: String? = nil, hook: String? = nil, metadata: String? = nil,
          printsJSON: Bool, photoCount: Int?) throws(CommandFailure) {
         self.printsJSON = printsJSON
+        delivery = try Self.delivery(library: library, output: output, latest: latest, hook: hook, metadata: metadata,
+                                     photoCount: photoCount)
+    }
+
+    /// Opens the library and makes the delivery the options ask for, checking every destination.
+    static func delivery(library: Library, output: String?, latest: String? = nil, hook: String? = nil, metadata: String? = nil,
+                         photoCount: Int?) throws(CommandFailure) -> PhotoDelivery {
         let opened: PhotoLibrary? = switch library {
         case .none: nil
         case .standard: try Self.openLibrary(nil)
         case .folder(let folder): try Self.openLibrary(folder)
         }
         do {
-            delivery = try PhotoDelivery(library: opened, copy: Self.target(output), latestLink: latest,
-                                         sidecar: Self.target(metadata), hook: hook.map(Hook.init(command:)), pictureCount: photoCount)
+            return try PhotoDelivery(library: opened, copy: Self.target(output), latestLink: latest,
+                                     sidecar: Self.target(metadata), hook: hook.map(Hook.init(command:)), pictureCount: photoCount)
         } catch {
             throw CommandFailure(error)
         }
@@ -125,11 +132,7 @@ struct PhotoSaving {
         } catch {
             throw CommandFailure(error)
         }
-        if printsJSON {
-            try Console.json(delivered.record)
-        } else if delivery.copy != .standardOutput, delivery.sidecar != .standardOutput {
-            try Console.result(delivered.path)
-        }
+        try Self.report(delivered, printsJSON: printsJSON, through: delivery)
         let ending: Hook.Ending?
         do {
             ending = try await delivery.runHook(for: delivered)
@@ -145,6 +148,16 @@ struct PhotoSaving {
             break
         }
         return delivered
+    }
+
+    /// Prints a delivered picture: its JSON object, or its path unless standard output carries the
+    /// picture or its sidecar.
+    static func report(_ delivered: Delivered, printsJSON: Bool, through delivery: PhotoDelivery?) throws(CommandFailure) {
+        if printsJSON {
+            try Console.json(delivered.record)
+        } else if delivery?.copy != .standardOutput, delivery?.sidecar != .standardOutput {
+            try Console.result(delivered.path)
+        }
     }
 
     /// Writes a result file as ``OutputFile`` does: a regular file is replaced, a FIFO or

@@ -68,7 +68,7 @@ struct PreviewCommand: Subcommand {
                     photos += 1
                     try await saving.save(photo, number: photos, device: camera)
                 } catch let error as CaptureError {
-                    Console.note("no photo: \(error.message)")
+                    Console.note("no photo: \(error.commandLineSentence)")
                 } catch let failure as CommandFailure {
                     await captureSession.stop()
                     throw failure
@@ -80,7 +80,7 @@ struct PreviewCommand: Subcommand {
                     camera = next
                     Console.progress("switched to \(next.name)")
                 } catch {
-                    Console.note("could not switch to \(next.name): \(error.message)")
+                    Console.note("could not switch to \(next.name): \(error.commandLineSentence)")
                 }
             case .nextFilter?, .zoom?:
                 var image = await captureSession.configuration.image
@@ -96,7 +96,7 @@ struct PreviewCommand: Subcommand {
                     try await captureSession.changeImage(to: image)
                     Console.progress(control == .nextFilter ? "filter: \(image.filters[0].rawValue)" : String(format: "zoom: %.2fx", image.zoom))
                 } catch {
-                    Console.note("could not change the picture: \(error.message)")
+                    Console.note("could not change the picture: \(error.commandLineSentence)")
                 }
             case .togglePreview?:
                 let preview = captureSession.previewOutput
@@ -127,9 +127,9 @@ struct PreviewCommand: Subcommand {
         Task {
             for await event in events {
                 let (name, message): (String, String?) = switch event {
-                case .interrupted(let error): ("interrupted", "\(error.message); waiting for the camera to come back")
+                case .interrupted(let error): ("interrupted", "\(error.commandLineSentence); waiting for the camera to come back")
                 case .resumed: ("resumed", "the camera is back")
-                case .failed(let error): ("failed", error.message)
+                case .failed(let error): ("failed", error.commandLineSentence)
                 case .stopped: ("stopped", nil)
                 case .switchedDevice(let name, _): ("switched", name)
                 case .cameraAdded(let camera): ("camera_added", camera.description)

@@ -1,4 +1,5 @@
 import CameraKit
+import CameraOperator
 import FileSystem
 import Foundation
 import GStreamer
@@ -173,7 +174,7 @@ struct RunCommand: Subcommand {
         do {
             configuration.format = try FormatRequest(parsing: script.session.resolution ?? "high")
         } catch {
-            throw CommandFailure("\(file): resolution: \(error.message)", exitCode: .dataError)
+            throw CommandFailure("\(file): resolution: \(error.commandLineSentence)", exitCode: .dataError)
         }
         if let sink = script.session.preview {
             try SessionOptions.checkSink(sink, from: "\(file): preview")

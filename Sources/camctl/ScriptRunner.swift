@@ -114,7 +114,12 @@ struct ScriptRunner {
         guard let first = shots.first else {
             throw CommandFailure("compose found no photos taken before it; put capture steps first", exitCode: .dataError)
         }
-        let (composed, grid) = try await ShotComposition.compose(shots, columns: layout == .grid ? 2 : 1, quality: settings.quality)
+        let (composed, grid): ([UInt8], PhotoComposer.Layout)
+        do {
+            (composed, grid) = try await ShotComposition.compose(shots, columns: layout == .grid ? 2 : 1, quality: settings.quality)
+        } catch {
+            throw CommandFailure(error)
+        }
         // Into the library; without one, next to the photos under the output pattern.
         let copy: String? = if saving.library == nil, case .pattern(let pattern)? = saving.delivery.copy {
             pattern.path(number: shots.count + 1, date: first.requestedAt)

@@ -27,7 +27,7 @@ struct SessionOptions {
             do {
                 format = try FormatRequest(parsing: text)
             } catch {
-                throw CommandFailure("--resolution: \(error.message)", exitCode: .usage)
+                throw CommandFailure("--resolution: \(error.commandLineSentence)", exitCode: .usage)
             }
         }
         waitsForDevice = arguments.flag("--wait-for-device")

@@ -488,13 +488,13 @@ struct CaptureSessionTests {
         #expect(throws: CaptureError(.deviceNotFound, "/nonexistent.jpg does not exist; give the path of an image or video file after file:")) {
             try DeviceDiscovery.device(named: "file:/nonexistent.jpg")
         }
-        #expect(throws: CaptureError(.deviceNotFound, "there is no camera at /dev/video42; camctl devices lists the cameras")) {
+        #expect(throws: CaptureError(.deviceNotFound, "there is no camera at /dev/video42", remedy: .listCameras)) {
             try DeviceDiscovery.device(named: "/dev/video42")
         }
         let unknown = #expect(throws: CaptureError.self) { try DeviceDiscovery.device(named: "Brio") }
-        #expect(unknown?.message.contains("use --device test") == true)
+        #expect(unknown?.remedy == .useTestCamera)
         if try DeviceDiscovery.systemDevices().isEmpty {
-            #expect(throws: CaptureError(.noCamera, "no camera is attached; use --device test for the built-in test camera")) {
+            #expect(throws: CaptureError(.noCamera, "no camera is attached", remedy: .useTestCamera)) {
                 try DeviceDiscovery.device(named: nil)
             }
         }
@@ -525,7 +525,8 @@ struct PreviewSinkTests {
         let session = CaptureSession(configuration: configuration)
         let error = await #expect(throws: CaptureError.self) { try await session.start() }
         #expect(error?.code == .sinkUnavailable)
-        #expect(error?.message == "xvimagesink display=\(display.name) cannot show the preview: this display has no XVideo support (Xvfb has none); use --sink ximagesink or --sink autovideosink")
+        #expect(error?.message == "xvimagesink display=\(display.name) cannot show the preview: this display has no XVideo support (Xvfb has none)")
+        #expect(error?.remedy == .useSink(["ximagesink", "autovideosink"]))
         #expect(session.photoOutput.readiness == .notRunning)
     }
 

@@ -45,7 +45,7 @@ struct PhotoLibraryTests {
         #expect(try library.photos().map(\.id) == [second.id])
         let missing = #expect(throws: LibraryError.self) { try library.photo(id: first.id) }
         #expect(missing?.kind == .notFound)
-        #expect(missing?.message == "the library has no photo \(first.id); camctl library list shows the ids")
+        #expect(missing?.message == "the library has no photo \(first.id)" && missing?.remedy == .listPhotos)
         // Ids are never reused, even for the newest photo deleted.
         try library.delete(id: second.id)
         #expect(try library.add(Self.photo(at: 1_800_000_100)).id == second.id + 1)

@@ -49,7 +49,7 @@ public enum DeviceDiscovery {
     public static func device(named name: String?) throws(CaptureError) -> CaptureDevice {
         guard let name, !name.isEmpty else {
             guard let first = try systemDevices().first else {
-                throw CaptureError(.noCamera, "no camera is attached; use --device test for the built-in test camera")
+                throw CaptureError(.noCamera, "no camera is attached", remedy: .useTestCamera)
             }
             return first
         }
@@ -65,7 +65,7 @@ public enum DeviceDiscovery {
         if let match = matches.first { return match }
         let known = cameras.isEmpty ? "no camera is attached" : "the cameras are " + cameras.map(\.description).joined(separator: ", ")
         throw CaptureError(.deviceNotFound,
-            "no camera is called \"\(name)\"; \(known); use --device test for the built-in test camera")
+            "no camera is called \"\(name)\"; \(known)", remedy: .useTestCamera)
     }
 
     /// The camera as it is attached now, or `nil` while it is not: the test camera always, a file
@@ -122,7 +122,7 @@ public enum DeviceDiscovery {
     private static func deviceNode(_ path: String) throws(CaptureError) -> CaptureDevice {
         var status = stat()
         guard stat(path, &status) == 0 else {
-            throw CaptureError(.deviceNotFound, "there is no camera at \(path); camctl devices lists the cameras")
+            throw CaptureError(.deviceNotFound, "there is no camera at \(path)", remedy: .listCameras)
         }
         guard access(path, R_OK | W_OK) == 0 else {
             let group = groupName(status.st_gid)

@@ -22,7 +22,7 @@ public enum FormatSelection {
         }
         guard !candidates.isEmpty else {
             throw CaptureError(.formatUnavailable,
-                "\(camera) does not offer \(request); it offers \(offers(usable)); choose one of those with --resolution")
+                "\(camera) does not offer \(request); it offers \(offers(usable))", remedy: .chooseOfferedFormat)
         }
         let fastEnough = candidates.filter { request.frameRate.map($0.frameRate.isAtLeast) ?? true }
         guard !fastEnough.isEmpty else {

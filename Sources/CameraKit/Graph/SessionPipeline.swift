@@ -10,7 +10,7 @@ import GStreamer
 ///   split. ! queue leaky ! … ! appsink name=frames (frames to Swift)
 ///   split. ! queue leaky ! valve ! videoscale ! … ! videoflip ! preview sink
 /// ```
-/// The text is exactly what runs, so `--print-pipeline` output can be pasted into gst-launch-1.0
+/// The text is exactly what runs, so a printed pipeline can be pasted into gst-launch-1.0
 /// (where the identity elements of tone filters, which camctl rewrites frames at, pass frames on).
 struct SessionPipeline {
     let configuration: SessionConfiguration

@@ -130,7 +130,7 @@ public struct DrawingOverlay: Sendable, Equatable {
         // gdkpixbufoverlay scales the whole drawing before clipping it: a giant one would not fit in memory.
         guard drawnWidth <= 4 * shownWidth, drawnHeight <= 4 * shownHeight else {
             throw CaptureError(.invalidSetting, "the drawing scaled by \(factor) would be \(drawnWidth)x\(drawnHeight), "
-                + "more than four times the \(shownWidth)x\(shownHeight) picture; use a smaller --scale")
+                + "more than four times the \(shownWidth)x\(shownHeight) picture", remedy: .shrinkDrawing)
         }
         let first = orientation.storedPoint(x: x, y: y, width: width, height: height)
         let second = orientation.storedPoint(x: x + drawnWidth, y: y + drawnHeight, width: width, height: height)

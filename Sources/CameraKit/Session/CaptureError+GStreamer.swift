@@ -7,12 +7,12 @@ extension CaptureError {
         let english = GStreamerMessageText.match(error)
         if let preview, english == .noXVideo {
             self.init(.sinkUnavailable,
-                "\(preview.sink) cannot show the preview: this display has no XVideo support (Xvfb has none); use --sink ximagesink or --sink autovideosink",
-                debugInfo: error.debugInfo)
+                "\(preview.sink) cannot show the preview: this display has no XVideo support (Xvfb has none)",
+                remedy: .useSink(["ximagesink", "autovideosink"]), debugInfo: error.debugInfo)
         } else if preview != nil, english == .noDisplay {
             self.init(.sinkUnavailable,
-                "the preview window cannot open: no X display is available (is DISPLAY set?); run camctl in a desktop session, or use --sink fakesink",
-                debugInfo: error.debugInfo)
+                "the preview window cannot open: no X display is available (is DISPLAY set?)",
+                remedy: .needsDisplay, debugInfo: error.debugInfo)
         } else if error.kind == .missingElement, let preview, let sink = preview.sink.split(separator: " ").first,
                   (error.message + " " + (error.debugInfo ?? "")).contains(sink) {
             self.init(.sinkUnavailable,
@@ -31,14 +31,14 @@ extension CaptureError {
                     "you may not open \(camera); add yourself to the video group (sudo usermod -aG video $USER) and log in again",
                     debugInfo: error.debugInfo)
             case Message.Report.ResourceCode.notFound:
-                self.init(.deviceNotFound, "\(camera) is gone; check that it is plugged in (camctl devices lists the cameras)",
-                          debugInfo: error.debugInfo)
+                self.init(.deviceNotFound, "\(camera) is gone; check that it is plugged in",
+                          remedy: .listCameras, debugInfo: error.debugInfo)
             default:
                 self.init(.interrupted, "\(camera) failed: \(error.message)", debugInfo: error.debugInfo)
             }
         } else if error.kind == .negotiation {
-            self.init(.formatUnavailable, "\(camera) could not deliver the format asked for; camctl devices lists what it offers",
-                      debugInfo: error.debugInfo)
+            self.init(.formatUnavailable, "\(camera) could not deliver the format asked for",
+                      remedy: .listFormats, debugInfo: error.debugInfo)
         } else if error.kind == .timeout {
             self.init(.timeout, "\(camera) did not start within the time allowed; check that it works in another program",
                       debugInfo: error.debugInfo)

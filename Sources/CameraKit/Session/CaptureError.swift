@@ -28,19 +28,55 @@ public struct CaptureError: Error, Sendable, Equatable, CustomStringConvertible 
         case pipeline
     }
 
+    /// What the person can do about it, where that is a choice a front end offers in its own
+    /// words (an option, a field, a menu); the message says what to do in every other case.
+    public enum Remedy: Sendable, Equatable, CustomStringConvertible {
+        /// Show the preview with one of these video sinks instead.
+        case useSink([String])
+        /// Run where a display is, or without a preview window.
+        case needsDisplay
+        /// Ask for one of the formats the camera offers (the message lists them).
+        case chooseOfferedFormat
+        /// Use the built-in test camera.
+        case useTestCamera
+        /// Look at the list of cameras attached.
+        case listCameras
+        /// Look at the formats the camera offers.
+        case listFormats
+        /// Lay the drawing over the picture at a smaller scale.
+        case shrinkDrawing
+
+        /// The remedy in the capture model's words.
+        public var description: String {
+            switch self {
+            case .useSink(let sinks): "show the preview with " + sinks.joined(separator: " or ")
+            case .needsDisplay: "run in a desktop session, or show the preview with fakesink"
+            case .chooseOfferedFormat: "ask for one of those"
+            case .useTestCamera: "the built-in test camera is always there"
+            case .listCameras: "the list of cameras shows what is attached"
+            case .listFormats: "the list of cameras shows what each offers"
+            case .shrinkDrawing: "lay the drawing smaller"
+            }
+        }
+    }
+
     /// What kind of failure this is.
     public let code: Code
-    /// One sentence saying what happened and what to do.
+    /// What happened, and what to do where ``remedy`` does not say.
     public let message: String
-    /// GStreamer's debug text, for `--verbose` output.
+    /// What to do, as a choice a front end words in its own terms.
+    public let remedy: Remedy?
+    /// GStreamer's debug text, for a verbose report.
     public let debugInfo: String?
 
     /// Makes an error.
-    public init(_ code: Code, _ message: String, debugInfo: String? = nil) {
+    public init(_ code: Code, _ message: String, remedy: Remedy? = nil, debugInfo: String? = nil) {
         self.code = code
         self.message = message
+        self.remedy = remedy
         self.debugInfo = debugInfo
     }
 
-    public var description: String { message }
+    /// One sentence: what happened and what to do.
+    public var description: String { remedy.map { "\(message); \($0)" } ?? message }
 }

@@ -2,7 +2,7 @@ import FileSystem
 import PhotoLibrary
 
 /// Why a picture could not be delivered, as data: a front end says it in its own words.
-public enum DeliveryError: Error {
+public enum DeliveryError: Error, Sendable {
     /// Which destination a failure concerns.
     public enum Destination: Sendable, Equatable {
         /// The copy of each picture.

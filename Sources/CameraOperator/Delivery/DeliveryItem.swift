@@ -3,7 +3,7 @@ import Foundation
 import PhotoLibrary
 
 /// A picture to deliver: a photo, or a composed picture (a booth's strip or grid).
-public struct DeliveryItem {
+public struct DeliveryItem: Sendable {
     public let data: [UInt8]
     public let thumbnail: [UInt8]
     public let codec: PhotoSettings.Codec
@@ -12,8 +12,12 @@ public struct DeliveryItem {
     public let orientation: Int
     public let capturedAt: Date
     public var albums: [String] = []
-    /// What else its record says (`quality`, `flash_fired`, `composed`).
-    public var extra: [String: Any] = [:]
+    /// A photo's quality (1–100); `nil` for a composed picture.
+    public let quality: Int?
+    /// Whether the flash fired for a photo; `nil` for a composed picture.
+    public let flashFired: Bool?
+    /// Whether the picture is composed of several photos.
+    public var isComposed: Bool { quality == nil }
 
     /// A photo as the camera made it.
     public init(_ photo: Photo, albums: [String] = []) {
@@ -23,7 +27,8 @@ public struct DeliveryItem {
         (width, height, orientation) = (photo.width, photo.height, photo.orientation)
         capturedAt = photo.requestedAt
         self.albums = albums
-        extra = ["quality": photo.resolvedSettings.quality, "flash_fired": photo.resolvedSettings.isFlashFired]
+        quality = photo.resolvedSettings.quality
+        flashFired = photo.resolvedSettings.isFlashFired
     }
 
     /// A JPEG composed of several photos.
@@ -34,12 +39,12 @@ public struct DeliveryItem {
         (self.width, self.height, orientation) = (width, height, 1)
         self.capturedAt = capturedAt
         self.albums = albums
-        extra = ["composed": true]
+        (quality, flashFired) = (nil, nil)
     }
 }
 
 /// What was written for one picture.
-public struct Delivered {
+public struct Delivered: Sendable {
     /// Where the picture is kept: its library file, else its copy, else `-` (standard output).
     public let path: String
     public let libraryPhoto: LibraryPhoto?
@@ -62,7 +67,9 @@ public struct Delivered {
             "orientation": item.orientation,
             "thumbnail_path": libraryPhoto?.thumbnailPath ?? NSNull(),
         ]
-        record.merge(item.extra) { $1 }
+        if let quality = item.quality { record["quality"] = quality }
+        if let flashFired = item.flashFired { record["flash_fired"] = flashFired }
+        if item.isComposed { record["composed"] = true }
         if let copy { record["output"] = copy }
         return record
     }

@@ -1,0 +1,13 @@
+import CameraKit
+
+/// Why an ``Action`` failed, as data for a front end to render in its own terms.
+public enum OperatorError: Error, Sendable {
+    /// The camera or an encoder failed.
+    case capture(CaptureError)
+    /// A picture could not be written where it was to go.
+    case delivery(DeliveryError)
+    /// A composition was asked for before any photo was taken.
+    case nothingToCompose
+    /// A composed picture has neither a library nor a copy to go to.
+    case nowhereToKeep
+}

@@ -1,0 +1,31 @@
+import CameraKit
+
+/// What an ``Action`` did, as data for a front end to render in its own terms.
+public enum Outcome: Sendable {
+    /// Photos taken, in order, each with what was written for it (`nil` when it had nowhere to go).
+    case photos([Shot])
+    /// A countdown ran out, or was cut short.
+    case countdownEnded(early: Bool)
+    /// The session runs on this camera now.
+    case switched(to: CaptureDevice)
+    /// Whether the preview is paused now.
+    case previewPaused(Bool)
+    /// The image settings in force now.
+    case imageChanged(ImageSettings)
+    /// The composed picture, as written.
+    case composed(Delivered)
+    /// The session stopped.
+    case stopped
+
+    /// A photo and what was written for it.
+    public struct Shot: Sendable {
+        public let photo: Photo
+        public let delivered: Delivered?
+    }
+}
+
+/// What happens while an action runs, for a front end to show.
+public enum OperatorEvent: Sendable, Equatable {
+    /// A countdown shows this many seconds left.
+    case countdown(secondsLeft: Int)
+}

@@ -1,0 +1,136 @@
+import CameraKit
+import Foundation
+
+/// Drives a running capture session and delivers its photos: every front end (keys, signals,
+/// description files, the network) asks with an ``Action`` and renders the ``Outcome``.
+///
+/// ```swift
+/// let booth = SessionOperator(session: session, delivery: delivery, device: camera)
+/// for _ in 1...4 {
+///     _ = try await booth.perform(.countdown(seconds: 3))
+///     _ = try await booth.perform(.takePhoto(settings))
+/// }
+/// let strip = try await booth.perform(.compose(columns: 1, quality: 90, albums: ["booth"]))
+/// ```
+public actor SessionOperator {
+    /// The session it drives.
+    public nonisolated let session: CaptureSession
+    private let delivery: PhotoDelivery
+    /// Where composed pictures are copied, besides the library.
+    private let compositionCopy: PhotoDelivery.Target?
+    /// The albums photos go into.
+    private let albums: [String]
+    private var device: CaptureDevice
+    /// How many pictures were delivered; numbers each copy's name.
+    private var delivered = 0
+    /// The photos taken since the last composition.
+    private var shots: [Photo] = []
+    private var countdown: Task<Void, any Error>?
+    private let eventContinuation: AsyncStream<OperatorEvent>.Continuation
+    /// What happens while actions run (a countdown's seconds); one reader.
+    public nonisolated let events: AsyncStream<OperatorEvent>
+
+    /// An operator for a session running on `device`, delivering photos through `delivery` (into
+    /// `albums`) and composed pictures to its library and `compositionCopy`.
+    public init(session: CaptureSession, delivery: sending PhotoDelivery, device: CaptureDevice,
+                albums: [String] = [], compositionCopy: PhotoDelivery.Target? = nil) {
+        self.session = session
+        self.albums = albums
+        self.delivery = delivery
+        self.device = device
+        self.compositionCopy = compositionCopy
+        (events, eventContinuation) = AsyncStream.makeStream(of: OperatorEvent.self, bufferingPolicy: .bufferingNewest(16))
+    }
+
+    /// Does what the action asks.
+    ///
+    /// - Throws: ``OperatorError``: the camera or encoder failed, or a picture could not be written.
+    public func perform(_ action: Action) async throws(OperatorError) -> Outcome {
+        do {
+            switch action {
+            case .takePhoto(let settings):
+                let photo = try await session.photoOutput.capture(settings, after: shots.last)
+                return .photos([try keep(photo)])
+            case .burst(let count, let settings):
+                return .photos(try await session.photoOutput.captureBurst(count: count, settings).map(keep))
+            case .countdown(let seconds):
+                return .countdownEnded(early: await count(down: seconds))
+            case .cutCountdown:
+                countdown?.cancel()
+                return .countdownEnded(early: countdown != nil)
+            case .switchCamera(let camera):
+                try await session.switchDevice(to: camera)
+                device = camera
+                return .switched(to: camera)
+            case .pausePreview, .resumePreview:
+                if case .pausePreview = action { session.previewOutput.pause() } else { session.previewOutput.resume() }
+                return .previewPaused(session.previewOutput.isPaused)
+            case .changeImage(let image):
+                try await session.changeImage(to: image)
+                return .imageChanged(image)
+            case .compose(let columns, let quality, let albums):
+                return .composed(try await compose(columns: columns, quality: quality, albums: albums))
+            case .stop:
+                countdown?.cancel()
+                await session.stop()
+                return .stopped
+            }
+        } catch let error as OperatorError {
+            throw error
+        } catch let error as CaptureError {
+            throw .capture(error)
+        } catch let error as DeliveryError {
+            throw .delivery(error)
+        } catch {
+            throw .capture(CaptureError(.pipeline, "the action failed: \(error)"))
+        }
+    }
+
+    /// Delivers a photo and keeps it for the next composition.
+    private func keep(_ photo: Photo) throws(OperatorError) -> Outcome.Shot {
+        shots.append(photo)
+        delivered += 1
+        do {
+            return Outcome.Shot(photo: photo, delivered: try delivery.deliver(DeliveryItem(photo, albums: albums),
+                                                                              number: delivered, device: device))
+        } catch {
+            throw .delivery(error)
+        }
+    }
+
+    /// Counts down, a second at a time, on the preview and as events; `true` when cut short.
+    private func count(down seconds: Double) async -> Bool {
+        guard seconds > 0 else { return false }
+        let preview = session.previewOutput, events = eventContinuation
+        let running = Task {
+            defer { preview.overlayText = nil }
+            let end = ContinuousClock.now + .seconds(seconds)
+            while ContinuousClock.now < end {
+                let left = end - ContinuousClock.now
+                let shown = Int((Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18).rounded(.up))
+                preview.overlayText = "\(shown)"
+                events.yield(.countdown(secondsLeft: shown))
+                try await Task.sleep(for: left - .seconds(shown - 1))  // to the next whole second
+            }
+        }
+        countdown = running
+        defer { countdown = nil }
+        return (try? await running.value) == nil
+    }
+
+    /// Composes the photos taken since the last composition, and delivers the picture.
+    private func compose(columns: Int, quality: Int, albums: [String]) async throws(OperatorError) -> Delivered {
+        let (data, layout) = try await ShotComposition.compose(shots, columns: columns, quality: quality)
+        let item = DeliveryItem(composed: data, width: layout.width, height: layout.height, capturedAt: shots[0].requestedAt, albums: albums)
+        shots.removeAll()
+        do {
+            let composition = try PhotoDelivery(library: delivery.library, copy: compositionCopy, pictureCount: 1)
+            guard let written = try composition.deliver(item, number: 1, device: device) else { throw OperatorError.nowhereToKeep }
+            return written
+        } catch let error as DeliveryError {
+            throw .delivery(error)
+        } catch {
+            throw .nowhereToKeep
+        }
+    }
+}
