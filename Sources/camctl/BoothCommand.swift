@@ -60,8 +60,8 @@ struct BoothCommand: Subcommand {
             throw CommandFailure("--no-library needs --output PATH for the composed picture, or the booth would keep nothing", exitCode: .usage)
         }
         try SessionOptions.checkSink(sink, from: "--sink")
-        let printsJSON = arguments.flag("--json")
-        let delivery = try PhotoSaving.delivery(library: PhotoSaving.library(arguments), output: nil, photoCount: shots)
+        let saving = try PhotoSaving(library: PhotoSaving.library(arguments), output: nil, printsJSON: arguments.flag("--json"),
+                                     photoCount: shots)
         if let composedOutput { try PhotoSaving.checkWritable(composedOutput) }
         let camera = try await session.camera(controls: controls)
         var configuration = session.configuration(for: camera)
@@ -69,78 +69,27 @@ struct BoothCommand: Subcommand {
         let captureSession = CaptureSession(configuration: configuration)
         try await session.start(captureSession)
         controls.listenToKeys()
-        let booth = SessionOperator(session: captureSession, delivery: delivery, device: camera, albums: ["booth"],
-                                    compositionCopy: PhotoSaving.target(composedOutput))
-        let progress = Task {
-            for await case .countdown(let left) in booth.events {
-                Console.progress("taking the photo in \(left)…", replacing: true)
-            }
-        }
-        defer { progress.cancel() }
+        let booth = OperatorConsole(session: captureSession, device: camera, saving: saving, albums: ["booth"],
+                                    compositionCopy: composedOutput)
         var taken = 0
         do throws(CommandFailure) {
             shooting: for number in 1...shots {
                 Console.progress("shot \(number) of \(shots)")
-                switch await countDown(on: booth, controls: controls) {
+                switch await booth.countDown(countdown, controls: controls) {
                 case .interrupt?: throw CommandFailure.interrupted
                 case .finish?: break shooting
                 default: break  // the countdown ran out, or the shutter was pressed
                 }
-                try report(try await perform(.takePhoto(settings), on: booth), printsJSON: printsJSON)
+                try await booth.perform(.takePhoto(settings))
                 taken += 1
             }
             if taken > 0 {
-                let columns = layout == .grid ? 2 : 1
-                try report(try await perform(.compose(columns: columns, quality: settings.quality, albums: ["booth"]), on: booth),
-                           printsJSON: printsJSON)
+                try await booth.perform(.compose(columns: layout == .grid ? 2 : 1, quality: settings.quality, albums: ["booth"]))
             }
         } catch {
             await captureSession.stop()
             throw error
         }
         await captureSession.stop()
-    }
-
-    /// Counts down on the booth; a key or signal cuts it short, and is returned.
-    private func countDown(on booth: SessionOperator, controls: ControlInbox) async -> Control? {
-        guard countdown > 0 else { return nil }
-        defer { Console.endProgressLine() }
-        let seconds = countdown
-        return await withTaskGroup(of: Control?.self) { group in
-            group.addTask {
-                _ = try? await booth.perform(.countdown(seconds: seconds))
-                return nil
-            }
-            group.addTask { await controls.next(within: nil) }
-            var cutBy: Control?
-            for await ending in group {
-                // The first to end ends the other: a control cuts the countdown; a countdown that
-                // ran out stops waiting for a control (one that came meanwhile still counts).
-                if cutBy == nil { cutBy = ending }
-                _ = try? await booth.perform(.cutCountdown)
-                group.cancelAll()
-            }
-            return cutBy
-        }
-    }
-
-    private func perform(_ action: Action, on booth: SessionOperator) async throws(CommandFailure) -> Outcome {
-        do {
-            return try await booth.perform(action)
-        } catch {
-            throw CommandFailure(error)
-        }
-    }
-
-    /// Prints what an action wrote.
-    private func report(_ outcome: Outcome, printsJSON: Bool) throws(CommandFailure) {
-        switch outcome {
-        case .photos(let shots):
-            for case let delivered? in shots.map(\.delivered) { try PhotoSaving.report(delivered, printsJSON: printsJSON, through: nil) }
-        case .composed(let delivered):
-            try PhotoSaving.report(delivered, printsJSON: printsJSON, through: nil)
-        default:
-            break
-        }
     }
 }

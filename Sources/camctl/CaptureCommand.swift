@@ -76,8 +76,9 @@ struct CaptureCommand: Subcommand {
         configuration.watchesCameras = count > 1  // a single photo is over before a camera could come or go
         let captureSession = CaptureSession(configuration: configuration)
         try await session.start(captureSession)
+        let operating = OperatorConsole(session: captureSession, device: camera, saving: saving)
         do {
-            try await takePhotos(with: captureSession, camera: camera, saving: saving, controls: controls)
+            try await takePhotos(with: operating, controls: controls)
         } catch {
             await captureSession.stop()
             throw error
@@ -85,31 +86,19 @@ struct CaptureCommand: Subcommand {
         await captureSession.stop()
     }
 
-    private func takePhotos(with captureSession: CaptureSession, camera: CaptureDevice, saving: PhotoSaving,
-                            controls: ControlInbox) async throws(CommandFailure) {
-        let preview = configurationHasPreview ? captureSession.previewOutput : nil
+    private func takePhotos(with operating: OperatorConsole, controls: ControlInbox) async throws(CommandFailure) {
         var lastStart = ContinuousClock.now
-        var previous: Photo?
         for number in 1...count {
             if number > 1, try handle(await pause(until: lastStart + .seconds(interval), controls: controls)) == .finish {
                 return
             }
             lastStart = ContinuousClock.now
-            if try handle(await Countdown(seconds: countdown, preview: preview).run(controls: controls)) == .finish { return }
-            let photo: Photo
-            do {
-                photo = try await captureSession.photoOutput.capture(settings, after: previous)
-            } catch {
-                throw CommandFailure(error)
-            }
-            previous = photo
-            try await saving.save(photo, number: number, device: camera)
+            if try handle(await operating.countDown(countdown, controls: controls)) == .finish { return }
+            try await operating.perform(.takePhoto(settings))
             if count > 1 { Console.progress("\(number) of \(count)") }
             if try handle(controls.next()) == .finish { return }
         }
     }
-
-    private var configurationHasPreview: Bool { sink != nil }
 
     /// What a control means between photos: go on, end cleanly (`.finish`), or stop now (throws).
     private func handle(_ control: Control?) throws(CommandFailure) -> Control? {

@@ -60,6 +60,8 @@ extension CommandFailure {
         switch error {
         case .capture(let failure): self.init(failure)
         case .delivery(let failure): self.init(failure)
+        case .report(let failure as CommandFailure): self = failure
+        case .report(let failure): self.init("the result could not be written: \(failure)", exitCode: .ioError)
         case .nothingToCompose: self.init("there are no photos to compose; take some first", exitCode: .dataError)
         case .nowhereToKeep:
             self.init("the composed picture has nowhere to go (no library, no output path); keep the library, or name an output",

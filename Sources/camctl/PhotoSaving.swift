@@ -6,7 +6,8 @@ import PhotoLibrary
 
 /// The command line's side of photo delivery: `--library`, `--no-library`, `--output` (a path, a
 /// pattern or `-`), `--latest`, `--metadata`, `--exec` and `--json` chosen into a
-/// ``PhotoDelivery``, and each delivered photo printed (its path, or its JSON object).
+/// ``PhotoDelivery`` for a ``SessionOperator``, and each delivered photo printed (its path, or its
+/// JSON object).
 struct PhotoSaving {
     static let options: [ParsedArguments.Option] = [
         .init(name: "--output", value: "PATH", short: "-o"),
@@ -102,60 +103,13 @@ struct PhotoSaving {
         return library
     }
 
-    /// Delivers photo number `number` (from 1), prints it, and runs the hook; returns `nil` when
-    /// there is nowhere to save it (a booth shot with `--no-library`).
-    @discardableResult
-    func save(_ photo: Photo, number: Int, device: CaptureDevice, albums: [String] = []) async throws(CommandFailure) -> Delivered? {
-        try await save(DeliveryItem(photo, albums: albums), number: number, device: device, through: delivery)
-    }
-
-    /// Saves a composed picture into the library and to `copyTo`, and prints it.
-    func saveComposition(_ data: [UInt8], width: Int, height: Int, takenAt: Date, device: CaptureDevice,
-                         copyTo: String?) async throws(CommandFailure) {
-        let item = DeliveryItem(composed: data, width: width, height: height, capturedAt: takenAt, albums: ["booth"])
-        let composition: PhotoDelivery
-        do {
-            composition = try PhotoDelivery(library: delivery.library, copy: Self.target(copyTo), pictureCount: 1)
-        } catch {
-            throw CommandFailure(error)
-        }
-        guard try await save(item, number: 1, device: device, through: composition) != nil else {
-            throw CommandFailure("the composed picture has nowhere to go (no library, no output path); keep the library, or name an output", exitCode: .usage)
-        }
-    }
-
-    private func save(_ item: DeliveryItem, number: Int, device: CaptureDevice, through delivery: PhotoDelivery) async throws(CommandFailure) -> Delivered? {
-        let delivered: Delivered
-        do {
-            guard let done = try delivery.deliver(item, number: number, device: device) else { return nil }
-            delivered = done
-        } catch {
-            throw CommandFailure(error)
-        }
-        try Self.report(delivered, printsJSON: printsJSON, through: delivery)
-        let ending: Hook.Ending?
-        do {
-            ending = try await delivery.runHook(for: delivered)
-        } catch {
-            throw CommandFailure(error)
-        }
-        switch (ending, delivery.hook?.command) {
-        case (.exited(let status)?, let command?) where status != 0:
-            Console.note("--exec \"\(command)\" ended with status \(status) for \(delivered.path)")
-        case (.signalled(let signal)?, let command?):
-            Console.note("--exec \"\(command)\" was ended by signal \(signal) (\(String(cString: strsignal(signal)))) for \(delivered.path)")
-        default:
-            break
-        }
-        return delivered
-    }
-
     /// Prints a delivered picture: its JSON object, or its path unless standard output carries the
     /// picture or its sidecar.
-    static func report(_ delivered: Delivered, printsJSON: Bool, through delivery: PhotoDelivery?) throws(CommandFailure) {
+    static func report(_ delivered: Delivered, printsJSON: Bool, copy: PhotoDelivery.Target?,
+                       sidecar: PhotoDelivery.Target?) throws(CommandFailure) {
         if printsJSON {
             try Console.json(delivered.record)
-        } else if delivery?.copy != .standardOutput, delivery?.sidecar != .standardOutput {
+        } else if copy != .standardOutput, sidecar != .standardOutput {
             try Console.result(delivered.path)
         }
     }

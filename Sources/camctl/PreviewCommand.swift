@@ -1,4 +1,5 @@
 import CameraKit
+import CameraOperator
 import Foundation
 import Synchronization
 
@@ -45,15 +46,15 @@ struct PreviewCommand: Subcommand {
         configuration.resumesAutomatically = true
         let captureSession = CaptureSession(configuration: configuration)
         let failure = FailureRecord()
-        let reporter = report(captureSession.events(), controls: controls, json: saving.printsJSON, failure: failure)
+        let reporter = report(captureSession.events(), controls: controls, json: arguments.flag("--json"), failure: failure)
         defer { reporter.cancel() }
         try await session.start(captureSession)
+        let operating = OperatorConsole(session: captureSession, device: camera, saving: saving)
         controls.listenToKeys()
         Console.progress("previewing \(camera.name) in \(sink); space: photo, s: next camera, p: pause, f: next filter, "
             + "+/-: zoom, q: quit")
 
         let end = duration.map { ContinuousClock.now + .milliseconds(Int($0 * 1000)) }
-        var photos = 0
         loop: while true {
             let control = await controls.next(within: end.map { $0 - ContinuousClock.now })
             switch control {
@@ -64,24 +65,17 @@ struct PreviewCommand: Subcommand {
                 throw CommandFailure.interrupted
             case .captureNow?:
                 do {
-                    let photo = try await captureSession.photoOutput.capture()
-                    photos += 1
-                    try await saving.save(photo, number: photos, device: camera)
-                } catch let error as CaptureError {
-                    Console.note("no photo: \(error.commandLineSentence)")
-                } catch let failure as CommandFailure {
+                    try await operating.perform(.takePhoto(PhotoSettings()), notingCameraFailure: "no photo")
+                } catch {
                     await captureSession.stop()
-                    throw failure
-                } catch {}
+                    throw error
+                }
             case .switchCamera?:
                 guard let next = Self.camera(after: camera) else { continue }
-                do {
-                    try await captureSession.switchDevice(to: next)
-                    camera = next
-                    Console.progress("switched to \(next.name)")
-                } catch {
-                    Console.note("could not switch to \(next.name): \(error.commandLineSentence)")
-                }
+                guard try await operating.perform(.switchCamera(to: next), notingCameraFailure: "could not switch to \(next.name)") != nil
+                else { continue }
+                camera = next
+                Console.progress("switched to \(next.name)")
             case .nextFilter?, .zoom?:
                 var image = await captureSession.configuration.image
                 if control == .nextFilter {
@@ -92,16 +86,13 @@ struct PreviewCommand: Subcommand {
                     let factor = control == .zoom(in: true) ? image.zoom * 1.25 : image.zoom / 1.25
                     image.zoom = min(max(factor, ImageSettings.zoomRange.lowerBound), ImageSettings.zoomRange.upperBound)
                 }
-                do {
-                    try await captureSession.changeImage(to: image)
-                    Console.progress(control == .nextFilter ? "filter: \(image.filters[0].rawValue)" : String(format: "zoom: %.2fx", image.zoom))
-                } catch {
-                    Console.note("could not change the picture: \(error.commandLineSentence)")
-                }
+                guard try await operating.perform(.changeImage(image), notingCameraFailure: "could not change the picture") != nil
+                else { continue }
+                Console.progress(control == .nextFilter ? "filter: \(image.filters[0].rawValue)" : String(format: "zoom: %.2fx", image.zoom))
             case .togglePreview?:
-                let preview = captureSession.previewOutput
-                if preview.isPaused { preview.resume() } else { preview.pause() }
-                Console.progress(preview.isPaused ? "preview paused (p resumes)" : "preview resumed")
+                let paused = captureSession.previewOutput.isPaused
+                try await operating.perform(paused ? .resumePreview : .pausePreview)
+                Console.progress(paused ? "preview resumed" : "preview paused (p resumes)")
             }
         }
         await captureSession.stop()

@@ -27,6 +27,16 @@ public struct Hook: Sendable {
         if let group = running.withLock({ $0 }) { kill(-group, force ? SIGKILL : SIGTERM) }
     }
 
+    /// Runs the command for a delivered picture, with `CAMCTL_PHOTO` (its path), `CAMCTL_ID`
+    /// (its library id) and `CAMCTL_COPY` (its copy) set.
+    public func run(for delivered: Delivered) async throws(DeliveryError) -> Ending {
+        try await run(adding: [
+            "CAMCTL_PHOTO": delivered.path,
+            "CAMCTL_ID": delivered.libraryPhoto.map { String($0.id) } ?? "",
+            "CAMCTL_COPY": delivered.copy ?? "",
+        ])
+    }
+
     /// Runs the hook with `environment` added to the process's, and waits for it off Swift's threads.
     public func run(adding environment: [String: String]) async throws(DeliveryError) -> Ending {
         let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }

@@ -42,7 +42,7 @@ public struct PhotoDelivery {
 
     /// Delivers picture number `number` (from 1): into the library, then the copy, the latest
     /// link and the sidecar. Returns `nil` when it has nowhere to go (no library, no copy to a
-    /// file or standard output). Run ``runHook(for:)`` after it.
+    /// file or standard output). Run the ``hook`` for it after.
     public func deliver(_ item: DeliveryItem, number: Int, device: CaptureDevice) throws(DeliveryError) -> Delivered? {
         var libraryPhoto: LibraryPhoto?
         if let library {
@@ -81,17 +81,6 @@ public struct PhotoDelivery {
             break
         }
         return delivered
-    }
-
-    /// Runs the hook for a delivered picture, with `CAMCTL_PHOTO` (its path), `CAMCTL_ID` (its
-    /// library id) and `CAMCTL_COPY` (its copy) set; `nil` when there is no hook.
-    public func runHook(for delivered: Delivered) async throws(DeliveryError) -> Hook.Ending? {
-        guard let hook else { return nil }
-        return try await hook.run(adding: [
-            "CAMCTL_PHOTO": delivered.path,
-            "CAMCTL_ID": delivered.libraryPhoto.map { String($0.id) } ?? "",
-            "CAMCTL_COPY": delivered.copy ?? "",
-        ])
     }
 
     // MARK: - Destinations

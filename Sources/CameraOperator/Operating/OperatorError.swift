@@ -6,6 +6,8 @@ public enum OperatorError: Error, Sendable {
     case capture(CaptureError)
     /// A picture could not be written where it was to go.
     case delivery(DeliveryError)
+    /// The front end's report of a written picture failed (its reader went away).
+    case report(any Error)
     /// A composition was asked for before any photo was taken.
     case nothingToCompose
     /// A composed picture has neither a library nor a copy to go to.

@@ -17,10 +17,12 @@ public enum Outcome: Sendable {
     /// The session stopped.
     case stopped
 
-    /// A photo and what was written for it.
+    /// A photo, what was written for it, and how its hook ended.
     public struct Shot: Sendable {
         public let photo: Photo
         public let delivered: Delivered?
+        /// How the delivery's hook ended; `nil` without a hook or a written picture.
+        public let hookEnding: Hook.Ending?
     }
 }
 

@@ -21,20 +21,30 @@ public actor SessionOperator {
     /// The albums photos go into.
     private let albums: [String]
     private var device: CaptureDevice
+    /// Tells the front end of each picture as it is written, before its hook runs.
+    private let report: (@Sendable (Delivered) throws -> Void)?
     /// How many pictures were delivered; numbers each copy's name.
     private var delivered = 0
-    /// The photos taken since the last composition.
-    private var shots: [Photo] = []
+    /// The last photo taken: the next is of a newer frame.
+    private var lastPhoto: Photo?
+    /// The shots taken since the last composition (at most ``ShotComposition/maximumShots``).
+    private var cells: [ShotComposition.Cell] = []
     private var countdown: Task<Void, any Error>?
     private let eventContinuation: AsyncStream<OperatorEvent>.Continuation
     /// What happens while actions run (a countdown's seconds); one reader.
     public nonisolated let events: AsyncStream<OperatorEvent>
 
     /// An operator for a session running on `device`, delivering photos through `delivery` (into
-    /// `albums`) and composed pictures to its library and `compositionCopy`.
+    /// `albums`) and composed pictures to its library and `compositionCopy`. Without a library
+    /// or `compositionCopy`, a composed picture goes where the next photo's copy would.
+    ///
+    /// `report` is told of each picture as soon as it is written, before its hook runs (a
+    /// command line prints its path then); what it throws fails the action.
     public init(session: CaptureSession, delivery: sending PhotoDelivery, device: CaptureDevice,
-                albums: [String] = [], compositionCopy: PhotoDelivery.Target? = nil) {
+                albums: [String] = [], compositionCopy: PhotoDelivery.Target? = nil,
+                report: (@Sendable (Delivered) throws -> Void)? = nil) {
         self.session = session
+        self.report = report
         self.albums = albums
         self.delivery = delivery
         self.device = device
@@ -49,10 +59,12 @@ public actor SessionOperator {
         do {
             switch action {
             case .takePhoto(let settings):
-                let photo = try await session.photoOutput.capture(settings, after: shots.last)
-                return .photos([try keep(photo)])
+                let photo = try await session.photoOutput.capture(settings, after: lastPhoto)
+                return .photos([try await keep(photo)])
             case .burst(let count, let settings):
-                return .photos(try await session.photoOutput.captureBurst(count: count, settings).map(keep))
+                var shots: [Outcome.Shot] = []
+                for photo in try await session.photoOutput.captureBurst(count: count, settings) { shots.append(try await keep(photo)) }
+                return .photos(shots)
             case .countdown(let seconds):
                 return .countdownEnded(early: await count(down: seconds))
             case .cutCountdown:
@@ -86,16 +98,39 @@ public actor SessionOperator {
         }
     }
 
-    /// Delivers a photo and keeps it for the next composition.
-    private func keep(_ photo: Photo) throws(OperatorError) -> Outcome.Shot {
-        shots.append(photo)
+    /// Delivers a photo, reports it, runs its hook, and keeps it for the next composition.
+    private func keep(_ photo: Photo) async throws(OperatorError) -> Outcome.Shot {
+        lastPhoto = photo
+        cells.append(ShotComposition.Cell(photo))
+        if cells.count > ShotComposition.maximumShots { cells.removeFirst() }
         delivered += 1
+        let written = try deliver(DeliveryItem(photo, albums: albums), number: delivered, through: delivery)
+        guard let written, let hook = delivery.hook else {
+            return Outcome.Shot(photo: photo, delivered: written, hookEnding: nil)
+        }
         do {
-            return Outcome.Shot(photo: photo, delivered: try delivery.deliver(DeliveryItem(photo, albums: albums),
-                                                                              number: delivered, device: device))
+            return Outcome.Shot(photo: photo, delivered: written, hookEnding: try await hook.run(for: written))
         } catch {
             throw .delivery(error)
         }
+    }
+
+    /// Writes a picture and reports it; `nil` when it has nowhere to go.
+    private func deliver(_ item: DeliveryItem, number: Int, through delivery: PhotoDelivery) throws(OperatorError) -> Delivered? {
+        let written: Delivered?
+        do {
+            written = try delivery.deliver(item, number: number, device: device)
+        } catch {
+            throw .delivery(error)
+        }
+        if let written, let report {
+            do {
+                try report(written)
+            } catch {
+                throw .report(error)
+            }
+        }
+        return written
     }
 
     /// Counts down, a second at a time, on the preview and as events; `true` when cut short.
@@ -120,17 +155,19 @@ public actor SessionOperator {
 
     /// Composes the photos taken since the last composition, and delivers the picture.
     private func compose(columns: Int, quality: Int, albums: [String]) async throws(OperatorError) -> Delivered {
-        let (data, layout) = try await ShotComposition.compose(shots, columns: columns, quality: quality)
-        let item = DeliveryItem(composed: data, width: layout.width, height: layout.height, capturedAt: shots[0].requestedAt, albums: albums)
-        shots.removeAll()
+        let (data, layout) = try await ShotComposition.compose(cells, columns: columns, quality: quality)
+        let item = DeliveryItem(composed: data, width: layout.width, height: layout.height, capturedAt: cells[0].takenAt, albums: albums)
+        cells.removeAll()
+        let copy = compositionCopy ?? (delivery.library == nil ? delivery.copy : nil)
+        let composition: PhotoDelivery
         do {
-            let composition = try PhotoDelivery(library: delivery.library, copy: compositionCopy, pictureCount: 1)
-            guard let written = try composition.deliver(item, number: 1, device: device) else { throw OperatorError.nowhereToKeep }
-            return written
-        } catch let error as DeliveryError {
-            throw .delivery(error)
+            composition = try PhotoDelivery(library: delivery.library, copy: copy, pictureCount: 1)
         } catch {
+            throw .delivery(error)
+        }
+        guard let written = try deliver(item, number: compositionCopy == nil ? delivered + 1 : 1, through: composition) else {
             throw .nowhereToKeep
         }
+        return written
     }
 }

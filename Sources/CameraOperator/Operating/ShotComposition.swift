@@ -1,4 +1,5 @@
 import CameraKit
+import Foundation
 
 /// Shots composed into one picture, as a booth makes it: 640-pixel-wide cells with even margins,
 /// in two columns (a grid) or one (a strip), from each shot's thumbnail (made at the cell's width,
@@ -6,16 +7,30 @@ import CameraKit
 public enum ShotComposition {
     /// The width of each shot in the composed picture; shots to compose have thumbnails this wide.
     public static let cellWidth = 640
+    /// The most shots one picture composes; older shots give way to newer ones.
+    public static let maximumShots = 64
+
+    /// A shot as a composition needs it: its thumbnail, its shape and its time.
+    struct Cell: Sendable {
+        let thumbnail: [UInt8]
+        let width: Int
+        let height: Int
+        let takenAt: Date
+
+        init(_ photo: Photo) {
+            (thumbnail, width, height, takenAt) = (photo.thumbnailData, photo.width, photo.height, photo.requestedAt)
+        }
+    }
 
     /// The composed JPEG and its layout.
-    public static func compose(_ shots: [Photo], columns: Int, quality: Int) async throws(OperatorError) -> (data: [UInt8], layout: PhotoComposer.Layout) {
-        guard let first = shots.first else { throw .nothingToCompose }
+    static func compose(_ cells: [Cell], columns: Int, quality: Int) async throws(OperatorError) -> (data: [UInt8], layout: PhotoComposer.Layout) {
+        guard let first = cells.first else { throw .nothingToCompose }
         let cellHeight = (cellWidth * first.height / max(1, first.width)) / 2 * 2
-        let columns = min(columns, shots.count)
-        let layout = PhotoComposer.Layout(columns: columns, rows: (shots.count + columns - 1) / columns,
+        let columns = min(columns, cells.count)
+        let layout = PhotoComposer.Layout(columns: columns, rows: (cells.count + columns - 1) / columns,
                                           cellWidth: cellWidth, cellHeight: cellHeight, margin: cellWidth / 40)
         do {
-            return (try await PhotoComposer.compose(shots.map(\.thumbnailData), layout: layout, quality: quality), layout)
+            return (try await PhotoComposer.compose(cells.map(\.thumbnail), layout: layout, quality: quality), layout)
         } catch {
             throw .capture(error)
         }
