@@ -17,12 +17,8 @@ final class HEVCStillEncoder: Sendable {
         var turn = "none"
     }
 
-    private let pipeline: Pipeline
-    private let input: AppSource
-    private let output: AppSink
+    private let transform: AppPipeline
     private let key: Key
-    /// Pushes and pulls in order, one frame at a time, off Swift's cooperative threads.
-    private let lane = BlockingLane(label: "encoder.hevc")
 
     /// x265's constant rate factor for a quality from 1 to 100: 90 (the default) is CRF 22, the
     /// value HEIF stills are usually made at; 100 is CRF 12; 1 is CRF 51, x265's lowest quality.
@@ -42,29 +38,16 @@ final class HEVCStillEncoder: Sendable {
         }
         self.key = key
         let factor = Self.rateFactor(forQuality: key.quality)
-        let built: Pipeline
         do {
-            built = try Pipeline(describing: """
+            transform = try await AppPipeline(describing: """
                 appsrc name=input format=time ! \(key.isTiled ? "videobox name=tile" : "videoflip method=\(key.turn) ! videoscale") \
                 ! videoconvert \
                 ! video/x-raw,format=I420,width=\(key.width),height=\(key.height),pixel-aspect-ratio=1/1,colorimetry=bt709 \
                 ! x265enc speed-preset=ultrafast option-string="\(key.isTiled ? "qp" : "crf")=\(factor):info=0" \
                 ! h265parse ! video/x-h265,stream-format=hvc1,alignment=au,profile=main-still-picture \
                 ! appsink name=output sync=false
-                """)
+                """, label: "encoder.hevc")
         } catch {
-            throw CaptureError.converting(error, context: Self.failedStart)
-        }
-        pipeline = built
-        do {
-            guard let input = built.element(named: "input", as: AppSource.self),
-                  let output = built.element(named: "output", as: AppSink.self) else {
-                throw CaptureError(.pipeline, "the HEVC encoder pipeline lacks its elements")
-            }
-            (self.input, self.output) = (input, output)
-            try await built.beginStateChange(to: .playing)
-        } catch {
-            try? await built.stop()
             throw CaptureError.converting(error, context: Self.failedStart)
         }
     }
@@ -77,14 +60,14 @@ final class HEVCStillEncoder: Sendable {
 
     /// Encodes one frame at the encoder's size.
     func encode(_ frame: Sample) async throws(CaptureError) -> HEVCPicture {
-        try await lane.run { [unowned self] () throws(CaptureError) in try encodeNow(frame) }
+        try await transform.run { [unowned self] () throws(CaptureError) in try encodeNow(frame) }
     }
 
     /// Cuts the frame into tiles of the encoder's size, rows first, and encodes each; tiles past
     /// the frame's right and bottom edges are filled with black.
     func encodeTiles(of frame: Sample, width: Int, height: Int) async throws(CaptureError) -> (tiles: [HEVCPicture], columns: Int) {
         let columns = (width + key.width - 1) / key.width, rows = (height + key.height - 1) / key.height
-        let tiles = try await lane.run { [unowned self] () throws(CaptureError) in
+        let tiles = try await transform.run { [unowned self] () throws(CaptureError) in
             var tiles: [HEVCPicture] = []
             for row in 0..<rows {
                 for column in 0..<columns {
@@ -99,7 +82,7 @@ final class HEVCStillEncoder: Sendable {
 
     /// Sets the tile cutter to the tile at `x`,`y` (negative crops add a border).
     private func cut(x: Int, y: Int, frameWidth: Int, frameHeight: Int) throws(CaptureError) {
-        guard let tile = pipeline.element(named: "tile") else { throw CaptureError(.pipeline, "the tile encoder has no cutter") }
+        guard let tile = transform.pipeline.element(named: "tile") else { throw CaptureError(.pipeline, "the tile encoder has no cutter") }
         do {
             try tile.setProperty("left", x)
             try tile.setProperty("top", y)
@@ -112,11 +95,11 @@ final class HEVCStillEncoder: Sendable {
 
     private func encodeNow(_ frame: Sample) throws(CaptureError) -> HEVCPicture {
         do {
-            try input.push(frame)
+            try transform.input.push(frame)
             // The parser may hand out the parameter sets on their own before the picture; the
             // picture is the first access unit with a slice in it.
             for _ in 0..<4 {
-                guard let encoded = output.pullSample(timeout: .seconds(30)), let buffer = encoded.buffer else {
+                guard let encoded = transform.output.pullSample(timeout: .seconds(30)), let buffer = encoded.buffer else {
                     throw CaptureError(.timeout, "the HEVC encoder gave no picture within 30 seconds")
                 }
                 guard let configuration = encoded.caps?.structures.first?["codec_data"]?.bytesValue else {
@@ -132,6 +115,6 @@ final class HEVCStillEncoder: Sendable {
     }
 
     func stop() async {
-        try? await pipeline.stop()
+        await transform.stop()
     }
 }

@@ -4,46 +4,30 @@ import Synchronization
 /// A JPEG encoder pipeline kept playing between captures, so a photo does not pay its start-up:
 /// frames go in through an app source, encoded pictures come out of an app sink, one at a time.
 final class StillEncoder: Sendable {
-    private let pipeline: Pipeline
-    private let input: AppSource
-    private let output: AppSink
+    private let transform: AppPipeline
     private let encoder: Element
     private let size: Element
     private let turn: Element
     /// The turn the encoder is set to: changed only when a photo asks for another, since each
     /// change renegotiates the pipeline.
     private let currentTurn = Mutex("none")
-    /// Pushes and pulls in order, one frame at a time, off Swift's cooperative threads.
-    private let lane: BlockingLane
 
     /// Builds and starts the encoder.
     init(label: String) async throws(CaptureError) {
-        let built: Pipeline
         do {
-            built = try Pipeline(describing: """
+            transform = try await AppPipeline(describing: """
                 appsrc name=input format=time ! videoflip name=turn ! videoscale ! videoconvert ! capsfilter name=size \
                 ! jpegenc name=encoder ! appsink name=output sync=false
-                """)
+                """, label: "encoder.\(label)")
         } catch {
-            throw CaptureError.converting(error, context: "the JPEG encoder could not be built")
-        }
-        pipeline = built
-        do {
-            guard let input = pipeline.element(named: "input", as: AppSource.self),
-                  let output = pipeline.element(named: "output", as: AppSink.self),
-                  let encoder = pipeline.element(named: "encoder"), let size = pipeline.element(named: "size"),
-                  let turn = pipeline.element(named: "turn")
-            else {
-                throw CaptureError(.pipeline, "the \(label) encoder pipeline lacks its elements")
-            }
-            (self.input, self.output, self.encoder, self.size, self.turn) = (input, output, encoder, size, turn)
-            lane = BlockingLane(label: "encoder.\(label)")
-            // The sink can preroll only on the first frame, so the start is not awaited.
-            try await built.beginStateChange(to: .playing)
-        } catch {
-            try? await built.stop()
             throw CaptureError.converting(error, context: "the JPEG encoder could not start")
         }
+        guard let encoder = transform.pipeline.element(named: "encoder"), let size = transform.pipeline.element(named: "size"),
+              let turn = transform.pipeline.element(named: "turn") else {
+            await transform.stop()
+            throw CaptureError(.pipeline, "the \(label) encoder pipeline lacks its elements")
+        }
+        (self.encoder, self.size, self.turn) = (encoder, size, turn)
     }
 
     /// Encodes one frame as JPEG, turned by a `videoflip` method when given, and scaled to
@@ -51,7 +35,7 @@ final class StillEncoder: Sendable {
     /// range: pass a limited-range frame through ``RangeExpansion`` first.
     func encode(_ frame: Sample, quality: Int, width: Int? = nil, height: Int? = nil,
                 turn method: String? = nil) async throws(CaptureError) -> [UInt8] {
-        try await lane.run { [unowned self] () throws(CaptureError) in
+        try await transform.run { [unowned self] () throws(CaptureError) in
             try encodeNow(frame, quality: quality, width: width, height: height, turn: method ?? "none")
         }
     }
@@ -66,8 +50,8 @@ final class StillEncoder: Sendable {
             var caps = "video/x-raw,format=I420"
             if let width, let height { caps += ",width=\(width),height=\(height),pixel-aspect-ratio=1/1" }
             try size.setProperty("caps", .string(caps))
-            try input.push(frame)
-            guard let encoded = output.pullSample(timeout: .seconds(10)), let buffer = encoded.buffer else {
+            try transform.input.push(frame)
+            guard let encoded = transform.output.pullSample(timeout: .seconds(10)), let buffer = encoded.buffer else {
                 throw CaptureError(.timeout, "the JPEG encoder gave no picture within 10 seconds")
             }
             return try buffer.bytes()
@@ -78,6 +62,6 @@ final class StillEncoder: Sendable {
 
     /// Stops the encoder and frees it.
     func stop() async {
-        try? await pipeline.stop()
+        await transform.stop()
     }
 }

@@ -73,35 +73,33 @@ public struct DrawingOverlay: Sendable, Equatable {
         let drawing = orientation.value == 1 ? path : try await Self.turned(path, method: orientation.storing)
         defer { if drawing != path { try? FileManager.default.removeItem(atPath: drawing) } }
         let encoded: [UInt8]
-        var started: Pipeline?
+        var started: AppPipeline?
         do {
-            let pipeline = try Pipeline(describing: """
+            let transform = try await AppPipeline(describing: """
                 appsrc name=input caps=image/jpeg ! jpegdec ! videoconvert \
                 ! gdkpixbufoverlay \(SessionElement.drawing.assignment) location=\(Element.launchQuoted(drawing)) offset-x=\(placement.x) offset-y=\(placement.y) \
                 overlay-width=\(placement.width) overlay-height=\(placement.height) alpha=\(opacity) \
                 ! videoconvert ! jpegenc quality=\(quality) ! appsink name=output sync=false
-                """)
-            guard let input = pipeline.element(named: "input", as: AppSource.self),
-                  let output = pipeline.element(named: "output", as: AppSink.self) else {
-                throw CaptureError(.pipeline, "the overlay pipeline lacks its ends")
+                """, label: "overlay")
+            started = transform
+            let picture = try jpeg.withUnsafeBytes { try Buffer(copying: $0) }
+            let sample = try await transform.run { () throws(GStreamerError) in
+                try transform.input.push(picture)
+                try transform.input.endOfStream()
+                return transform.output.pullSample(timeout: .seconds(30))
             }
-            started = pipeline
-            try await pipeline.beginStateChange(to: .playing)
-            try input.push(try jpeg.withUnsafeBytes { try Buffer(copying: $0) })
-            try input.endOfStream()
-            let sample = await BlockingLane(label: "overlay").run { output.pullSample(timeout: .seconds(30)) }
-            try await pipeline.stop()
+            try await transform.pipeline.stop()
             started = nil
             guard let buffer = sample?.buffer else { throw CaptureError(.unreadableFile, "the photo could not be decoded") }
             encoded = try buffer.bytes()
         } catch let error as CaptureError {
-            try? await started?.stop()
+            await started?.stop()
             throw error
         } catch let error as GStreamerError where error.element == SessionElement.drawing.rawValue {
-            try? await started?.stop()
+            await started?.stop()
             throw CaptureError(.unreadableFile, "the drawing \(path) could not be decoded; it is a damaged PNG", debugInfo: error.debugInfo)
         } catch {
-            try? await started?.stop()
+            await started?.stop()
             throw CaptureError.converting(error, context: "the drawing could not be laid over the photo")
         }
         guard let exif else { return encoded }

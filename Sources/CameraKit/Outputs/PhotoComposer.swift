@@ -43,35 +43,39 @@ public enum PhotoComposer {
         guard !pictures.isEmpty, pictures.count <= layout.columns * layout.rows else {
             throw CaptureError(.invalidSetting, "\(pictures.count) pictures do not fit a \(layout.columns)x\(layout.rows) layout")
         }
-        let pipeline: Pipeline
+        let transform: AppPipeline
         do {
-            pipeline = try Pipeline(describing: description(count: pictures.count, layout: layout, quality: quality))
+            transform = try await AppPipeline(describing: description(count: pictures.count, layout: layout, quality: quality),
+                                              inputs: pictures.count, label: "composer")
         } catch {
-            throw CaptureError.converting(error, context: "the compositor could not be built")
+            throw CaptureError.converting(error, context: "the compositor could not start")
         }
-        let messages = pipeline.messages()
-        let result = await run(pipeline, pictures: pictures, messages: messages)
-        try? await pipeline.stop()
+        let messages = transform.pipeline.messages()
+        let result = await run(transform, pictures: pictures, messages: messages)
+        await transform.stop()
         return try result.get()
     }
 
     /// Feeds the pictures and takes the composed one; the caller stops the pipeline.
-    private static func run(_ pipeline: Pipeline, pictures: [[UInt8]], messages: AsyncStream<Message>) async -> Result<[UInt8], CaptureError> {
+    private static func run(_ transform: AppPipeline, pictures: [[UInt8]], messages: AsyncStream<Message>) async -> Result<[UInt8], CaptureError> {
+        let sample: Sample?
         do {
-            try await pipeline.beginStateChange(to: .playing)
-            for (index, picture) in pictures.enumerated() {
-                guard let input = pipeline.element(named: "picture\(index)", as: AppSource.self) else { continue }
-                let buffer = try picture.withUnsafeBytes { bytes in
+            let buffers = try pictures.map { picture in
+                try picture.withUnsafeBytes { bytes in
                     try Buffer(copying: bytes, presentationTime: .zero, duration: ClockTime(rawValue: 1_000_000_000))
                 }
-                try input.push(buffer)
-                try input.endOfStream()
+            }
+            sample = try await transform.run { () throws(GStreamerError) in
+                for (input, buffer) in zip(transform.inputs, buffers) {
+                    try input.push(buffer)
+                    try input.endOfStream()
+                }
+                return transform.output.pullSample(timeout: .seconds(10))
             }
         } catch {
             return .failure(CaptureError.converting(error, context: "the pictures could not be composed"))
         }
-        guard let output = pipeline.element(named: "composed", as: AppSink.self),
-              let sample = await pull(output), let buffer = sample.buffer, let bytes = try? buffer.bytes() else {
+        guard let buffer = sample?.buffer, let bytes = try? buffer.bytes() else {
             let reason = await firstError(in: messages) ?? "no picture came out within 10 seconds"
             return .failure(CaptureError(.pipeline, "the pictures could not be composed: \(reason)"))
         }
@@ -85,16 +89,12 @@ public enum PhotoComposer {
         for index in 0..<count {
             let (x, y) = layout.origin(of: index)
             mixer += " sink_\(index)::xpos=\(x) sink_\(index)::ypos=\(y)"
-            branches.append("appsrc name=picture\(index) format=time caps=image/jpeg,framerate=1/1 ! jpegdec ! videoconvert "
+            branches.append("appsrc name=\(count == 1 ? "input" : "input\(index)") format=time caps=image/jpeg,framerate=1/1 ! jpegdec ! videoconvert "
                 + "! videoscale add-borders=true ! video/x-raw,format=AYUV,width=\(layout.cellWidth),height=\(layout.cellHeight),pixel-aspect-ratio=1/1 "
                 + "! mix.sink_\(index)")
         }
         return mixer + " ! video/x-raw,width=\(layout.width),height=\(layout.height),pixel-aspect-ratio=1/1 ! videoconvert "
-            + "! jpegenc quality=\(quality) ! appsink name=composed sync=false " + branches.joined(separator: " ")
-    }
-
-    private static func pull(_ sink: AppSink) async -> Sample? {
-        await BlockingLane(label: "composer").run { sink.pullSample(timeout: .seconds(10)) }
+            + "! jpegenc quality=\(quality) ! appsink name=output sync=false " + branches.joined(separator: " ")
     }
 
     /// The first error the pipeline posted, looking for at most half a second.
