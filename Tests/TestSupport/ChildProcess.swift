@@ -49,15 +49,30 @@ public struct ChildProcess {
         let errorData = DataBox()
         let reading = DispatchGroup()
         DispatchQueue.global().async(group: reading) {
-            errorData.data = errors.fileHandleForReading.readDataToEndOfFile()
+            errorData.data = ChildProcess.readToEnd(errors)
         }
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let outputData = ChildProcess.readToEnd(output)
         reading.wait()
         process.waitUntilExit()
         return Result(status: process.terminationStatus,
                       standardOutput: String(decoding: outputData, as: UTF8.self),
                       standardError: String(decoding: errorData.data, as: UTF8.self),
                       standardOutputBytes: outputData)
+    }
+
+    /// Everything a pipe's writers write, until they all close it. A read interrupted by a
+    /// signal is made again (Foundation's own reader stops the process on that).
+    static func readToEnd(_ pipe: Pipe) -> Data {
+        let descriptor = pipe.fileHandleForReading.fileDescriptor
+        var data = Data(), chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                data.append(contentsOf: chunk[0..<count])
+            } else if count == 0 || errno != EINTR {
+                return data
+            }
+        }
     }
 
     /// A program that did not do what a test needed of it.
@@ -102,10 +117,10 @@ extension ChildProcess {
             process.standardInput = FileHandle.nullDevice
             try process.run()
             DispatchQueue.global().async(group: reading) { [output, outputData] in
-                outputData.data = output.fileHandleForReading.readDataToEndOfFile()
+                outputData.data = ChildProcess.readToEnd(output)
             }
             DispatchQueue.global().async(group: reading) { [errors, errorData] in
-                errorData.data = errors.fileHandleForReading.readDataToEndOfFile()
+                errorData.data = ChildProcess.readToEnd(errors)
             }
         }
 
