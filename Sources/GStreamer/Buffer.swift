@@ -4,22 +4,19 @@ internal import CGStreamer
 ///
 /// Buffers are immutable once made; reading them maps the memory in place, without copying.
 public final class Buffer: @unchecked Sendable {
-    // @unchecked Sendable: the buffer is never written after creation, its reference count is
-    // atomic, and read mappings may be taken from several threads at once.
-    let raw: UnsafeMutablePointer<GstBuffer>
+    // @unchecked Sendable: its only state is its reference; the buffer is never written after
+    // creation, and read mappings may be taken from several threads at once.
+    private let reference: MiniObjectReference
+    var raw: UnsafeMutablePointer<GstBuffer> { reference.pointer(to: GstBuffer.self) }
 
     /// Takes over a reference the caller owned.
     init(adopting raw: UnsafeMutablePointer<GstBuffer>) {
-        self.raw = raw
+        reference = MiniObjectReference(adopting: raw)
     }
 
     /// Takes a new reference to a buffer someone else owns.
     init(retaining raw: UnsafeMutablePointer<GstBuffer>) {
-        self.raw = gst_buffer_ref(raw)
-    }
-
-    deinit {
-        gst_buffer_unref(raw)
+        reference = MiniObjectReference(retaining: raw)
     }
 
     /// Allocates a buffer of `count` bytes and lets `body` fill it, for pushing into an ``AppSource``.
@@ -30,7 +27,7 @@ public final class Buffer: @unchecked Sendable {
         initializingWith body: (UnsafeMutableRawBufferPointer) throws -> Void
     ) throws {
         try requireGStreamer()
-        raw = gst_buffer_new_allocate(nil, gsize(count), nil)
+        reference = MiniObjectReference(adopting: gst_buffer_new_allocate(nil, gsize(count), nil))
         raw.pointee.pts = presentationTime.map { GstClockTime($0.rawValue) } ?? GstClockTime.max
         raw.pointee.duration = duration.map { GstClockTime($0.rawValue) } ?? GstClockTime.max
         var map = GstMapInfo()

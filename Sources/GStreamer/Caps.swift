@@ -5,26 +5,19 @@ internal import CGStreamer
 ///
 /// Caps are immutable values; every operation returns new caps.
 public struct Caps: Equatable, Sendable, CustomStringConvertible {
-    private let storage: Storage
+    /// The caps are never written after creation.
+    private let storage: MiniObjectReference
 
-    /// Owns one reference to a `GstCaps`.
-    private final class Storage: @unchecked Sendable {
-        // @unchecked Sendable: the caps are never written after creation, and their refcount is atomic.
-        let raw: UnsafeMutablePointer<GstCaps>
-        init(_ raw: UnsafeMutablePointer<GstCaps>) { self.raw = raw }
-        deinit { gst_caps_unref(raw) }
-    }
-
-    var raw: UnsafeMutablePointer<GstCaps> { storage.raw }
+    var raw: UnsafeMutablePointer<GstCaps> { storage.pointer(to: GstCaps.self) }
 
     /// Takes over a reference the caller owned.
     init(adopting raw: UnsafeMutablePointer<GstCaps>) {
-        storage = Storage(raw)
+        storage = MiniObjectReference(adopting: raw)
     }
 
     /// Takes a new reference to caps someone else owns.
     init(retaining raw: UnsafeMutablePointer<GstCaps>) {
-        storage = Storage(gst_caps_ref(raw))
+        storage = MiniObjectReference(retaining: raw)
     }
 
     /// Parses GStreamer's text form, as written after `!` in gst-launch.

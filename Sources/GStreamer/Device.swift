@@ -11,19 +11,11 @@ public struct Device: Sendable, CustomStringConvertible {
     /// System properties: `device.path`, `device.api`, `v4l2.device.driver`, `api.v4l2.path`, …
     public let properties: Structure?
 
-    private let handle: Handle
-
-    /// Owns one reference to the `GstDevice`.
-    private final class Handle: @unchecked Sendable {
-        // @unchecked Sendable: immutable pointer, atomic reference count, thread-safe GstDevice API.
-        let raw: UnsafeMutablePointer<GstDevice>
-        init(adopting raw: UnsafeMutablePointer<GstDevice>) { self.raw = raw }
-        deinit { gst_object_unref(raw) }
-    }
+    private let handle: ObjectReference<GstDevice>
 
     /// Takes over a reference the caller owned.
     init(adopting raw: UnsafeMutablePointer<GstDevice>) {
-        handle = Handle(adopting: raw)
+        handle = ObjectReference(adopting: raw)
         displayName = takeGLibString(gst_device_get_display_name(raw)) ?? "unnamed device"
         deviceClass = takeGLibString(gst_device_get_device_class(raw)) ?? ""
         caps = gst_device_get_caps(raw).map { Caps(adopting: $0) }

@@ -3,19 +3,20 @@ import Synchronization
 
 /// Finds devices such as cameras through GStreamer's device providers (V4L2, libcamera, PipeWire).
 public final class DeviceMonitor: @unchecked Sendable {
-    // @unchecked Sendable: the pointer never changes, GstDeviceMonitor locks itself, and the
-    // watching flag is behind a mutex.
-    private let raw: UnsafeMutablePointer<GstDeviceMonitor>
+    // @unchecked Sendable: its reference and dispatcher are Sendable, GstDeviceMonitor locks
+    // itself, and the watching flag is behind a mutex.
+    private let reference: ObjectReference<GstDeviceMonitor>
+    private var raw: UnsafeMutablePointer<GstDeviceMonitor> { reference.raw }
 
     /// Makes a monitor for devices of the given classes, such as `Video/Source`.
     public init(classes: [String] = ["Video/Source"]) throws(GStreamerError) {
         try requireGStreamer()
-        raw = gst_device_monitor_new()  // transfer full, already sunk
-        let bus = gst_device_monitor_get_bus(raw)!
+        reference = ObjectReference(adopting: gst_device_monitor_new())  // transfer full, already sunk
+        let bus = gst_device_monitor_get_bus(reference.raw)!
         dispatcher = BusDispatcher.install(on: bus)
         gst_object_unref(bus)
         for deviceClass in classes {
-            gst_device_monitor_add_filter(raw, deviceClass, nil)
+            gst_device_monitor_add_filter(reference.raw, deviceClass, nil)
         }
     }
 
@@ -26,7 +27,6 @@ public final class DeviceMonitor: @unchecked Sendable {
     deinit {
         stopWatching()
         dispatcher.finishAll()
-        gst_object_unref(raw)
     }
 
     /// A device that appeared or went.

@@ -5,23 +5,20 @@ internal import CGStreamer
 /// The wrapper holds one reference to the element and releases it when it is no longer used.
 /// Elements are safe to use from any thread: GStreamer locks each object internally.
 public class Element: @unchecked Sendable, CustomStringConvertible {
-    // @unchecked Sendable: the pointer never changes, the reference count is atomic, and every
+    // @unchecked Sendable: its only state is its reference, which is Sendable, and every
     // GStreamer call made through it takes the object's own lock.
-    let raw: UnsafeMutablePointer<GstElement>
+    private let reference: ObjectReference<GstElement>
+    var raw: UnsafeMutablePointer<GstElement> { reference.raw }
 
     /// Takes over one reference the caller owned (transfer full, already sunk).
     required init(adopting raw: UnsafeMutablePointer<GstElement>) {
-        self.raw = raw
+        reference = ObjectReference(adopting: raw)
     }
 
     /// Takes ownership of a newly created, floating element.
     convenience init(sinking raw: UnsafeMutablePointer<GstElement>) {
         gst_object_ref_sink(raw)
         self.init(adopting: raw)
-    }
-
-    deinit {
-        gst_object_unref(raw)
     }
 
     /// Makes an element from an installed factory.

@@ -2,8 +2,9 @@ internal import CGStreamer
 
 /// A connection point of an element: data leaves through source pads and enters through sink pads.
 public final class Pad: @unchecked Sendable, CustomStringConvertible {
-    // @unchecked Sendable: the pointer never changes and GStreamer locks pads internally.
-    let raw: UnsafeMutablePointer<GstPad>
+    // @unchecked Sendable: its only state is its reference, which is Sendable, and GStreamer locks pads internally.
+    private let reference: ObjectReference<GstPad>
+    var raw: UnsafeMutablePointer<GstPad> { reference.raw }
 
     /// The way data flows through a pad.
     public enum Direction: Sendable {
@@ -17,17 +18,12 @@ public final class Pad: @unchecked Sendable, CustomStringConvertible {
 
     /// Takes over a reference the caller owned.
     init(adopting raw: UnsafeMutablePointer<GstPad>) {
-        self.raw = raw
+        reference = ObjectReference(adopting: raw)
     }
 
     /// Takes a new reference to a pad someone else owns.
     init(retaining raw: UnsafeMutablePointer<GstPad>) {
-        gst_object_ref(raw)
-        self.raw = raw
-    }
-
-    deinit {
-        gst_object_unref(raw)
+        reference = ObjectReference(retaining: raw)
     }
 
     /// The pad's name, such as `src` or `src_0`.

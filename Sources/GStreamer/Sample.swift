@@ -2,21 +2,18 @@ internal import CGStreamer
 
 /// A buffer together with the caps that describe it, as an app sink delivers it.
 public final class Sample: @unchecked Sendable {
-    // @unchecked Sendable: samples are immutable and their reference count is atomic.
-    let raw: OpaquePointer
+    // @unchecked Sendable: its only state is its reference, and samples are immutable.
+    private let reference: MiniObjectReference
+    var raw: OpaquePointer { reference.opaque }
 
     /// Takes over a reference the caller owned.
     init(adopting raw: OpaquePointer) {
-        self.raw = raw
+        reference = MiniObjectReference(adopting: raw)
     }
 
     /// A sample of a buffer described by caps, to push into an ``AppSource``.
     public convenience init(buffer: Buffer, caps: Caps) {
         self.init(adopting: gst_sample_new(buffer.raw, caps.raw, nil, nil))
-    }
-
-    deinit {
-        gst_sample_unref(raw)
     }
 
     /// The data.

@@ -4,15 +4,8 @@ import Foundation
 /// Metadata about a stream or picture (camera make and model, capture time, orientation),
 /// which muxers such as `jifmux` write as EXIF.
 public struct TagList: Sendable, CustomStringConvertible {
-    private var storage: Storage
-
-    /// Owns one reference to a `GstTagList`.
-    private final class Storage: @unchecked Sendable {
-        // @unchecked Sendable: a storage is written only while uniquely referenced (copy on write).
-        let raw: UnsafeMutablePointer<GstTagList>
-        init(adopting raw: UnsafeMutablePointer<GstTagList>) { self.raw = raw }
-        deinit { gst_tag_list_unref(raw) }
-    }
+    /// Written only while uniquely referenced (copy on write).
+    private var storage: MiniObjectReference
 
     /// Well-known tag names.
     public enum Tag {
@@ -37,7 +30,7 @@ public struct TagList: Sendable, CustomStringConvertible {
     /// Makes an empty tag list.
     public init() throws(GStreamerError) {
         try requireGStreamer()
-        storage = Storage(adopting: gst_tag_list_new_empty())
+        storage = MiniObjectReference(adopting: gst_tag_list_new_empty())
     }
 
     /// Sets a tag, converting the value to the tag's type (text, number, Boolean).
@@ -70,22 +63,22 @@ public struct TagList: Sendable, CustomStringConvertible {
     /// The value of a tag, or `nil` when it is not set.
     public subscript(tag: String) -> Value? {
         var gvalue = GValue()
-        guard gst_tag_list_copy_value(&gvalue, storage.raw, tag) != 0 else { return nil }
+        guard gst_tag_list_copy_value(&gvalue, storage.pointer(to: GstTagList.self), tag) != 0 else { return nil }
         defer { g_value_unset(&gvalue) }
         return Value(reading: &gvalue)
     }
 
     /// GStreamer's text form.
     public var description: String {
-        takeGLibString(gst_tag_list_to_string(storage.raw)) ?? ""
+        takeGLibString(gst_tag_list_to_string(storage.pointer(to: GstTagList.self))) ?? ""
     }
 
     private var writableRaw: UnsafeMutablePointer<GstTagList> {
         mutating get {
             if !isKnownUniquelyReferenced(&storage) {
-                storage = Storage(adopting: gst_tag_list_copy(storage.raw))
+                storage = MiniObjectReference(adopting: gst_tag_list_copy(storage.pointer(to: GstTagList.self)))
             }
-            return storage.raw
+            return storage.pointer(to: GstTagList.self)
         }
     }
 }
