@@ -212,9 +212,11 @@ public enum Parser {
                 for argument in arguments {
                     guard let name = resolve(argument) else { return nil }
                     guard image.filters.contains(name) else {
-                        let hint = Spelling.closest(to: name, among: image.filters).map { "did you mean \($0)?" }
-                            ?? "camctl filters lists them"
-                        fail(argument, "\(argument.quoted) is not a filter; \(hint)")
+                        if let closest = Spelling.closest(to: name, among: image.filters) {
+                            fail(argument, "\(argument.quoted) is not a filter; did you mean \(closest)?")
+                        } else {
+                            fail(argument, "\(argument.quoted) is not a filter", remedy: .listFilters)
+                        }
                         return nil
                     }
                     names.append(name)
@@ -446,8 +448,8 @@ public enum Parser {
             return value
         }
 
-        mutating func fail(_ token: Token, _ message: String) {
-            errors.append(ScriptError(line: token.line, column: token.column, message))
+        mutating func fail(_ token: Token, _ message: String, remedy: ScriptError.Remedy? = nil) {
+            errors.append(ScriptError(line: token.line, column: token.column, message, remedy: remedy))
         }
     }
 }

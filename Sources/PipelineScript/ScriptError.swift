@@ -4,19 +4,34 @@ public struct ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
     public let column: Int
     /// What is wrong and what was expected.
     public let message: String
+    /// What the writer can do about it, where a front end words it in its own terms.
+    public let remedy: Remedy?
 
-    public init(line: Int, column: Int, _ message: String) {
+    /// What the writer can do about a mistake.
+    public enum Remedy: Sendable, Equatable, CustomStringConvertible {
+        /// Look at the list of filters.
+        case listFilters
+
+        public var description: String {
+            switch self {
+            case .listFilters: "the list of filters names them"
+            }
+        }
+    }
+
+    public init(line: Int, column: Int, _ message: String, remedy: Remedy? = nil) {
         self.line = line
         self.column = column
         self.message = message
+        self.remedy = remedy
     }
 
-    /// `FILE:LINE:COLUMN: message`, as compilers write it.
-    public func formatted(file: String) -> String {
-        "\(file):\(line):\(column): \(message)"
+    /// `FILE:LINE:COLUMN: message`, as compilers write it, with the remedy in `remedyWords`.
+    public func formatted(file: String, remedyWords: (Remedy) -> String = \.description) -> String {
+        "\(file):\(line):\(column): \(message)" + (remedy.map { "; " + remedyWords($0) } ?? "")
     }
 
-    public var description: String { "\(line):\(column): \(message)" }
+    public var description: String { "\(line):\(column): \(message)" + (remedy.map { "; \($0)" } ?? "") }
 }
 
 /// Every mistake found in a file, in order.

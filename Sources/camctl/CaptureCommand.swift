@@ -109,8 +109,3 @@ struct CaptureCommand: Subcommand {
         }
     }
 }
-
-extension CommandFailure {
-    /// Ctrl-C or SIGTERM: the run stopped cleanly at the user's request.
-    static let interrupted = CommandFailure("interrupted; the photos taken so far are saved", exitCode: .interrupted)
-}

@@ -1,6 +1,7 @@
 import CameraKit
 import CameraOperator
 import PhotoLibrary
+import PipelineScript
 
 // What the lower layers' errors mean for the command line: each kind's documented exit code.
 
@@ -33,6 +34,15 @@ extension CaptureError {
         case .shrinkDrawing: "use a smaller --scale"
         }
         return "\(message); \(words)"
+    }
+}
+
+extension ScriptError.Remedy {
+    /// The remedy as the command that carries it out.
+    var commandLineWords: String {
+        switch self {
+        case .listFilters: "camctl filters lists them"
+        }
     }
 }
 
@@ -104,4 +114,9 @@ extension CommandFailure {
             self.init("--exec could not run: \(reason)", exitCode: .software)
         }
     }
+}
+
+extension CommandFailure {
+    /// Ctrl-C or SIGTERM: the run stopped cleanly at the user's request.
+    static let interrupted = CommandFailure("interrupted; the photos taken so far are saved", exitCode: .interrupted)
 }

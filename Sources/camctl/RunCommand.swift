@@ -124,7 +124,7 @@ struct RunCommand: Subcommand {
 
     /// Prints the mistakes on their own lines (the first ``listedMistakes``) and ends with exit code 65.
     private func report(_ errors: [ScriptError]) throws(CommandFailure) -> Never {
-        var lines = errors.prefix(Self.listedMistakes).map { $0.formatted(file: file) }
+        var lines = errors.prefix(Self.listedMistakes).map { $0.formatted(file: file, remedyWords: \.commandLineWords) }
         if errors.count > Self.listedMistakes { lines.append("\(file): and \(errors.count - Self.listedMistakes) more mistakes") }
         FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
         throw CommandFailure("\(file) has \(errors.count) mistake\(errors.count == 1 ? "" : "s"); nothing was run", exitCode: .dataError)

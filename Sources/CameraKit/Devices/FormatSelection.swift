@@ -22,7 +22,8 @@ public enum FormatSelection {
         }
         guard !candidates.isEmpty else {
             throw CaptureError(.formatUnavailable,
-                "\(camera) does not offer \(request); it offers \(offers(usable))", remedy: .chooseOfferedFormat)
+                "\(camera) does not offer \(request); it offers \(offers(usable).joined(separator: ", "))",
+                remedy: .chooseOfferedFormat(offers(usable)))
         }
         let fastEnough = candidates.filter { request.frameRate.map($0.frameRate.isAtLeast) ?? true }
         guard !fastEnough.isEmpty else {
@@ -30,7 +31,7 @@ public enum FormatSelection {
             throw CaptureError(.formatUnavailable,
                 "\(camera) offers \(request.width.map { "\($0)x\(request.height!)" } ?? "that size") at most at "
                 + "\(FormatRequest.describe(best.frameRate)) fps (\(best)), not \(FormatRequest.describe(request.frameRate!)) fps; "
-                + "ask for that rate or a smaller size (it offers \(offers(usable)))")
+                + "ask for that rate or a smaller size (it offers \(offers(usable).joined(separator: ", ")))")
         }
         // With a rate asked for: the lowest rate that meets it (raw before MJPEG, then the usual pixel formats).
         // Without: the highest rate, raw before MJPEG on a tie.
@@ -70,7 +71,7 @@ public enum FormatSelection {
     }
 
     /// `YUY2 640x480 @ 30/1, …; image/jpeg 1920x1080 @ 30/1`.
-    private static func offers(_ capabilities: [VideoCapability]) -> String {
+    private static func offers(_ capabilities: [VideoCapability]) -> [String] {
         capabilities.map { capability in
             let encoding = capability.mediaType == "image/jpeg" ? "MJPEG" : (capability.pixelFormat ?? "raw")
             let rate = capability.frameRates.maximum.map { " up to \(FormatRequest.describe($0)) fps" } ?? ""
@@ -78,7 +79,7 @@ public enum FormatSelection {
                 ? "\(capability.widths.lowerBound)x\(capability.heights.lowerBound)"
                 : "up to \(capability.widths.upperBound)x\(capability.heights.upperBound)"
             return "\(size) \(encoding)\(rate)"
-        }.joined(separator: ", ")
+        }
     }
 }
 

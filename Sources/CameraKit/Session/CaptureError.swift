@@ -35,8 +35,8 @@ public struct CaptureError: Error, Sendable, Equatable, CustomStringConvertible 
         case useSink([String])
         /// Run where a display is, or without a preview window.
         case needsDisplay
-        /// Ask for one of the formats the camera offers (the message lists them).
-        case chooseOfferedFormat
+        /// Ask for one of the formats the camera offers (these; the message lists them too).
+        case chooseOfferedFormat([String])
         /// Use the built-in test camera.
         case useTestCamera
         /// Look at the list of cameras attached.
