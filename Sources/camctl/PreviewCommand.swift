@@ -40,7 +40,7 @@ struct PreviewCommand: Subcommand {
         let controls = ControlInbox.shared.claimed()
         try SessionOptions.checkSink(sink, from: "--sink")
         let saving = try PhotoSaving(arguments, photoCount: nil)
-        var camera = try await session.camera(controls: controls)
+        let camera = try await session.camera(controls: controls)
         var configuration = session.configuration(for: camera)
         configuration.preview = PreviewConfiguration(sink: sink)
         configuration.resumesAutomatically = true
@@ -71,11 +71,9 @@ struct PreviewCommand: Subcommand {
                     throw error
                 }
             case .switchCamera?:
-                guard let next = Self.camera(after: camera) else { continue }
-                guard try await operating.perform(.switchCamera(to: next), notingCameraFailure: "could not switch to \(next.name)") != nil
-                else { continue }
-                camera = next
-                Console.progress("switched to \(next.name)")
+                if case .switched(let next)? = try await operating.perform(.nextCamera, notingCameraFailure: "could not switch cameras") {
+                    Console.progress("switched to \(next.name)")
+                }
             case .nextFilter?, .zoom?:
                 var image = await captureSession.configuration.image
                 if control == .nextFilter {
@@ -97,13 +95,6 @@ struct PreviewCommand: Subcommand {
         }
         await captureSession.stop()
         if let error = failure.error.withLock({ $0 }) { throw error }
-    }
-
-    /// The camera after `current` in the list of cameras (the test camera last), wrapping round.
-    static func camera(after current: CaptureDevice) -> CaptureDevice? {
-        guard let cameras = try? DeviceDiscovery.devices(), cameras.count > 1 else { return nil }
-        let index = cameras.firstIndex { $0.id == current.id } ?? -1
-        return cameras[(index + 1) % cameras.count]
     }
 
     /// The error that ended the session, written by the event reporter.

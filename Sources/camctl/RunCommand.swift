@@ -83,7 +83,7 @@ struct RunCommand: Subcommand {
             throw CommandFailure(error)
         }
         controls.listenToKeys()
-        var runner = ScriptRunner(session: session, camera: configuration.device, saving: saving, controls: controls,
+        let runner = ScriptRunner(session: session, camera: configuration.device, saving: saving, controls: controls,
                                   settings: photoSettings(script), printsJSON: arguments.flag("--json"))
         do {
             try await runner.run(script.steps)

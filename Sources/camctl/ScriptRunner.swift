@@ -6,7 +6,6 @@ import PipelineScript
 /// Carries out a description file's steps on a running session.
 struct ScriptRunner {
     let session: CaptureSession
-    var camera: CaptureDevice
     let operating: OperatorConsole
     let controls: ControlInbox
     let settings: PhotoSettings
@@ -15,13 +14,13 @@ struct ScriptRunner {
     init(session: CaptureSession, camera: CaptureDevice, saving: sending PhotoSaving, controls: ControlInbox,
          settings: PhotoSettings, printsJSON: Bool) {
         operating = OperatorConsole(session: session, device: camera, saving: saving)
-        (self.session, self.camera, self.controls, self.settings, self.printsJSON) = (session, camera, controls, settings, printsJSON)
+        (self.session, self.controls, self.settings, self.printsJSON) = (session, controls, settings, printsJSON)
     }
 
     /// Why a run ends early.
     private struct Finished: Error {}
 
-    mutating func run(_ steps: [Script.Step]) async throws(CommandFailure) {
+    func run(_ steps: [Script.Step]) async throws(CommandFailure) {
         do {
             try await perform(steps)
         } catch is Finished {
@@ -33,7 +32,7 @@ struct ScriptRunner {
         }
     }
 
-    private mutating func perform(_ steps: [Script.Step]) async throws {
+    private func perform(_ steps: [Script.Step]) async throws {
         for step in steps {
             try await check(controls.next())
             switch step {
@@ -59,9 +58,7 @@ struct ScriptRunner {
                     try await check(await pause(until: start + .seconds(every), controls: controls))
                 }
             case .switchCamera:
-                guard let next = PreviewCommand.camera(after: camera) else { continue }
-                try await operating.perform(.switchCamera(to: next))
-                camera = next
+                try await operating.perform(.nextCamera)
             case .pausePreview:
                 try await operating.perform(.pausePreview)
             case .resumePreview:

@@ -14,6 +14,9 @@ public enum Action: Sendable {
     case cutCountdown
     /// Switch the running session to another camera.
     case switchCamera(to: CaptureDevice)
+    /// Switch to the camera after the running one in the list of cameras (the test camera
+    /// last), wrapping round; with no other camera, nothing changes.
+    case nextCamera
     /// Stop showing new frames in the preview, or show them again.
     case pausePreview, resumePreview
     /// Change the filters, colour values, zoom, aspect ratio, mirroring and rotation.

@@ -8,6 +8,8 @@ public enum Outcome: Sendable {
     case countdownEnded(early: Bool)
     /// The session runs on this camera now.
     case switched(to: CaptureDevice)
+    /// There is no other camera to switch to.
+    case noOtherCamera
     /// Whether the preview is paused now.
     case previewPaused(Bool)
     /// The image settings in force now.

@@ -74,6 +74,9 @@ public actor SessionOperator {
                 try await session.switchDevice(to: camera)
                 device = camera
                 return .switched(to: camera)
+            case .nextCamera:
+                guard let next = Self.camera(after: device) else { return .noOtherCamera }
+                return try await perform(.switchCamera(to: next))
             case .pausePreview, .resumePreview:
                 if case .pausePreview = action { session.previewOutput.pause() } else { session.previewOutput.resume() }
                 return .previewPaused(session.previewOutput.isPaused)
@@ -96,6 +99,13 @@ public actor SessionOperator {
         } catch {
             throw .capture(CaptureError(.pipeline, "the action failed: \(error)"))
         }
+    }
+
+    /// The camera after `current` in the list of cameras, wrapping round; `nil` when it is the only one.
+    private static func camera(after current: CaptureDevice) -> CaptureDevice? {
+        guard let cameras = try? DeviceDiscovery.devices(), cameras.count > 1 else { return nil }
+        let index = cameras.firstIndex { $0.id == current.id } ?? -1
+        return cameras[(index + 1) % cameras.count]
     }
 
     /// Delivers a photo, reports it, runs its hook, and keeps it for the next composition.
