@@ -48,7 +48,7 @@ struct BoothThroughOperatorTests {
         #expect(shotPaths.count == 3 && strip.item.isComposed)
         #expect(strip.libraryPhoto.map { "\($0.width)x\($0.height)" } == "672x1504")
 
-        let result = try ChildProcess.runBuilt("camctl", [
+        let result = try await ChildProcess.runBuiltAside("camctl", [
             "booth", "--device", "test:ball", "--resolution", "640x480", "--countdown", "0.2", "--sink", "fakesink",
             "--shots", "3", "--layout", "1x4", "--library", commanded.url.path,
         ])

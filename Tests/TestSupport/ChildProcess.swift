@@ -2,7 +2,7 @@ import Foundation
 
 /// Runs programs the tests need: the package's own binaries and tools we did not write.
 public struct ChildProcess {
-    public struct Result {
+    public struct Result: Sendable {
         public let status: Int32
         public let standardOutput: String
         public let standardError: String
@@ -43,12 +43,12 @@ public struct ChildProcess {
         try process.run()
         // A child that hangs fails its test instead of hanging the suite.
         let watchdog = DispatchWorkItem { [process] in if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(120), execute: watchdog)
+        ChildProcess.helper().asyncAfter(deadline: .now() + .seconds(120), execute: watchdog)
         defer { watchdog.cancel() }
         // Read both pipes to their ends before waiting, so a chatty child never blocks on a full pipe.
         let errorData = DataBox()
         let reading = DispatchGroup()
-        DispatchQueue.global().async(group: reading) {
+        ChildProcess.helper().async(group: reading) {
             errorData.data = ChildProcess.readToEnd(errors)
         }
         let outputData = ChildProcess.readToEnd(output)
@@ -58,6 +58,23 @@ public struct ChildProcess {
                       standardOutput: String(decoding: outputData, as: UTF8.self),
                       standardError: String(decoding: errorData.data, as: UTF8.self),
                       standardOutputBytes: outputData)
+    }
+
+    /// ``runBuilt(_:_:environment:in:)`` waited for on a thread of its own, not one of Swift's
+    /// pool: for a child that runs long, so the tests beside it keep their threads.
+    public static func runBuiltAside(_ name: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            helper().async {
+                continuation.resume(with: Swift.Result { try runBuilt(name, arguments, environment: environment) })
+            }
+        }
+    }
+
+    /// A queue for reading one of a child's pipes, or for its watchdog. A serial queue of its own
+    /// runs on a thread of its own: reading a child never waits for a thread of the shared pool,
+    /// which Swift's tasks and the global queues use, and which blocked tests can fill.
+    static func helper() -> DispatchQueue {
+        DispatchQueue(label: "camctl-tests.child-process")
     }
 
     /// Everything a pipe's writers write, until they all close it. A read interrupted by a
@@ -116,10 +133,10 @@ extension ChildProcess {
             process.standardError = errors
             process.standardInput = FileHandle.nullDevice
             try process.run()
-            DispatchQueue.global().async(group: reading) { [output, outputData] in
+            ChildProcess.helper().async(group: reading) { [output, outputData] in
                 outputData.data = ChildProcess.readToEnd(output)
             }
-            DispatchQueue.global().async(group: reading) { [errors, errorData] in
+            ChildProcess.helper().async(group: reading) { [errors, errorData] in
                 errorData.data = ChildProcess.readToEnd(errors)
             }
         }
