@@ -50,7 +50,41 @@ final class OperatorConsole: Sendable {
         return outcome
     }
 
-    /// Counts down on the preview and in the terminal; a key or signal cuts it short and is returned.
+    /// Does what a key other than the shutter asks: the next camera, the next filter, zoom in or
+    /// out, pause or resume the preview; says what it did on the terminal. The shutter, finish
+    /// and interrupt are the command's to act on, and do nothing here.
+    func act(on key: Control) async throws(CommandFailure) {
+        let session = camera.session
+        switch key {
+        case .switchCamera:
+            switch try await perform(.nextCamera, notingCameraFailure: "could not switch cameras") {
+            case .switched(let next)?: Console.progress("switched to \(next.name)")
+            case .noOtherCamera?: Console.progress("there is no other camera to switch to")
+            default: break
+            }
+        case .nextFilter, .zoom:
+            var image = await session.configuration.image
+            if key == .nextFilter {
+                let current = image.filters.count == 1 ? image.filters[0] : .none
+                let all = ImageFilter.allCases
+                image.filters = [all[(all.firstIndex(of: current)! + 1) % all.count]]
+            } else {
+                let factor = key == .zoom(in: true) ? image.zoom * 1.25 : image.zoom / 1.25
+                image.zoom = min(max(factor, ImageSettings.zoomRange.lowerBound), ImageSettings.zoomRange.upperBound)
+            }
+            guard try await perform(.changeImage(image), notingCameraFailure: "could not change the picture") != nil else { return }
+            Console.progress(key == .nextFilter ? "filter: \(image.filters[0].rawValue)" : String(format: "zoom: %.2fx", image.zoom))
+        case .togglePreview:
+            let paused = session.previewOutput.isPaused
+            try await perform(paused ? .resumePreview : .pausePreview)
+            Console.progress(paused ? "preview resumed" : "preview paused (p resumes)")
+        case .captureNow, .finish, .interrupt:
+            break
+        }
+    }
+
+    /// Counts down on the preview and in the terminal. The shutter (Space, Enter, SIGUSR1), `q`
+    /// and interrupts cut it short and are returned; other keys do their own job meanwhile.
     func countDown(_ seconds: Double, controls: ControlInbox) async -> Control? {
         guard seconds > 0 else { return nil }
         defer { Console.endProgressLine() }
@@ -59,7 +93,15 @@ final class OperatorConsole: Sendable {
                 _ = try? await camera.perform(.countdown(seconds: seconds))
                 return nil
             }
-            group.addTask { await controls.next(within: nil) }
+            group.addTask { [self] in
+                while let control = await controls.next(within: nil) {
+                    switch control {
+                    case .captureNow, .finish, .interrupt: return control
+                    default: try? await act(on: control)
+                    }
+                }
+                return nil
+            }
             var cutBy: Control?
             for await ending in group {
                 // The first to end ends the other: a control cuts the countdown; a countdown that

@@ -70,27 +70,8 @@ struct PreviewCommand: Subcommand {
                     await captureSession.stop()
                     throw error
                 }
-            case .switchCamera?:
-                if case .switched(let next)? = try await operating.perform(.nextCamera, notingCameraFailure: "could not switch cameras") {
-                    Console.progress("switched to \(next.name)")
-                }
-            case .nextFilter?, .zoom?:
-                var image = await captureSession.configuration.image
-                if control == .nextFilter {
-                    let current = image.filters.count == 1 ? image.filters[0] : .none
-                    let all = ImageFilter.allCases
-                    image.filters = [all[(all.firstIndex(of: current)! + 1) % all.count]]
-                } else {
-                    let factor = control == .zoom(in: true) ? image.zoom * 1.25 : image.zoom / 1.25
-                    image.zoom = min(max(factor, ImageSettings.zoomRange.lowerBound), ImageSettings.zoomRange.upperBound)
-                }
-                guard try await operating.perform(.changeImage(image), notingCameraFailure: "could not change the picture") != nil
-                else { continue }
-                Console.progress(control == .nextFilter ? "filter: \(image.filters[0].rawValue)" : String(format: "zoom: %.2fx", image.zoom))
-            case .togglePreview?:
-                let paused = captureSession.previewOutput.isPaused
-                try await operating.perform(paused ? .resumePreview : .pausePreview)
-                Console.progress(paused ? "preview resumed" : "preview paused (p resumes)")
+            case let key?:
+                try await operating.act(on: key)
             }
         }
         await captureSession.stop()

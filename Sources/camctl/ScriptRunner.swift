@@ -75,15 +75,13 @@ struct ScriptRunner {
         }
     }
 
-    /// Acts on a control between steps: Ctrl-C stops now (exit 130), q or SIGUSR2 ends the run.
+    /// Acts on a control between steps: Ctrl-C stops now (exit 130), q or SIGUSR2 ends the run, other keys do their job.
     private func check(_ control: Control?) async throws {
         switch control {
         case .interrupt?: throw CommandFailure.interrupted
         case .finish?: throw Finished()
-        case .togglePreview?:
-            let paused = session.previewOutput.isPaused
-            try await operating.perform(paused ? .resumePreview : .pausePreview)
-        default: break
+        case let key?: try await operating.act(on: key)  // the shutter between steps does nothing
+        case nil: break
         }
     }
 }
