@@ -14,5 +14,9 @@ public func fuzzJPEG(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     _ = JPEGFile.orientation(inExif: bytes)
+    // Removing a thumbnail keeps the block's size and its orientation.
+    let stripped = JPEGFile.removingThumbnail(fromExif: bytes)
+    precondition(stripped.count == bytes.count, "removing a thumbnail changed the block's size")
+    precondition(JPEGFile.orientation(inExif: stripped) == JPEGFile.orientation(inExif: bytes), "removing a thumbnail changed the orientation")
     return 0
 }

@@ -35,6 +35,12 @@ public struct ExifMetadata: Sendable, Equatable {
     public var flash: Flash?
     /// The digital zoom ratio, where zoom was applied.
     public var digitalZoomRatio: Double?
+    /// A small JPEG of the picture, written in IFD1 as cameras write theirs, when the whole block
+    /// still fits a JPEG's APP1 segment (``maximumSize``); for JPEG photos (HEIF keeps its own).
+    public var thumbnail: [UInt8]?
+
+    /// The largest block a JPEG's APP1 segment holds after its `Exif\0\0` name.
+    public static let maximumSize = 0xFFFF - 2 - 6
 
     /// Makes empty metadata.
     public init() {}
@@ -66,6 +72,10 @@ public struct ExifMetadata: Sendable, Equatable {
         if let pixelWidth { exif.append(.long(0xA002, UInt32(clamping: pixelWidth))) }
         if let pixelHeight { exif.append(.long(0xA003, UInt32(clamping: pixelHeight))) }
         if let digitalZoomRatio { exif.append(.rational(0xA404, UInt32((digitalZoomRatio * 100).rounded()), 100)) }
+        if let thumbnail {
+            let withThumbnail = TIFFWriter.write(primary: primary, exif: exif, thumbnail: thumbnail)
+            if withThumbnail.count <= Self.maximumSize { return withThumbnail }
+        }
         return TIFFWriter.write(primary: primary, exif: exif)
     }
 

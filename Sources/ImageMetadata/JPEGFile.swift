@@ -75,26 +75,50 @@ extension JPEGFile {
         return nil
     }
 
+    /// A TIFF block without its thumbnail: IFD0 no longer points on to IFD1 (a picture changed
+    /// after it was taken keeps its metadata, not a thumbnail of what it was). A block it cannot
+    /// read is returned as it is.
+    public static func removingThumbnail(fromExif tiff: [UInt8]) -> [UInt8] {
+        guard let reader = TIFFReader(tiff), let ifd = reader.number(at: 4, bytes: 4),
+              let count = reader.number(at: ifd, bytes: 2) else { return tiff }
+        let next = ifd + 2 + count * 12
+        guard next + 4 <= tiff.count else { return tiff }
+        var edited = tiff
+        edited.replaceSubrange(next ..< next + 4, with: [0, 0, 0, 0])
+        return edited
+    }
+
     /// The EXIF Orientation (1–8) recorded in a TIFF block, or `nil` when it records none.
     public static func orientation(inExif tiff: [UInt8]) -> Int? {
+        guard let reader = TIFFReader(tiff), let ifd = reader.number(at: 4, bytes: 4),
+              let count = reader.number(at: ifd, bytes: 2) else { return nil }
+        for entry in 0..<count {
+            let place = ifd + 2 + entry * 12
+            guard let tag = reader.number(at: place, bytes: 2) else { return nil }
+            if tag == 0x0112, let value = reader.number(at: place + 8, bytes: 2), (1...8).contains(value) { return value }
+        }
+        return nil
+    }
+}
+
+/// Reads numbers of a TIFF block in its byte order, refusing any that runs past its end.
+private struct TIFFReader {
+    let tiff: [UInt8]
+    let bigEndian: Bool
+
+    init?(_ tiff: [UInt8]) {
         guard tiff.count >= 8 else { return nil }
-        let bigEndian: Bool
         switch (tiff[0], tiff[1]) {
         case (0x4D, 0x4D): bigEndian = true
         case (0x49, 0x49): bigEndian = false
         default: return nil
         }
-        func number(at offset: Int, bytes: Int) -> Int? {
-            guard offset >= 0, offset + bytes <= tiff.count else { return nil }
-            let slice = tiff[offset ..< offset + bytes]
-            return (bigEndian ? Array(slice) : slice.reversed()).reduce(0) { $0 << 8 | Int($1) }
-        }
-        guard let ifd = number(at: 4, bytes: 4), let count = number(at: ifd, bytes: 2) else { return nil }
-        for entry in 0..<count {
-            let place = ifd + 2 + entry * 12
-            guard let tag = number(at: place, bytes: 2) else { return nil }
-            if tag == 0x0112, let value = number(at: place + 8, bytes: 2), (1...8).contains(value) { return value }
-        }
-        return nil
+        self.tiff = tiff
+    }
+
+    func number(at offset: Int, bytes: Int) -> Int? {
+        guard offset >= 0, offset <= tiff.count - bytes else { return nil }
+        let slice = tiff[offset ..< offset + bytes]
+        return (bigEndian ? Array(slice) : slice.reversed()).reduce(0) { $0 << 8 | Int($1) }
     }
 }

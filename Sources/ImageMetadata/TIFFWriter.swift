@@ -1,4 +1,5 @@
-/// Writes the two IFDs of an EXIF block (the primary image's, and the Exif sub-IFD) as little-endian TIFF.
+/// Writes the IFDs of an EXIF block (the primary image's, the Exif sub-IFD, and the thumbnail's
+/// IFD1 with its JPEG) as little-endian TIFF.
 enum TIFFWriter {
     /// One IFD entry.
     enum Entry {
@@ -31,15 +32,24 @@ enum TIFFWriter {
 
     private static let exifPointerTag: UInt16 = 0x8769
 
-    /// `II*\0`, IFD0 (with a pointer to the Exif IFD), then the Exif IFD, each followed by its long values.
-    static func write(primary: [Entry], exif: [Entry]) -> [UInt8] {
+    /// `II*\0`, IFD0 (with a pointer to the Exif IFD), then the Exif IFD, each followed by its
+    /// long values; with a thumbnail, IFD0 points on to IFD1, which holds the thumbnail's place and
+    /// length, and the thumbnail's JPEG follows it.
+    static func write(primary: [Entry], exif: [Entry], thumbnail: [UInt8]? = nil) -> [UInt8] {
         var output: [UInt8] = [0x49, 0x49, 0x2A, 0x00] + UInt32(8).littleEndianBytes
         let primaryEntries = primary + [.long(exifPointerTag, 0)]
-        let primarySize = size(of: primaryEntries)
-        let exifOffset = UInt32(8 + primarySize)
-        output += ifd(primaryEntries.map { $0.tag == exifPointerTag ? .long(exifPointerTag, exifOffset) : $0 }, at: 8)
+        let exifOffset = UInt32(8 + size(of: primaryEntries))
+        let thumbnailOffset = exifOffset + UInt32(size(of: exif))
+        output += ifd(primaryEntries.map { $0.tag == exifPointerTag ? .long(exifPointerTag, exifOffset) : $0 }, at: 8,
+                      next: thumbnail == nil ? 0 : thumbnailOffset)
         output += ifd(exif, at: exifOffset)
-        return output
+        guard let thumbnail else { return output }
+        // Compression 6 (JPEG), 72 pixels per inch, then JPEGInterchangeFormat and its length.
+        let described: [Entry] = [.short(0x0103, 6), .rational(0x011A, 72, 1), .rational(0x011B, 72, 1), .short(0x0128, 2),
+                                  .long(0x0202, UInt32(thumbnail.count))]
+        let dataOffset = thumbnailOffset + UInt32(size(of: described + [.long(0x0201, 0)]))
+        output += ifd(described + [.long(0x0201, dataOffset)], at: thumbnailOffset)
+        return output + thumbnail
     }
 
     /// The bytes an IFD takes: count, 12-byte entries, next-IFD offset, and values longer than 4 bytes.
@@ -50,7 +60,7 @@ enum TIFFWriter {
         }
     }
 
-    private static func ifd(_ entries: [Entry], at offset: UInt32) -> [UInt8] {
+    private static func ifd(_ entries: [Entry], at offset: UInt32, next: UInt32 = 0) -> [UInt8] {
         let sorted = entries.sorted { $0.tag < $1.tag }
         var table = UInt16(sorted.count).littleEndianBytes
         var values: [UInt8] = []
@@ -66,7 +76,7 @@ enum TIFFWriter {
                 if values.count % 2 == 1 { values.append(0) }  // values start on word boundaries
             }
         }
-        return table + UInt32(0).littleEndianBytes + values
+        return table + next.littleEndianBytes + values
     }
 }
 

@@ -28,6 +28,23 @@ struct CaptureCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["photo.jpg"], "no temporary files stay behind")
     }
 
+    @Test("A JPEG photo carries its thumbnail in EXIF's IFD1, as cameras do, and still validates", arguments: [
+        ("640x480", "320x240"), ("4032x3024", "320x240"),
+    ])
+    func embeddedThumbnail(resolution: String, thumbnailSize: String) throws {
+        let camctl = try Camctl()
+        let folder = try TemporaryFolder()
+        let result = try camctl("capture", "--device", "test", "--resolution", resolution)
+        #expect(result.status == 0, "\(result.standardError)")
+        let photo = try #require(try camctl.photos().first?["path"] as? String)
+        let extracted = try ChildProcess.run("exiftool", ["-b", "-ThumbnailImage", photo]).standardOutputBytes
+        let thumbnail = folder.path("thumbnail.jpg")
+        try extracted.write(to: URL(fileURLWithPath: thumbnail))
+        #expect(try Camctl.exif(thumbnail, "FileType", "ImageSize") == ["JPEG", thumbnailSize])
+        #expect(try ChildProcess.run("exiftool", ["-validate", "-warning", "-error", "-s3", photo]).standardOutput.hasPrefix("OK"))
+        #expect(try Camctl.exif(photo, "Orientation", "ImageSize") == ["Horizontal (normal)", resolution])
+    }
+
     @Test("A picture used as a camera is photographed at its own size with --resolution photo")
     func fileCameraOwnSize() throws {
         let camctl = try Camctl()

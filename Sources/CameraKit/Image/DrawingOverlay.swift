@@ -67,7 +67,7 @@ public struct DrawingOverlay: Sendable, Equatable {
         guard let stored = JPEGFile.dimensions(of: jpeg) else {
             throw CaptureError(.unreadableFile, "the photo is not a JPEG picture")
         }
-        let exif = JPEGFile.exifBlock(of: jpeg)
+        let exif = JPEGFile.exifBlock(of: jpeg).map(JPEGFile.removingThumbnail(fromExif:))
         let orientation = ExifOrientation(value: exif.flatMap(JPEGFile.orientation(inExif:)) ?? 1)
         let placement = try self.placement(onWidth: stored.width, height: stored.height, orientation: orientation)
         let drawing = orientation.value == 1 ? path : try await Self.turned(path, method: orientation.storing)

@@ -204,18 +204,26 @@ public final class PhotoOutput: Sendable {
                 ? attachment.encoders.thumbnail.encode(jpegFrame, quality: 80, width: resolved.thumbnailWidth, height: resolved.thumbnailHeight,
                                                      turn: resolved.pixelTurn)
                 : []
-            let fileData: [UInt8]
+            let fileData: [UInt8], thumbnailData: [UInt8]
             if resolved.codec == .hevc {
                 fileData = try await heifFile(of: frame, exif: exif, resolved: resolved, request: request)
-            } else if let cameraJPEG {
-                guard let jpeg = cameraJPEG.buffer else { throw CaptureError(.pipeline, "the camera's JPEG frame holds no data") }
-                fileData = try JPEGFile.embeddingExif(exif.tiffData(), in: try jpeg.bytes())
+                thumbnailData = try await thumbnail
             } else {
-                let encoded = try await attachment.encoders.photo.encode(jpegFrame, quality: request.settings.quality, turn: resolved.pixelTurn)
-                fileData = try JPEGFile.embeddingExif(exif.tiffData(), in: encoded)
+                let picture: [UInt8]
+                if let cameraJPEG {
+                    guard let jpeg = cameraJPEG.buffer else { throw CaptureError(.pipeline, "the camera's JPEG frame holds no data") }
+                    picture = try jpeg.bytes()
+                } else {
+                    picture = try await attachment.encoders.photo.encode(jpegFrame, quality: request.settings.quality, turn: resolved.pixelTurn)
+                }
+                // The thumbnail goes inside the JPEG too, in EXIF's IFD1, as cameras put theirs.
+                thumbnailData = try await thumbnail
+                var withThumbnail = exif
+                withThumbnail.thumbnail = thumbnailData.isEmpty ? nil : thumbnailData
+                fileData = try JPEGFile.embeddingExif(withThumbnail.tiffData(), in: picture)
             }
             let photo = Photo(
-                captureID: id, fileData: fileData, thumbnailData: try await thumbnail, resolvedSettings: resolved,
+                captureID: id, fileData: fileData, thumbnailData: thumbnailData, resolvedSettings: resolved,
                 orientation: exif.orientation, deviceName: attachment.deviceName, requestedAt: request.requestedAt,
                 requestTime: request.requestTime, frameTime: buffer?.presentationTime, frameNumber: buffer?.offset)
             eventStream.send(.didFinishProcessingPhoto(id: id))
