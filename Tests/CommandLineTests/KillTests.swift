@@ -4,7 +4,7 @@ import Testing
 
 /// camctl killed without warning while it saves photos: every photo it reported saved is in the
 /// library, whole, and nothing half-written is indexed.
-@Suite("Killed during a burst, nothing reported saved is lost", .timeLimit(.minutes(3)))
+@Suite("Killed during a burst, nothing reported saved is lost", .timeLimit(.minutes(3)), .aside)
 struct KillTests {
     @Test("20 SIGKILLs at random moments of JPEG and HEIC bursts into one library")
     func randomKills() throws {
