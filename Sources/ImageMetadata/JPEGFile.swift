@@ -79,7 +79,8 @@ extension JPEGFile {
     /// after it was taken keeps its metadata, not a thumbnail of what it was). A block it cannot
     /// read is returned as it is.
     public static func removingThumbnail(fromExif tiff: [UInt8]) -> [UInt8] {
-        guard let reader = TIFFReader(tiff), let ifd = reader.number(at: 4, bytes: 4),
+        // IFD0 starts after the 8-byte header, or the block is not one to edit.
+        guard let reader = TIFFReader(tiff), let ifd = reader.number(at: 4, bytes: 4), ifd >= 8,
               let count = reader.number(at: ifd, bytes: 2) else { return tiff }
         let next = ifd + 2 + count * 12
         guard next + 4 <= tiff.count else { return tiff }

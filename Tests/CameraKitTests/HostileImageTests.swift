@@ -21,6 +21,21 @@ struct HostileImageTests {
         _ = JPEGFile.dimensions(of: bytes)
     }
 
+    @Test("Removing a thumbnail edits only a block whose IFD0 follows its header, and keeps the orientation")
+    func thumbnailRemoval() throws {
+        var exif = ExifMetadata()
+        exif.orientation = 6
+        exif.thumbnail = [0xFF, 0xD8, 0xFF, 0xD9]
+        let block = exif.tiffData()
+        let stripped = JPEGFile.removingThumbnail(fromExif: block)
+        #expect(stripped.count == block.count && stripped != block)
+        #expect(JPEGFile.orientation(inExif: stripped) == 6)
+        // IFD0 placed over the header itself (a fuzzer's find): left as it is.
+        let overlapping: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x00]
+        #expect(JPEGFile.removingThumbnail(fromExif: overlapping) == overlapping)
+        for cut in 0..<block.count { _ = JPEGFile.removingThumbnail(fromExif: Array(block[..<cut])) }
+    }
+
     @Test("Every cut of a JPEG's segments is read or refused")
     func truncatedJPEG() {
         let bytes = Self.jpeg(exifLength: 0x40) + Array(repeating: 0xFF, count: 80)
