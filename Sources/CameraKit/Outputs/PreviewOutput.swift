@@ -63,6 +63,17 @@ public final class PreviewOutput: Sendable {
         return "video/x-raw,width=\(width),height=\(height),pixel-aspect-ratio=1/1"
     }
 
+    /// The font of the text drawn over the preview (a countdown's digits), sized to the picture as
+    /// shown (after turning): digits four tenths of its height, and two of them narrower than it,
+    /// so they are whole and centred at every size.
+    static func textFont(_ image: ImageStage, _ preview: PreviewConfiguration) -> String {
+        let picture = image.outputSize
+        let (width, height) = fit(picture.width, picture.height, into: preview.maximumWidth, preview.maximumHeight)
+        let (shownWidth, shownHeight) = [90, 270].contains(image.settings.rotation) ? (height, width) : (width, height)
+        // A digit of "Sans Bold N" is N pixels tall and three quarters of that wide.
+        return "Sans Bold \(max(6, min(shownHeight * 2 / 5, shownWidth * 11 / 20)))"
+    }
+
     /// The largest even size with the frame's aspect ratio inside the box.
     private static func fit(_ width: Int, _ height: Int, into maxWidth: Int, _ maxHeight: Int) -> (Int, Int) {
         let scale = min(1, min(Double(maxWidth) / Double(width), Double(maxHeight) / Double(height)))
@@ -81,7 +92,7 @@ extension PreviewOutput: SessionOutput {
             + "! capsfilter \(SessionElement.previewSize.assignment) caps=\"\(Self.previewCaps(image, preview))\" "
             + "! videoflip \(SessionElement.previewOrientation.assignment) method=\(image.previewOrientationMethod) ! "
             + (preview.showsText ? "textoverlay \(SessionElement.previewText.assignment) silent=true valignment=center halignment=center "
-                + "font-desc=\"Sans Bold \(max(12, min(preview.maximumHeight, image.outputSize.height) / 3))\" ! videoconvert ! " : "")
+                + "auto-resize=false font-desc=\"\(Self.textFont(image, preview))\" ! videoconvert ! " : "")
             + preview.sink
     }
 
@@ -106,6 +117,7 @@ extension PreviewOutput: SessionOutput {
         do {
             try graph.element(.previewSize).setProperty("caps", .string(Self.previewCaps(image, preview)))
             try graph.element(.previewOrientation).setProperty("method", .string(image.previewOrientationMethod))
+            if preview.showsText { try graph.element(.previewText).setProperty("font-desc", .string(Self.textFont(image, preview))) }
         } catch {
             throw CaptureError.converting(error, context: "the preview could not be changed")
         }
