@@ -101,8 +101,9 @@ struct Help: Runnable {
                   help     camctl help COMMAND shows a command's options; camctl help --man, the manual page
 
                 --device D names a camera: test or test:PATTERN (the built-in test camera), file:PATH (an
-                image or video used as a camera), a device path such as /dev/video0, or part of a camera's
-                name; the default is the first camera attached. camctl --version prints the version.
+                image or video used as a camera), a device path such as /dev/video0, front or back (by the
+                position the camera reports), or part of a camera's name; the default is the first camera
+                attached. camctl --version prints the version.
 
                 \(Command.exitCodes)
                 """)

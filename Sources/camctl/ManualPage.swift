@@ -17,8 +17,8 @@ enum ManualPage {
                 camctl drives cameras through GStreamer with the capture model of AVFoundation: a session, \
                 devices, outputs, photo settings and a photo library. --device names a camera: test or \
                 test:PATTERN (the built-in test camera), file:PATH (an image or video used as a camera), a \
-                device path such as /dev/video0, or part of a camera's name; the default is the first \
-                camera attached.
+                device path such as /dev/video0, front or back (by the position the camera reports), or \
+                part of a camera's name; the default is the first camera attached.
                 """),
             ".SH COMMANDS",
         ]

@@ -17,4 +17,21 @@ struct PipeWireCameraTests {
         let exif = try ChildProcess.run("exiftool", ["-s3", "-ImageSize", "-Model", output])
         #expect(exif.standardOutput == "640x480\n\(PipeWireCamera.name)\n")
     }
+
+    @Test("--device front picks the camera that reports itself in front; back, which none reports, says so and lists them")
+    func frontAndBack() throws {
+        let folder = try TemporaryFolder()
+        let output = folder.path("front.jpg")
+        let camctl = ChildProcess.buildFolder.appendingPathComponent("camctl").path
+        let front = try PipeWireCamera.run(camctl, ["capture", "--device", "front", "--resolution", "640x480", "--no-library",
+                                                    "--output", output], location: "front")
+        #expect(front.status == 0, "\(front.standardError)")
+        #expect(try ChildProcess.run("exiftool", ["-s3", "-Model", output]).standardOutput == "\(PipeWireCamera.name)\n")
+        let back = try PipeWireCamera.run(camctl, ["capture", "--device", "back", "--no-library", "--output", output], location: "front")
+        #expect(back.status == 69, "\(back.standardError)")
+        #expect(back.standardError.contains("no camera reports its position as back"), "\(back.standardError)")
+        #expect(back.standardError.contains("\(PipeWireCamera.name)") && back.standardError.contains(", front"), "\(back.standardError)")
+        let devices = try PipeWireCamera.run(camctl, ["devices"], location: "front")
+        #expect(devices.standardOutput.contains("front"), "\(devices.standardOutput)")
+    }
 }

@@ -18,7 +18,7 @@ public enum PipeWireCamera {
 
     /// Runs a program while the camera is published. With `unplugAfter`, the camera goes away that
     /// many seconds after the program started, and comes back `replugAfter` seconds later.
-    public static func run(_ program: String, _ arguments: [String],
+    public static func run(_ program: String, _ arguments: [String], location: String? = nil,
                            unplugAfter: Double? = nil, replugAfter: Double = 2) throws -> ChildProcess.Result {
         let runtime = try TemporaryFolder()
         chmod(runtime.url.path, 0o700)  // as a login session's runtime folder
@@ -32,7 +32,7 @@ public enum PipeWireCamera {
             publish() {
                 gst-launch-1.0 -q videotestsrc is-live=true pattern=ball \\
                     ! video/x-raw,format=YUY2,width=640,height=480,framerate=30/1 \\
-                    ! pipewiresink mode=provide 'stream-properties="props,media.class=Video/Source,node.description=\\"\(name)\\""' \\
+                    ! pipewiresink mode=provide 'stream-properties="props,media.class=Video/Source,node.description=\\"\(name)\\"\(location.map { ",api.libcamera.location=\($0)" } ?? "")"' \\
                     >/dev/null 2>&1 & camera=$!
             }
             publish

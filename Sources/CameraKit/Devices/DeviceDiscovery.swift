@@ -45,7 +45,8 @@ public enum DeviceDiscovery {
     private static let withoutPipeWireProvider: Void = GStreamerRuntime.disableDeviceProvider(named: "pipewiredeviceprovider")
 
     /// The camera a person named: `test`, `test:PATTERN`, `file:PATH`, a device path such as
-    /// `/dev/video0`, or part of a camera's name. `nil` means the first real camera.
+    /// `/dev/video0`, `front` or `back` (the first camera reporting that position), or part of a
+    /// camera's name. `nil` means the first real camera.
     public static func device(named name: String?) throws(CaptureError) -> CaptureDevice {
         guard let name, !name.isEmpty else {
             guard let first = try systemDevices().first else {
@@ -57,6 +58,9 @@ public enum DeviceDiscovery {
         if name.hasPrefix("test:") { return try testCamera(pattern: String(name.dropFirst(5))) }  // an empty pattern is refused there
         if name.hasPrefix("file:") { return try file(String(name.dropFirst(5))) }
         let cameras = try systemDevices()
+        if let position = CaptureDevice.Position(rawValue: name), position == .front || position == .back {
+            return try camera(at: position, among: cameras)
+        }
         if name.hasPrefix("/") {
             if let camera = cameras.first(where: { $0.id == name }) { return camera }
             return try deviceNode(name)
@@ -66,6 +70,18 @@ public enum DeviceDiscovery {
         let known = cameras.isEmpty ? "no camera is attached" : "the cameras are " + cameras.map(\.description).joined(separator: ", ")
         throw CaptureError(.deviceNotFound,
             "no camera is called \"\(name)\"; \(known)", remedy: .useTestCamera)
+    }
+
+    /// The first camera reporting `position`. PipeWire and libcamera report where a camera sits;
+    /// V4L2 reports nothing, so a webcam is never `front` or `back`.
+    private static func camera(at position: CaptureDevice.Position, among cameras: [CaptureDevice]) throws(CaptureError) -> CaptureDevice {
+        if let camera = cameras.first(where: { $0.position == position }) { return camera }
+        let known = cameras.isEmpty ? "no camera is attached"
+            : "the cameras are " + cameras.map { "\($0.description), \($0.position == .unspecified ? "no position" : $0.position.rawValue)" }
+                .joined(separator: "; ")
+        throw CaptureError(.deviceNotFound,
+            "no camera reports its position as \(position.rawValue) (PipeWire and libcamera cameras report one, V4L2 cameras do not); \(known)",
+            remedy: .listCameras)
     }
 
     /// The camera as it is attached now, or `nil` while it is not: the test camera always, a file
