@@ -1,6 +1,7 @@
 import Foundation
 
-/// An Xvfb server on a display of its own, stopped when the value goes.
+/// An Xvfb server on a display of its own, stopped when the value goes, or within a second of
+/// the test process ending.
 public final class VirtualDisplay {
     /// The display name, such as `:123`.
     public let name: String
@@ -12,8 +13,13 @@ public final class VirtualDisplay {
         while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") { number += 1 }
         name = ":\(number)"
         server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-        server.arguments = [name, "-screen", "0", "1280x720x24", "-nolisten", "tcp"]
+        // The shell becomes the server (exec), after starting a watcher that ends the server once
+        // the test process is gone, even when it was killed and no deinit ran.
+        server.executableURL = URL(fileURLWithPath: "/bin/sh")
+        server.arguments = ["-c", """
+            (while kill -0 \(getpid()) 2>/dev/null; do kill -0 $$ 2>/dev/null || exit 0; sleep 1; done; kill -9 $$) &
+            exec /usr/bin/Xvfb "$1" -screen 0 1280x720x24 -nolisten tcp
+            """, "sh", name]
         server.standardOutput = FileHandle.nullDevice
         server.standardError = FileHandle.nullDevice
         try server.run()
