@@ -68,9 +68,10 @@ struct BoothThroughOperatorTests {
         try await session.start()
         let booth = SessionOperator(session: session, delivery: try PhotoDelivery(library: PhotoLibrary(folder: library.url.path), pictureCount: nil),
                                     device: configuration.device)
+        var events = booth.events.makeAsyncIterator()
         let counting = Task { try await booth.perform(.countdown(seconds: 30)) }
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(session.previewOutput.overlayText != nil, "the countdown shows on the preview")
+        #expect(await events.next() == .countdown(secondsLeft: 30), "the countdown tells its seconds")
+        #expect(session.previewOutput.overlayText == "30", "the countdown shows on the preview")
         _ = try await booth.perform(.cutCountdown)
         guard case .countdownEnded(early: true) = try await counting.value else {
             Issue.record("the countdown was not cut")
