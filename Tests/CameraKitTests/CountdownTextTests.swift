@@ -6,12 +6,14 @@ import Testing
 
 @Suite("The countdown drawn over the preview", .timeLimit(.minutes(3)))
 struct CountdownTextTests {
-    /// The bright pixels of the newest grey frame the preview wrote: their rows and columns.
-    private static func drawn(in folder: TemporaryFolder, width: Int, height: Int) throws -> (rows: ClosedRange<Int>, columns: ClosedRange<Int>)? {
-        let frames = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
-        let newest = try #require(frames.dropLast().last, "the preview wrote frames")  // the last may be half written
-        let pixels = try [UInt8](Data(contentsOf: folder.url.appendingPathComponent(newest)))
-        #expect(pixels.count == width * height)
+    /// The bright pixels of a recent grey frame the preview wrote (the newest but one: the newest
+    /// may be half written), as rows and columns; `nil` while no frame shows any.
+    private static func drawn(in folder: TemporaryFolder, width: Int, height: Int) -> (rows: ClosedRange<Int>, columns: ClosedRange<Int>)? {
+        guard let frames = try? FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted(),
+              let recent = frames.dropLast().last,
+              let data = try? Data(contentsOf: folder.url.appendingPathComponent(recent)),  // the sink may have removed it meanwhile
+              data.count == width * height else { return nil }
+        let pixels = [UInt8](data)
         var rows: [Int] = [], columns = Set<Int>()
         for row in 0..<height {
             var lit = false
@@ -40,9 +42,15 @@ struct CountdownTextTests {
         let session = CaptureSession(configuration: configuration)
         try await session.start()
         session.previewOutput.overlayText = "10"
-        try await Task.sleep(for: .seconds(1))
+        // The text shows from the next frame on; a loaded machine may take a while to write it.
+        var found: (rows: ClosedRange<Int>, columns: ClosedRange<Int>)?
+        let deadline = ContinuousClock.now + .seconds(15)
+        while found == nil, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(300))
+            found = Self.drawn(in: folder, width: width, height: height)
+        }
         await session.stop()
-        let drawn = try #require(try Self.drawn(in: folder, width: width, height: height), "the digits are drawn")
+        let drawn = try #require(found, "the digits are drawn")
         #expect(drawn.rows.lowerBound > 0 && drawn.rows.upperBound < height - 1, "no lit pixel on the top or bottom row: \(drawn)")
         #expect(drawn.columns.lowerBound > 0 && drawn.columns.upperBound < width - 1, "no lit pixel on the left or right column: \(drawn)")
         #expect(drawn.rows.count * 4 > height, "the digits are more than a quarter of the height: \(drawn)")
