@@ -17,11 +17,12 @@ struct BoothCommand: Subcommand {
         (or SIGUSR1) takes the shot at once and the countdown starts again for the next one; q ends
         early. Each shot goes into the library; then the shots are composed, with even margins, into
         a 2x2 grid or a 1x4 strip (--layout) of 640-pixel-wide cells, which goes into the library
-        too and to --output when given. Each path is printed (--json: one object each).
+        too and to --output when given. Each path is printed (--json: one object each). Each shot's
+        thumbnail shows in the preview's lower left corner until the next (--no-last-photo: not).
         """ + "\n" + ImageOptions.help
     static let options = SessionOptions.options + PhotoSaving.options + PhotoOptions.options + [
         .init(name: "--shots", value: "N"), .init(name: "--countdown", value: "SECONDS"),
-        .init(name: "--layout", value: "2x2|1x4"), .init(name: "--sink", value: "ELEMENT"),
+        .init(name: "--layout", value: "2x2|1x4"), .init(name: "--sink", value: "ELEMENT"), .init(name: "--no-last-photo", value: nil),
     ]
 
     enum Layout: String, CaseIterable {
@@ -65,7 +66,7 @@ struct BoothCommand: Subcommand {
         if let composedOutput { try PhotoSaving.checkWritable(composedOutput) }
         let camera = try await session.camera(controls: controls)
         var configuration = session.configuration(for: camera)
-        configuration.preview = PreviewConfiguration(sink: sink, showsText: true)
+        configuration.preview = PreviewConfiguration(sink: sink, showsText: true, showsLastPhoto: !arguments.flag("--no-last-photo"))
         let captureSession = CaptureSession(configuration: configuration)
         try await session.start(captureSession)
         controls.listenToKeys()

@@ -17,7 +17,8 @@ struct CaptureCommand: Subcommand {
     static let summary = "take photos into the library (and a copy at --output)"
     static let help = """
         Takes --count photos (1 by default). Before each, --countdown counts down in the terminal and,
-        with --sink, on a preview window; --interval waits between photos (a time-lapse). Each photo
+        with --sink, on a preview window (which shows the last photo in a corner unless --no-last-photo);
+        --interval waits between photos (a time-lapse). Each photo
         goes into the library (--library DIR, else $CAMCTL_LIBRARY, else ~/Pictures/camctl) unless
         --no-library; --output writes a copy to a path or a pattern (%d counter, %04d padded, %t time),
         or to standard output with -. Each photo's path is printed; --json prints one JSON object
@@ -35,7 +36,7 @@ struct CaptureCommand: Subcommand {
         .init(name: "--interval", value: "SECONDS"),
         .init(name: "--flash", value: "off|on|auto"),
         .init(name: "--prioritize", value: "speed|balanced|quality"),
-        .init(name: "--sink", value: "ELEMENT"),
+        .init(name: "--sink", value: "ELEMENT"), .init(name: "--no-last-photo", value: nil),
         .init(name: "--heic-tiles", value: nil),
     ]
 
@@ -72,7 +73,9 @@ struct CaptureCommand: Subcommand {
         let saving = try PhotoSaving(arguments, photoCount: count)
         let camera = try await session.camera(controls: controls)
         var configuration = session.configuration(for: camera)
-        if let sink { configuration.preview = PreviewConfiguration(sink: sink, showsText: countdown > 0) }
+        if let sink {
+            configuration.preview = PreviewConfiguration(sink: sink, showsText: countdown > 0, showsLastPhoto: !arguments.flag("--no-last-photo"))
+        }
         configuration.watchesCameras = count > 1  // a single photo is over before a camera could come or go
         let captureSession = CaptureSession(configuration: configuration)
         try await session.start(captureSession)

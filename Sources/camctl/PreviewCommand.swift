@@ -17,10 +17,11 @@ struct PreviewCommand: Subcommand {
         fakesink or a gst-launch description such as "ximagesink display=:1"). In a terminal, keys act:
         space or Enter takes a photo into the library, s switches to the next camera, p pauses and
         resumes the preview, q quits. SIGUSR1 takes a photo, SIGUSR2 quits. --duration ends the
-        preview by itself. A camera unplugged while previewing is waited for and resumed.
+        preview by itself. Each photo's thumbnail shows in the lower left corner until the next
+        (--no-last-photo: not). A camera unplugged while previewing is waited for and resumed.
         """ + "\n" + ImageOptions.help
     static let options = SessionOptions.options + PhotoSaving.options + [
-        .init(name: "--sink", value: "ELEMENT"), .init(name: "--duration", value: "SECONDS"),
+        .init(name: "--sink", value: "ELEMENT"), .init(name: "--duration", value: "SECONDS"), .init(name: "--no-last-photo", value: nil),
     ]
 
     let session: SessionOptions
@@ -42,7 +43,7 @@ struct PreviewCommand: Subcommand {
         let saving = try PhotoSaving(arguments, photoCount: nil)
         let camera = try await session.camera(controls: controls)
         var configuration = session.configuration(for: camera)
-        configuration.preview = PreviewConfiguration(sink: sink)
+        configuration.preview = PreviewConfiguration(sink: sink, showsLastPhoto: !arguments.flag("--no-last-photo"))
         configuration.resumesAutomatically = true
         let captureSession = CaptureSession(configuration: configuration)
         let failure = FailureRecord()

@@ -46,6 +46,8 @@ enum SessionElement: String, CaseIterable, Sendable {
     case previewOrientation = "preview_orientation"
     /// The text drawn over the preview.
     case previewText = "preview_text"
+    /// The last photo's thumbnail drawn in the preview's corner.
+    case lastPhoto = "last_photo"
 
     /// The identity element where the filters' tone segment at `index` is applied.
     static func tone(_ index: Int) -> String { "image_tone_\(index)" }

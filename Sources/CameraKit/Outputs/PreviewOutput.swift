@@ -1,4 +1,6 @@
+import Foundation
 import GStreamer
+import ImageMetadata
 import Synchronization
 
 /// The session's preview in a video sink (a window, or any sink), as AVCaptureVideoPreviewLayer.
@@ -11,7 +13,15 @@ public final class PreviewOutput: Sendable {
         var textOverlay: Element?
         var isPaused = false
         var overlayText: String?
+        /// The element that draws the last photo, and the picture's size as shown.
+        var lastPhoto: Element?
+        var shownSize = (width: 0, height: 0)
     }
+
+    /// Where the last photo's thumbnail is written for the preview to draw: a file of this
+    /// process's own, removed when the session stops.
+    private let lastPhotoFile = FileManager.default.temporaryDirectory
+        .appendingPathComponent("camctl-last-photo-\(getpid())-\(UUID().uuidString).jpg")
 
     private let state = Mutex(State())
 
@@ -51,6 +61,27 @@ public final class PreviewOutput: Sendable {
         }
     }
 
+    /// Shows a photo's thumbnail (a JPEG) in the preview's lower left corner, a fifth of its
+    /// width, until the next one. Needs ``PreviewConfiguration/showsLastPhoto``; does nothing
+    /// while the session is stopped.
+    public func showLastPhoto(_ thumbnail: [UInt8]) {
+        let (element, shown) = state.withLock { ($0.lastPhoto, $0.shownSize) }
+        guard let element, let size = JPEGFile.dimensions(of: thumbnail), size.width > 0, size.height > 0,
+              shown.width > 0, shown.height > 0 else { return }
+        let width = max(2, shown.width / 5), margin = max(1, shown.width / 40)
+        let height = min(shown.height - 2 * margin, width * size.height / size.width)
+        do {
+            try Data(thumbnail).write(to: lastPhotoFile, options: .atomic)
+            try element.setProperty("overlay-width", width)
+            try element.setProperty("overlay-height", height)
+            try element.setProperty("offset-x", margin)
+            try element.setProperty("offset-y", shown.height - height - margin)
+            try element.setProperty("location", lastPhotoFile.path)  // loads the picture
+        } catch {
+            // A preview decoration: a thumbnail that cannot be shown leaves the corner as it was.
+        }
+    }
+
     private static func show(_ text: String?, on overlay: Element) {
         try? overlay.setProperty("text", text ?? "")
         try? overlay.setProperty("silent", text == nil)
@@ -67,11 +98,16 @@ public final class PreviewOutput: Sendable {
     /// shown (after turning): digits four tenths of its height, and two of them narrower than it,
     /// so they are whole and centred at every size.
     static func textFont(_ image: ImageStage, _ preview: PreviewConfiguration) -> String {
-        let picture = image.outputSize
-        let (width, height) = fit(picture.width, picture.height, into: preview.maximumWidth, preview.maximumHeight)
-        let (shownWidth, shownHeight) = [90, 270].contains(image.settings.rotation) ? (height, width) : (width, height)
+        let (shownWidth, shownHeight) = shownSize(image, preview)
         // A digit of "Sans Bold N" is N pixels tall and three quarters of that wide.
         return "Sans Bold \(max(6, min(shownHeight * 2 / 5, shownWidth * 11 / 20)))"
+    }
+
+    /// The preview's picture as shown: fitted into the preview's largest size, then turned.
+    static func shownSize(_ image: ImageStage, _ preview: PreviewConfiguration) -> (width: Int, height: Int) {
+        let picture = image.outputSize
+        let (width, height) = fit(picture.width, picture.height, into: preview.maximumWidth, preview.maximumHeight)
+        return [90, 270].contains(image.settings.rotation) ? (height, width) : (width, height)
     }
 
     /// The largest even size with the frame's aspect ratio inside the box.
@@ -91,6 +127,7 @@ extension PreviewOutput: SessionOutput {
             + "! valve \(SessionElement.previewValve.assignment) ! videoscale ! videoconvert "
             + "! capsfilter \(SessionElement.previewSize.assignment) caps=\"\(Self.previewCaps(image, preview))\" "
             + "! videoflip \(SessionElement.previewOrientation.assignment) method=\(image.previewOrientationMethod) ! "
+            + (preview.showsLastPhoto ? "gdkpixbufoverlay \(SessionElement.lastPhoto.assignment) ! " : "")
             + (preview.showsText ? "textoverlay \(SessionElement.previewText.assignment) silent=true valignment=center halignment=center "
                 + "auto-resize=false font-desc=\"\(Self.textFont(image, preview))\" ! videoconvert ! " : "")
             + preview.sink
@@ -101,9 +138,12 @@ extension PreviewOutput: SessionOutput {
         guard let preview = layout.configuration.preview else { return }
         let valve = try graph.element(.previewValve)
         let textOverlay = preview.showsText ? try graph.element(.previewText) : nil
+        let lastPhoto = preview.showsLastPhoto ? try graph.element(.lastPhoto) : nil
         let (paused, text) = state.withLock { state in
             state.valve = valve
             state.textOverlay = textOverlay
+            state.lastPhoto = lastPhoto
+            state.shownSize = Self.shownSize(layout.image, preview)
             return (state.isPaused, state.overlayText)
         }
         try? valve.setProperty("drop", paused)
@@ -118,6 +158,7 @@ extension PreviewOutput: SessionOutput {
             try graph.element(.previewSize).setProperty("caps", .string(Self.previewCaps(image, preview)))
             try graph.element(.previewOrientation).setProperty("method", .string(image.previewOrientationMethod))
             if preview.showsText { try graph.element(.previewText).setProperty("font-desc", .string(Self.textFont(image, preview))) }
+            state.withLock { $0.shownSize = Self.shownSize(image, preview) }
         } catch {
             throw CaptureError.converting(error, context: "the preview could not be changed")
         }
@@ -127,6 +168,8 @@ extension PreviewOutput: SessionOutput {
         state.withLock { state in
             state.valve = nil
             state.textOverlay = nil
+            state.lastPhoto = nil
         }
+        try? FileManager.default.removeItem(at: lastPhotoFile)
     }
 }

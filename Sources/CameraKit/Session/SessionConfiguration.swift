@@ -57,13 +57,18 @@ public struct PreviewConfiguration: Sendable, Equatable {
     /// Whether the preview can draw text over the picture (``PreviewOutput/overlayText``, such as
     /// a countdown); off, the branch has no text element at all.
     public var showsText: Bool
+    /// Whether the preview can show the last photo's thumbnail in its lower left corner
+    /// (``PreviewOutput/showLastPhoto(_:)``); off, the branch has no element for it.
+    public var showsLastPhoto: Bool
 
     /// A preview in `sink`, at most 1280x720.
-    public init(sink: String = "autovideosink", maximumWidth: Int = 1280, maximumHeight: Int = 720, showsText: Bool = false) {
+    public init(sink: String = "autovideosink", maximumWidth: Int = 1280, maximumHeight: Int = 720, showsText: Bool = false,
+                showsLastPhoto: Bool = false) {
         self.sink = sink
         self.maximumWidth = maximumWidth
         self.maximumHeight = maximumHeight
         self.showsText = showsText
+        self.showsLastPhoto = showsLastPhoto
     }
 }
 

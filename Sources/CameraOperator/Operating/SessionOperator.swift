@@ -111,6 +111,7 @@ public actor SessionOperator {
     /// Delivers a photo, reports it, runs its hook, and keeps it for the next composition.
     private func keep(_ photo: Photo) async throws(OperatorError) -> Outcome.Shot {
         lastPhoto = photo
+        if !photo.thumbnailData.isEmpty { session.previewOutput.showLastPhoto(photo.thumbnailData) }
         cells.append(ShotComposition.Cell(photo))
         if cells.count > ShotComposition.maximumShots { cells.removeFirst() }
         delivered += 1

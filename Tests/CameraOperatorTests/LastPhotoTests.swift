@@ -1,0 +1,36 @@
+import CameraKit
+import CameraOperator
+import GStreamer
+import PhotoLibrary
+import Testing
+import TestSupport
+
+@Suite("The last photo in the preview's corner", .timeLimit(.minutes(2)))
+struct LastPhotoTests {
+    @Test("After a photo the preview shows its thumbnail in the lower left corner, a fifth of its width, and keeps it after a camera switch")
+    func lastPhotoCorner() async throws {
+        let library = try TemporaryFolder()
+        let frames = try PreviewFrames(width: 640, height: 480)
+        var configuration = SessionConfiguration()
+        configuration.device = try DeviceDiscovery.device(named: "test:white")
+        configuration.format = FormatRequest(width: 640, height: 480, frameRate: Fraction(10))
+        configuration.preview = PreviewConfiguration(sink: frames.sink, maximumWidth: 640, maximumHeight: 480, showsLastPhoto: true)
+        let session = CaptureSession(configuration: configuration)
+        try await session.start()
+        let camera = SessionOperator(session: session, delivery: try PhotoDelivery(library: PhotoLibrary(folder: library.url.path), pictureCount: nil),
+                                     device: configuration.device)
+        guard case .photos(let shots) = try await camera.perform(.takePhoto(PhotoSettings())) else {
+            Issue.record("no photo was taken")
+            return
+        }
+        #expect(shots.first?.photo.thumbnailData.isEmpty == false)
+        // A black camera now: only the white photo's thumbnail is bright. 640 / 5 = 128 wide, 96
+        // high (its 4:3), 16 from the left and bottom edges.
+        _ = try await camera.perform(.switchCamera(to: try DeviceDiscovery.device(named: "test:black")))
+        let corner = try await frames.waitForBrightArea { rows, columns in rows.count < 200 }
+        _ = try await camera.perform(.stop)
+        let area = try #require(corner, "the thumbnail is drawn on the black picture")
+        #expect(abs(area.columns.lowerBound - 16) <= 1 && abs(area.columns.upperBound - 143) <= 1, "\(area)")
+        #expect(abs(area.rows.lowerBound - 368) <= 1 && abs(area.rows.upperBound - 463) <= 1, "\(area)")
+    }
+}
