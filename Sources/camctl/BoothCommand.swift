@@ -66,7 +66,8 @@ struct BoothCommand: Subcommand {
         if let composedOutput { try PhotoSaving.checkWritable(composedOutput) }
         let camera = try await session.camera(controls: controls)
         var configuration = session.configuration(for: camera)
-        configuration.preview = PreviewConfiguration(sink: sink, showsText: true, showsLastPhoto: !arguments.flag("--no-last-photo"))
+        configuration.preview = PreviewConfiguration(sink: sink, showsText: true, showsLastPhoto: !arguments.flag("--no-last-photo"),
+                                                     showsShutter: true)
         let captureSession = CaptureSession(configuration: configuration)
         try await session.start(captureSession)
         controls.listenToKeys()

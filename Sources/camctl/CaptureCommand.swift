@@ -74,7 +74,8 @@ struct CaptureCommand: Subcommand {
         let camera = try await session.camera(controls: controls)
         var configuration = session.configuration(for: camera)
         if let sink {
-            configuration.preview = PreviewConfiguration(sink: sink, showsText: countdown > 0, showsLastPhoto: !arguments.flag("--no-last-photo"))
+            configuration.preview = PreviewConfiguration(sink: sink, showsText: countdown > 0, showsLastPhoto: !arguments.flag("--no-last-photo"),
+                                                         showsShutter: true)
         }
         configuration.watchesCameras = count > 1  // a single photo is over before a camera could come or go
         let captureSession = CaptureSession(configuration: configuration)

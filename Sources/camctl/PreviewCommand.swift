@@ -43,7 +43,7 @@ struct PreviewCommand: Subcommand {
         let saving = try PhotoSaving(arguments, photoCount: nil)
         let camera = try await session.camera(controls: controls)
         var configuration = session.configuration(for: camera)
-        configuration.preview = PreviewConfiguration(sink: sink, showsLastPhoto: !arguments.flag("--no-last-photo"))
+        configuration.preview = PreviewConfiguration(sink: sink, showsLastPhoto: !arguments.flag("--no-last-photo"), showsShutter: true)
         configuration.resumesAutomatically = true
         let captureSession = CaptureSession(configuration: configuration)
         let failure = FailureRecord()

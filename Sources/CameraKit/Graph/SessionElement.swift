@@ -48,6 +48,8 @@ enum SessionElement: String, CaseIterable, Sendable {
     case previewText = "preview_text"
     /// The last photo's thumbnail drawn in the preview's corner.
     case lastPhoto = "last_photo"
+    /// The brightness the preview dims with when a photo is taken.
+    case shutter = "preview_shutter"
 
     /// The identity element where the filters' tone segment at `index` is applied.
     static func tone(_ index: Int) -> String { "image_tone_\(index)" }

@@ -16,6 +16,10 @@ public final class PreviewOutput: Sendable {
         /// The element that draws the last photo, and the picture's size as shown.
         var lastPhoto: Element?
         var shownSize = (width: 0, height: 0)
+        /// The element that dims the preview, how long a dim lasts, and which dim is the latest.
+        var shutter: Element?
+        var shutterTime = Duration.milliseconds(100)
+        var shutterCount = 0
     }
 
     /// Where the last photo's thumbnail is written for the preview to draw: a file of this
@@ -82,6 +86,28 @@ public final class PreviewOutput: Sendable {
         }
     }
 
+    /// Dims the preview for two frames (at least a tenth of a second), as a shutter confirms a
+    /// photo; returns at once. Needs ``PreviewConfiguration/showsShutter``.
+    public func showShutter() {
+        let (element, time, count) = state.withLock { state in
+            state.shutterCount += 1
+            return (state.shutter, state.shutterTime, state.shutterCount)
+        }
+        guard let element else { return }
+        try? element.setProperty("brightness", -0.6)
+        Task { [self] in
+            try? await Task.sleep(for: time)
+            // A later shot's dim is not cut short by this one's end.
+            guard state.withLock({ $0.shutterCount == count }) else { return }
+            try? element.setProperty("brightness", 0.0)
+        }
+    }
+
+    /// The preview's brightness now: below 0 while it dims for a photo.
+    var shutterBrightness: Double? {
+        state.withLock { $0.shutter }.flatMap { try? $0.property("brightness", as: Double.self) }
+    }
+
     private static func show(_ text: String?, on overlay: Element) {
         try? overlay.setProperty("text", text ?? "")
         try? overlay.setProperty("silent", text == nil)
@@ -127,6 +153,7 @@ extension PreviewOutput: SessionOutput {
             + "! valve \(SessionElement.previewValve.assignment) ! videoscale ! videoconvert "
             + "! capsfilter \(SessionElement.previewSize.assignment) caps=\"\(Self.previewCaps(image, preview))\" "
             + "! videoflip \(SessionElement.previewOrientation.assignment) method=\(image.previewOrientationMethod) ! "
+            + (preview.showsShutter ? "videobalance \(SessionElement.shutter.assignment) ! " : "")
             + (preview.showsLastPhoto ? "gdkpixbufoverlay \(SessionElement.lastPhoto.assignment) ! " : "")
             + (preview.showsText ? "textoverlay \(SessionElement.previewText.assignment) silent=true valignment=center halignment=center "
                 + "auto-resize=false font-desc=\"\(Self.textFont(image, preview))\" ! videoconvert ! " : "")
@@ -139,11 +166,15 @@ extension PreviewOutput: SessionOutput {
         let valve = try graph.element(.previewValve)
         let textOverlay = preview.showsText ? try graph.element(.previewText) : nil
         let lastPhoto = preview.showsLastPhoto ? try graph.element(.lastPhoto) : nil
+        let shutter = preview.showsShutter ? try graph.element(.shutter) : nil
+        let frameRate = layout.format.frameRate.doubleValue
         let (paused, text) = state.withLock { state in
             state.valve = valve
             state.textOverlay = textOverlay
             state.lastPhoto = lastPhoto
             state.shownSize = Self.shownSize(layout.image, preview)
+            state.shutter = shutter
+            state.shutterTime = .milliseconds(max(100, Int(2000 / max(1, frameRate))))
             return (state.isPaused, state.overlayText)
         }
         try? valve.setProperty("drop", paused)
@@ -169,6 +200,7 @@ extension PreviewOutput: SessionOutput {
             state.valve = nil
             state.textOverlay = nil
             state.lastPhoto = nil
+            state.shutter = nil
         }
         try? FileManager.default.removeItem(at: lastPhotoFile)
     }

@@ -59,9 +59,11 @@ public actor SessionOperator {
         do {
             switch action {
             case .takePhoto(let settings):
+                session.previewOutput.showShutter()
                 let photo = try await session.photoOutput.capture(settings, after: lastPhoto)
                 return .photos([try await keep(photo)])
             case .burst(let count, let settings):
+                session.previewOutput.showShutter()
                 var shots: [Outcome.Shot] = []
                 for photo in try await session.photoOutput.captureBurst(count: count, settings) { shots.append(try await keep(photo)) }
                 return .photos(shots)
