@@ -17,12 +17,14 @@ struct BoothCommand: Subcommand {
         (or SIGUSR1) takes the shot at once and the countdown starts again for the next one; q ends
         early. Each shot goes into the library; then the shots are composed, with even margins, into
         a 2x2 grid or a 1x4 strip (--layout) of 640-pixel-wide cells, which goes into the library
-        too and to --output when given. Each path is printed (--json: one object each). Each shot's
+        too and to --output when given, and shown on the preview for --show-result seconds (5; 0 for
+        none; space or q ends it). Each path is printed (--json: one object each). Each shot's
         thumbnail shows in the preview's lower left corner until the next (--no-last-photo: not).
         """ + "\n" + ImageOptions.help
     static let options = SessionOptions.options + PhotoSaving.options + PhotoOptions.options + [
         .init(name: "--shots", value: "N"), .init(name: "--countdown", value: "SECONDS"),
         .init(name: "--layout", value: "2x2|1x4"), .init(name: "--sink", value: "ELEMENT"), .init(name: "--no-last-photo", value: nil),
+        .init(name: "--show-result", value: "SECONDS"),
     ]
 
     enum Layout: String, CaseIterable {
@@ -33,6 +35,8 @@ struct BoothCommand: Subcommand {
     let arguments: ParsedArguments
     let shots: Int
     let countdown: Double
+    /// How long the composed picture is shown on the preview before the booth ends.
+    let showResult: Double
     let layout: Layout
     let sink: String
     let composedOutput: String?
@@ -44,6 +48,7 @@ struct BoothCommand: Subcommand {
         session = try SessionOptions(arguments)
         shots = try arguments.integer("--shots", in: 1...16) ?? 4
         countdown = try arguments.seconds("--countdown", in: 0...3600) ?? 5
+        showResult = try arguments.seconds("--show-result", in: 0...3600) ?? 5
         layout = try arguments.choice("--layout", as: Layout.self) ?? .grid
         sink = arguments.string("--sink") ?? "autovideosink"
         composedOutput = arguments.string("--output")
@@ -87,6 +92,7 @@ struct BoothCommand: Subcommand {
             }
             if taken > 0 {
                 try await booth.perform(.compose(columns: layout == .grid ? 2 : 1, quality: settings.quality, albums: ["booth"]))
+                if await booth.showResult(showResult, controls: controls) == .interrupt { throw CommandFailure.interrupted }
             }
         } catch {
             await captureSession.stop()

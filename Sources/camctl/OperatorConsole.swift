@@ -88,9 +88,21 @@ final class OperatorConsole: Sendable {
     func countDown(_ seconds: Double, controls: ControlInbox) async -> Control? {
         guard seconds > 0 else { return nil }
         defer { Console.endProgressLine() }
-        return await withTaskGroup(of: Control?.self) { [camera] group in
+        return await run(.countdown(seconds: seconds), cutBy: controls)
+    }
+
+    /// Shows the last composed picture over the preview for `seconds`; cut short as a countdown is.
+    func showResult(_ seconds: Double, controls: ControlInbox) async -> Control? {
+        guard seconds > 0 else { return nil }
+        return await run(.showResult(seconds: seconds), cutBy: controls)
+    }
+
+    /// Runs a wait (a countdown, a result shown) until it ends or a shutter, `q` or interrupt
+    /// comes, which is returned; other keys do their own job meanwhile.
+    private func run(_ wait: Action, cutBy controls: ControlInbox) async -> Control? {
+        await withTaskGroup(of: Control?.self) { [camera] group in
             group.addTask {
-                _ = try? await camera.perform(.countdown(seconds: seconds))
+                _ = try? await camera.perform(wait)
                 return nil
             }
             group.addTask { [self] in
@@ -104,10 +116,10 @@ final class OperatorConsole: Sendable {
             }
             var cutBy: Control?
             for await ending in group {
-                // The first to end ends the other: a control cuts the countdown; a countdown that
-                // ran out stops waiting for a control (one that came meanwhile still counts).
+                // The first to end ends the other: a control cuts the wait; a wait that ran out
+                // stops waiting for a control (one that came meanwhile still counts).
                 if cutBy == nil { cutBy = ending }
-                _ = try? await camera.perform(.cutCountdown)
+                _ = try? await camera.perform(.cutShort)
                 group.cancelAll()
             }
             return cutBy

@@ -50,7 +50,7 @@ struct BoothThroughOperatorTests {
 
         let result = try await ChildProcess.runBuiltAside("camctl", [
             "booth", "--device", "test:ball", "--resolution", "640x480", "--countdown", "0.2", "--sink", "fakesink",
-            "--shots", "3", "--layout", "1x4", "--library", commanded.url.path,
+            "--shots", "3", "--layout", "1x4", "--show-result", "0", "--library", commanded.url.path,
         ])
         #expect(result.status == 0, "\(result.standardError)")
         let expected = try Self.saved(in: commanded.url.path)
@@ -72,7 +72,7 @@ struct BoothThroughOperatorTests {
         let counting = Task { try await booth.perform(.countdown(seconds: 30)) }
         #expect(await events.next() == .countdown(secondsLeft: 30), "the countdown tells its seconds")
         #expect(session.previewOutput.overlayText == "30", "the countdown shows on the preview")
-        _ = try await booth.perform(.cutCountdown)
+        _ = try await booth.perform(.cutShort)
         guard case .countdownEnded(early: true) = try await counting.value else {
             Issue.record("the countdown was not cut")
             return

@@ -34,3 +34,36 @@ struct LastPhotoTests {
         #expect(abs(area.rows.lowerBound - 368) <= 1 && abs(area.rows.upperBound - 463) <= 1, "\(area)")
     }
 }
+
+@Suite("The booth's result on the preview", .timeLimit(.minutes(2)))
+struct BoothResultTests {
+    @Test("The composed strip is shown over the whole preview, fitted and centred, until cut short")
+    func resultShown() async throws {
+        let library = try TemporaryFolder()
+        let frames = try PreviewFrames(width: 640, height: 480)
+        var configuration = SessionConfiguration()
+        configuration.device = try DeviceDiscovery.device(named: "test:black")
+        configuration.format = FormatRequest(width: 640, height: 480, frameRate: Fraction(10))
+        configuration.preview = PreviewConfiguration(sink: frames.sink, maximumWidth: 640, maximumHeight: 480, showsLastPhoto: true)
+        let session = CaptureSession(configuration: configuration)
+        try await session.start()
+        let booth = SessionOperator(session: session, delivery: try PhotoDelivery(library: PhotoLibrary(folder: library.url.path), pictureCount: nil),
+                                    device: configuration.device)
+        var settings = PhotoSettings()
+        settings.thumbnailMaximumSide = ShotComposition.cellWidth
+        for _ in 1...2 { _ = try await booth.perform(.takePhoto(settings)) }
+        _ = try await booth.perform(.compose(columns: 1, quality: 90, albums: []))
+        let showing = Task { try await booth.perform(.showResult(seconds: 60)) }
+        // Black shots on white margins, 672x1008, fitted into 608x448 and centred: 298x448 at (171, 16).
+        let area = try await frames.waitForBrightArea { rows, _ in rows.count > 300 }
+        _ = try await booth.perform(.cutShort)
+        guard case .resultShown(early: true) = try await showing.value else {
+            Issue.record("the result was not cut short")
+            return
+        }
+        _ = try await booth.perform(.stop)
+        let strip = try #require(area, "the strip is drawn")
+        #expect(abs(strip.columns.lowerBound - 171) <= 2 && abs(strip.columns.upperBound - 468) <= 2, "\(strip)")
+        #expect(abs(strip.rows.lowerBound - 16) <= 2 && abs(strip.rows.upperBound - 463) <= 2, "\(strip)")
+    }
+}

@@ -69,20 +69,39 @@ public final class PreviewOutput: Sendable {
     /// width, until the next one. Needs ``PreviewConfiguration/showsLastPhoto``; does nothing
     /// while the session is stopped.
     public func showLastPhoto(_ thumbnail: [UInt8]) {
+        draw(thumbnail) { picture, shown in
+            let width = max(2, shown.width / 5), margin = max(1, shown.width / 40)
+            let height = min(shown.height - 2 * margin, width * picture.height / picture.width)
+            return (margin, shown.height - height - margin, width, height)
+        }
+    }
+
+    /// Shows a picture (a JPEG, such as a booth's composed strip) over the whole preview, fitted
+    /// inside an even margin and centred, until the next photo. Needs ``PreviewConfiguration/showsLastPhoto``.
+    public func showWhole(_ picture: [UInt8]) {
+        draw(picture) { picture, shown in
+            let margin = max(1, shown.width / 40)
+            let scale = min(Double(shown.width - 2 * margin) / Double(picture.width), Double(shown.height - 2 * margin) / Double(picture.height))
+            let width = max(2, Int(Double(picture.width) * scale)), height = max(2, Int(Double(picture.height) * scale))
+            return ((shown.width - width) / 2, (shown.height - height) / 2, width, height)
+        }
+    }
+
+    /// Draws a JPEG over the preview where `place` puts it, given the picture's and the preview's sizes.
+    private func draw(_ jpeg: [UInt8], place: ((width: Int, height: Int), (width: Int, height: Int)) -> (x: Int, y: Int, width: Int, height: Int)) {
         let (element, shown) = state.withLock { ($0.lastPhoto, $0.shownSize) }
-        guard let element, let size = JPEGFile.dimensions(of: thumbnail), size.width > 0, size.height > 0,
+        guard let element, let size = JPEGFile.dimensions(of: jpeg), size.width > 0, size.height > 0,
               shown.width > 0, shown.height > 0 else { return }
-        let width = max(2, shown.width / 5), margin = max(1, shown.width / 40)
-        let height = min(shown.height - 2 * margin, width * size.height / size.width)
+        let (x, y, width, height) = place((size.width, size.height), shown)
         do {
-            try Data(thumbnail).write(to: lastPhotoFile, options: .atomic)
+            try Data(jpeg).write(to: lastPhotoFile, options: .atomic)
             try element.setProperty("overlay-width", width)
             try element.setProperty("overlay-height", height)
-            try element.setProperty("offset-x", margin)
-            try element.setProperty("offset-y", shown.height - height - margin)
+            try element.setProperty("offset-x", x)
+            try element.setProperty("offset-y", y)
             try element.setProperty("location", lastPhotoFile.path)  // loads the picture
         } catch {
-            // A preview decoration: a thumbnail that cannot be shown leaves the corner as it was.
+            // A preview decoration: a picture that cannot be shown leaves the preview as it was.
         }
     }
 

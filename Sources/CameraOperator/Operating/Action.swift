@@ -8,10 +8,13 @@ public enum Action: Sendable {
     /// Take `count` photos of consecutive frames; each is delivered.
     case burst(count: Int, PhotoSettings)
     /// Count down `seconds`, large on the preview (when it shows text) and as ``OperatorEvent``s;
-    /// ``cutCountdown`` ends it early.
+    /// ``cutShort`` ends it early.
     case countdown(seconds: Double)
-    /// End a running countdown now (the shutter pressed during a booth's countdown).
-    case cutCountdown
+    /// Show the last composed picture over the whole preview for `seconds` (a booth's result);
+    /// ``cutShort`` ends it early.
+    case showResult(seconds: Double)
+    /// End a running countdown or result now (the shutter pressed during a booth's countdown).
+    case cutShort
     /// Switch the running session to another camera.
     case switchCamera(to: CaptureDevice)
     /// Switch to the camera after the running one in the list of cameras (the test camera

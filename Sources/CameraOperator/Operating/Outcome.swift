@@ -6,6 +6,8 @@ public enum Outcome: Sendable {
     case photos([Shot])
     /// A countdown ran out, or was cut short.
     case countdownEnded(early: Bool)
+    /// A result was shown for its time, or cut short.
+    case resultShown(early: Bool)
     /// The session runs on this camera now.
     case switched(to: CaptureDevice)
     /// There is no other camera to switch to.

@@ -29,6 +29,9 @@ public actor SessionOperator {
     private var lastPhoto: Photo?
     /// The shots taken since the last composition (at most ``ShotComposition/maximumShots``).
     private var cells: [ShotComposition.Cell] = []
+    /// The last composed picture, for ``Action/showResult(seconds:)``.
+    private var lastComposition: [UInt8]?
+    /// The countdown or wait that ``Action/cutShort`` ends.
     private var countdown: Task<Void, any Error>?
     private let eventContinuation: AsyncStream<OperatorEvent>.Continuation
     /// What happens while actions run (a countdown's seconds); one reader.
@@ -69,7 +72,11 @@ public actor SessionOperator {
                 return .photos(shots)
             case .countdown(let seconds):
                 return .countdownEnded(early: await count(down: seconds))
-            case .cutCountdown:
+            case .showResult(let seconds):
+                guard let lastComposition else { throw OperatorError.nothingToCompose }
+                session.previewOutput.showWhole(lastComposition)
+                return .resultShown(early: await wait(seconds))
+            case .cutShort:
                 countdown?.cancel()
                 return .countdownEnded(early: countdown != nil)
             case .switchCamera(let camera):
@@ -146,11 +153,24 @@ public actor SessionOperator {
         return written
     }
 
+    /// Waits `seconds`; `true` when cut short.
+    private func wait(_ seconds: Double) async -> Bool {
+        guard seconds > 0 else { return false }
+        return await cancellable(Task { try await Task.sleep(for: .seconds(seconds)) })
+    }
+
+    /// Waits for a countdown or a wait that ``Action/cutShort`` can cancel; `true` when it was.
+    private func cancellable(_ running: Task<Void, any Error>) async -> Bool {
+        countdown = running
+        defer { countdown = nil }
+        return (try? await running.value) == nil
+    }
+
     /// Counts down, a second at a time, on the preview and as events; `true` when cut short.
     private func count(down seconds: Double) async -> Bool {
         guard seconds > 0 else { return false }
         let preview = session.previewOutput, events = eventContinuation
-        let running = Task {
+        return await cancellable(Task {
             defer { preview.overlayText = nil }
             let end = ContinuousClock.now + .seconds(seconds)
             while ContinuousClock.now < end {
@@ -160,16 +180,14 @@ public actor SessionOperator {
                 events.yield(.countdown(secondsLeft: shown))
                 try await Task.sleep(for: left - .seconds(shown - 1))  // to the next whole second
             }
-        }
-        countdown = running
-        defer { countdown = nil }
-        return (try? await running.value) == nil
+        })
     }
 
     /// Composes the photos taken since the last composition, and delivers the picture.
     private func compose(columns: Int, quality: Int, albums: [String]) async throws(OperatorError) -> Delivered {
         let (data, layout) = try await ShotComposition.compose(cells, columns: columns, quality: quality)
         let item = DeliveryItem(composed: data, width: layout.width, height: layout.height, capturedAt: cells[0].takenAt, albums: albums)
+        lastComposition = data
         cells.removeAll()
         let copy = compositionCopy ?? (delivery.library == nil ? delivery.copy : nil)
         let composition: PhotoDelivery
