@@ -4,7 +4,7 @@ import PhotoLibrary
 import Testing
 import TestSupport
 
-@Suite("A booth driven through SessionOperator.perform", .timeLimit(.minutes(2)))
+@Suite("A booth driven through SessionOperator.perform", .timeLimit(.minutes(2)), .aside)
 struct BoothThroughOperatorTests {
     /// What a booth leaves in a library, in the order it was saved: size, codec, albums, and
     /// whether the picture is the composed one (no thumbnail).
@@ -48,7 +48,7 @@ struct BoothThroughOperatorTests {
         #expect(shotPaths.count == 3 && strip.item.isComposed)
         #expect(strip.libraryPhoto.map { "\($0.width)x\($0.height)" } == "672x1504")
 
-        let result = try await ChildProcess.runBuiltAside("camctl", [
+        let result = try ChildProcess.runBuilt("camctl", [
             "booth", "--device", "test:ball", "--resolution", "640x480", "--countdown", "0.2", "--sink", "fakesink",
             "--shots", "3", "--layout", "1x4", "--show-result", "0", "--library", commanded.url.path,
         ])

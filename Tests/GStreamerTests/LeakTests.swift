@@ -1,7 +1,7 @@
 import TestSupport
 import Testing
 
-@Suite("No GStreamer object outlives its Swift owner", .timeLimit(.minutes(3)))
+@Suite("No GStreamer object outlives its Swift owner", .timeLimit(.minutes(3)), .aside)
 struct LeakTests {
     static let tracerEnvironment = [
         "GST_TRACERS": "leaks",
@@ -15,8 +15,8 @@ struct LeakTests {
     }
 
     @Test("Hundreds of frames through app sink, Swift and app source leave nothing alive")
-    func noLeaks() async throws {
-        let result = try await ChildProcess.runBuiltAside("gst-leak-probe", ["300"], environment: Self.tracerEnvironment)
+    func noLeaks() throws {
+        let result = try ChildProcess.runBuilt("gst-leak-probe", ["300"], environment: Self.tracerEnvironment)
         #expect(result.status == 0, "\(result.standardError.suffix(2000))")
         #expect(result.standardOutput.contains("frames passed: 300, photos encoded: 300"))
         let alive = Self.aliveObjects(result.standardError)
@@ -25,8 +25,8 @@ struct LeakTests {
     }
 
     @Test("The same check catches a buffer kept on purpose")
-    func leakIsDetected() async throws {
-        let result = try await ChildProcess.runBuiltAside("gst-leak-probe", ["20", "--leak-on-purpose"], environment: Self.tracerEnvironment)
+    func leakIsDetected() throws {
+        let result = try ChildProcess.runBuilt("gst-leak-probe", ["20", "--leak-on-purpose"], environment: Self.tracerEnvironment)
         #expect(result.standardOutput.contains("frames passed: 20"),
                 "status \(result.status): \(result.standardError.split(separator: "\n").filter { !$0.contains("GST_TRACER") }.suffix(10))")
         let alive = Self.aliveObjects(result.standardError)
@@ -35,8 +35,8 @@ struct LeakTests {
     }
 
     @Test("A hundred capture-session start/stop cycles, with photos, camera switches, live filter, zoom and aspect changes, frames, a preview, a file camera, HEIC photos and a composition, leave nothing alive")
-    func sessionCyclesDoNotLeak() async throws {
-        let result = try await ChildProcess.runBuiltAside("gst-leak-probe", ["--session", "100"], environment: Self.tracerEnvironment)
+    func sessionCyclesDoNotLeak() throws {
+        let result = try ChildProcess.runBuilt("gst-leak-probe", ["--session", "100"], environment: Self.tracerEnvironment)
         #expect(result.status == 0, "\(result.standardError.suffix(2000))")
         #expect(result.standardOutput.contains("session cycles: 100, photos: 35"))
         let alive = Self.aliveObjects(result.standardError)

@@ -2,7 +2,7 @@ import Foundation
 
 /// Runs programs the tests need: the package's own binaries and tools we did not write.
 public struct ChildProcess {
-    public struct Result: Sendable {
+    public struct Result {
         public let status: Int32
         public let standardOutput: String
         public let standardError: String
@@ -58,16 +58,6 @@ public struct ChildProcess {
                       standardOutput: String(decoding: outputData, as: UTF8.self),
                       standardError: String(decoding: errorData.data, as: UTF8.self),
                       standardOutputBytes: outputData)
-    }
-
-    /// ``runBuilt(_:_:environment:in:)`` waited for on a thread of its own, not one of Swift's
-    /// pool: for a child that runs long, so the tests beside it keep their threads.
-    public static func runBuiltAside(_ name: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            helper().async {
-                continuation.resume(with: Swift.Result { try runBuilt(name, arguments, environment: environment) })
-            }
-        }
     }
 
     /// A queue for reading one of a child's pipes, or for its watchdog. A serial queue of its own

@@ -1,20 +1,20 @@
 import Foundation
 import Testing
 
-/// Runs a suite's tests on threads of their own instead of Swift's shared pool. These tests wait
-/// for child processes, blocking their thread for seconds; on the shared pool (as many threads as
+/// Runs a suite's tests on threads of their own instead of Swift's shared pool, for tests that
+/// wait for child processes, blocking their thread for seconds; on the shared pool (as many threads as
 /// cores) they left the in-process tests beside them no thread to run on.
-struct Aside: SuiteTrait, TestTrait, TestScoping {
-    var isRecursive: Bool { true }
+public struct Aside: SuiteTrait, TestTrait, TestScoping {
+    public var isRecursive: Bool { true }
 
-    func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+    public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         try await withTaskExecutorPreference(AsideExecutor.shared) { try await function() }
     }
 }
 
 extension Trait where Self == Aside {
     /// Runs the tests on threads of their own, not Swift's shared pool.
-    static var aside: Self { Aside() }
+    public static var aside: Self { Aside() }
 }
 
 /// A pool of three threads of its own, which the tests that wait for children share: at most
