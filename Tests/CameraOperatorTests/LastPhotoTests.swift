@@ -5,20 +5,33 @@ import PhotoLibrary
 import Testing
 import TestSupport
 
-@Suite("The last photo in the preview's corner", .timeLimit(.minutes(2)))
-struct LastPhotoTests {
-    @Test("After a photo the preview shows its thumbnail in the lower left corner, a fifth of its width, and keeps it after a camera switch")
-    func lastPhotoCorner() async throws {
-        let library = try TemporaryFolder()
-        let frames = try PreviewFrames(width: 640, height: 480)
+/// A running 640x480 test camera whose preview (with its picture element) writes its frames,
+/// driven by an operator that delivers into a library of its own.
+struct PreviewedCamera {
+    let camera: SessionOperator
+    let frames: PreviewFrames
+    let library: TemporaryFolder
+
+    init(_ name: String) async throws {
+        library = try TemporaryFolder()
+        frames = try PreviewFrames(width: 640, height: 480)
         var configuration = SessionConfiguration()
-        configuration.device = try DeviceDiscovery.device(named: "test:white")
+        configuration.device = try DeviceDiscovery.device(named: name)
         configuration.format = FormatRequest(width: 640, height: 480, frameRate: Fraction(10))
         configuration.preview = PreviewConfiguration(sink: frames.sink, maximumWidth: 640, maximumHeight: 480, showsLastPhoto: true)
         let session = CaptureSession(configuration: configuration)
         try await session.start()
-        let camera = SessionOperator(session: session, delivery: try PhotoDelivery(library: PhotoLibrary(folder: library.url.path), pictureCount: nil),
-                                     device: configuration.device)
+        let delivery = try PhotoDelivery(library: PhotoLibrary(folder: library.url.path), pictureCount: nil)
+        camera = SessionOperator(session: session, delivery: delivery, device: configuration.device)
+    }
+}
+
+@Suite("The last photo in the preview's corner", .timeLimit(.minutes(2)))
+struct LastPhotoTests {
+    @Test("After a photo the preview shows its thumbnail in the lower left corner, a fifth of its width, and keeps it after a camera switch")
+    func lastPhotoCorner() async throws {
+        let previewed = try await PreviewedCamera("test:white")
+        let (camera, frames) = (previewed.camera, previewed.frames)
         guard case .photos(let shots) = try await camera.perform(.takePhoto(PhotoSettings())) else {
             Issue.record("no photo was taken")
             return
@@ -29,6 +42,7 @@ struct LastPhotoTests {
         _ = try await camera.perform(.switchCamera(to: try DeviceDiscovery.device(named: "test:black")))
         let corner = try await frames.waitForBrightArea { rows, columns in rows.count < 200 }
         _ = try await camera.perform(.stop)
+        withExtendedLifetime(previewed) {}  // its library folder stays until the photos are in
         let area = try #require(corner, "the thumbnail is drawn on the black picture")
         #expect(abs(area.columns.lowerBound - 16) <= 1 && abs(area.columns.upperBound - 143) <= 1, "\(area)")
         #expect(abs(area.rows.lowerBound - 368) <= 1 && abs(area.rows.upperBound - 463) <= 1, "\(area)")
@@ -39,16 +53,8 @@ struct LastPhotoTests {
 struct BoothResultTests {
     @Test("The composed strip is shown over the whole preview, fitted and centred, until cut short")
     func resultShown() async throws {
-        let library = try TemporaryFolder()
-        let frames = try PreviewFrames(width: 640, height: 480)
-        var configuration = SessionConfiguration()
-        configuration.device = try DeviceDiscovery.device(named: "test:black")
-        configuration.format = FormatRequest(width: 640, height: 480, frameRate: Fraction(10))
-        configuration.preview = PreviewConfiguration(sink: frames.sink, maximumWidth: 640, maximumHeight: 480, showsLastPhoto: true)
-        let session = CaptureSession(configuration: configuration)
-        try await session.start()
-        let booth = SessionOperator(session: session, delivery: try PhotoDelivery(library: PhotoLibrary(folder: library.url.path), pictureCount: nil),
-                                    device: configuration.device)
+        let previewed = try await PreviewedCamera("test:black")
+        let (booth, frames) = (previewed.camera, previewed.frames)
         var settings = PhotoSettings()
         settings.thumbnailMaximumSide = ShotComposition.cellWidth
         for _ in 1...2 { _ = try await booth.perform(.takePhoto(settings)) }
@@ -62,6 +68,7 @@ struct BoothResultTests {
             return
         }
         _ = try await booth.perform(.stop)
+        withExtendedLifetime(previewed) {}  // its library folder stays until the photos are in
         let strip = try #require(area, "the strip is drawn")
         #expect(abs(strip.columns.lowerBound - 171) <= 2 && abs(strip.columns.upperBound - 468) <= 2, "\(strip)")
         #expect(abs(strip.rows.lowerBound - 16) <= 2 && abs(strip.rows.upperBound - 463) <= 2, "\(strip)")

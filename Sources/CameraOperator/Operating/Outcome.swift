@@ -8,6 +8,8 @@ public enum Outcome: Sendable {
     case countdownEnded(early: Bool)
     /// A result was shown for its time, or cut short.
     case resultShown(early: Bool)
+    /// ``Action/cutShort`` ended a running countdown or result (`false`: none was running).
+    case cut(ended: Bool)
     /// The session runs on this camera now.
     case switched(to: CaptureDevice)
     /// There is no other camera to switch to.

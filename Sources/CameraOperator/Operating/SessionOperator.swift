@@ -78,7 +78,7 @@ public actor SessionOperator {
                 return .resultShown(early: await wait(seconds))
             case .cutShort:
                 countdown?.cancel()
-                return .countdownEnded(early: countdown != nil)
+                return .cut(ended: countdown != nil)
             case .switchCamera(let camera):
                 try await session.switchDevice(to: camera)
                 device = camera
