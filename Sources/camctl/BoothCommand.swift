@@ -72,7 +72,7 @@ struct BoothCommand: Subcommand {
         let camera = try await session.camera(controls: controls)
         var configuration = session.configuration(for: camera)
         configuration.preview = PreviewConfiguration(sink: sink, showsText: true, showsLastPhoto: !arguments.flag("--no-last-photo"),
-                                                     showsShutter: true)
+                                                     showsPictures: showResult > 0, showsShutter: true)
         let captureSession = CaptureSession(configuration: configuration)
         try await session.start(captureSession)
         controls.listenToKeys()

@@ -18,7 +18,8 @@ struct PreviewedCamera {
         var configuration = SessionConfiguration()
         configuration.device = try DeviceDiscovery.device(named: name)
         configuration.format = FormatRequest(width: 640, height: 480, frameRate: Fraction(10))
-        configuration.preview = PreviewConfiguration(sink: frames.sink, maximumWidth: 640, maximumHeight: 480, showsLastPhoto: true)
+        configuration.preview = PreviewConfiguration(sink: frames.sink, maximumWidth: 640, maximumHeight: 480, showsLastPhoto: true,
+                                                     showsPictures: true)
         let session = CaptureSession(configuration: configuration)
         try await session.start()
         let delivery = try PhotoDelivery(library: PhotoLibrary(folder: library.url.path), pictureCount: nil)

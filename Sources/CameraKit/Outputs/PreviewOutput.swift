@@ -13,8 +13,10 @@ public final class PreviewOutput: Sendable {
         var textOverlay: Element?
         var isPaused = false
         var overlayText: String?
-        /// The element that draws the last photo, and the picture's size as shown.
+        /// The element that draws pictures over the preview, whether the last photo is one, and
+        /// the picture's size as shown.
         var lastPhoto: Element?
+        var drawsLastPhoto = false
         var shownSize = (width: 0, height: 0)
         /// The element that dims the preview, how long a dim lasts, and which dim is the latest.
         var shutter: Element?
@@ -69,6 +71,7 @@ public final class PreviewOutput: Sendable {
     /// width, until the next one. Needs ``PreviewConfiguration/showsLastPhoto``; does nothing
     /// while the session is stopped.
     public func showLastPhoto(_ thumbnail: [UInt8]) {
+        guard state.withLock({ $0.drawsLastPhoto }) else { return }
         draw(thumbnail) { picture, shown in
             let width = max(2, shown.width / 5), margin = max(1, shown.width / 40)
             let height = min(shown.height - 2 * margin, width * picture.height / picture.width)
@@ -77,7 +80,7 @@ public final class PreviewOutput: Sendable {
     }
 
     /// Shows a picture (a JPEG, such as a booth's composed strip) over the whole preview, fitted
-    /// inside an even margin and centred, until the next photo. Needs ``PreviewConfiguration/showsLastPhoto``.
+    /// inside an even margin and centred, until the next photo. Needs ``PreviewConfiguration/showsPictures``.
     public func showWhole(_ picture: [UInt8]) {
         draw(picture) { picture, shown in
             let margin = max(1, shown.width / 40)
@@ -173,7 +176,7 @@ extension PreviewOutput: SessionOutput {
             + "! capsfilter \(SessionElement.previewSize.assignment) caps=\"\(Self.previewCaps(image, preview))\" "
             + "! videoflip \(SessionElement.previewOrientation.assignment) method=\(image.previewOrientationMethod) ! "
             + (preview.showsShutter ? "videobalance \(SessionElement.shutter.assignment) ! " : "")
-            + (preview.showsLastPhoto ? "gdkpixbufoverlay \(SessionElement.lastPhoto.assignment) ! " : "")
+            + (preview.showsLastPhoto || preview.showsPictures ? "gdkpixbufoverlay \(SessionElement.lastPhoto.assignment) ! " : "")
             + (preview.showsText ? "textoverlay \(SessionElement.previewText.assignment) silent=true valignment=center halignment=center "
                 + "auto-resize=false font-desc=\"\(Self.textFont(image, preview))\" ! videoconvert ! " : "")
             + preview.sink
@@ -184,13 +187,14 @@ extension PreviewOutput: SessionOutput {
         guard let preview = layout.configuration.preview else { return }
         let valve = try graph.element(.previewValve)
         let textOverlay = preview.showsText ? try graph.element(.previewText) : nil
-        let lastPhoto = preview.showsLastPhoto ? try graph.element(.lastPhoto) : nil
+        let lastPhoto = preview.showsLastPhoto || preview.showsPictures ? try graph.element(.lastPhoto) : nil
         let shutter = preview.showsShutter ? try graph.element(.shutter) : nil
         let frameRate = layout.format.frameRate.doubleValue
         let (paused, text) = state.withLock { state in
             state.valve = valve
             state.textOverlay = textOverlay
             state.lastPhoto = lastPhoto
+            state.drawsLastPhoto = preview.showsLastPhoto
             state.shownSize = Self.shownSize(layout.image, preview)
             state.shutter = shutter
             state.shutterTime = .milliseconds(max(100, Int(2000 / max(1, frameRate))))

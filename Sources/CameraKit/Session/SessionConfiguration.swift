@@ -60,18 +60,22 @@ public struct PreviewConfiguration: Sendable, Equatable {
     /// Whether the preview can show the last photo's thumbnail in its lower left corner
     /// (``PreviewOutput/showLastPhoto(_:)``); off, the branch has no element for it.
     public var showsLastPhoto: Bool
+    /// Whether the preview can show a whole picture over the camera's (``PreviewOutput/showWhole(_:)``,
+    /// a booth's result).
+    public var showsPictures: Bool
     /// Whether the preview dims for a moment when a photo is taken (``PreviewOutput/showShutter()``);
     /// off, the branch has no element for it.
     public var showsShutter: Bool
 
     /// A preview in `sink`, at most 1280x720.
     public init(sink: String = "autovideosink", maximumWidth: Int = 1280, maximumHeight: Int = 720, showsText: Bool = false,
-                showsLastPhoto: Bool = false, showsShutter: Bool = false) {
+                showsLastPhoto: Bool = false, showsPictures: Bool = false, showsShutter: Bool = false) {
         self.sink = sink
         self.maximumWidth = maximumWidth
         self.maximumHeight = maximumHeight
         self.showsText = showsText
         self.showsLastPhoto = showsLastPhoto
+        self.showsPictures = showsPictures
         self.showsShutter = showsShutter
     }
 }
