@@ -8,7 +8,7 @@ public enum Parser {
     }
     /// The words that start a step.
     enum Step: String, CaseIterable {
-        case countdown, capture, burst, wait, `repeat`, timelapse, `switch`, pause, resume, compose, print
+        case countdown, capture, burst, wait, `repeat`, timelapse, `switch`, pause, resume, compose, review, print
     }
 
     static let settings = Setting.allCases.map(\.rawValue)
@@ -355,6 +355,15 @@ public enum Parser {
                 guard let word = resolve(arguments[0]) else { return }
                 guard let layout = Script.Layout(rawValue: word) else { return fail(arguments[0], "compose takes strip or grid, not \(arguments[0].quoted)") }
                 add(.compose(layout))
+            case .review:
+                guard arguments.isEmpty else {
+                    guard arguments.count == 2, arguments[0].text == "timeout" else {
+                        return fail(arguments[0], "review takes nothing, or timeout SECONDS (0 waits for ever), such as review timeout 30")
+                    }
+                    guard let seconds = seconds(arguments[1]) else { return }
+                    return add(.review(timeout: seconds))
+                }
+                add(.review(timeout: nil))
             case .print:
                 guard arguments.count == 1 else {
                     return fail(arguments.first ?? head, "print takes one message, in quotes if it has spaces: print \"smile!\"")

@@ -43,6 +43,9 @@ public struct Script: Sendable, Equatable {
         case pausePreview
         case resumePreview
         case compose(Layout)
+        /// `review` or `review timeout SECONDS` (0: for ever): the photos (and composition) since the
+        /// start or the last review are shown to keep or discard; `nil` timeout: the command line's.
+        case review(timeout: Double?)
         case print(String)
         /// An image word after the first step: the running session's picture changes.
         case image(ImageChange)
@@ -71,6 +74,18 @@ public struct Script: Sendable, Equatable {
     public var parameters: [String: String] = [:]
 
     public init() {}
+
+    /// Whether a `review` step is among the steps, in blocks too.
+    public var reviews: Bool {
+        func contains(_ steps: [Step]) -> Bool {
+            steps.contains { step in
+                if case .repeatBlock(_, let inner) = step { return contains(inner) }
+                if case .review = step { return true }
+                return false
+            }
+        }
+        return contains(steps)
+    }
 
     /// The steps, one per line, indented inside blocks: a dry run's listing.
     public var stepListing: [String] {
@@ -107,6 +122,7 @@ public struct Script: Sendable, Equatable {
         case .pausePreview: return "pause preview"
         case .resumePreview: return "resume preview"
         case .compose(let layout): return "compose \(layout.rawValue)"
+        case .review(let timeout): return "review" + (timeout.map { " timeout \(number($0))" } ?? "")
         case .print(let message): return "print \"\(message)\""
         case .image(let change): return change.text
         }

@@ -9,22 +9,27 @@ struct BoothCommand: Subcommand {
     static let synopsis = """
         camctl booth    [--device D] [--shots 4] [--countdown 5] [--layout 2x2|1x4] [--sink ELEMENT] [--output PATH]
                         [--library DIR | --no-library] [--jpeg | --hevc] [--quality 1-100] [--json] [--print-pipeline]
+                        [--show-shots SECONDS] [--show-result SECONDS] [--review] [--review-timeout SECONDS]
         """
     static let summary = "the photo booth: countdown, shots, and one composed picture of them"
     static let help = """
         Shows the preview in --sink (autovideosink by default) and takes --shots photos (4), each after
         a --countdown (5 seconds) drawn large on the preview and shown in the terminal. Space or Enter
         (or SIGUSR1) takes the shot at once and the countdown starts again for the next one; q ends
-        early. Each shot goes into the library; then the shots are composed, with even margins, into
-        a 2x2 grid or a 1x4 strip (--layout) of 640-pixel-wide cells, which goes into the library
-        too and to --output when given, and shown on the preview for --show-result seconds (5; 0 for
-        none; space or q ends it). Each path is printed (--json: one object each). Each shot's
-        thumbnail shows in the preview's lower left corner until the next (--no-last-photo: not).
-        """ + "\n" + ImageOptions.help
-    static let options = SessionOptions.options + PhotoSaving.options + PhotoOptions.options + [
+        early. After each shot but the last, the layout with the shots so far in their places shows on
+        the preview for --show-shots seconds (1.5; 0 for none). Each shot goes into the library; then
+        the shots are composed, with even margins, into a 2x2 grid or a 1x4 strip (--layout) of
+        640-pixel-wide cells, which goes into the library too and to --output when given, and shown on
+        the preview for --show-result seconds (5; 0 for none; space or q ends it). Each path is printed
+        (--json: one object each). Each shot's thumbnail shows in the preview's lower left corner
+        until the next (--no-last-photo: not). With --review, nothing is saved until the composed
+        picture, shown on the preview, is kept: the shots and the picture are kept or discarded
+        together.
+        """ + "\n" + ReviewOptions.help + "\n" + ImageOptions.help
+    static let options = SessionOptions.options + PhotoSaving.options + PhotoOptions.options + ReviewOptions.options + [
         .init(name: "--shots", value: "N"), .init(name: "--countdown", value: "SECONDS"),
         .init(name: "--layout", value: "2x2|1x4"), .init(name: "--sink", value: "ELEMENT"), .init(name: "--no-last-photo", value: nil),
-        .init(name: "--show-result", value: "SECONDS"),
+        .init(name: "--show-result", value: "SECONDS"), .init(name: "--show-shots", value: "SECONDS"),
     ]
 
     enum Layout: String, CaseIterable {
@@ -37,6 +42,9 @@ struct BoothCommand: Subcommand {
     let countdown: Double
     /// How long the composed picture is shown on the preview before the booth ends.
     let showResult: Double
+    /// How long the shots so far are shown in their places after each shot.
+    let showShots: Double
+    let review: ReviewOptions
     let layout: Layout
     let sink: String
     let composedOutput: String?
@@ -49,6 +57,8 @@ struct BoothCommand: Subcommand {
         shots = try arguments.integer("--shots", in: 1...16) ?? 4
         countdown = try arguments.seconds("--countdown", in: 0...3600) ?? 5
         showResult = try arguments.seconds("--show-result", in: 0...3600) ?? 5
+        showShots = try arguments.seconds("--show-shots", in: 0...3600) ?? 1.5
+        review = try ReviewOptions(arguments)
         layout = try arguments.choice("--layout", as: Layout.self) ?? .grid
         sink = arguments.string("--sink") ?? "autovideosink"
         composedOutput = arguments.string("--output")
@@ -72,14 +82,17 @@ struct BoothCommand: Subcommand {
         let camera = try await session.camera(controls: controls)
         var configuration = session.configuration(for: camera)
         configuration.preview = PreviewConfiguration(sink: sink, showsText: true, showsLastPhoto: !arguments.flag("--no-last-photo"),
-                                                     showsPictures: showResult > 0, showsShutter: true)
+                                                     showsPictures: showResult > 0 || showShots > 0 || review.isOn, showsShutter: true)
         let captureSession = CaptureSession(configuration: configuration)
         try await session.start(captureSession)
         controls.listenToKeys()
         let booth = OperatorConsole(session: captureSession, device: camera, saving: saving, albums: ["booth"],
                                     compositionCopy: composedOutput)
+        review.listen(controls)
+        let columns = layout == .grid ? 2 : 1
         var taken = 0
         do throws(CommandFailure) {
+            if review.isOn { try await booth.perform(.holdForReview) }
             shooting: for number in 1...shots {
                 Console.progress("shot \(number) of \(shots)")
                 switch await booth.countDown(countdown, controls: controls) {
@@ -89,10 +102,18 @@ struct BoothCommand: Subcommand {
                 }
                 try await booth.perform(.takePhoto(settings))
                 taken += 1
+                guard number < shots else { break }
+                switch await booth.showShots(slots: shots, columns: columns, seconds: showShots, controls: controls) {
+                case .interrupt?: throw CommandFailure.interrupted
+                case .finish?: break shooting
+                default: break
+                }
             }
             if taken > 0 {
-                try await booth.perform(.compose(columns: layout == .grid ? 2 : 1, quality: settings.quality, albums: ["booth"]))
-                if await booth.showResult(showResult, controls: controls) == .interrupt { throw CommandFailure.interrupted }
+                try await booth.perform(.compose(columns: columns, quality: settings.quality, albums: ["booth"]))
+                let ending = review.isOn ? try await booth.review(timeout: review.timeout, controls: controls)
+                    : await booth.showResult(showResult, controls: controls)
+                if ending == .interrupt { throw CommandFailure.interrupted }
             }
         } catch {
             await captureSession.stop()

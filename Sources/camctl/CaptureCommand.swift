@@ -12,7 +12,7 @@ struct CaptureCommand: Subcommand {
                         [--sink ELEMENT] [--latest PATH] [--exec CMD] [--metadata FILE] [--wait-for-device]
                         [--heic-tiles] [--filter NAME] [--brightness N] [--contrast N] [--saturation N] [--hue N]
                         [--zoom N] [--zoom-center X,Y] [--aspect W:H] [--mirror preview|photos|both|none]
-                        [--rotate 0|90|180|270]
+                        [--rotate 0|90|180|270] [--review] [--review-timeout SECONDS]
         """
     static let summary = "take photos into the library (and a copy at --output)"
     static let help = """
@@ -28,9 +28,9 @@ struct CaptureCommand: Subcommand {
         SIGUSR2 ends after the photo in flight; Ctrl-C stops and exits 130. --hevc writes HEIC (HEVC in
         a HEIF file, with a thumbnail and EXIF), about half the size of a JPEG of the same quality.
         --heic-tiles stores a HEIC as a grid of 512x512 tiles, as iPhones do, for decoders with HEVC
-        level limits.
-        """ + "\n" + ImageOptions.help
-    static let options = SessionOptions.options + PhotoSaving.options + PhotoOptions.options + [
+        level limits. With --review the preview shows (in --sink, autovideosink by default).
+        """ + "\n" + ReviewOptions.help + "\n" + ImageOptions.help
+    static let options = SessionOptions.options + PhotoSaving.options + PhotoOptions.options + ReviewOptions.options + [
         .init(name: "--count", value: "N", short: "-n"),
         .init(name: "--countdown", value: "SECONDS"),
         .init(name: "--interval", value: "SECONDS"),
@@ -47,6 +47,7 @@ struct CaptureCommand: Subcommand {
     let countdown: Double
     let interval: Double
     let sink: String?
+    let review: ReviewOptions
 
     init(_ arguments: ParsedArguments) throws(CommandFailure) {
         try arguments.requirePositionals([])
@@ -64,7 +65,8 @@ struct CaptureCommand: Subcommand {
         count = try arguments.integer("--count", in: 1...100_000) ?? 1
         countdown = try arguments.seconds("--countdown") ?? 0
         interval = try arguments.seconds("--interval") ?? 0
-        sink = arguments.string("--sink")
+        review = try ReviewOptions(arguments)
+        sink = arguments.string("--sink") ?? (review.isOn ? "autovideosink" : nil)
     }
 
     func run() async throws(CommandFailure) {
@@ -74,13 +76,15 @@ struct CaptureCommand: Subcommand {
         let camera = try await session.camera(controls: controls)
         var configuration = session.configuration(for: camera)
         if let sink {
-            configuration.preview = PreviewConfiguration(sink: sink, showsText: countdown > 0, showsLastPhoto: !arguments.flag("--no-last-photo"),
+            configuration.preview = PreviewConfiguration(sink: sink, showsText: countdown > 0 || review.isOn,
+                                                         showsLastPhoto: !arguments.flag("--no-last-photo"), showsPictures: review.isOn,
                                                          showsShutter: true)
         }
         configuration.watchesCameras = count > 1  // a single photo is over before a camera could come or go
         let captureSession = CaptureSession(configuration: configuration)
         try await session.start(captureSession)
         let operating = OperatorConsole(session: captureSession, device: camera, saving: saving)
+        review.listen(controls)
         do {
             try await takePhotos(with: operating, controls: controls)
         } catch {
@@ -98,7 +102,13 @@ struct CaptureCommand: Subcommand {
             }
             lastStart = ContinuousClock.now
             if try handle(await operating.countDown(countdown, controls: controls)) == .finish { return }
-            try await operating.perform(.takePhoto(settings))
+            if review.isOn {
+                try await operating.perform(.holdForReview)
+                try await operating.perform(.takePhoto(settings))
+                if try handle(await operating.review(timeout: review.timeout, controls: controls)) == .finish { return }
+            } else {
+                try await operating.perform(.takePhoto(settings))
+            }
             if count > 1 { Console.progress("\(number) of \(count)") }
             if try handle(controls.next()) == .finish { return }
         }

@@ -73,6 +73,7 @@ extension CommandFailure {
         case .report(let failure as CommandFailure): self = failure
         case .report(let failure): self.init("the result could not be written: \(failure)", exitCode: .ioError)
         case .nothingToCompose: self.init("there are no photos to compose; take some first", exitCode: .dataError)
+        case .nothingToReview: self.init("there is no photo to review; take one first", exitCode: .dataError)
         case .nowhereToKeep:
             self.init("the composed picture has nowhere to go (no library, no output path); keep the library, or name an output",
                       exitCode: .usage)

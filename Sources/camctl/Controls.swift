@@ -16,6 +16,10 @@ enum Control: Sendable, Equatable {
     case nextFilter
     /// `+` or `-`: zoom in or out.
     case zoom(in: Bool)
+    /// `k` (and the shutter keys, while a photo is reviewed), or the line `keep`: keep the photo.
+    case keep
+    /// `x`, Backspace or Delete, or the line `discard`: discard the photo under review.
+    case discard
     /// `q` or SIGUSR2: end cleanly after the photo in flight.
     case finish
     /// Ctrl-C (SIGINT) or SIGTERM: stop now, exit 130.
@@ -152,16 +156,23 @@ final class ControlInbox: Sendable {
     func listenToKeys() {
         guard Console.inputIsTerminal, Terminal.enterKeyMode() else { return }
         Thread.detachNewThread { [self] in
+            var keys = KeyDecoder()
             var byte: UInt8 = 0
             while read(STDIN_FILENO, &byte, 1) == 1 {
-                switch byte {
-                case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"): post(.captureNow)
-                case UInt8(ascii: "s"), UInt8(ascii: "S"): post(.switchCamera)
-                case UInt8(ascii: "p"), UInt8(ascii: "P"): post(.togglePreview)
-                case UInt8(ascii: "q"), UInt8(ascii: "Q"): post(.finish)
-                case UInt8(ascii: "f"), UInt8(ascii: "F"): post(.nextFilter)
-                case UInt8(ascii: "+"), UInt8(ascii: "="): post(.zoom(in: true))
-                case UInt8(ascii: "-"), UInt8(ascii: "_"): post(.zoom(in: false))
+                if let control = keys.control(after: byte) { post(control) }
+            }
+        }
+    }
+
+    /// Posts ``Control/keep`` and ``Control/discard`` for the lines `keep` and `discard` read from
+    /// standard input when it is not a terminal, so a script can review photos.
+    func listenToReviewLines() {
+        guard !Console.inputIsTerminal else { return }
+        Thread.detachNewThread { [self] in
+            while let line = readLine() {
+                switch line.trimmingCharacters(in: .whitespaces).lowercased() {
+                case "keep", "k": post(.keep)
+                case "discard", "x": post(.discard)
                 default: continue
                 }
             }
@@ -173,6 +184,39 @@ final class ControlInbox: Sendable {
         Terminal.restore()
         Console.note(message)
         exit(ExitCode.interrupted.rawValue)
+    }
+}
+
+/// Turns the bytes of keys typed on a terminal into controls, one byte at a time: a key's own
+/// byte, or an escape sequence (Delete sends `ESC [ 3 ~`; other sequences, such as arrows, do nothing).
+struct KeyDecoder {
+    /// The bytes after an escape, while a sequence is being read.
+    private var sequence: [UInt8]?
+
+    mutating func control(after byte: UInt8) -> Control? {
+        if var bytes = sequence {
+            if !bytes.isEmpty || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "O") {
+                bytes.append(byte)
+                let ended = bytes.count > 1 && (0x40...0x7e).contains(byte)
+                sequence = ended || bytes.count > 8 ? nil : bytes
+                return ended && bytes == Array("[3~".utf8) ? .discard : nil
+            }
+            sequence = nil  // a lone escape: the byte is a key of its own
+        }
+        switch byte {
+        case 0x1b: sequence = []
+        case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"): return .captureNow
+        case UInt8(ascii: "k"), UInt8(ascii: "K"): return .keep
+        case UInt8(ascii: "x"), UInt8(ascii: "X"), 0x7f, 0x08: return .discard
+        case UInt8(ascii: "s"), UInt8(ascii: "S"): return .switchCamera
+        case UInt8(ascii: "p"), UInt8(ascii: "P"): return .togglePreview
+        case UInt8(ascii: "q"), UInt8(ascii: "Q"): return .finish
+        case UInt8(ascii: "f"), UInt8(ascii: "F"): return .nextFilter
+        case UInt8(ascii: "+"), UInt8(ascii: "="): return .zoom(in: true)
+        case UInt8(ascii: "-"), UInt8(ascii: "_"): return .zoom(in: false)
+        default: break
+        }
+        return nil
     }
 }
 

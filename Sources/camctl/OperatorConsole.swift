@@ -8,6 +8,7 @@ import Foundation
 final class OperatorConsole: Sendable {
     let camera: SessionOperator
     private let hookCommand: String?
+    private let printsJSON: Bool
     private let progress: Task<Void, Never>
 
     /// An operator for `session`, running on `device`, delivering as `saving` says.
@@ -16,6 +17,7 @@ final class OperatorConsole: Sendable {
         let printsJSON = saving.printsJSON, delivery = saving.delivery
         let (copy, sidecar) = (delivery.copy, delivery.sidecar)
         hookCommand = delivery.hook?.command
+        self.printsJSON = printsJSON
         camera = SessionOperator(session: session, delivery: delivery, device: device, albums: albums,
                                  compositionCopy: PhotoSaving.target(compositionCopy)) { delivered in
             try PhotoSaving.report(delivered, printsJSON: printsJSON, copy: copy, sidecar: sidecar)
@@ -78,7 +80,63 @@ final class OperatorConsole: Sendable {
             let paused = session.previewOutput.isPaused
             try await perform(paused ? .resumePreview : .pausePreview)
             Console.progress(paused ? "preview resumed" : "preview paused (p resumes)")
-        case .captureNow, .finish, .interrupt:
+        case .captureNow, .keep, .discard, .finish, .interrupt:
+            break
+        }
+    }
+
+    /// Keeps what is held without waiting (a run ending with photos after its last review).
+    func keepHeld() async throws(CommandFailure) {
+        guard case .decided(true)? = try await perform(.decide(.keep)) else { return }
+        try tell(try await perform(.review(timeout: nil, unanswered: .keep, hint: nil)))
+    }
+
+    /// The hint a review shows at the foot of the preview.
+    static let reviewHint = "Enter or k: keep    Backspace or x: discard"
+
+    /// Reviews what the operator holds: shows it on the preview and waits for a verdict from the
+    /// keys (Enter, Space, k or SIGUSR1 keep; Backspace, Delete or x discard), or from the lines
+    /// `keep` and `discard` on standard input; after `timeout` seconds (`nil`: never) it is kept.
+    /// `q` and interrupts keep it too, and are returned. Kept pictures are printed as ever; a
+    /// discard is noted on standard error. With --json, the review's start and a discard are
+    /// printed as objects too (`"event": "reviewing"`, `"discarded"`), so a script can answer.
+    func review(timeout: Double?, controls: ControlInbox) async throws(CommandFailure) -> Control? {
+        let after = timeout.map { String(format: "; kept after %g seconds without an answer", $0) } ?? ""
+        if printsJSON { try Console.json(["event": "reviewing"]) }
+        Console.progress("review: Enter or k keeps, Backspace, Delete or x discards" + after)
+        let answering = Task { [self, camera] () -> Control? in
+            while let control = await controls.next(within: nil) {
+                switch control {
+                case .keep, .captureNow, .discard:
+                    _ = try? await camera.perform(.decide(control == .discard ? .discard : .keep))
+                    return nil
+                case .finish, .interrupt:
+                    _ = try? await camera.perform(.decide(.keep))
+                    return control
+                default:
+                    try? await act(on: control)
+                }
+            }
+            return nil
+        }
+        let outcome = try await perform(.review(timeout: timeout, unanswered: .keep, hint: Self.reviewHint))
+        answering.cancel()
+        let ending = await answering.value
+        try tell(outcome)
+        return ending
+    }
+
+    /// Notes what a review did: hooks that failed, a keep without an answer, a discard.
+    private func tell(_ outcome: Outcome?) throws(CommandFailure) {
+        switch outcome {
+        case .kept(let shots, _, let answered)?:
+            for shot in shots { note(shot.hookEnding, for: shot.delivered) }
+            if !answered { Console.progress("no answer came: kept") }
+        case .discarded(let count, _)?:
+            if printsJSON { try Console.json(["event": "discarded", "count": count]) }
+            Console.note(count == 1 ? "the photo was discarded; nothing of it was saved"
+                         : "the \(count) pictures were discarded; nothing of them was saved")
+        default:
             break
         }
     }
@@ -97,7 +155,13 @@ final class OperatorConsole: Sendable {
         return await run(.showResult(seconds: seconds), cutBy: controls)
     }
 
-    /// Runs a wait (a countdown, a result shown) until it ends or a shutter, `q` or interrupt
+    /// Shows the shots so far in their places of the layout for `seconds`; cut short as a countdown is.
+    func showShots(slots: Int, columns: Int, seconds: Double, controls: ControlInbox) async -> Control? {
+        guard seconds > 0 else { return nil }
+        return await run(.showShots(slots: slots, columns: columns, seconds: seconds), cutBy: controls)
+    }
+
+    /// Runs a wait (a countdown, a picture shown) until it ends or a shutter, `q` or interrupt
     /// comes, which is returned; other keys do their own job meanwhile.
     private func run(_ wait: Action, cutBy controls: ControlInbox) async -> Control? {
         await withTaskGroup(of: Control?.self) { [camera] group in

@@ -10,31 +10,36 @@ struct RunCommand: Subcommand {
     static let name = "run"
     static let synopsis = """
         camctl run      FILE [--device D] [--set NAME=VALUE …] [--dry-run] [--json] [--library DIR | --no-library]
-                        [--allow-raw-io]
+                        [--allow-raw-io] [--review-timeout SECONDS]
         """
     static let summary = "run a pipeline description file (pipelines/README.md)"
     static let help = """
         Reads FILE (its language is in pipelines/README.md), sets up the camera, preview, filters and
         outputs it names, and runs its steps: countdowns, captures, bursts, waits, repeat blocks,
-        time-lapses, camera switches, preview pauses, composed strips or grids, messages. --set
+        time-lapses, camera switches, preview pauses, composed strips or grids, reviews, messages. --set
         changes a param of the file; --device overrides its camera. --dry-run checks the file and
         prints the pipeline it would build (gst-launch syntax) and its steps, without opening a
         camera. Mistakes are reported as FILE:LINE:COLUMN with exit code 65.
         A description file is a program: its raw source and filter fragments are GStreamer elements.
         Fragments with elements that read or write files or the network (filesrc, filesink,
-        souphttpsrc, udpsink, …) are refused unless --allow-raw-io is given.
+        souphttpsrc, udpsink, …) are refused unless --allow-raw-io is given. A review step shows the
+        photos since the last review on the preview to keep (Enter, Space or k) or discard (Backspace,
+        Delete or x; the lines keep and discard on standard input when it is not a terminal); one not
+        answered keeps them after its own timeout, else --review-timeout seconds (30; 0: for ever).
         """ + "\n" + ImageOptions.help
     static let options: [ParsedArguments.Option] = [
         .init(name: "--device", value: "D", short: "-d"), .init(name: "--set", value: "NAME=VALUE"),
         .init(name: "--dry-run", value: nil), .init(name: "--json", value: nil),
         .init(name: "--library", value: "DIR"), .init(name: "--no-library", value: nil), .init(name: "--verbose", value: nil),
-        .init(name: "--allow-raw-io", value: nil),
+        .init(name: "--allow-raw-io", value: nil), .init(name: "--review-timeout", value: "SECONDS"),
     ] + ImageOptions.options
 
     let file: String
     let device: String?
     let overrides: [String: String]
     let isDryRun: Bool
+    /// How long a review without a timeout of its own waits; `nil`: for ever.
+    let reviewTimeout: Double?
     let arguments: ParsedArguments
 
     init(_ arguments: ParsedArguments) throws(CommandFailure) {
@@ -44,6 +49,8 @@ struct RunCommand: Subcommand {
         file = arguments.positionals[0]
         device = arguments.string("--device")
         isDryRun = arguments.flag("--dry-run")
+        let reviewSeconds = try arguments.seconds("--review-timeout") ?? 30
+        reviewTimeout = reviewSeconds > 0 ? reviewSeconds : nil
         var overrides: [String: String] = [:]
         for assignment in arguments.strings("--set") {
             guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
@@ -83,10 +90,12 @@ struct RunCommand: Subcommand {
             throw CommandFailure(error)
         }
         controls.listenToKeys()
+        if script.reviews { controls.listenToReviewLines() }
         let runner = ScriptRunner(session: session, camera: configuration.device, saving: saving, controls: controls,
-                                  settings: photoSettings(script), printsJSON: arguments.flag("--json"))
+                                  settings: photoSettings(script), printsJSON: arguments.flag("--json"),
+                                  reviewTimeout: reviewTimeout)
         do {
-            try await runner.run(script.steps)
+            try await runner.run(script)
         } catch {
             await session.stop()
             throw error
@@ -178,7 +187,8 @@ struct RunCommand: Subcommand {
         }
         if let sink = script.session.preview {
             try SessionOptions.checkSink(sink, from: "\(file): preview")
-            configuration.preview = PreviewConfiguration(sink: sink, showsText: script.steps.contains(where: Self.countsDown))
+            configuration.preview = PreviewConfiguration(sink: sink, showsText: script.steps.contains(where: Self.countsDown) || script.reviews,
+                                                         showsPictures: script.reviews)
         }
         configuration.filters = script.session.filters
         var image = ImageSettings()

@@ -10,26 +10,34 @@ struct ScriptRunner {
     let controls: ControlInbox
     let settings: PhotoSettings
     let printsJSON: Bool
+    /// How long a `review` without a timeout of its own waits (`nil`: for ever).
+    let reviewTimeout: Double?
 
     init(session: CaptureSession, camera: CaptureDevice, saving: sending PhotoSaving, controls: ControlInbox,
-         settings: PhotoSettings, printsJSON: Bool) {
+         settings: PhotoSettings, printsJSON: Bool, reviewTimeout: Double?) {
         operating = OperatorConsole(session: session, device: camera, saving: saving)
         (self.session, self.controls, self.settings, self.printsJSON) = (session, controls, settings, printsJSON)
+        self.reviewTimeout = reviewTimeout
     }
 
     /// Why a run ends early.
     private struct Finished: Error {}
 
-    func run(_ steps: [Script.Step]) async throws(CommandFailure) {
+    /// Runs the steps. In a script with a `review`, photos are held from the start and after each
+    /// review until the next; those still held when the run ends, or is ended, are kept.
+    func run(_ script: Script) async throws(CommandFailure) {
+        if script.reviews { try await operating.perform(.holdForReview) }
+        var failure: CommandFailure?
         do {
-            try await perform(steps)
+            try await perform(script.steps)
         } catch is Finished {
-            return
-        } catch let failure as CommandFailure {
-            throw failure
+        } catch let error as CommandFailure {
+            failure = error
         } catch {
-            throw CommandFailure("the run stopped: \(error)", exitCode: .software)
+            failure = CommandFailure("the run stopped: \(error)", exitCode: .software)
         }
+        if script.reviews { try await operating.keepHeld() }
+        if let failure { throw failure }
     }
 
     private func perform(_ steps: [Script.Step]) async throws {
@@ -65,6 +73,11 @@ struct ScriptRunner {
                 try await operating.perform(.resumePreview)
             case .compose(let layout):
                 try await operating.perform(.compose(columns: layout == .grid ? 2 : 1, quality: settings.quality, albums: ["booth"]))
+            case .review(let timeout):
+                if case .held(let count)? = try await operating.perform(.holdForReview), count > 0 {
+                    try await check(await operating.review(timeout: timeout.map { $0 > 0 ? $0 : nil } ?? reviewTimeout, controls: controls))
+                    try await operating.perform(.holdForReview)
+                }
             case .print(let text):
                 // A param set from the command line may carry escape sequences; the terminal never sees them.
                 let message = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.properties.generalCategory != .control || $0 == "\t" }))

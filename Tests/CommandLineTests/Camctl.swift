@@ -18,9 +18,11 @@ struct Camctl {
                                   in: directory)
     }
 
-    func start(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> ChildProcess.Running {
+    func start(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil,
+               writingInput: Bool = false) throws -> ChildProcess.Running {
         try ChildProcess.Running(built: "camctl", arguments,
-                                 environment: ["CAMCTL_LIBRARY": library.url.path].merging(environment) { $1 }, in: directory)
+                                 environment: ["CAMCTL_LIBRARY": library.url.path].merging(environment) { $1 }, in: directory,
+                                 writingInput: writingInput)
     }
 
     /// The JSON objects printed one per line.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs programs the tests need: the package's own binaries and tools we did not write.
 public struct ChildProcess {
@@ -69,13 +70,14 @@ public struct ChildProcess {
 
     /// Everything a pipe's writers write, until they all close it. A read interrupted by a
     /// signal is made again (Foundation's own reader stops the process on that).
-    static func readToEnd(_ pipe: Pipe) -> Data {
+    static func readToEnd(_ pipe: Pipe, eachChunk: (ArraySlice<UInt8>) -> Void = { _ in }) -> Data {
         let descriptor = pipe.fileHandleForReading.fileDescriptor
         var data = Data(), chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count > 0 {
                 data.append(contentsOf: chunk[0..<count])
+                eachChunk(chunk[0..<count])
             } else if count == 0 || errno != EINTR {
                 return data
             }
@@ -94,6 +96,11 @@ public struct ChildProcess {
     }
 }
 
+/// A child's standard output as far as it has come.
+private final class OutputSoFar: Sendable {
+    let bytes = Mutex<[UInt8]>([])
+}
+
 /// Data written by one reader thread and read after the dispatch group that ran it has finished.
 private final class DataBox: @unchecked Sendable {
     var data = Data()
@@ -109,26 +116,57 @@ extension ChildProcess {
     public final class Running {
         private let process: Process
         private let output = Pipe(), errors = Pipe()
+        /// The child's standard input, when it was started with one to write to.
+        private let input: Pipe?
         private let errorData = DataBox(), outputData = DataBox()
+        /// Standard output as it comes, for a test to wait for a line.
+        private let outputSoFar = OutputSoFar()
         private let reading = DispatchGroup()
 
-        /// Starts a built executable of this package.
-        public init(built name: String, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws {
+        /// Starts a built executable of this package; with `writingInput`, its standard input is a
+        /// pipe that ``write(_:)`` writes to, else `/dev/null`.
+        public convenience init(built name: String, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil,
+                                writingInput: Bool = false) throws {
+            try self.init(ChildProcess.buildFolder.appendingPathComponent(name).path, arguments, environment: environment, in: directory,
+                          writingInput: writingInput)
+        }
+
+        /// Starts a program (a path) without waiting for it.
+        public init(_ program: String, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil,
+                    writingInput: Bool = false) throws {
             process = Process()
             if let directory { process.currentDirectoryURL = directory }
-            process.executableURL = ChildProcess.buildFolder.appendingPathComponent(name)
+            process.executableURL = URL(fileURLWithPath: program)
             process.arguments = arguments
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             process.standardOutput = output
             process.standardError = errors
-            process.standardInput = FileHandle.nullDevice
+            input = writingInput ? Pipe() : nil
+            process.standardInput = input ?? FileHandle.nullDevice
             try process.run()
-            ChildProcess.helper().async(group: reading) { [output, outputData] in
-                outputData.data = ChildProcess.readToEnd(output)
+            ChildProcess.helper().async(group: reading) { [output, outputData, outputSoFar] in
+                outputData.data = ChildProcess.readToEnd(output) { chunk in outputSoFar.bytes.withLock { $0 += chunk } }
             }
             ChildProcess.helper().async(group: reading) { [errors, errorData] in
                 errorData.data = ChildProcess.readToEnd(errors)
             }
+        }
+
+        /// Waits until the child's standard output contains `text`, at most `timeout` seconds;
+        /// returns whether it does.
+        public func waitForOutput(containing text: String, timeout: Double = 30) -> Bool {
+            let deadline = Date().addingTimeInterval(timeout)
+            while Date() < deadline {
+                if outputSoFar.bytes.withLock({ String(decoding: $0, as: UTF8.self) }).contains(text) { return true }
+                usleep(50_000)
+            }
+            return false
+        }
+
+        /// Writes to the child's standard input (started `writingInput`).
+        public func write(_ text: String) {
+            signal(SIGPIPE, SIG_IGN)  // a child that has ended fails the write, not the tests
+            try? input?.fileHandleForWriting.write(contentsOf: Data(text.utf8))
         }
 
         /// The child's process id.
@@ -166,6 +204,7 @@ extension ChildProcess {
 
         /// Waits for the child to end (killing it after `timeout` seconds) and returns what it wrote.
         public func finish(timeout: Double = 60) -> Result {
+            try? input?.fileHandleForWriting.close()
             if reading.wait(timeout: .now() + timeout) == .timedOut {
                 send(SIGKILL)
                 reading.wait()

@@ -13,6 +13,9 @@ public final class PreviewOutput: Sendable {
         var textOverlay: Element?
         var isPaused = false
         var overlayText: String?
+        var caption: String?
+        /// The fonts of the large text and of the caption, sized to the picture as shown.
+        var fonts = (large: "Sans Bold 24", caption: "Sans 12")
         /// The element that draws pictures over the preview, whether the last photo is one, and
         /// the picture's size as shown.
         var lastPhoto: Element?
@@ -58,13 +61,23 @@ public final class PreviewOutput: Sendable {
     /// `nil` for none. Needs ``PreviewConfiguration/showsText``.
     public var overlayText: String? {
         get { state.withLock { $0.overlayText } }
-        set {
-            let overlay = state.withLock { state in
-                state.overlayText = newValue
-                return state.textOverlay
-            }
-            if let overlay { Self.show(newValue, on: overlay) }
+        set { changeText { $0.overlayText = newValue } }
+    }
+
+    /// One line drawn small at the foot of the preview on a shaded band (a review's hint), or
+    /// `nil` for none; the large text, while there is one, is drawn instead. Needs
+    /// ``PreviewConfiguration/showsText``.
+    public var caption: String? {
+        get { state.withLock { $0.caption } }
+        set { changeText { $0.caption = newValue } }
+    }
+
+    private func changeText(_ change: (inout State) -> Void) {
+        let (overlay, text) = state.withLock { state in
+            change(&state)
+            return (state.textOverlay, Self.text(of: state))
         }
+        if let overlay { Self.show(text, on: overlay) }
     }
 
     /// Shows a photo's thumbnail (a JPEG) in the preview's lower left corner, a fifth of its
@@ -90,6 +103,11 @@ public final class PreviewOutput: Sendable {
         }
     }
 
+    /// Stops drawing a picture over the preview (the last photo, or a whole one).
+    public func hidePicture() {
+        try? state.withLock({ $0.lastPhoto })?.setProperty("alpha", 0.0)
+    }
+
     /// Draws a JPEG over the preview where `place` puts it, given the picture's and the preview's sizes.
     private func draw(_ jpeg: [UInt8], place: ((width: Int, height: Int), (width: Int, height: Int)) -> (x: Int, y: Int, width: Int, height: Int)) {
         let (element, shown) = state.withLock { ($0.lastPhoto, $0.shownSize) }
@@ -103,6 +121,7 @@ public final class PreviewOutput: Sendable {
             try element.setProperty("offset-x", x)
             try element.setProperty("offset-y", y)
             try element.setProperty("location", lastPhotoFile.path)  // loads the picture
+            try element.setProperty("alpha", 1.0)
         } catch {
             // A preview decoration: a picture that cannot be shown leaves the preview as it was.
         }
@@ -130,8 +149,25 @@ public final class PreviewOutput: Sendable {
         state.withLock { $0.shutter }.flatMap { try? $0.property("brightness", as: Double.self) }
     }
 
-    private static func show(_ text: String?, on overlay: Element) {
-        try? overlay.setProperty("text", text ?? "")
+    /// What the text overlay draws: the large text, else the caption, in its font and place.
+    private struct Text {
+        let words: String
+        let font: String
+        let isCaption: Bool
+    }
+
+    private static func text(of state: State) -> Text? {
+        if let large = state.overlayText { return Text(words: large, font: state.fonts.large, isCaption: false) }
+        return state.caption.map { Text(words: $0, font: state.fonts.caption, isCaption: true) }
+    }
+
+    private static func show(_ text: Text?, on overlay: Element) {
+        if let text {
+            try? overlay.setProperty("font-desc", .string(text.font))
+            try? overlay.setProperty("valignment", .string(text.isCaption ? "bottom" : "center"))
+            try? overlay.setProperty("shaded-background", text.isCaption)
+        }
+        try? overlay.setProperty("text", text?.words ?? "")
         try? overlay.setProperty("silent", text == nil)
     }
 
@@ -149,6 +185,12 @@ public final class PreviewOutput: Sendable {
         let (shownWidth, shownHeight) = shownSize(image, preview)
         // A digit of "Sans Bold N" is N pixels tall and three quarters of that wide.
         return "Sans Bold \(max(6, min(shownHeight * 2 / 5, shownWidth * 11 / 20)))"
+    }
+
+    /// The font of a caption: a line of about fifty characters fits across the picture as shown.
+    static func captionFont(_ image: ImageStage, _ preview: PreviewConfiguration) -> String {
+        let (shownWidth, shownHeight) = shownSize(image, preview)
+        return "Sans \(max(6, min(shownHeight / 24, shownWidth / 36)))"
     }
 
     /// The preview's picture as shown: fitted into the preview's largest size, then turned.
@@ -178,7 +220,7 @@ extension PreviewOutput: SessionOutput {
             + (preview.showsShutter ? "videobalance \(SessionElement.shutter.assignment) ! " : "")
             + (preview.showsLastPhoto || preview.showsPictures ? "gdkpixbufoverlay \(SessionElement.lastPhoto.assignment) ! " : "")
             + (preview.showsText ? "textoverlay \(SessionElement.previewText.assignment) silent=true valignment=center halignment=center "
-                + "auto-resize=false font-desc=\"\(Self.textFont(image, preview))\" ! videoconvert ! " : "")
+                + "auto-resize=false ! videoconvert ! " : "")
             + preview.sink
     }
 
@@ -191,6 +233,7 @@ extension PreviewOutput: SessionOutput {
         let shutter = preview.showsShutter ? try graph.element(.shutter) : nil
         let frameRate = layout.format.frameRate.doubleValue
         let (paused, text) = state.withLock { state in
+            state.fonts = (Self.textFont(layout.image, preview), Self.captionFont(layout.image, preview))
             state.valve = valve
             state.textOverlay = textOverlay
             state.lastPhoto = lastPhoto
@@ -198,7 +241,7 @@ extension PreviewOutput: SessionOutput {
             state.shownSize = Self.shownSize(layout.image, preview)
             state.shutter = shutter
             state.shutterTime = .milliseconds(max(100, Int(2000 / max(1, frameRate))))
-            return (state.isPaused, state.overlayText)
+            return (state.isPaused, Self.text(of: state))
         }
         try? valve.setProperty("drop", paused)
         if let textOverlay { Self.show(text, on: textOverlay) }
@@ -211,8 +254,12 @@ extension PreviewOutput: SessionOutput {
         do {
             try graph.element(.previewSize).setProperty("caps", .string(Self.previewCaps(image, preview)))
             try graph.element(.previewOrientation).setProperty("method", .string(image.previewOrientationMethod))
-            if preview.showsText { try graph.element(.previewText).setProperty("font-desc", .string(Self.textFont(image, preview))) }
-            state.withLock { $0.shownSize = Self.shownSize(image, preview) }
+            let text = state.withLock { state in
+                state.shownSize = Self.shownSize(image, preview)
+                state.fonts = (Self.textFont(image, preview), Self.captionFont(image, preview))
+                return Self.text(of: state)
+            }
+            if preview.showsText { Self.show(text, on: try graph.element(.previewText)) }
         } catch {
             throw CaptureError.converting(error, context: "the preview could not be changed")
         }

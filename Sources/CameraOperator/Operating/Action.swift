@@ -13,8 +13,22 @@ public enum Action: Sendable {
     /// Show the last composed picture over the whole preview for `seconds` (a booth's result);
     /// ``cutShort`` ends it early.
     case showResult(seconds: Double)
-    /// End a running countdown or result now (the shutter pressed during a booth's countdown).
+    /// Show the shots taken since the last composition in their places of a `slots`-place layout
+    /// (`columns` 2: a grid; 1: a strip) over the whole preview for `seconds`, as a booth fills its
+    /// strip; ``cutShort`` ends it early.
+    case showShots(slots: Int, columns: Int, seconds: Double)
+    /// End a running countdown or showing now (the shutter pressed during a booth's countdown).
     case cutShort
+    /// Hold the photos and compositions that follow for a ``review(timeout:unanswered:hint:)``
+    /// instead of delivering them: nothing is written until they are kept.
+    case holdForReview
+    /// Show what is held (the composition, else the last photo, as a viewer shows it) over the
+    /// whole preview with `hint` at its foot, and wait for ``decide(_:)``; after `timeout` seconds
+    /// (`nil`: never) `unanswered` decides. Everything held is then delivered, or dropped without
+    /// a trace, and holding ends.
+    case review(timeout: Double?, unanswered: Verdict, hint: String?)
+    /// Answer a running review (or, while pictures are held, the review to come).
+    case decide(Verdict)
     /// Switch the running session to another camera.
     case switchCamera(to: CaptureDevice)
     /// Switch to the camera after the running one in the list of cameras (the test camera
@@ -29,4 +43,12 @@ public enum Action: Sendable {
     case compose(columns: Int, quality: Int, albums: [String])
     /// Stop the session.
     case stop
+}
+
+/// What a review decides for the pictures it shows.
+public enum Verdict: String, Sendable, Equatable {
+    /// Deliver them, as photos are delivered without a review.
+    case keep
+    /// Drop them: no file, no library row, no hook.
+    case discard
 }

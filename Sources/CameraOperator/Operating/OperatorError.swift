@@ -12,4 +12,6 @@ public enum OperatorError: Error, Sendable {
     case nothingToCompose
     /// A composed picture has neither a library nor a copy to go to.
     case nowhereToKeep
+    /// A review was asked for with nothing held, or while another review waits.
+    case nothingToReview
 }

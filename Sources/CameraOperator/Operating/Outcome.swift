@@ -8,8 +8,19 @@ public enum Outcome: Sendable {
     case countdownEnded(early: Bool)
     /// A result was shown for its time, or cut short.
     case resultShown(early: Bool)
-    /// ``Action/cutShort`` ended a running countdown or result (`false`: none was running).
+    /// The shots were shown in their places for their time, or cut short.
+    case shotsShown(early: Bool)
+    /// ``Action/cutShort`` ended a running countdown or showing (`false`: none was running).
     case cut(ended: Bool)
+    /// Pictures taken or composed while holding: this many wait for the review now.
+    case held(count: Int)
+    /// A review kept what it showed: the photos delivered, and the composition when one was held.
+    /// `answered` is false when the review's time ran out.
+    case kept([Shot], composed: Delivered?, answered: Bool)
+    /// A review dropped this many pictures; nothing of them was written.
+    case discarded(count: Int, answered: Bool)
+    /// ``Action/decide(_:)`` answered a review, running or to come (`false`: nothing was held).
+    case decided(Bool)
     /// The session runs on this camera now.
     case switched(to: CaptureDevice)
     /// There is no other camera to switch to.
@@ -36,4 +47,10 @@ public enum Outcome: Sendable {
 public enum OperatorEvent: Sendable, Equatable {
     /// A countdown shows this many seconds left.
     case countdown(secondsLeft: Int)
+    /// A review shows this many pictures and waits for a verdict.
+    case reviewing(count: Int)
+    /// A review kept this many pictures.
+    case kept(count: Int)
+    /// A review discarded this many pictures, leaving nothing of them.
+    case discarded(count: Int)
 }

@@ -33,6 +33,19 @@ public actor SessionOperator {
     private var lastComposition: [UInt8]?
     /// The countdown or wait that ``Action/cutShort`` ends.
     private var countdown: Task<Void, any Error>?
+    /// The thumbnail of the last photo delivered, which the preview's corner shows.
+    private var corner: [UInt8]?
+    /// What waits for a review: whether photos are held, those held, the composition held, and the
+    /// composition shown before holding began (shown again when the held one is discarded).
+    private var holding = false
+    private var held: [Photo] = []
+    private var heldComposition: (item: DeliveryItem, picture: [UInt8])?
+    private var compositionBeforeHold: [UInt8]?
+    /// The review waiting for a verdict, its number, and the timer that answers it unanswered.
+    private var review: (number: Int, verdict: CheckedContinuation<Verdict?, Never>, timer: Task<Void, Never>?)?
+    private var reviews = 0
+    /// A verdict given while pictures were held but before their review waited: the review takes it.
+    private var earlyVerdict: Verdict?
     private let eventContinuation: AsyncStream<OperatorEvent>.Continuation
     /// What happens while actions run (a countdown's seconds); one reader.
     public nonisolated let events: AsyncStream<OperatorEvent>
@@ -63,19 +76,30 @@ public actor SessionOperator {
             switch action {
             case .takePhoto(let settings):
                 session.previewOutput.showShutter()
-                let photo = try await session.photoOutput.capture(settings, after: lastPhoto)
-                return .photos([try await keep(photo)])
+                return try await take([try await session.photoOutput.capture(settings, after: lastPhoto)])
             case .burst(let count, let settings):
                 session.previewOutput.showShutter()
-                var shots: [Outcome.Shot] = []
-                for photo in try await session.photoOutput.captureBurst(count: count, settings) { shots.append(try await keep(photo)) }
-                return .photos(shots)
+                return try await take(try await session.photoOutput.captureBurst(count: count, settings))
             case .countdown(let seconds):
                 return .countdownEnded(early: await count(down: seconds))
             case .showResult(let seconds):
                 guard let lastComposition else { throw OperatorError.nothingToCompose }
-                session.previewOutput.showWhole(lastComposition)
-                return .resultShown(early: await wait(seconds))
+                return .resultShown(early: await show(lastComposition, for: seconds))
+            case .showShots(let slots, let columns, let seconds):
+                let (picture, _) = try await ShotComposition.compose(cells, columns: columns, slots: slots, quality: 85)
+                return .shotsShown(early: await show(picture, for: seconds))
+            case .holdForReview:
+                if !holding { compositionBeforeHold = lastComposition }
+                holding = true
+                return .held(count: heldCount)
+            case .review(let timeout, let unanswered, let hint):
+                return try await reviewHeld(timeout: timeout, unanswered: unanswered, hint: hint)
+            case .decide(let verdict):
+                if review == nil, holding, heldCount > 0 {
+                    earlyVerdict = verdict
+                    return .decided(true)
+                }
+                return .decided(answerReview(verdict))
             case .cutShort:
                 countdown?.cancel()
                 return .cut(ended: countdown != nil)
@@ -93,9 +117,10 @@ public actor SessionOperator {
                 try await session.changeImage(to: image)
                 return .imageChanged(image)
             case .compose(let columns, let quality, let albums):
-                return .composed(try await compose(columns: columns, quality: quality, albums: albums))
+                return try await compose(columns: columns, quality: quality, albums: albums)
             case .stop:
                 countdown?.cancel()
+                _ = answerReview(nil)
                 await session.stop()
                 return .stopped
             }
@@ -117,12 +142,27 @@ public actor SessionOperator {
         return cameras[(index + 1) % cameras.count]
     }
 
-    /// Delivers a photo, reports it, runs its hook, and keeps it for the next composition.
-    private func keep(_ photo: Photo) async throws(OperatorError) -> Outcome.Shot {
-        lastPhoto = photo
-        if !photo.thumbnailData.isEmpty { session.previewOutput.showLastPhoto(photo.thumbnailData) }
-        cells.append(ShotComposition.Cell(photo))
-        if cells.count > ShotComposition.maximumShots { cells.removeFirst() }
+    /// Photos just taken: shown in the preview's corner and kept for the next composition, then
+    /// delivered, or held while a review is to come.
+    private func take(_ photos: [Photo]) async throws(OperatorError) -> Outcome {
+        for photo in photos {
+            lastPhoto = photo
+            if !photo.thumbnailData.isEmpty { session.previewOutput.showLastPhoto(photo.thumbnailData) }
+            cells.append(ShotComposition.Cell(photo))
+            if cells.count > ShotComposition.maximumShots { cells.removeFirst() }
+        }
+        if holding {
+            held += photos
+            return .held(count: heldCount)
+        }
+        var shots: [Outcome.Shot] = []
+        for photo in photos { shots.append(try await deliver(photo)) }
+        return .photos(shots)
+    }
+
+    /// Delivers a photo, reports it, and runs its hook.
+    private func deliver(_ photo: Photo) async throws(OperatorError) -> Outcome.Shot {
+        if !photo.thumbnailData.isEmpty { corner = photo.thumbnailData }
         delivered += 1
         let written = try deliver(DeliveryItem(photo, albums: albums), number: delivered, through: delivery)
         guard let written, let hook = delivery.hook else {
@@ -133,6 +173,87 @@ public actor SessionOperator {
         } catch {
             throw .delivery(error)
         }
+    }
+
+    /// How many pictures wait for the review.
+    private var heldCount: Int { held.count + (heldComposition == nil ? 0 : 1) }
+
+    /// Shows what is held, waits for the verdict, and delivers or drops it all.
+    private func reviewHeld(timeout: Double?, unanswered: Verdict, hint: String?) async throws(OperatorError) -> Outcome {
+        guard review == nil, let last = heldComposition?.picture ?? held.last?.fileData else { throw .nothingToReview }
+        var picture = last
+        if heldComposition == nil, let photo = held.last {
+            do {
+                picture = try await photo.shownPicture()
+            } catch {
+                throw .capture(error)
+            }
+        }
+        let preview = session.previewOutput, count = heldCount
+        preview.showWhole(picture)
+        preview.caption = hint
+        eventContinuation.yield(.reviewing(count: count))
+        let answer = await verdict(within: timeout)
+        preview.caption = nil
+        earlyVerdict = nil
+        let (photos, composition) = (held, heldComposition)
+        (holding, held, heldComposition) = (false, [], nil)
+        defer { showCorner() }
+        switch answer ?? unanswered {
+        case .discard:
+            let dropped = Set(photos.map(\.captureID))
+            cells.removeAll { dropped.contains($0.captureID) }
+            if composition != nil { lastComposition = compositionBeforeHold }
+            eventContinuation.yield(.discarded(count: count))
+            return .discarded(count: count, answered: answer != nil)
+        case .keep:
+            var shots: [Outcome.Shot] = []
+            for photo in photos { shots.append(try await deliver(photo)) }
+            let composed = try composition.map { composition throws(OperatorError) in try deliverComposition(composition.item) }
+            eventContinuation.yield(.kept(count: count))
+            return .kept(shots, composed: composed, answered: answer != nil)
+        }
+    }
+
+    /// Waits for ``Action/decide(_:)`` (or takes the one given early); `nil` when `timeout` seconds
+    /// pass first or the session stops.
+    private func verdict(within timeout: Double?) async -> Verdict? {
+        if let earlyVerdict { return earlyVerdict }
+        reviews += 1
+        let number = reviews
+        return await withCheckedContinuation { continuation in
+            let timer = timeout.map { seconds in
+                Task { [weak self] in
+                    guard (try? await Task.sleep(for: .seconds(seconds))) != nil else { return }
+                    await self?.answerReview(nil, number: number)
+                }
+            }
+            review = (number, continuation, timer)
+        }
+    }
+
+    /// Answers the waiting review (only review `number`, when given); `false` when none waits.
+    @discardableResult
+    private func answerReview(_ verdict: Verdict?, number: Int? = nil) -> Bool {
+        guard let waiting = review, number == nil || waiting.number == number else { return false }
+        review = nil
+        waiting.timer?.cancel()
+        waiting.verdict.resume(returning: verdict)
+        return true
+    }
+
+    /// Shows a picture over the whole preview for `seconds`, then the corner again; `true` when cut short.
+    private func show(_ picture: [UInt8], for seconds: Double) async -> Bool {
+        session.previewOutput.showWhole(picture)
+        defer { showCorner() }
+        return await wait(seconds)
+    }
+
+    /// The preview's corner shows the last photo delivered again, or nothing.
+    private func showCorner() {
+        let preview = session.previewOutput
+        preview.hidePicture()
+        if let corner { preview.showLastPhoto(corner) }
     }
 
     /// Writes a picture and reports it; `nil` when it has nowhere to go.
@@ -183,12 +304,21 @@ public actor SessionOperator {
         })
     }
 
-    /// Composes the photos taken since the last composition, and delivers the picture.
-    private func compose(columns: Int, quality: Int, albums: [String]) async throws(OperatorError) -> Delivered {
+    /// Composes the photos taken since the last composition, and delivers the picture or holds it.
+    private func compose(columns: Int, quality: Int, albums: [String]) async throws(OperatorError) -> Outcome {
         let (data, layout) = try await ShotComposition.compose(cells, columns: columns, quality: quality)
         let item = DeliveryItem(composed: data, width: layout.width, height: layout.height, capturedAt: cells[0].takenAt, albums: albums)
         lastComposition = data
         cells.removeAll()
+        if holding {
+            heldComposition = (item, data)
+            return .held(count: heldCount)
+        }
+        return .composed(try deliverComposition(item))
+    }
+
+    /// Delivers a composed picture to the library and the composition's copy.
+    private func deliverComposition(_ item: DeliveryItem) throws(OperatorError) -> Delivered {
         let copy = compositionCopy ?? (delivery.library == nil ? delivery.copy : nil)
         let composition: PhotoDelivery
         do {

@@ -10,24 +10,27 @@ public enum ShotComposition {
     /// The most shots one picture composes; older shots give way to newer ones.
     public static let maximumShots = 64
 
-    /// A shot as a composition needs it: its thumbnail, its shape and its time.
+    /// A shot as a composition needs it: its thumbnail, its shape, its time, and which capture it was.
     struct Cell: Sendable {
         let thumbnail: [UInt8]
         let width: Int
         let height: Int
         let takenAt: Date
+        let captureID: Int
 
         init(_ photo: Photo) {
-            (thumbnail, width, height, takenAt) = (photo.thumbnailData, photo.width, photo.height, photo.requestedAt)
+            (thumbnail, width, height, takenAt, captureID) = (photo.thumbnailData, photo.width, photo.height, photo.requestedAt, photo.captureID)
         }
     }
 
-    /// The composed JPEG and its layout.
-    static func compose(_ cells: [Cell], columns: Int, quality: Int) async throws(OperatorError) -> (data: [UInt8], layout: PhotoComposer.Layout) {
+    /// The composed JPEG and its layout, with places for `slots` shots (the shots' count when
+    /// `nil`); places beyond the shots stay empty.
+    static func compose(_ cells: [Cell], columns: Int, slots: Int? = nil, quality: Int) async throws(OperatorError) -> (data: [UInt8], layout: PhotoComposer.Layout) {
         guard let first = cells.first else { throw .nothingToCompose }
         let cellHeight = (cellWidth * first.height / max(1, first.width)) / 2 * 2
-        let columns = min(columns, cells.count)
-        let layout = PhotoComposer.Layout(columns: columns, rows: (cells.count + columns - 1) / columns,
+        let places = max(slots ?? 0, cells.count)
+        let columns = min(columns, places)
+        let layout = PhotoComposer.Layout(columns: columns, rows: (places + columns - 1) / columns,
                                           cellWidth: cellWidth, cellHeight: cellHeight, margin: cellWidth / 40)
         do {
             return (try await PhotoComposer.compose(cells.map(\.thumbnail), layout: layout, quality: quality), layout)

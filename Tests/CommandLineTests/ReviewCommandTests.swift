@@ -1,0 +1,206 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// A photo (or strip) shown whole on a 640x480 preview: fitted inside a margin of a fortieth of the
+/// width and centred, as the preview's picture element places it.
+private func shownPlace(width: Int, height: Int) -> (x: Int, y: Int, width: Int, height: Int) {
+    let margin = 640 / 40
+    let scale = min(Double(640 - 2 * margin) / Double(width), Double(480 - 2 * margin) / Double(height))
+    let shownWidth = Int(Double(width) * scale), shownHeight = Int(Double(height) * scale)
+    return ((640 - shownWidth) / 2, (480 - shownHeight) / 2, shownWidth, shownHeight)
+}
+
+/// The mean absolute difference, per colour sample, between a JPEG scaled to `place`'s size and the
+/// screen (1280 pixels wide, RGB) there, over the rows `rows` of the picture.
+private func difference(ofPicture path: String, onScreen screen: [UInt8], at place: (x: Int, y: Int, width: Int, height: Int),
+                        rows: Range<Int>) throws -> Double {
+    let folder = try TemporaryFolder()
+    let scaled = folder.path("scaled.rgb")
+    let made = try ChildProcess.run("gst-launch-1.0", ["-q", "filesrc", "location=\(path)", "!", "jpegdec", "!", "videoscale", "!",
+                                                       "videoconvert", "!", "video/x-raw,format=RGB,width=\(place.width),height=\(place.height)",
+                                                       "!", "filesink", "location=\(scaled)"])
+    guard made.status == 0 else { throw ChildProcess.Failure(message: made.standardError) }
+    let picture = [UInt8](try Data(contentsOf: URL(fileURLWithPath: scaled)))
+    let stride = (place.width * 3 + 3) / 4 * 4  // GStreamer's RGB rows are padded to four bytes
+    var total = 0, count = 0
+    for row in rows {
+        for column in 0..<place.width * 3 {
+            let shown = screen[(place.y + row) * 1280 * 3 + place.x * 3 + column]
+            total += abs(Int(shown) - Int(picture[row * stride + column]))
+            count += 1
+        }
+    }
+    return Double(total) / Double(count)
+}
+
+/// Screenshots a second apart while a review waits: on a busy machine the picture may come late.
+private func screenshots(of display: VirtualDisplay, count: Int = 4) throws -> [[UInt8]] {
+    try (0..<count).map { _ in
+        Thread.sleep(forTimeInterval: 1)
+        return try display.screenshot()
+    }
+}
+
+/// The names of the files in a library folder and its thumbnails, and its rows.
+private func contents(of camctl: Camctl) throws -> (files: [String], rows: [String]) {
+    let files = try FileManager.default.subpathsOfDirectory(atPath: camctl.library.url.path)
+        .filter { !$0.hasPrefix("library.sqlite") }.sorted()
+    return (files, try camctl("library", "list").standardOutput.split(separator: "\n").map(String.init))
+}
+
+/// The bound on the mean difference (per colour sample, 0–255) between a picture shown on the
+/// preview and the saved file scaled the same way. JPEG, two scalers (the preview's and the
+/// test's) and the preview's way to the window (blended in 4:2:0 YUV, which pulls the test
+/// pattern's fully saturated bars in by up to 25 levels) leave about 8 for the test camera's
+/// bars; the same picture 5 pixels off leaves about 15, 40 pixels off about 35.
+private let reviewedPictureBound = 12.0
+
+@Suite("Review before save", .timeLimit(.minutes(3)), .aside)
+struct ReviewCommandTests {
+    @Test("capture --review shows the photo as it will be saved; the line keep saves it")
+    func reviewShowsThePhoto() throws {
+        let display = try VirtualDisplay()
+        let camctl = try Camctl()
+        let capture = try camctl.start(["capture", "--device", "test", "--resolution", "640x480", "--review", "--sink", "ximagesink",
+                                        "--json"], environment: ["DISPLAY": display.name], writingInput: true)
+        #expect(capture.waitForOutput(containing: "\"reviewing\""))
+        let screens = try screenshots(of: display)
+        capture.write("keep\n")
+        let result = capture.finish()
+        #expect(result.status == 0, "\(result.standardError)")
+        let saved = Camctl.objects(result.standardOutput).compactMap { $0["path"] as? String }
+        #expect(saved.count == 1)
+        #expect(try camctl.photos().count == 1)
+        let path = try #require(saved.first)
+        let place = shownPlace(width: 640, height: 480)
+        // The hint is drawn over the picture's foot: its top two thirds are compared.
+        let differences = try screens.map { try difference(ofPicture: path, onScreen: $0, at: place, rows: 0..<(place.height * 2 / 3)) }
+        let (shown, screen) = try #require(zip(differences, screens).min { $0.0 < $1.0 })
+        #expect(shown < reviewedPictureBound, "mean differences \(differences)")
+        let shifted = try difference(ofPicture: path, onScreen: screen, at: (place.x + 40, place.y, place.width - 40, place.height),
+                                     rows: 0..<(place.height * 2 / 3))
+        #expect(shifted > reviewedPictureBound * 2, "the comparison tells a misplaced picture: \(shifted)")
+    }
+
+    @Test("A discarded photo leaves the library's files and rows as they were, and runs no hook")
+    func discardLeavesNothing() throws {
+        let camctl = try Camctl()
+        #expect(try camctl("capture", "--device", "test", "--resolution", "320x240").status == 0)
+        let before = try contents(of: camctl)
+        let folder = try TemporaryFolder()
+        let marker = folder.path("hook-ran")
+        let capture = try camctl.start(["capture", "--device", "test", "--resolution", "320x240", "--review", "--sink", "fakesink",
+                                        "--json", "--exec", "touch \(marker)"], writingInput: true)
+        #expect(capture.waitForOutput(containing: "\"reviewing\""))
+        capture.write("discard\n")
+        let result = capture.finish()
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError == "camctl: the photo was discarded; nothing of it was saved\n")
+        #expect(Camctl.objects(result.standardOutput).contains { $0["event"] as? String == "discarded" && $0["count"] as? Int == 1 })
+        let after = try contents(of: camctl)
+        #expect(after.files == before.files && after.rows == before.rows)
+        #expect(!FileManager.default.fileExists(atPath: marker))
+        let temporary = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
+            .filter { $0.hasPrefix("camctl-last-photo-\(capture.processIdentifier)-") }
+        #expect(temporary.isEmpty, "\(temporary)")
+    }
+
+    @Test("A review nobody answers keeps the photo after --review-timeout seconds")
+    func timeoutKeeps() throws {
+        let camctl = try Camctl()
+        let started = Date()
+        let result = try camctl.run(["capture", "--device", "test", "--resolution", "320x240", "--review", "--sink", "fakesink",
+                                     "--review-timeout", "1.5"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(Date().timeIntervalSince(started) >= 1.5)
+        #expect(try camctl.photos().count == 1)
+    }
+
+    @Test("Keys in a terminal decide: x and Delete discard, k keeps",
+          .enabled(if: ChildProcess.isInstalled("script"), "needs script(1) for a terminal"))
+    func keysDecide() throws {
+        let camctl = try Camctl()
+        let binary = ChildProcess.buildFolder.appendingPathComponent("camctl").path
+        let command = "(sleep 2; printf 'x'; sleep 1.5; printf '\\033[3~'; sleep 1.5; printf 'k'; sleep 5) "
+            + "| script -qfec '\(binary) capture --device test --resolution 320x240 --review --review-timeout 20 --sink fakesink --count 3' /dev/null"
+        let result = try ChildProcess.run("sh", ["-c", command], environment: ["CAMCTL_LIBRARY": camctl.library.url.path])
+        #expect(result.status == 0, "\(result.standardOutput) \(result.standardError)")
+        #expect(result.standardOutput.components(separatedBy: "the photo was discarded").count == 3, "\(result.standardOutput)")
+        #expect(try camctl.photos().count == 1)
+    }
+
+    @Test("A description file's review word: the photos since the last review are kept or discarded together")
+    func reviewWord() throws {
+        let camctl = try Camctl()
+        let folder = try TemporaryFolder()
+        let file = folder.path("review.camctl")
+        try """
+            camera test
+            resolution 320x240
+            preview fakesink
+            burst 2
+            review
+            capture
+            review timeout 1
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let run = try camctl.start(["run", file, "--json"], writingInput: true)
+        #expect(run.waitForOutput(containing: "\"reviewing\""))
+        run.write("discard\n")
+        let result = run.finish()
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(Camctl.objects(result.standardOutput).contains { $0["event"] as? String == "discarded" && $0["count"] as? Int == 2 })
+        #expect(try camctl.photos().count == 1, "the burst discarded, the last photo kept when its review timed out")
+    }
+
+    @Test("The booth shows each shot in its place of the strip for a moment after it is taken")
+    func boothSlots() throws {
+        let display = try VirtualDisplay()
+        let camctl = try Camctl()
+        let booth = try camctl.start(["booth", "--device", "test", "--resolution", "640x480", "--shots", "2", "--layout", "1x4",
+                                      "--countdown", "0.5", "--show-shots", "4", "--show-result", "0", "--sink", "ximagesink", "--json"],
+                                     environment: ["DISPLAY": display.name])
+        #expect(booth.waitForOutput(containing: "\"path\""))
+        let slots = try screenshots(of: display, count: 2)
+        let result = booth.finish()
+        #expect(result.status == 0, "\(result.standardError)")
+        let composed = try #require(Camctl.objects(result.standardOutput).last?["path"] as? String)
+        // The strip's layout (one column, two places) fitted into the preview: the first shot in the
+        // top place (as the composed strip has it), the second place empty (white).
+        let place = shownPlace(width: 672, height: 1008)
+        let shown = try slots.map { try difference(ofPicture: composed, onScreen: $0, at: place, rows: 0..<(place.height * 2 / 5)) }
+        let best = try #require(zip(shown, slots).min { $0.0 < $1.0 })
+        #expect(best.0 < reviewedPictureBound, "the first shot in its place: \(shown)")
+        var white = 0, total = 0
+        for row in (place.height * 11 / 20)..<(place.height * 19 / 20) {
+            for column in (place.width / 8)..<(place.width * 7 / 8) {
+                let index = ((place.y + row) * 1280 + place.x + column) * 3
+                if best.1[index] > 235, best.1[index + 1] > 235, best.1[index + 2] > 235 { white += 1 }
+                total += 1
+            }
+        }
+        #expect(white * 10 > total * 9, "the second place is empty: \(white) of \(total) white")
+    }
+
+    @Test("booth --review shows the strip; keeping saves the shots and the strip together")
+    func boothReview() throws {
+        let display = try VirtualDisplay()
+        let camctl = try Camctl()
+        let booth = try camctl.start(["booth", "--device", "test", "--resolution", "640x480", "--shots", "2", "--layout", "1x4",
+                                      "--countdown", "0.5", "--show-shots", "0", "--review", "--sink", "ximagesink", "--json"],
+                                     environment: ["DISPLAY": display.name], writingInput: true)
+        #expect(booth.waitForOutput(containing: "\"reviewing\""))
+        #expect(try camctl.photos().isEmpty, "nothing is saved before the review")
+        let strips = try screenshots(of: display)
+        booth.write("keep\n")
+        let result = booth.finish()
+        #expect(result.status == 0, "\(result.standardError)")
+        let objects = Camctl.objects(result.standardOutput)
+        let composed = try #require(objects.last?["path"] as? String)
+        #expect(objects.filter { $0["path"] != nil }.count == 3, "two shots and the strip, kept together")
+        let place = shownPlace(width: 672, height: 1008)
+        let shown = try strips.map { try difference(ofPicture: composed, onScreen: $0, at: place, rows: 0..<(place.height / 2)) }
+        #expect(shown.min()! < reviewedPictureBound, "the strip under review: \(shown)")
+    }
+}
