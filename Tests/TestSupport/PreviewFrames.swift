@@ -6,15 +6,24 @@ public struct PreviewFrames {
     public let folder: TemporaryFolder
     public let width: Int
     public let height: Int
+    /// How many of the newest frames are kept; 0: all.
+    private let kept: Int
 
-    public init(width: Int, height: Int) throws {
+    public init(width: Int, height: Int, keeping kept: Int = 3) throws {
         folder = try TemporaryFolder()
-        (self.width, self.height) = (width, height)
+        (self.width, self.height, self.kept) = (width, height, kept)
     }
 
     /// The preview sink that writes the frames here.
     public var sink: String {
-        "videoconvert ! video/x-raw,format=GRAY8 ! multifilesink location=\(folder.path("frame-%05d.grey")) max-files=3"
+        "videoconvert ! video/x-raw,format=GRAY8 ! multifilesink location=\(folder.path("frame-%05d.grey")) max-files=\(kept)"
+    }
+
+    /// Every frame kept, oldest first, as grey pixels.
+    public func all() throws -> [[UInt8]] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
+            .map { [UInt8](try Data(contentsOf: folder.url.appendingPathComponent($0))) }
+            .filter { $0.count == width * height }
     }
 
     /// The rows and columns of the bright pixels of a recent frame (the newest but one: the

@@ -37,13 +37,16 @@ extension SessionPipeline {
         }
     }
 
-    /// Throws away the first frames after a start or switch, before the tee, so every branch skips them.
-    func dropFirstFrames(at split: Element) {
+    /// Throws away the first frames after a start or switch, before the tee, so every branch skips
+    /// them; `firstKept` is called, on the streaming thread, as the first frame after them passes.
+    func dropFirstFrames(at split: Element, firstKept: (@Sendable () -> Void)? = nil) {
         let count = configuration.framesDroppedAfterStart
-        guard count > 0, let pad = split.staticPad(named: "sink") else { return }
+        guard count > 0 || firstKept != nil, let pad = split.staticPad(named: "sink") else { return }
         let seen = Atomic<Int>(0)
         pad.addProbe(.buffer) { _ in
-            seen.add(1, ordering: .relaxed).newValue > count ? .remove : .drop
+            guard seen.add(1, ordering: .relaxed).newValue > count else { return .drop }
+            firstKept?()
+            return .remove
         }
     }
 

@@ -119,6 +119,13 @@ struct ImageStage {
         ExifOrientation(rotation: settings.rotation, mirrored: mirrorsPreview).showing
     }
 
+    /// The `videoflip` method that shows a frame as the preview does, then mirrored left to right:
+    /// the still held while the camera is switched. (A mirror after a turn is the mirror first,
+    /// then the opposite turn.)
+    var previewFlipMethod: String {
+        ExifOrientation(rotation: -settings.rotation, mirrored: !mirrorsPreview).showing
+    }
+
     /// Sets the crop, size and colour properties of a running session's elements to these settings.
     func applyAdjustments(to graph: SessionGraph) throws(GStreamerError) {
         let crop = cropMargins

@@ -92,6 +92,13 @@ public final class PhotoOutput: Sendable {
         eventStream.subscribe(bufferingNewest: limit)
     }
 
+    /// The frame on screen now as a JPEG of `width`x`height` (after turning by the `videoflip`
+    /// method `turn`): a still of the camera for the preview; `nil` without a frame.
+    func still(width: Int, height: Int, turn: String) async -> [UInt8]? {
+        guard let frame = try? feed.latest(), let encoder = state.withLock({ $0.attachment?.encoders.thumbnail }) else { return nil }
+        return try? await encoder.encode(RangeExpansion.fullRange(frame) ?? frame, quality: 80, width: width, height: height, turn: turn)
+    }
+
     /// The running session's HEVC encoders.
     var hevcEncoders: HEVCEncoders? { state.withLock { $0.attachment?.encoders.hevc } }
 

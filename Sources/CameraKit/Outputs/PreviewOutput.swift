@@ -20,6 +20,9 @@ public final class PreviewOutput: Sendable {
         /// the picture's size as shown.
         var lastPhoto: Element?
         var drawsLastPhoto = false
+        /// The thumbnail the corner shows when no whole picture covers it.
+        var cornerThumbnail: [UInt8]?
+        var frameInterval = Duration.milliseconds(100)
         var shownSize = (width: 0, height: 0)
         /// The element that dims the preview, how long a dim lasts, and which dim is the latest.
         var shutter: Element?
@@ -81,10 +84,15 @@ public final class PreviewOutput: Sendable {
     }
 
     /// Shows a photo's thumbnail (a JPEG) in the preview's lower left corner, a fifth of its
-    /// width, until the next one. Needs ``PreviewConfiguration/showsLastPhoto``; does nothing
-    /// while the session is stopped.
-    public func showLastPhoto(_ thumbnail: [UInt8]) {
-        guard state.withLock({ $0.drawsLastPhoto }) else { return }
+    /// width, until the next one, instead of any picture shown whole; `nil` shows none. Needs
+    /// ``PreviewConfiguration/showsLastPhoto`` to draw; does nothing while the session is stopped.
+    public func showLastPhoto(_ thumbnail: [UInt8]?) {
+        let (element, draws) = state.withLock { state in
+            state.cornerThumbnail = thumbnail
+            return (state.lastPhoto, state.drawsLastPhoto)
+        }
+        try? element?.setProperty("alpha", 0.0)
+        guard draws, let thumbnail else { return }
         draw(thumbnail) { picture, shown in
             let width = max(2, shown.width / 5), margin = max(1, shown.width / 40)
             let height = min(shown.height - 2 * margin, width * picture.height / picture.width)
@@ -103,9 +111,21 @@ public final class PreviewOutput: Sendable {
         }
     }
 
-    /// Stops drawing a picture over the preview (the last photo, or a whole one).
-    public func hidePicture() {
-        try? state.withLock({ $0.lastPhoto })?.setProperty("alpha", 0.0)
+    /// Covers the whole preview with a still (a JPEG, such as the camera's last frame mirrored while
+    /// it is switched) and returns once a frame has been drawn with it, at most three frame
+    /// intervals later, so a window holds it while no frames come; `false` when it cannot be shown.
+    func cover(with still: [UInt8]) async -> Bool {
+        let (element, interval) = state.withLock { ($0.lastPhoto, $0.frameInterval) }
+        guard let output = element?.staticPad(named: "src") else { return false }
+        draw(still) { _, shown in (0, 0, shown.width, shown.height) }
+        // The second frame to pass: the first may have been drawn before the still was loaded.
+        _ = await output.presentationTime(ofBuffer: 2, waitingAtMost: interval * 3)
+        return true
+    }
+
+    /// Takes a cover away: the corner shows the last photo again, or nothing. Safe on a streaming thread.
+    func uncover() {
+        showLastPhoto(state.withLock { $0.cornerThumbnail })
     }
 
     /// Draws a JPEG over the preview where `place` puts it, given the picture's and the preview's sizes.
@@ -241,6 +261,7 @@ extension PreviewOutput: SessionOutput {
             state.shownSize = Self.shownSize(layout.image, preview)
             state.shutter = shutter
             state.shutterTime = .milliseconds(max(100, Int(2000 / max(1, frameRate))))
+            state.frameInterval = .milliseconds(max(20, Int(1000 / max(1, frameRate))))
             return (state.isPaused, Self.text(of: state))
         }
         try? valve.setProperty("drop", paused)

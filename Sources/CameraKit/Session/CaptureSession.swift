@@ -119,10 +119,11 @@ public actor CaptureSession {
         let format = try updated.resolvedFormat()
         let layout = layout(of: updated, format: format)
         let replacement = try layout.makeSource()
+        let covered = await coverPreviewWithStill(of: self.layout(of: configuration, format: current.format))
         do {
             try await current.graph.replaceSource(with: replacement)
             outputs.cameraChanged(to: replacement, layout: layout)
-            layout.dropFirstFrames(at: current.graph.split)
+            layout.dropFirstFrames(at: current.graph.split, firstKept: covered ? previewOutput.uncover : nil)
             try layout.image.applyAdjustments(to: current.graph)  // the crop is in the new camera's pixels
             try await replacement.changeState(to: .playing)
         } catch {
@@ -136,6 +137,18 @@ public actor CaptureSession {
         configuration = updated
         eventStream.send(.switchedDevice(to: device.name, format: format))
         watchHotPlug()
+    }
+
+    /// Covers the preview with the camera's last frame mirrored, as the preview shows it, for the
+    /// window to hold while the camera is switched (as a camera app flips its preview); `false`
+    /// when the preview has no picture element or there is no frame yet.
+    private func coverPreviewWithStill(of layout: SessionPipeline) async -> Bool {
+        guard let preview = layout.configuration.preview, preview.showsLastPhoto || preview.showsPictures else { return false }
+        let size = PreviewOutput.shownSize(layout.image, preview)
+        guard let still = await photoOutput.still(width: size.width, height: size.height, turn: layout.image.previewFlipMethod) else {
+            return false
+        }
+        return await previewOutput.cover(with: still)
     }
 
     /// Changes the filters, colour adjustments, zoom, aspect ratio, mirroring and rotation; a

@@ -251,9 +251,7 @@ public actor SessionOperator {
 
     /// The preview's corner shows the last photo delivered again, or nothing.
     private func showCorner() {
-        let preview = session.previewOutput
-        preview.hidePicture()
-        if let corner { preview.showLastPhoto(corner) }
+        session.previewOutput.showLastPhoto(corner)
     }
 
     /// Writes a picture and reports it; `nil` when it has nowhere to go.
