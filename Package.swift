@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "HEIFTests", dependencies: ["HEIF", "TestSupport"]),
         .testTarget(name: "PipelineScriptTests", dependencies: ["PipelineScript"]),
         // The operator driven as a front end drives it, beside camctl doing the same.
-        .testTarget(name: "CameraOperatorTests", dependencies: ["CameraOperator", "CameraKit", "PhotoLibrary", "TestSupport", "camctl"]),
+        .testTarget(name: "CameraOperatorTests", dependencies: ["CameraOperator", "CameraKit", "ImageMetadata", "PhotoLibrary", "TestSupport", "camctl"]),
         // camctl run as a person or a script runs it: as a child process, judged by other tools.
         .testTarget(name: "CommandLineTests", dependencies: ["camctl", "camctl-bench", "TestSupport"]),
     ],

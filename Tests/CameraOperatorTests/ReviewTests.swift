@@ -1,6 +1,7 @@
 import CameraKit
 import CameraOperator
 import Foundation
+import ImageMetadata
 import PhotoLibrary
 import Testing
 import TestSupport
@@ -68,6 +69,24 @@ struct ReviewTests {
         #expect(try photoFiles(previewed).isEmpty)
         let library = try PhotoLibrary(folder: previewed.library.url.path)
         #expect(try library.photos().isEmpty)
+    }
+
+    @Test("A photo under review is shown turned as its orientation says; the file keeps its pixels as taken")
+    func turnedForShowing() async throws {
+        let previewed = try await PreviewedCamera("test")
+        var settings = PhotoSettings()
+        settings.rotation = 90
+        guard case .photos(let shots) = try await previewed.camera.perform(.takePhoto(settings)) else {
+            Issue.record("no photo was taken")
+            return
+        }
+        _ = try await previewed.camera.perform(.stop)
+        let photo = try #require(shots.first?.photo)
+        #expect(photo.orientation == 6)
+        let stored = try #require(JPEGFile.dimensions(of: photo.fileData))
+        let shown = try #require(JPEGFile.dimensions(of: try await photo.shownPicture()))
+        #expect(stored.width == 640 && stored.height == 480)
+        #expect(shown.width == 480 && shown.height == 640, "\(shown)")
     }
 
     @Test("Stopping the session answers a waiting review as unanswered")

@@ -155,9 +155,15 @@ extension ChildProcess {
         /// Waits until the child's standard output contains `text`, at most `timeout` seconds;
         /// returns whether it does.
         public func waitForOutput(containing text: String, timeout: Double = 30) -> Bool {
+            waitForOutput(timeout: timeout) { $0.contains(text) }
+        }
+
+        /// Waits until the child's standard output so far `satisfies`, at most `timeout` seconds;
+        /// returns whether it does.
+        public func waitForOutput(timeout: Double = 30, until satisfies: (String) -> Bool) -> Bool {
             let deadline = Date().addingTimeInterval(timeout)
             while Date() < deadline {
-                if outputSoFar.bytes.withLock({ String(decoding: $0, as: UTF8.self) }).contains(text) { return true }
+                if satisfies(outputSoFar.bytes.withLock { String(decoding: $0, as: UTF8.self) }) { return true }
                 usleep(50_000)
             }
             return false

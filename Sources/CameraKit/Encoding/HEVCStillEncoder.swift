@@ -40,7 +40,7 @@ final class HEVCStillEncoder: Sendable {
         let factor = Self.rateFactor(forQuality: key.quality)
         do {
             transform = try await AppPipeline(describing: """
-                appsrc name=input format=time ! \(key.isTiled ? "videobox name=tile" : "videoflip method=\(key.turn) ! videoscale") \
+                appsrc name=input format=time ! \(key.isTiled ? "videobox name=tile" : "videoflip video-direction=\(ExifOrientation.direction(ofMethod: key.turn)) ! videoscale") \
                 ! videoconvert \
                 ! video/x-raw,format=I420,width=\(key.width),height=\(key.height),pixel-aspect-ratio=1/1,colorimetry=bt709 \
                 ! x265enc speed-preset=ultrafast option-string="\(key.isTiled ? "qp" : "crf")=\(factor):info=0" \

@@ -141,7 +141,7 @@ public struct DrawingOverlay: Sendable, Equatable {
         var started: Pipeline?
         do {
             let pipeline = try Pipeline(describing: """
-                filesrc location=\(Element.launchQuoted(path)) ! pngdec ! videoconvert ! videoflip method=\(method) \
+                filesrc location=\(Element.launchQuoted(path)) ! pngdec ! videoconvert ! videoflip video-direction=\(ExifOrientation.direction(ofMethod: method)) \
                 ! videoconvert ! pngenc ! filesink location=\(Element.launchQuoted(copy))
                 """)
             started = pipeline

@@ -22,6 +22,14 @@ struct ExifOrientation: Equatable {
     var showing: String { ["none", "horizontal-flip", "rotate-180", "vertical-flip", "upper-left-diagonal",
                            "clockwise", "upper-right-diagonal", "counterclockwise"][value - 1] }
 
+    /// `videoflip`'s `video-direction` for one of its `method` names, for pipeline descriptions: a
+    /// `method` written there takes effect only from the second frame, so a one-frame pipeline's
+    /// picture came out unturned; a direction is in force from the first.
+    static func direction(ofMethod method: String) -> String {
+        ["none": "identity", "clockwise": "90r", "rotate-180": "180", "counterclockwise": "90l", "horizontal-flip": "horiz",
+         "vertical-flip": "vert", "upper-left-diagonal": "ul-lr", "upper-right-diagonal": "ur-ll"][method] ?? "identity"
+    }
+
     /// The `videoflip` method that turns the picture as shown back into stored pixels.
     var storing: String {
         switch value {

@@ -18,7 +18,7 @@ extension Photo {
         let transform: AppPipeline
         do {
             transform = try await AppPipeline(describing: """
-                appsrc name=input format=time caps=image/jpeg,framerate=1/1 ! jpegdec ! videoflip method=\(method) \
+                appsrc name=input format=time caps=image/jpeg,framerate=1/1 ! jpegdec ! videoflip video-direction=\(ExifOrientation.direction(ofMethod: method)) \
                 ! videoconvert ! jpegenc quality=90 ! appsink name=output sync=false
                 """, label: "turn")
         } catch {

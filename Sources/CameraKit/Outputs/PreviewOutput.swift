@@ -236,7 +236,7 @@ extension PreviewOutput: SessionOutput {
         return "split. ! queue name=preview_queue leaky=downstream max-size-buffers=2 max-size-bytes=0 max-size-time=0 "
             + "! valve \(SessionElement.previewValve.assignment) ! videoscale ! videoconvert "
             + "! capsfilter \(SessionElement.previewSize.assignment) caps=\"\(Self.previewCaps(image, preview))\" "
-            + "! videoflip \(SessionElement.previewOrientation.assignment) method=\(image.previewOrientationMethod) ! "
+            + "! videoflip \(SessionElement.previewOrientation.assignment) video-direction=\(ExifOrientation.direction(ofMethod: image.previewOrientationMethod)) ! "
             + (preview.showsShutter ? "videobalance \(SessionElement.shutter.assignment) ! " : "")
             + (preview.showsLastPhoto || preview.showsPictures ? "gdkpixbufoverlay \(SessionElement.lastPhoto.assignment) ! " : "")
             + (preview.showsText ? "textoverlay \(SessionElement.previewText.assignment) silent=true valignment=center halignment=center "
