@@ -21,10 +21,14 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The kernel's V4L2 control interface (camera controls, flash), header only.
         .systemLibrary(name: "CV4L2"),
+        // An HTTP server library (limits on connections, idle time and sizes built in).
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // malloc tuning and the control signals' handler, for the command-line tool.
         .systemLibrary(name: "CProcess"),
         // Layer 2: safe, ARC-owned Swift wrappers. Knows nothing about cameras.
         .target(name: "GStreamer", dependencies: ["CGStreamer"]),
+        // An HTTP/1.1 server over libmicrohttpd: requests to async handlers, streamed responses.
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         // Layer 3, leaves in pure Swift that import nothing of the project:
         // formats read and written (EXIF, JPEG segments, PNG headers),
         .target(name: "ImageMetadata"),
@@ -57,6 +61,7 @@ let package = Package(
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "TestSupport"]),
         .testTarget(name: "HEIFTests", dependencies: ["HEIF", "TestSupport"]),
         .testTarget(name: "PipelineScriptTests", dependencies: ["PipelineScript"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         // The operator driven as a front end drives it, beside camctl doing the same.
         .testTarget(name: "CameraOperatorTests", dependencies: ["CameraOperator", "CameraKit", "ImageMetadata", "PhotoLibrary", "TestSupport", "camctl"]),
         // camctl run as a person or a script runs it: as a child process, judged by other tools.

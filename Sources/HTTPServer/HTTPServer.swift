@@ -1,0 +1,150 @@
+import CMicroHTTPD
+import Dispatch
+import Glibc
+import Synchronization
+
+/// An HTTP/1.1 server (libmicrohttpd underneath: it reads and checks every request; nothing here
+/// parses HTTP) that hands each request to an async handler. Each connection is served on a
+/// thread of its own, so a slow client, or a long streamed response, holds only its own thread;
+/// the number of connections, in all and per client address, their idle time, their headers'
+/// size and their bodies' size are limited.
+///
+/// ```swift
+/// let server = try HTTPServer(host: "127.0.0.1", port: 8080) { request in
+///     HTTPResponse(type: "text/plain", bytes: Array("hello".utf8))
+/// }
+/// server.stop()
+/// ```
+public final class HTTPServer: Sendable {
+    /// What one client, and all of them, may use.
+    public struct Limits: Sendable {
+        /// Connections open at once, in all and from one address.
+        public var connections = 64
+        public var connectionsPerAddress = 32
+        /// Seconds a connection may stay silent before it is closed.
+        public var idleSeconds = 30
+        /// The request line and headers of one request.
+        public var headerBytes = 32 * 1024
+        /// One request's body; a larger one is answered 413.
+        public var bodyBytes = 1 << 20
+
+        public init() {}
+    }
+
+    public typealias Handler = @Sendable (HTTPRequest) async -> HTTPResponse
+
+    private let daemon: Daemon
+    private let context: Unmanaged<ServerContext>
+    /// The port it listens on (the one the system chose, when asked for port 0).
+    public let port: Int
+
+    /// Listens on `host` (an IPv4 or IPv6 address) and `port`.
+    ///
+    /// - Throws: ``HTTPServerError`` when the address is not one, or cannot be listened on.
+    public init(host: String, port: Int, limits: Limits = Limits(), handler: @escaping Handler) throws(HTTPServerError) {
+        guard (0...65535).contains(port) else { throw HTTPServerError("\(port) is not a port number (0 to 65535)") }
+        let context = Unmanaged.passRetained(ServerContext(handler: handler, limits: limits))
+        var storage = sockaddr_storage()
+        let started: OpaquePointer? = withUnsafeMutableBytes(of: &storage) { raw in
+            guard SocketAddress.fill(raw, host: host, port: UInt16(port)) else { return nil }
+            return camctl_http_start(raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), UInt32(limits.connections),
+                                     UInt32(limits.connectionsPerAddress), UInt32(limits.idleSeconds), limits.headerBytes,
+                                     accessHandler, context.toOpaque(), requestCompleted)
+        }
+        guard let started else {
+            context.release()
+            let reason = SocketAddress.isAddress(host) ? "it may be in use, or not an address of this machine" : "it is not an IPv4 or IPv6 address"
+            throw HTTPServerError("cannot listen on \(host):\(port): \(reason)")
+        }
+        daemon = Daemon(raw: started)
+        self.context = context
+        self.port = Int(camctl_http_port(started))
+    }
+
+    /// Ends every streamed response, waits for the connections' threads, and stops listening.
+    /// Handlers still running are waited for.
+    public func stop() {
+        guard daemon.stop(after: { context.takeUnretainedValue().endStreams() }) else { return }
+        context.release()
+    }
+
+    deinit {
+        stop()
+    }
+}
+
+/// The daemon's handle, stopped once.
+///
+/// `@unchecked Sendable`: the handle is read and cleared only under `lock`, by ``stop(after:)``,
+/// and libmicrohttpd's daemon may be stopped from any thread.
+private final class Daemon: @unchecked Sendable {
+    private var raw: OpaquePointer?
+    private let lock = Mutex(())
+
+    init(raw: OpaquePointer) {
+        self.raw = raw
+    }
+
+    /// Stops it (after `before`); `false` when it was stopped already.
+    func stop(after before: () -> Void) -> Bool {
+        let daemon = lock.withLock { _ in
+            defer { raw = nil }
+            return raw
+        }
+        guard let daemon else { return false }
+        before()
+        MHD_stop_daemon(daemon)
+        return true
+    }
+}
+
+/// What the C callbacks reach through their context pointer: the handler, the limits and the
+/// open streams.
+final class ServerContext: Sendable {
+    let handler: HTTPServer.Handler
+    let limits: HTTPServer.Limits
+    private let streams = Mutex<(open: [ObjectIdentifier: HTTPStream], isStopping: Bool)>(([:], false))
+
+    init(handler: @escaping HTTPServer.Handler, limits: HTTPServer.Limits) {
+        (self.handler, self.limits) = (handler, limits)
+    }
+
+    /// Keeps a stream to end when the server stops; `false` when it is stopping already.
+    func track(_ stream: HTTPStream) -> Bool {
+        streams.withLock { streams in
+            guard !streams.isStopping else { return false }
+            streams.open[ObjectIdentifier(stream)] = stream
+            return true
+        }
+    }
+
+    func forget(_ stream: HTTPStream) {
+        _ = streams.withLock { $0.open.removeValue(forKey: ObjectIdentifier(stream)) }
+    }
+
+    func endStreams() {
+        let open = streams.withLock { streams in
+            streams.isStopping = true
+            return Array(streams.open.values)
+        }
+        for stream in open { stream.close() }
+    }
+
+    /// Runs the handler on Swift's threads and waits for it on this connection's own thread.
+    func respond(to request: HTTPRequest) -> HTTPResponse {
+        let answer = Answer()
+        let done = DispatchSemaphore(value: 0)
+        Task { [handler] in
+            let response = await handler(request)
+            answer.response.withLock { $0 = response }
+            done.signal()
+        }
+        done.wait()
+        return answer.response.withLock { $0 } ?? HTTPResponse(status: 500)
+    }
+}
+
+/// The handler's response, handed from its task to the waiting connection thread.
+private final class Answer: Sendable {
+    let response = Mutex<HTTPResponse?>(nil)
+}

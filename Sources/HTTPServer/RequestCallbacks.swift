@@ -1,0 +1,128 @@
+import CMicroHTTPD
+import Glibc
+
+// libmicrohttpd's callbacks: a request is read (headers, then its body in pieces), handed to the
+// handler, and its response queued; a streamed response is read from its HTTPStream.
+
+/// What the server keeps of one request between the calls for its body.
+private final class RequestState {
+    var body: [UInt8] = []
+    var isTooLarge = false
+    var isAnswered = false
+}
+
+/// The reading end of a streamed response, kept by libmicrohttpd until the response is done.
+private final class StreamReader {
+    let stream: HTTPStream
+    let server: ServerContext
+
+    init(stream: HTTPStream, server: ServerContext) {
+        (self.stream, self.server) = (stream, server)
+    }
+}
+
+let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, method, _, upload, uploadSize, requestContext in
+    guard let context, let connection, let requestContext, let uploadSize else { return MHD_Result.NO }
+    let server = Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue()
+    guard let stored = requestContext.pointee else {
+        // The headers are in: keep state for the body, and refuse an announced body over the limit at once.
+        let state = RequestState()
+        requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
+        if let length = value(of: "Content-Length", in: connection, kind: .HEADER_KIND), let bytes = Int(length),
+           bytes > server.limits.bodyBytes {
+            state.isAnswered = true
+            return queue(tooLarge(server), on: connection, server: server)
+        }
+        return MHD_Result.YES
+    }
+    let state = Unmanaged<RequestState>.fromOpaque(stored).takeUnretainedValue()
+    if uploadSize.pointee > 0 {
+        if !state.isTooLarge, let upload {
+            if state.body.count + uploadSize.pointee > server.limits.bodyBytes {
+                state.isTooLarge = true
+                state.body = []
+            } else {
+                state.body += UnsafeRawBufferPointer(start: upload, count: uploadSize.pointee)
+            }
+        }
+        uploadSize.pointee = 0
+        return MHD_Result.YES
+    }
+    guard !state.isAnswered else { return MHD_Result.YES }
+    state.isAnswered = true
+    if state.isTooLarge { return queue(tooLarge(server), on: connection, server: server) }
+    let request = HTTPRequest(method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
+                              query: values(in: connection, kind: .GET_ARGUMENT_KIND),
+                              headers: values(in: connection, kind: .HEADER_KIND), body: state.body)
+    state.body = []
+    return queue(server.respond(to: request), on: connection, server: server)
+}
+
+let requestCompleted: MHD_RequestCompletedCallback = { _, _, requestContext, _ in
+    guard let requestContext, let stored = requestContext.pointee else { return }
+    Unmanaged<RequestState>.fromOpaque(stored).release()
+    requestContext.pointee = nil
+}
+
+private let streamRead: MHD_ContentReaderCallback = { context, _, buffer, capacity in
+    guard let context, let buffer else { return -2 }  // the end, with an error
+    let reader = Unmanaged<StreamReader>.fromOpaque(context).takeUnretainedValue()
+    return reader.stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity)) ?? -1  // the end
+}
+
+private let streamDone: MHD_ContentReaderFreeCallback = { context in
+    guard let context else { return }
+    let reader = Unmanaged<StreamReader>.fromOpaque(context).takeRetainedValue()
+    reader.stream.close()
+    reader.server.forget(reader.stream)
+}
+
+private func tooLarge(_ server: ServerContext) -> HTTPResponse {
+    HTTPResponse(status: 413, type: "application/json",
+                 bytes: Array(#"{"error":"the request's body is larger than \#(server.limits.bodyBytes) bytes"}"#.utf8))
+}
+
+/// Queues a response on the connection.
+private func queue(_ response: HTTPResponse, on connection: OpaquePointer, server: ServerContext) -> MHD_Result {
+    let made: OpaquePointer?
+    switch response.body {
+    case .bytes(let bytes):
+        made = bytes.withUnsafeBytes { body in
+            MHD_create_response_from_buffer(body.count, UnsafeMutableRawPointer(mutating: body.baseAddress), .RESPMEM_MUST_COPY)
+        }
+    case .stream(let stream):
+        guard server.track(stream) else { return queue(HTTPResponse(status: 503), on: connection, server: server) }
+        let reader = Unmanaged.passRetained(StreamReader(stream: stream, server: server))
+        let unknownSize = UInt64.max
+        made = MHD_create_response_from_callback(unknownSize, 64 * 1024, streamRead, reader.toOpaque(), streamDone)
+        if made == nil {
+            reader.release()
+            server.forget(stream)
+        }
+    }
+    guard let made else { return MHD_Result.NO }
+    defer { MHD_destroy_response(made) }
+    for (name, value) in response.headers { MHD_add_response_header(made, name, value) }
+    return MHD_queue_response(connection, UInt32(response.status), made)
+}
+
+/// A header's or query argument's value.
+private func value(of name: String, in connection: OpaquePointer, kind: MHD_ValueKind) -> String? {
+    MHD_lookup_connection_value(connection, kind, name).map { String(cString: $0) }
+}
+
+/// All headers, or all query arguments, of the request.
+private func values(in connection: OpaquePointer, kind: MHD_ValueKind) -> [String: String] {
+    final class Collected {
+        var values: [String: String] = [:]
+    }
+    let collected = Collected()
+    withExtendedLifetime(collected) {
+        _ = MHD_get_connection_values(connection, kind, { context, _, key, value in
+            guard let context, let key else { return MHD_Result.YES }
+            Unmanaged<Collected>.fromOpaque(context).takeUnretainedValue().values[String(cString: key)] = value.map { String(cString: $0) } ?? ""
+            return MHD_Result.YES
+        }, Unmanaged.passUnretained(collected).toOpaque())
+    }
+    return collected.values
+}
