@@ -46,8 +46,10 @@ let package = Package(
         // Layer 6: the operator layer, which every front end drives: photo delivery (library,
         // copies, links, sidecars, hooks), as data.
         .target(name: "CameraOperator", dependencies: ["CameraKit", "PhotoLibrary", "FileSystem"]),
-        // Layer 7: the command-line tool, a front end.
-        .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "PhotoLibrary", "HEIF", "PipelineScript", "FileSystem", "ImageMetadata", "CProcess"]),
+        // Layer 7, front ends: camctl serve's web page, HTTP API, live picture and events,
+        .target(name: "CameraServer", dependencies: ["CameraKit", "CameraOperator", "PhotoLibrary", "HTTPServer"]),
+        // and the command-line tool.
+        .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "CameraServer", "PhotoLibrary", "HEIF", "PipelineScript", "FileSystem", "ImageMetadata", "CProcess"]),
         // Benchmarks against gst-launch-1.0 in the same run: swift run -c release camctl-bench
         .executableTarget(name: "camctl-bench", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary"]),
 

@@ -79,7 +79,7 @@ private let streamDone: MHD_ContentReaderFreeCallback = { context in
 
 private func tooLarge(_ server: ServerContext) -> HTTPResponse {
     HTTPResponse(status: 413, type: "application/json",
-                 bytes: Array(#"{"error":"the request's body is larger than \#(server.limits.bodyBytes) bytes"}"#.utf8))
+                 bytes: Array(#"{"error":"the request's body is larger than \#(server.limits.bodyBytes) bytes","status":413}"#.utf8))
 }
 
 /// Queues a response on the connection.

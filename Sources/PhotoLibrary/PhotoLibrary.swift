@@ -156,6 +156,21 @@ public final class PhotoLibrary {
         try rows("SELECT * FROM photos ORDER BY captured_at DESC, id DESC")
     }
 
+    /// At most `limit` photos, newest first, after skipping `offset` of them: a page.
+    public func photos(offset: Int, limit: Int) throws(LibraryError) -> [LibraryPhoto] {
+        try rows("SELECT * FROM photos ORDER BY captured_at DESC, id DESC LIMIT ? OFFSET ?",
+                 [.integer(Int64(max(0, limit))), .integer(Int64(max(0, offset)))])
+    }
+
+    /// How many photos there are.
+    public func count() throws(LibraryError) -> Int {
+        do {
+            return Int(try database.query("SELECT COUNT(*) AS count FROM photos").first?.integer("count") ?? 0)
+        } catch {
+            throw LibraryError(error, index: indexPath)
+        }
+    }
+
     /// The photo with an id.
     ///
     /// - Throws: ``LibraryError/Kind/notFound`` when there is none.

@@ -84,13 +84,13 @@ struct LibraryCommand: Subcommand {
             case .list:
                 let photos = try library.photos()
                 if printsJSON {
-                    for photo in photos { try Console.json(Self.record(photo)) }
+                    for photo in photos { try Console.json(photo.record) }
                 } else if !photos.isEmpty {
                     try Console.result(Self.table(photos))
                 }
             case .show(let id):
                 let photo = try library.photo(id: id)
-                var record = Self.record(photo)
+                var record = photo.record
                 if photo.codec == "hevc" { record["heif_items"] = try Self.heifItems(of: photo.path) }
                 if printsJSON {
                     try Console.json(record)
@@ -141,15 +141,6 @@ struct LibraryCommand: Subcommand {
         } else {
             try Console.result(output)
         }
-    }
-
-    static func record(_ photo: LibraryPhoto) -> [String: Any] {
-        [
-            "id": photo.id, "path": photo.path, "thumbnail_path": photo.thumbnailPath ?? NSNull(),
-            "captured_at": Delivered.isoTime(photo.capturedAt), "device": photo.device,
-            "width": photo.width, "height": photo.height, "codec": photo.codec,
-            "orientation": photo.orientation, "bytes": photo.byteCount, "albums": photo.albums,
-        ]
     }
 
     /// A HEIC file's items as its boxes list them: `1 hvc1 1920x1080 primary; 2 hvc1 320x180 thumbnail; 3 Exif`.

@@ -72,7 +72,8 @@ struct HTTPServerTests {
             time.sleep(20)
             """])
         let reader = try ChildProcess.Running("/usr/bin/curl", ["-s", "-N", "--max-time", "15", "http://127.0.0.1:\(server.port)/"])
-        try await Task.sleep(for: .seconds(1))
+        // Both clients connected (Python takes a while to start on a busy machine).
+        for _ in 0..<150 where opened.streams.withLock({ $0.count }) < 2 { try await Task.sleep(for: .milliseconds(100)) }
         #expect(opened.streams.withLock { $0.count } == 2)
         let chunk = [UInt8](repeating: 120, count: 100_000) + Array("\n".utf8)
         for _ in 0..<100 {

@@ -120,7 +120,7 @@ extension ChildProcess {
         private let input: Pipe?
         private let errorData = DataBox(), outputData = DataBox()
         /// Standard output as it comes, for a test to wait for a line.
-        private let outputSoFar = OutputSoFar()
+        private let written = OutputSoFar()
         private let reading = DispatchGroup()
 
         /// Starts a built executable of this package; with `writingInput`, its standard input is a
@@ -144,12 +144,17 @@ extension ChildProcess {
             input = writingInput ? Pipe() : nil
             process.standardInput = input ?? FileHandle.nullDevice
             try process.run()
-            ChildProcess.helper().async(group: reading) { [output, outputData, outputSoFar] in
-                outputData.data = ChildProcess.readToEnd(output) { chunk in outputSoFar.bytes.withLock { $0 += chunk } }
+            ChildProcess.helper().async(group: reading) { [output, outputData, written] in
+                outputData.data = ChildProcess.readToEnd(output) { chunk in written.bytes.withLock { $0 += chunk } }
             }
             ChildProcess.helper().async(group: reading) { [errors, errorData] in
                 errorData.data = ChildProcess.readToEnd(errors)
             }
+        }
+
+        /// What the child has written to standard output so far.
+        public var outputSoFar: String {
+            written.bytes.withLock { String(decoding: $0, as: UTF8.self) }
         }
 
         /// Waits until the child's standard output contains `text`, at most `timeout` seconds;
@@ -163,7 +168,7 @@ extension ChildProcess {
         public func waitForOutput(timeout: Double = 30, until satisfies: (String) -> Bool) -> Bool {
             let deadline = Date().addingTimeInterval(timeout)
             while Date() < deadline {
-                if satisfies(outputSoFar.bytes.withLock { String(decoding: $0, as: UTF8.self) }) { return true }
+                if satisfies(outputSoFar) { return true }
                 usleep(50_000)
             }
             return false

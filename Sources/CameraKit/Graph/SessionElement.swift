@@ -50,6 +50,14 @@ enum SessionElement: String, CaseIterable, Sendable {
     case lastPhoto = "last_photo"
     /// The brightness the preview dims with when a photo is taken.
     case shutter = "preview_shutter"
+    /// The valve closed while the live JPEG frames have no receiver.
+    case liveValve = "live_valve"
+    /// The capsfilter that fits the picture into the live frames' size.
+    case liveSize = "live_size"
+    /// The `videoflip` that turns and mirrors the live frames as the preview.
+    case liveOrientation = "live_orientation"
+    /// The app sink of the live JPEG frames.
+    case liveFrames = "live_frames"
 
     /// The identity element where the filters' tone segment at `index` is applied.
     static func tone(_ index: Int) -> String { "image_tone_\(index)" }

@@ -99,6 +99,17 @@ public final class PhotoOutput: Sendable {
         return try? await encoder.encode(RangeExpansion.fullRange(frame) ?? frame, quality: 80, width: width, height: height, turn: turn)
     }
 
+    /// The frame held now (the one a photo taken now would be of) as a JPEG of its own size and
+    /// without metadata, answered without waiting for a new frame: a snapshot.
+    ///
+    /// - Throws: A ``CaptureError`` when the session is not running or has no frame yet.
+    public func snapshot(quality: Int = 85) async throws(CaptureError) -> [UInt8] {
+        guard let encoder = state.withLock({ $0.attachment?.encoders.thumbnail }), let frame = try feed.latest() else {
+            throw CaptureError(.notRunning, "the camera has no picture yet; try again in a moment")
+        }
+        return try await encoder.encode(RangeExpansion.fullRange(frame) ?? frame, quality: quality)
+    }
+
     /// The running session's HEVC encoders.
     var hevcEncoders: HEVCEncoders? { state.withLock { $0.attachment?.encoders.hevc } }
 

@@ -26,6 +26,8 @@ public actor CaptureSession {
     public nonisolated let videoDataOutput = VideoDataOutput()
     /// Shows the preview.
     public nonisolated let previewOutput = PreviewOutput()
+    /// Encodes the live picture as JPEG frames for browsers.
+    public nonisolated let liveJPEGOutput = LiveJPEGOutput()
 
     /// The configuration in force.
     public private(set) var configuration: SessionConfiguration
@@ -33,7 +35,7 @@ public actor CaptureSession {
     public private(set) var status: Status = .stopped
 
     /// The outputs, in the order their branches leave the tee. An output is registered here.
-    private nonisolated var outputs: SessionOutputs { SessionOutputs(all: [photoOutput, videoDataOutput, previewOutput]) }
+    private nonisolated var outputs: SessionOutputs { SessionOutputs(all: [photoOutput, videoDataOutput, previewOutput, liveJPEGOutput]) }
 
     private var running: Running?
     private let eventStream = Broadcast<SessionEvent>()

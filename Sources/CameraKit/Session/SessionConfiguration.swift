@@ -16,6 +16,8 @@ public struct SessionConfiguration: Sendable, Equatable {
     public var image = ImageSettings()
     /// The frames delivered to Swift, or `nil` for none.
     public var videoData: VideoDataConfiguration?
+    /// The live picture as JPEG frames (for browsers), or `nil` for none.
+    public var liveJPEG: LiveJPEGConfiguration?
     /// Whether the session keeps frames for photos and runs the photo encoders.
     public var capturesPhotos = true
     /// Frames thrown away after each start or camera switch, while the camera settles (the first ones may come rotated or dark).

@@ -1,0 +1,134 @@
+import GStreamer
+import Synchronization
+
+/// The live picture as JPEG frames at a preview's size, for browsers (an MJPEG stream): each frame
+/// is encoded once for all receivers together, and only while there is a receiver.
+///
+/// Receivers are called on the streaming thread with each frame: they hand it on without
+/// waiting (a slow viewer drops its own frames), and never slow the camera, the photos or each other.
+public final class LiveJPEGOutput: Sendable {
+    /// One encoded frame.
+    public struct Frame: Sendable {
+        public let jpeg: [UInt8]
+        /// The frame's timestamp on the session's running time.
+        public let presentationTime: ClockTime?
+    }
+
+    /// A receiver's registration; ``cancel()`` (or dropping it) stops its frames.
+    public final class Receiver: Sendable {
+        private let output: LiveJPEGOutput
+        private let id: Int
+
+        fileprivate init(output: LiveJPEGOutput, id: Int) {
+            (self.output, self.id) = (output, id)
+        }
+
+        public func cancel() {
+            output.remove(id)
+        }
+
+        deinit {
+            cancel()
+        }
+    }
+
+    private struct State {
+        var receivers: [Int: @Sendable (Frame) -> Void] = [:]
+        var nextID = 0
+        var valve: Element?
+    }
+
+    private let state = Mutex(State())
+    private let encoded = Atomic<Int>(0)
+
+    init() {}
+
+    /// Calls `receive` with every frame from now on, until the registration is cancelled or dropped.
+    public func addReceiver(_ receive: @escaping @Sendable (Frame) -> Void) -> Receiver {
+        let (id, valve) = state.withLock { state in
+            state.nextID += 1
+            state.receivers[state.nextID] = receive
+            return (state.nextID, state.receivers.count == 1 ? state.valve : nil)
+        }
+        try? valve?.setProperty("drop", false)
+        return Receiver(output: self, id: id)
+    }
+
+    private func remove(_ id: Int) {
+        let valve = state.withLock { state in
+            state.receivers.removeValue(forKey: id) != nil && state.receivers.isEmpty ? state.valve : nil
+        }
+        try? valve?.setProperty("drop", true)
+    }
+
+    /// How many receivers there are now.
+    public var receiverCount: Int { state.withLock { $0.receivers.count } }
+
+    /// Frames encoded since the session started: one per frame, however many receivers.
+    public var encodedFrameCount: Int { encoded.load(ordering: .relaxed) }
+
+    /// Called on the streaming thread for each encoded frame.
+    private func deliver(_ sample: Sample) {
+        guard let buffer = sample.buffer, let jpeg = try? buffer.bytes() else { return }
+        encoded.add(1, ordering: .relaxed)
+        let frame = Frame(jpeg: jpeg, presentationTime: buffer.presentationTime)
+        for receive in state.withLock({ Array($0.receivers.values) }) { receive(frame) }
+    }
+
+    /// The frames' size: the image stage's picture fitted into the largest size asked for.
+    static func sizeCaps(_ image: ImageStage, _ live: LiveJPEGConfiguration) -> String {
+        PreviewOutput.previewCaps(image, PreviewConfiguration(maximumWidth: live.maximumWidth, maximumHeight: live.maximumHeight))
+    }
+}
+
+extension LiveJPEGOutput: SessionOutput {
+    /// A leaky queue, a valve closed while nobody receives, the fit and turn of the preview, the
+    /// encoder and an app sink.
+    func branch(in layout: SessionPipeline) -> String? {
+        guard let live = layout.configuration.liveJPEG else { return nil }
+        let image = layout.image
+        return "split. ! queue leaky=downstream max-size-buffers=1 max-size-bytes=0 max-size-time=0 "
+            + "! valve \(SessionElement.liveValve.assignment) drop=\(receiverCount == 0) ! videoscale ! videoconvert "
+            + "! capsfilter \(SessionElement.liveSize.assignment) caps=\"\(Self.sizeCaps(image, live))\" "
+            + "! videoflip \(SessionElement.liveOrientation.assignment) video-direction=\(ExifOrientation.direction(ofMethod: image.previewOrientationMethod)) "
+            + "! jpegenc quality=\(live.quality) ! appsink \(SessionElement.liveFrames.assignment) sync=false async=false max-buffers=1 drop=true wait-on-eos=false"
+    }
+
+    func attach(to graph: SessionGraph, layout: SessionPipeline) throws(CaptureError) {
+        guard layout.configuration.liveJPEG != nil else { return }
+        let valve = try graph.element(.liveValve)
+        let receiving = state.withLock { state in
+            state.valve = valve
+            return !state.receivers.isEmpty
+        }
+        try? valve.setProperty("drop", !receiving)
+        try graph.appSink(.liveFrames).setHandlers(onSample: { [self] in deliver($0) })
+    }
+
+    /// Fits and turns the frames as the new settings say.
+    func imageChanged(in graph: SessionGraph, layout: SessionPipeline) async throws(CaptureError) {
+        guard let live = layout.configuration.liveJPEG else { return }
+        do {
+            try graph.element(.liveSize).setProperty("caps", .string(Self.sizeCaps(layout.image, live)))
+            try graph.element(.liveOrientation).setProperty("method", .string(layout.image.previewOrientationMethod))
+        } catch {
+            throw CaptureError.converting(error, context: "the live picture could not be changed")
+        }
+    }
+
+    func detach(_ reason: CaptureError) {
+        state.withLock { $0.valve = nil }
+    }
+}
+
+/// The live JPEG frames' largest size and quality.
+public struct LiveJPEGConfiguration: Sendable, Equatable {
+    public var maximumWidth: Int
+    public var maximumHeight: Int
+    /// JPEG quality, 1 to 100.
+    public var quality: Int
+
+    public init(maximumWidth: Int = 1280, maximumHeight: Int = 720, quality: Int = 80) {
+        (self.maximumWidth, self.maximumHeight, self.quality) = (maximumWidth, maximumHeight, quality)
+    }
+}

@@ -1,0 +1,14 @@
+import Foundation
+import PhotoLibrary
+
+extension LibraryPhoto {
+    /// The JSON object a front end gives for a library photo (`camctl library list --json`, the HTTP API).
+    public var record: [String: Any] {
+        [
+            "id": id, "path": path, "thumbnail_path": thumbnailPath ?? NSNull(),
+            "captured_at": Delivered.isoTime(capturedAt), "device": device,
+            "width": width, "height": height, "codec": codec,
+            "orientation": orientation, "bytes": byteCount, "albums": albums,
+        ]
+    }
+}

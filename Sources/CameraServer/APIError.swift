@@ -1,0 +1,58 @@
+import CameraKit
+import CameraOperator
+import HTTPServer
+import PhotoLibrary
+
+/// A failure as the HTTP API answers it: a status and one sentence, sent as
+/// `{"error": "…", "status": N}`.
+struct APIError: Error, Sendable {
+    let status: Int
+    let message: String
+
+    init(_ status: Int, _ message: String) {
+        (self.status, self.message) = (status, message)
+    }
+
+    static func notFound(_ what: String = "there is nothing here") -> APIError { APIError(404, what) }
+
+    static func badRequest(_ message: String) -> APIError { APIError(400, message) }
+
+    /// The response carrying it.
+    var response: HTTPResponse {
+        JSONBody.response(["error": message, "status": status], status: status)
+    }
+
+    /// An operator's failure: what it says, with the status that fits who can mend it.
+    init(_ error: OperatorError) {
+        switch error {
+        case .capture(let failure): self.init(failure)
+        case .delivery(.library(let failure)): self.init(failure)
+        case .delivery(.destination(_, let failure, _)): self.init(500, "the photo could not be written: \(failure.reason)")
+        case .delivery: self.init(500, "the photo could not be delivered")
+        case .report(let failure): self.init(500, "the photo was saved, but could not be reported: \(failure)")
+        case .nothingToCompose: self.init(409, "there are no photos to compose; take some first")
+        case .nothingToReview: self.init(409, "there is no photo to review; take one first")
+        case .nowhereToKeep: self.init(409, "the composed picture has nowhere to go: the server keeps no library")
+        }
+    }
+
+    init(_ error: CaptureError) {
+        let status = switch error.code {
+        case .invalidSetting, .formatUnavailable: 400
+        case .notRunning, .interrupted, .noCamera, .deviceNotFound, .deviceBusy: 503
+        case .timeout: 504
+        default: 500
+        }
+        self.init(status, error.description)
+    }
+
+    init(_ error: LibraryError) {
+        let status = switch error.kind {
+        case .notFound: 404
+        case .diskFull: 507
+        case .permissionDenied: 403
+        default: 500
+        }
+        self.init(status, error.message)
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Glibc
+import HTTPServer
+
+/// Who may use the server's camera and library. On a loopback address, anyone on this machine; on
+/// any other address, only requests carrying the access token: an `Authorization: Bearer` header,
+/// a `token` query argument (the page's first visit), or the cookie that visit sets.
+public struct AccessControl: Sendable {
+    /// The token requests must carry; `nil` when none is needed.
+    public let token: String?
+
+    static let cookieName = "camctl_token"
+
+    /// No token needed: the server listens on loopback.
+    public static let loopback = AccessControl(token: nil)
+
+    public init(token: String?) {
+        self.token = token
+    }
+
+    /// Whether `host` is a loopback address, where no token is needed.
+    public static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+    }
+
+    /// Whether the request may use what needs the token.
+    func allows(_ request: HTTPRequest) -> Bool {
+        guard let token else { return true }
+        if let header = request.headers["authorization"], header.hasPrefix("Bearer "),
+           Self.same(String(header.dropFirst("Bearer ".count)), token) { return true }
+        if let query = request.query["token"], Self.same(query, token) { return true }
+        return cookies(of: request)[Self.cookieName].map { Self.same($0, token) } ?? false
+    }
+
+    /// The header that keeps the token in the browser after a visit with a right `?token=`.
+    func cookieHeader(for request: HTTPRequest) -> (name: String, value: String)? {
+        guard let token, let query = request.query["token"], Self.same(query, token) else { return nil }
+        return ("Set-Cookie", "\(Self.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict")
+    }
+
+    private func cookies(of request: HTTPRequest) -> [String: String] {
+        var cookies: [String: String] = [:]
+        for pair in (request.headers["cookie"] ?? "").split(separator: ";") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if parts.count == 2 { cookies[parts[0]] = parts[1] }
+        }
+        return cookies
+    }
+
+    /// Compares in time that does not depend on where the strings differ.
+    private static func same(_ given: String, _ token: String) -> Bool {
+        let (a, b) = (Array(given.utf8), Array(token.utf8))
+        guard a.count == b.count else { return false }
+        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}
+
+extension AccessControl {
+    /// The access token kept in `folder` (the library's): read, or made on first use (32 random
+    /// bytes as hex, in a file only its owner may read); `created` says whether it is new.
+    ///
+    /// - Throws: ``TokenFileError`` when the file cannot be made or read, or is not a plain file
+    ///   of this user's that only they may read.
+    public static func token(in folder: String) throws(TokenFileError) -> (token: String, created: Bool) {
+        let path = folder + "/serve-token"
+        let made = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if made >= 0 {
+            defer { close(made) }
+            var generator = SystemRandomNumberGenerator()
+            let token = (0..<32).map { _ in String(format2: UInt8.random(in: 0...255, using: &generator)) }.joined()
+            let bytes = Array((token + "\n").utf8)
+            guard write(made, bytes, bytes.count) == bytes.count, fsync(made) == 0 else {
+                unlink(path)
+                throw TokenFileError("\(path) could not be written: \(String(cString: strerror(errno)))")
+            }
+            return (token, true)
+        }
+        guard errno == EEXIST else { throw TokenFileError("\(path) could not be made: \(String(cString: strerror(errno)))") }
+        let file = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard file >= 0 else { throw TokenFileError("\(path) could not be read: \(String(cString: strerror(errno)))") }
+        defer { close(file) }
+        var info = stat()
+        guard fstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
+            throw TokenFileError("\(path) is not a plain file that only its owner may read; remove it, and a new token is made")
+        }
+        var buffer = [UInt8](repeating: 0, count: 128)
+        let count = read(file, &buffer, buffer.count)
+        let token = String(decoding: buffer.prefix(max(0, count)), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard token.count == 64, token.allSatisfy(\.isHexDigit) else {
+            throw TokenFileError("\(path) does not hold a token; remove it, and a new token is made")
+        }
+        return (token, false)
+    }
+}
+
+/// Why the access token could not be had.
+public struct TokenFileError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
+
+private extension String {
+    /// Two lower-case hex digits.
+    init(format2 byte: UInt8) {
+        let digits = Array("0123456789abcdef")
+        self = String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
+    }
+}

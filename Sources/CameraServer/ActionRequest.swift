@@ -1,0 +1,110 @@
+import CameraKit
+import CameraOperator
+import Foundation
+
+/// An operator action from a request's JSON object: `{"action": "countdown", "seconds": 3}`.
+enum ActionRequest {
+    /// The actions the API takes, by name.
+    static let names = ["capture", "burst", "countdown", "show_result", "show_shots", "cut_short", "switch_camera",
+                        "pause_preview", "resume_preview", "image", "compose", "hold", "review", "keep", "discard"]
+
+    /// The hint a review shows at the foot of the preview.
+    static let reviewHint = "Save or Cancel on the page"
+
+    /// The action `object` asks for; `image` is the session's picture settings now.
+    static func action(_ object: [String: Any], image: ImageSettings) throws(APIError) -> Action {
+        guard let name = object["action"] as? String else {
+            throw .badRequest("the request names no action; give \"action\": one of \(names.joined(separator: ", "))")
+        }
+        switch name {
+        case "capture": return .takePhoto(try settings(object))
+        case "burst": return .burst(count: try integer("count", in: object, 1...1000) ?? 3, try settings(object))
+        case "countdown": return .countdown(seconds: try seconds(object) ?? 3)
+        case "show_result": return .showResult(seconds: try seconds(object) ?? 5)
+        case "show_shots":
+            return .showShots(slots: try integer("slots", in: object, 1...64) ?? 4, columns: try columns(object),
+                              seconds: try seconds(object) ?? 1.5)
+        case "cut_short": return .cutShort
+        case "switch_camera":
+            guard let device = object["device"] as? String else { return .nextCamera }
+            do {
+                return .switchCamera(to: try DeviceDiscovery.device(named: device))
+            } catch {
+                throw APIError(404, error.description)
+            }
+        case "pause_preview": return .pausePreview
+        case "resume_preview": return .resumePreview
+        case "image": return .changeImage(try changed(image, by: object))
+        case "compose": return .compose(columns: try columns(object), quality: try integer("quality", in: object, 1...100) ?? 90, albums: ["booth"])
+        case "hold": return .holdForReview
+        case "review":
+            let timeout = try seconds(object, name: "timeout")
+            return .review(timeout: timeout.flatMap { $0 > 0 ? $0 : nil }, unanswered: .keep, hint: reviewHint)
+        case "keep": return .decide(.keep)
+        case "discard": return .decide(.discard)
+        default:
+            throw .badRequest("there is no action \"\(name)\"; the actions are \(names.joined(separator: ", "))")
+        }
+    }
+
+    private static func settings(_ object: [String: Any]) throws(APIError) -> PhotoSettings {
+        var settings = PhotoSettings()
+        switch object["codec"] as? String {
+        case nil, "jpeg"?: settings.codec = .jpeg
+        case "hevc"?, "heic"?: settings.codec = .hevc
+        case let other?: throw .badRequest("there is no codec \"\(other)\"; use jpeg or hevc")
+        }
+        settings.quality = try integer("quality", in: object, 1...100) ?? settings.quality
+        return settings
+    }
+
+    /// The layout's columns: `2x2` or `grid` 2, `1x4` or `strip` 1.
+    private static func columns(_ object: [String: Any]) throws(APIError) -> Int {
+        switch object["layout"] as? String {
+        case nil, "2x2"?, "grid"?: 2
+        case "1x4"?, "strip"?: 1
+        case let other?: throw .badRequest("there is no layout \"\(other)\"; use 2x2 (grid) or 1x4 (strip)")
+        }
+    }
+
+    private static func changed(_ image: ImageSettings, by object: [String: Any]) throws(APIError) -> ImageSettings {
+        var image = image
+        if let filter = object["filter"] as? String {
+            if filter == "next" {
+                let current = image.filters.count == 1 ? image.filters[0] : .none
+                let all = ImageFilter.allCases
+                image.filters = [all[(all.firstIndex(of: current)! + 1) % all.count]]
+            } else if let named = ImageFilter(rawValue: filter) {
+                image.filters = named == .none ? [] : [named]
+            } else {
+                throw .badRequest("there is no filter \"\(filter)\"; the filters are \(ImageFilter.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+        }
+        image.zoom = try number("zoom", in: object, ImageSettings.zoomRange) ?? image.zoom
+        image.brightness = try number("brightness", in: object, ImageSettings.brightnessRange) ?? image.brightness
+        image.contrast = try number("contrast", in: object, ImageSettings.contrastRange) ?? image.contrast
+        image.saturation = try number("saturation", in: object, ImageSettings.saturationRange) ?? image.saturation
+        image.hue = try number("hue", in: object, ImageSettings.hueRange) ?? image.hue
+        return image
+    }
+
+    private static func seconds(_ object: [String: Any], name: String = "seconds") throws(APIError) -> Double? {
+        try number(name, in: object, 0...3600)
+    }
+
+    private static func number(_ name: String, in object: [String: Any], _ range: ClosedRange<Double>) throws(APIError) -> Double? {
+        guard let value = object[name] else { return nil }
+        guard let number = (value as? NSNumber)?.doubleValue, number.isFinite, range.contains(number) else {
+            throw .badRequest("\(name) must be a number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+
+    private static func integer(_ name: String, in object: [String: Any], _ range: ClosedRange<Int>) throws(APIError) -> Int? {
+        guard let value = object[name] else { return nil }
+        guard let number = (value as? NSNumber)?.doubleValue, number == number.rounded(), range.contains(Int(exactly: number) ?? Int.min) else {
+            throw .badRequest("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return Int(number)
+    }
+}

@@ -1,0 +1,84 @@
+import CameraKit
+import CameraOperator
+import Foundation
+import HTTPServer
+import PhotoLibrary
+import Synchronization
+
+/// `camctl serve`: a running session on the network. A browser page, a JSON API for every operator
+/// action, the live picture as MJPEG, snapshots from the held frame, the library, and events.
+///
+/// ```swift
+/// let server = try await CameraServer(session: session, delivery: delivery, device: camera,
+///                                     library: folder, host: "127.0.0.1", port: 8080)
+/// // … until asked to stop:
+/// await server.stop()
+/// ```
+public final class CameraServer: Sendable {
+    /// The operator every request drives.
+    public let camera: SessionOperator
+    private let session: CaptureSession
+    private let shelf: LibraryShelf?
+    private let events: EventHub
+    private let access: AccessControl
+    private let http: Mutex<HTTPServer?>
+    private let watchers: Mutex<[Task<Void, Never>]>
+    /// The port it listens on.
+    public let port: Int
+
+    /// Serves `session` (started, running on `device`) on `host`:`port`, delivering photos through
+    /// `delivery` and reading the library in `library` (its folder) for the gallery.
+    ///
+    /// - Throws: ``HTTPServerError`` when it cannot listen; a library that cannot be opened is a
+    ///   ``LibraryError``.
+    public init(session: CaptureSession, delivery: sending PhotoDelivery, device: CaptureDevice, library: String?,
+                host: String, port: Int, access: AccessControl, limits: HTTPServer.Limits = HTTPServer.Limits()) throws {
+        let events = EventHub()
+        self.events = events
+        camera = SessionOperator(session: session, delivery: delivery, device: device) { delivered in
+            events.publish(["event": "photo"].merging(delivered.record) { first, _ in first })
+        }
+        self.session = session
+        self.access = access
+        shelf = try library.map { folder throws in try LibraryShelf(folder: folder) }
+        http = Mutex(nil)
+        watchers = Mutex([])
+        let router = Router(camera: camera, session: session, shelf: shelf, events: events, access: access)
+        let server = try HTTPServer(host: host, port: port, limits: limits) { request in await router.respond(to: request) }
+        self.port = server.port
+        http.withLock { $0 = server }
+        watch()
+    }
+
+    /// Relays the session's and the operator's events, and keeps idle event clients alive.
+    private func watch() {
+        let (events, camera, session) = (self.events, self.camera, self.session)
+        let relays = [
+            Task {
+                for await event in camera.events { events.publish(EventRecord.json(event)) }
+            },
+            Task {
+                for await event in session.events() {
+                    if let record = EventRecord.json(event) { events.publish(record) }
+                }
+            },
+            Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(10))
+                    events.keepAlive()
+                }
+            },
+        ]
+        watchers.withLock { $0 = relays }
+    }
+
+    /// Stops the session (a waiting review keeps its pictures, a photo in flight is saved), ends
+    /// the streams, and stops listening.
+    public func stop() async {
+        _ = try? await camera.perform(.stop)
+        for task in watchers.withLock({ $0 }) { task.cancel() }
+        events.finish()
+        let server = http.withLock { server in defer { server = nil }; return server }
+        await Task.detached { server?.stop() }.value  // waits for the connections' threads
+    }
+}

@@ -1,0 +1,164 @@
+import CameraKit
+import CameraOperator
+import Foundation
+import HTTPServer
+import PhotoLibrary
+
+/// Turns requests into operator actions, library reads and media, and outcomes and failures into
+/// responses.
+struct Router: Sendable {
+    let camera: SessionOperator
+    let session: CaptureSession
+    let shelf: LibraryShelf?
+    let events: EventHub
+    let access: AccessControl
+
+    /// The largest page of photos.
+    static let maximumPage = 200
+
+    func respond(to request: HTTPRequest) async -> HTTPResponse {
+        do {
+            var response = try await route(request)
+            if let cookie = access.cookieHeader(for: request) { response.headers.append(cookie) }
+            return response
+        } catch {
+            return error.response
+        }
+    }
+
+    private func route(_ request: HTTPRequest) async throws(APIError) -> HTTPResponse {
+        let parts = request.pathParts.map(String.init)
+        let method = request.method
+        if parts.first == "api" || ["stream.mjpg", "snapshot.jpg"].contains(parts.first ?? "") {
+            guard access.allows(request) else {
+                throw APIError(401, "this server needs its access token: open the page once with ?token=TOKEN (camctl serve printed it), or send Authorization: Bearer TOKEN")
+            }
+        }
+        if parts.count >= 3, parts[0] == "api", parts[1] == "photos" {
+            return try await photoRoute(method, id: parts[2], rest: Array(parts.dropFirst(3)))
+        }
+        switch (method, parts.joined(separator: "/")) {
+        case ("GET", ""), ("GET", "index.html"):
+            return HTTPResponse(type: "text/html; charset=utf-8", bytes: Array(WebPage.html.utf8), headers: [("Cache-Control", "no-store")])
+        case ("GET", "stream.mjpg"):
+            return LiveStream.response(from: session.liveJPEGOutput)
+        case ("GET", "snapshot.jpg"):
+            do {
+                return HTTPResponse(type: "image/jpeg", bytes: try await session.photoOutput.snapshot(), headers: [("Cache-Control", "no-store")])
+            } catch {
+                throw APIError(error)
+            }
+        case ("GET", "api/status"):
+            return JSONBody.response(await status())
+        case ("GET", "api/events"):
+            return events.subscribe()
+        case ("POST", "api/capture"):
+            var object = try JSONBody.object(request.body)
+            object["action"] = "capture"
+            return try await perform(object)
+        case ("POST", "api/actions"):
+            return try await perform(try JSONBody.object(request.body))
+        case ("GET", "api/photos"):
+            let offset = try Self.integer(request.query["offset"], name: "offset") ?? 0
+            let limit = min(try Self.integer(request.query["limit"], name: "limit") ?? 50, Self.maximumPage)
+            let shelf = try library()
+            do {
+                return HTTPResponse(type: "application/json", bytes: try await shelf.page(offset: offset, limit: limit))
+            } catch {
+                throw APIError(error)
+            }
+        case (_, "api/status"), (_, "api/events"), (_, "api/capture"), (_, "api/actions"), (_, "api/photos"):
+            throw APIError(405, "\(method) is not allowed on \(request.path)")
+        default:
+            throw APIError.notFound("there is nothing at \(request.path)")
+        }
+    }
+
+    /// `/api/photos/ID`, `…/file`, `…/thumbnail`: one photo's record and files, and its deletion.
+    private func photoRoute(_ method: String, id: String, rest: [String]) async throws(APIError) -> HTTPResponse {
+        switch (method, rest.joined(separator: "/")) {
+        case ("GET", ""):
+            return JSONBody.response(try await photo(id).record)
+        case ("GET", "file"):
+            let photo = try await photo(id)
+            return try Self.file(photo.path, type: photo.codec == "hevc" ? "image/heic" : "image/jpeg")
+        case ("GET", "thumbnail"):
+            let photo = try await photo(id)
+            guard let thumbnail = photo.thumbnailPath else { throw APIError.notFound("photo \(id) has no thumbnail") }
+            return try Self.file(thumbnail, type: "image/jpeg")
+        case ("DELETE", ""):
+            let number = try Self.photoNumber(id)
+            let shelf = try library()
+            do {
+                try await shelf.delete(id: number)
+            } catch {
+                throw APIError(error)
+            }
+            return JSONBody.response(["deleted": number])
+        case (_, ""), (_, "file"), (_, "thumbnail"):
+            throw APIError(405, "\(method) is not allowed on a photo's \(rest.first ?? "record")")
+        default:
+            throw APIError.notFound("there is nothing at /api/photos/\(id)/\(rest.joined(separator: "/"))")
+        }
+    }
+
+    /// Performs the action a JSON object asks for.
+    private func perform(_ object: [String: Any]) async throws(APIError) -> HTTPResponse {
+        let action = try ActionRequest.action(object, image: await session.configuration.image)
+        do {
+            return JSONBody.response(OutcomeRecord.json(try await camera.perform(action)))
+        } catch {
+            throw APIError(error)
+        }
+    }
+
+    private func status() async -> [String: Any] {
+        let configuration = await session.configuration
+        let format = await session.activeFormat
+        let live = session.liveJPEGOutput
+        var status: [String: Any] = [
+            "device": configuration.device.name, "device_id": configuration.device.id,
+            "status": "\(await session.status)",
+            "viewers": live.receiverCount, "frames_encoded": live.encodedFrameCount, "event_clients": events.clientCount,
+            "token_required": access.token != nil,
+            "filter": configuration.image.filters.map(\.rawValue).joined(separator: "+"), "zoom": configuration.image.zoom,
+        ]
+        if let format { status["format"] = ["width": format.width, "height": format.height, "fps": format.frameRate.doubleValue] }
+        if let shelf, let count = try? await shelf.count() { status["photos"] = count }
+        return status
+    }
+
+    private func library() throws(APIError) -> LibraryShelf {
+        guard let shelf else { throw APIError(404, "this server keeps no library") }
+        return shelf
+    }
+
+    private func photo(_ id: String) async throws(APIError) -> LibraryPhoto {
+        let number = try Self.photoNumber(id)
+        let shelf = try library()
+        do {
+            return try await shelf.photo(id: number)
+        } catch {
+            throw APIError(error)
+        }
+    }
+
+    private static func photoNumber(_ id: String) throws(APIError) -> Int64 {
+        guard let number = Int64(id), number > 0 else { throw APIError.notFound("there is no photo \(id)") }
+        return number
+    }
+
+    private static func integer(_ text: String?, name: String) throws(APIError) -> Int? {
+        guard let text else { return nil }
+        guard let number = Int(text), number >= 0 else { throw APIError.badRequest("\(name) must be a whole number from 0") }
+        return number
+    }
+
+    /// A file of the library, read whole.
+    private static func file(_ path: String, type: String) throws(APIError) -> HTTPResponse {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw APIError.notFound("the photo's file is missing from the library")
+        }
+        return HTTPResponse(type: type, bytes: [UInt8](data), headers: [("Cache-Control", "private, max-age=3600")])
+    }
+}
