@@ -6,7 +6,7 @@ import Foundation
 enum ActionRequest {
     /// The actions the API takes, by name.
     static let names = ["capture", "burst", "countdown", "show_result", "show_shots", "cut_short", "switch_camera",
-                        "pause_preview", "resume_preview", "image", "compose", "hold", "review", "keep", "discard"]
+                        "pause_preview", "resume_preview", "image", "compose", "hold", "review", "keep", "discard", "booth", "end_booth"]
 
     /// The hint a review shows at the foot of the preview.
     static let reviewHint = "Save or Cancel on the page"
@@ -40,6 +40,19 @@ enum ActionRequest {
         case "review":
             let timeout = try seconds(object, name: "timeout")
             return .review(timeout: timeout.flatMap { $0 > 0 ? $0 : nil }, unanswered: .keep, hint: reviewHint)
+        case "booth":
+            var plan = BoothPlan()
+            plan.shots = try integer("shots", in: object, 1...16) ?? 4
+            plan.countdown = try seconds(object, name: "countdown") ?? 3
+            plan.columns = try columns(object)
+            plan.showShots = try seconds(object, name: "show_shots") ?? 1.5
+            plan.showResult = try seconds(object, name: "show_result") ?? 5
+            plan.reviews = object["review"] as? Bool ?? false
+            plan.reviewTimeout = try seconds(object, name: "timeout").map { $0 > 0 ? $0 : nil } ?? 60
+            plan.reviewHint = reviewHint
+            plan.settings = try settings(object)
+            return .booth(plan)
+        case "end_booth": return .endBooth
         case "keep": return .decide(.keep)
         case "discard": return .decide(.discard)
         default:

@@ -10,6 +10,9 @@ enum EventRecord {
         case .reviewing(let count): ["event": "reviewing", "count": count]
         case .kept(let count): ["event": "kept", "count": count]
         case .discarded(let count): ["event": "discarded", "count": count]
+        case .boothShot(let number, let count): ["event": "booth_shot", "number": number, "of": count]
+        case .showing(let kind): ["event": "showing", "picture": kind.rawValue]
+        case .cleared: ["event": "cleared"]
         }
     }
 

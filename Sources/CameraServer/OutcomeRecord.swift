@@ -21,6 +21,9 @@ enum OutcomeRecord {
         case .imageChanged(let image):
             ["outcome": "image_changed", "filter": image.filters.map(\.rawValue).joined(separator: "+"), "zoom": image.zoom]
         case .composed(let delivered): ["outcome": "composed", "composed": delivered.record]
+        case .boothTaken(let shots, let composed):
+            ["outcome": "booth_taken", "photos": shots.compactMap { $0.delivered?.record }, "composed": composed?.record ?? [:] as Any]
+        case .boothEnded(let ended): ["outcome": "booth_ended", "ended": ended]
         case .stopped: ["outcome": "stopped"]
         }
     }

@@ -48,14 +48,15 @@ struct Router: Sendable {
             } catch {
                 throw APIError(error)
             }
+        case ("GET", "api/shown.jpg"):
+            guard let shown = await camera.shownPicture else { throw APIError.notFound("no picture is shown over the preview now") }
+            return HTTPResponse(type: "image/jpeg", bytes: shown.jpeg, headers: [("Cache-Control", "no-store")])
         case ("GET", "api/status"):
             return JSONBody.response(await status())
         case ("GET", "api/events"):
             return events.subscribe()
         case ("POST", "api/capture"):
-            var object = try JSONBody.object(request.body)
-            object["action"] = "capture"
-            return try await perform(object)
+            return try await capture(try JSONBody.object(request.body))
         case ("POST", "api/actions"):
             return try await perform(try JSONBody.object(request.body))
         case ("GET", "api/photos"):
@@ -100,6 +101,21 @@ struct Router: Sendable {
         default:
             throw APIError.notFound("there is nothing at /api/photos/\(id)/\(rest.joined(separator: "/"))")
         }
+    }
+
+    /// A photo, after a countdown (`"countdown": seconds`) and through a review (`"review": true`,
+    /// `"timeout": seconds`) when asked: the outcome is then the review's.
+    private func capture(_ object: [String: Any]) async throws(APIError) -> HTTPResponse {
+        var object = object
+        let reviews = object["review"] as? Bool ?? false
+        if let countdown = object["countdown"] {
+            _ = try await perform(["action": "countdown", "seconds": countdown])
+        }
+        if reviews { _ = try await perform(["action": "hold"]) }
+        object["action"] = "capture"
+        let taken = try await perform(object)
+        guard reviews else { return taken }
+        return try await perform(["action": "review", "timeout": object["timeout"] ?? 60])
     }
 
     /// Performs the action a JSON object asks for.

@@ -1,9 +1,223 @@
-/// The page served at `/`: one self-contained HTML file, no outside scripts.
+/// The page served at `/`: one self-contained HTML file (no outside scripts, styles or fonts: the
+/// machine serving it may have no internet). It shows the live picture and drives the camera
+/// through the API: the shutter (with a countdown and a review when asked), the booth, the camera,
+/// filter and zoom, the review's Save and Cancel, the last photo, and the gallery; the session's
+/// events (`/api/events`) draw the countdown and whatever the camera shows whole.
 enum WebPage {
-    static let html = """
+    static let html = #"""
         <!doctype html>
-        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>camctl</title></head>
-        <body><img id="live" src="stream.mjpg" alt="the camera"></body></html>
-        """
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>camctl</title>
+        <style>
+          :root { color-scheme: dark; --accent: #ffd23f; }
+          * { box-sizing: border-box; }
+          body { margin: 0; font: 16px/1.4 system-ui, sans-serif; background: #111; color: #eee; }
+          main { display: flex; flex-direction: column; gap: 12px; padding: 12px; max-width: 1100px; margin: auto; }
+          #stage { position: relative; background: #000; border-radius: 8px; overflow: hidden; aspect-ratio: 4 / 3; }
+          #live, #shown { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: contain; }
+          #shown { display: none; background: rgba(0, 0, 0, .85); }
+          #countdown { position: absolute; inset: 0; display: none; align-items: center; justify-content: center;
+                       font-size: min(40vw, 40vh); font-weight: 700; color: #fff; text-shadow: 0 0 24px #000; }
+          #last { position: absolute; left: 12px; bottom: 12px; width: 20%; max-width: 160px; border: 2px solid #fff;
+                  border-radius: 6px; display: none; cursor: pointer; }
+          #reviewbar { position: absolute; left: 0; right: 0; bottom: 0; display: none; justify-content: center; gap: 16px;
+                       padding: 16px; background: linear-gradient(transparent, rgba(0, 0, 0, .8)); }
+          #message { min-height: 1.4em; color: #bbb; }
+          #message.error { color: #ff7b72; }
+          .controls { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; justify-content: center; }
+          button { font: inherit; padding: 12px 18px; border-radius: 999px; border: 0; background: #333; color: #eee; cursor: pointer;
+                   min-height: 48px; }
+          button:disabled { opacity: .4; }
+          button.primary { background: var(--accent); color: #111; font-weight: 700; }
+          #shutter { width: 76px; height: 76px; border-radius: 50%; border: 6px solid #eee; background: #fff; padding: 0; }
+          label { display: inline-flex; gap: 6px; align-items: center; }
+          select, input[type=number] { font: inherit; background: #222; color: #eee; border: 1px solid #444; border-radius: 6px; padding: 6px; }
+          input[type=number] { width: 4.5em; }
+          #gallery { display: grid; grid-template-columns: repeat(auto-fill, minmax(110px, 1fr)); gap: 8px; }
+          #gallery a { display: block; aspect-ratio: 1; background: #222; border-radius: 6px; overflow: hidden; }
+          #gallery img { width: 100%; height: 100%; object-fit: cover; }
+          h2 { font-size: 1.1em; margin: 8px 0 0; }
+          @media (min-width: 900px) { main { display: grid; grid-template-columns: 2fr 1fr; align-items: start; }
+                                      #side { grid-column: 2; grid-row: 1 / span 3; } }
+        </style>
+        </head>
+        <body>
+        <main>
+          <div id="stage">
+            <img id="live" alt="the camera's live picture">
+            <img id="shown" alt="the picture the camera shows">
+            <div id="countdown" aria-live="assertive"></div>
+            <img id="last" alt="the last photo">
+            <div id="reviewbar">
+              <button id="save" class="primary">Save</button>
+              <button id="cancel">Cancel</button>
+            </div>
+          </div>
+          <div class="controls">
+            <button id="shutter" aria-label="Take a photo"></button>
+            <button id="booth">Booth</button>
+            <button id="end" disabled>End booth</button>
+            <button id="switch">Switch camera</button>
+            <button id="filter">Filter</button>
+            <button id="zoomout" aria-label="Zoom out">−</button>
+            <button id="zoomin" aria-label="Zoom in">+</button>
+          </div>
+          <div class="controls">
+            <label><input type="checkbox" id="review"> Review before saving</label>
+            <label>Countdown <input type="number" id="delay" min="0" max="60" value="0"> s</label>
+            <label>Booth <select id="layout"><option value="2x2">2×2 grid</option><option value="1x4">1×4 strip</option></select></label>
+          </div>
+          <div id="message" role="status"></div>
+          <section id="side">
+            <h2>Photos</h2>
+            <div id="gallery"></div>
+          </section>
+        </main>
+        <script>
+        "use strict";
+        const $ = (id) => document.getElementById(id);
+        let zoom = 1, countdownTimer = null, busy = false;
+
+        function say(text, isError) {
+          $("message").textContent = text || "";
+          $("message").className = isError ? "error" : "";
+        }
+
+        async function call(path, body) {
+          const response = await fetch(path, { method: "POST", body: JSON.stringify(body || {}) });
+          const answer = await response.json().catch(() => ({}));
+          if (!response.ok) throw new Error(answer.error || ("the camera answered " + response.status));
+          return answer;
+        }
+
+        function act(body) { return call("api/actions", body); }
+
+        async function run(work, whileBusy) {
+          if (busy && !whileBusy) return;
+          busy = true;
+          $("shutter").disabled = true;
+          $("booth").disabled = true;
+          try { await work(); } catch (error) { say(error.message, true); }
+          busy = false;
+          $("shutter").disabled = false;
+          $("booth").disabled = false;
+          $("end").disabled = true;
+        }
+
+        function told(outcome) {
+          if (outcome.outcome === "discarded") say("Discarded: nothing was saved.");
+          else if (outcome.outcome === "kept" || outcome.outcome === "photos" || outcome.outcome === "booth_taken") say("Saved.");
+        }
+
+        $("shutter").onclick = () => {
+          if (busy) { act({ action: "cut_short" }).catch(() => {}); return; }
+          run(async () => {
+            const body = { review: $("review").checked };
+            const delay = Number($("delay").value);
+            if (delay > 0) body.countdown = delay;
+            told(await call("api/capture", body));
+          });
+        };
+        $("booth").onclick = () => run(async () => {
+          $("end").disabled = false;
+          told(await act({ action: "booth", layout: $("layout").value, review: $("review").checked,
+                           countdown: Math.max(1, Number($("delay").value) || 3) }));
+        });
+        $("end").onclick = () => act({ action: "end_booth" }).catch((error) => say(error.message, true));
+        $("save").onclick = () => act({ action: "keep" }).catch((error) => say(error.message, true));
+        $("cancel").onclick = () => act({ action: "discard" }).catch((error) => say(error.message, true));
+        $("switch").onclick = () => act({ action: "switch_camera" }).then((outcome) =>
+          say(outcome.outcome === "switched" ? "Now: " + outcome.device : "There is no other camera.")).catch((error) => say(error.message, true));
+        $("filter").onclick = () => act({ action: "image", filter: "next" }).then((outcome) =>
+          say("Filter: " + (outcome.filter || "none"))).catch((error) => say(error.message, true));
+        function zoomBy(factor) {
+          zoom = Math.min(8, Math.max(1, zoom * factor));
+          act({ action: "image", zoom }).then((outcome) => { zoom = outcome.zoom; say("Zoom: " + zoom.toFixed(2) + "×"); })
+            .catch((error) => say(error.message, true));
+        }
+        $("zoomin").onclick = () => zoomBy(1.25);
+        $("zoomout").onclick = () => zoomBy(1 / 1.25);
+        $("last").onclick = () => { if ($("last").dataset.file) location.href = $("last").dataset.file; };
+
+        function showCountdown(seconds) {
+          const shown = $("countdown");
+          shown.textContent = seconds;
+          shown.style.display = "flex";
+          clearTimeout(countdownTimer);
+          countdownTimer = setTimeout(() => { shown.style.display = "none"; }, 1100);
+        }
+
+        function showPicture(kind) {
+          const shown = $("shown");
+          shown.src = "api/shown.jpg?at=" + Date.now();
+          shown.style.display = "block";
+          $("reviewbar").style.display = kind === "review" ? "flex" : "none";
+          if (kind === "review") say("Save the photo, or cancel it.");
+        }
+
+        function clearPicture() {
+          $("shown").style.display = "none";
+          $("reviewbar").style.display = "none";
+        }
+
+        function addPhoto(photo, first) {
+          const link = document.createElement("a");
+          link.href = "api/photos/" + photo.id + "/file";
+          link.dataset.id = photo.id;
+          const picture = document.createElement("img");
+          picture.loading = "lazy";
+          picture.alt = "photo " + photo.id;
+          picture.src = "api/photos/" + photo.id + "/thumbnail";
+          link.append(picture);
+          if (first) $("gallery").prepend(link); else $("gallery").append(link);
+        }
+
+        function showLast(photo) {
+          const last = $("last");
+          last.src = "api/photos/" + photo.id + "/thumbnail";
+          last.dataset.file = "api/photos/" + photo.id + "/file";
+          last.style.display = "block";
+        }
+
+        async function loadGallery() {
+          const response = await fetch("api/photos?limit=60");
+          if (!response.ok) { say((await response.json()).error, true); return; }
+          const page = await response.json();
+          $("gallery").replaceChildren();
+          page.photos.forEach((photo) => addPhoto(photo, false));
+          if (page.photos.length) showLast(page.photos[0]);
+        }
+
+        function listen() {
+          const events = new EventSource("api/events");
+          events.onmessage = (message) => {
+            const event = JSON.parse(message.data);
+            switch (event.event) {
+              case "countdown": showCountdown(event.seconds_left); break;
+              case "showing": showPicture(event.picture); break;
+              case "cleared": clearPicture(); break;
+              case "booth_shot": say("Shot " + event.number + " of " + event.of); break;
+              case "photo": if (event.id) { addPhoto(event, true); if (!event.composed) showLast(event); } break;
+              case "interrupted": case "failed": say(event.message, true); break;
+              case "resumed": say(event.message); watchLive(); break;
+            }
+          };
+        }
+
+        function watchLive() {
+          const live = $("live");
+          live.onerror = () => setTimeout(watchLive, 2000);
+          live.src = "stream.mjpg?at=" + Date.now();
+        }
+
+        watchLive();
+        listen();
+        loadGallery();
+        </script>
+        </body>
+        </html>
+        """#
 }

@@ -4,7 +4,7 @@ import PhotoLibrary
 import Testing
 import TestSupport
 
-@Suite("A booth driven through SessionOperator.perform", .timeLimit(.minutes(2)), .aside)
+@Suite("A booth driven through SessionOperator.perform", .timeLimit(.minutes(2)))
 struct BoothThroughOperatorTests {
     /// What a booth leaves in a library, in the order it was saved: size, codec, albums, and
     /// whether the picture is the composed one (no thumbnail).
@@ -26,29 +26,28 @@ struct BoothThroughOperatorTests {
         try await session.start()
         let delivery = try PhotoDelivery(library: PhotoLibrary(folder: operated.url.path), pictureCount: 3)
         let booth = SessionOperator(session: session, delivery: delivery, device: configuration.device, albums: ["booth"])
-        var settings = PhotoSettings()
-        settings.thumbnailMaximumSide = ShotComposition.cellWidth
-        var shotPaths: [String] = []
-        for _ in 1...3 {
-            guard case .countdownEnded(early: false) = try await booth.perform(.countdown(seconds: 0.2)) else {
-                Issue.record("the countdown did not run out")
-                return
+        var plan = BoothPlan()
+        (plan.shots, plan.countdown, plan.columns, plan.showShots, plan.showResult) = (3, 0.2, 1, 0.2, 0)
+        let listening = Task {
+            var told: [OperatorEvent] = []
+            for await event in booth.events {
+                told.append(event)
+                if event == .showing(.result) { break }
             }
-            guard case .photos(let shots) = try await booth.perform(.takePhoto(settings)) else {
-                Issue.record("a photo was not taken")
-                return
-            }
-            shotPaths += shots.compactMap { $0.delivered?.path }
+            return told
         }
-        guard case .composed(let strip) = try await booth.perform(.compose(columns: 1, quality: settings.quality, albums: ["booth"])) else {
-            Issue.record("nothing was composed")
+        guard case .boothTaken(let shots, let composed?) = try await booth.perform(.booth(plan)) else {
+            Issue.record("the booth did not compose its shots")
             return
         }
+        let shotPaths = shots.compactMap { $0.delivered?.path }, strip = composed
+        let told = await listening.value
+        #expect(told.contains(.boothShot(number: 3, of: 3)) && told.contains(.showing(.shots)) && told.contains(.cleared), "\(told)")
         guard case .stopped = try await booth.perform(.stop) else { return }
         #expect(shotPaths.count == 3 && strip.item.isComposed)
         #expect(strip.libraryPhoto.map { "\($0.width)x\($0.height)" } == "672x1504")
 
-        let result = try ChildProcess.runBuilt("camctl", [
+        let result = try await ChildProcess.finished(ChildProcess.buildFolder.appendingPathComponent("camctl").path, [
             "booth", "--device", "test:ball", "--resolution", "640x480", "--countdown", "0.2", "--sink", "fakesink",
             "--shots", "3", "--layout", "1x4", "--show-result", "0", "--library", commanded.url.path,
         ])

@@ -32,6 +32,13 @@ struct Camctl {
         }
     }
 
+    /// The library's photos, as `camctl library list --json` prints them, awaited.
+    func photosAwaited() async throws -> [[String: Any]] {
+        let listed = try await ChildProcess.finished(ChildProcess.buildFolder.appendingPathComponent("camctl").path, ["library", "list", "--json"],
+                                                     environment: ["CAMCTL_LIBRARY": library.url.path])
+        return Self.objects(listed.standardOutput)
+    }
+
     /// The library's photos, as `camctl library list --json` prints them.
     func photos() throws -> [[String: Any]] {
         Self.objects(try self("library", "list", "--json").standardOutput)

@@ -19,7 +19,7 @@ extension Trait where Self == Aside {
 
 /// A pool of three threads of its own, which the tests that wait for children share: at most
 /// three such tests run at once (as many children as the machine bears beside the other tests),
-/// and none of them takes a thread of Swift's shared pool.
+/// and none of them takes a thread of Swift's shared pool. Jobs run newest first (see `work`).
 private final class AsideExecutor: TaskExecutor, @unchecked Sendable {
     // @unchecked Sendable: the queue of jobs is only touched under `condition`'s lock.
     static let shared = AsideExecutor(threads: 3)
@@ -47,7 +47,9 @@ private final class AsideExecutor: TaskExecutor, @unchecked Sendable {
         while true {
             condition.lock()
             while jobs.isEmpty { condition.wait() }
-            let job = jobs.removeFirst()
+            // Newest first: the tests' first jobs are all queued as the run starts, and a test that
+            // awaited something must not wait behind every test not yet begun to go on.
+            let job = jobs.removeLast()
             condition.unlock()
             job.runSynchronously(on: asUnownedTaskExecutor())
         }

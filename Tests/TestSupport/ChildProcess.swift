@@ -61,6 +61,22 @@ public struct ChildProcess {
                       standardOutputBytes: outputData)
     }
 
+    /// Runs blocking work (a server's stop that joins its threads) on a queue of its own, awaited
+    /// without holding a thread of Swift's or the tests' pools.
+    public static func offThePools<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            helper().async { continuation.resume(with: Swift.Result { try work() }) }
+        }
+    }
+
+    /// Runs a program to its end, awaited without holding any thread of Swift's or the tests' pools
+    /// (it waits on a queue of its own): tests that await children need no `.aside`.
+    public static func finished(_ program: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            helper().async { continuation.resume(with: Swift.Result { try run(program, arguments, environment: environment) }) }
+        }
+    }
+
     /// A queue for reading one of a child's pipes, or for its watchdog. A serial queue of its own
     /// runs on a thread of its own: reading a child never waits for a thread of the shared pool,
     /// which Swift's tasks and the global queues use, and which blocked tests can fill.
@@ -113,7 +129,10 @@ public func run(_ program: String, _ arguments: [String]) throws -> String {
 
 extension ChildProcess {
     /// A child started without waiting for it, to signal it while it runs.
-    public final class Running {
+    ///
+    /// `@unchecked Sendable`: what the child writes is stored by its reading queues and read only
+    /// after the dispatch group that runs them has finished; the process is otherwise only signalled.
+    public final class Running: @unchecked Sendable {
         private let process: Process
         private let output = Pipe(), errors = Pipe()
         /// The child's standard input, when it was started with one to write to.
@@ -155,6 +174,25 @@ extension ChildProcess {
         /// What the child has written to standard output so far.
         public var outputSoFar: String {
             written.bytes.withLock { String(decoding: $0, as: UTF8.self) }
+        }
+
+        /// Awaits the child's end (killing it after `timeout` seconds) without holding a thread of
+        /// Swift's or the tests' pools.
+        public func finished(timeout: Double = 60) async -> Result {
+            await withCheckedContinuation { continuation in
+                ChildProcess.helper().async { continuation.resume(returning: self.finish(timeout: timeout)) }
+            }
+        }
+
+        /// Awaits the child's standard output containing `text`, at most `timeout` seconds; returns
+        /// whether it does.
+        public func output(containing text: String, timeout: Double = 30) async -> Bool {
+            let deadline = ContinuousClock.now + .seconds(timeout)
+            while ContinuousClock.now < deadline {
+                if outputSoFar.contains(text) { return true }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+            return false
         }
 
         /// Waits until the child's standard output contains `text`, at most `timeout` seconds;

@@ -41,6 +41,12 @@ public enum Action: Sendable {
     /// Compose the photos taken since the last composition into one picture (`columns` 2: a
     /// grid; 1: a strip), and deliver it into `albums`.
     case compose(columns: Int, quality: Int, albums: [String])
+    /// Run a photo booth (countdowns, shots shown in their places, a composition, a review or
+    /// the result shown); ``cutShort`` ends a countdown or a showing early, ``endBooth`` ends the
+    /// run after the shot in hand.
+    case booth(BoothPlan)
+    /// End a running booth: no more shots; those taken are composed.
+    case endBooth
     /// Stop the session.
     case stop
 }

@@ -31,6 +31,10 @@ public enum Outcome: Sendable {
     case imageChanged(ImageSettings)
     /// The composed picture, as written.
     case composed(Delivered)
+    /// A booth without a review ran: its shots and their composition (`nil` when no shot was taken).
+    case boothTaken([Shot], composed: Delivered?)
+    /// ``Action/endBooth`` ended a running booth (`false`: none was running).
+    case boothEnded(Bool)
     /// The session stopped.
     case stopped
 
@@ -53,4 +57,16 @@ public enum OperatorEvent: Sendable, Equatable {
     case kept(count: Int)
     /// A review discarded this many pictures, leaving nothing of them.
     case discarded(count: Int)
+    /// A booth takes shot `number` of `count` (its countdown begins).
+    case boothShot(number: Int, of: Int)
+    /// A picture is shown over the whole preview (``SessionOperator/shownPicture``): the shots in
+    /// their places, a booth's result, or pictures under review.
+    case showing(ShownPicture)
+    /// The preview shows the camera again (with the last photo in its corner).
+    case cleared
+}
+
+/// What a picture shown over the whole preview is.
+public enum ShownPicture: String, Sendable, Equatable {
+    case shots, result, review
 }

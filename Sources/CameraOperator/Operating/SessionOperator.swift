@@ -46,6 +46,10 @@ public actor SessionOperator {
     private var reviews = 0
     /// A verdict given while pictures were held but before their review waited: the review takes it.
     private var earlyVerdict: Verdict?
+    /// The picture shown over the whole preview now, and what it is.
+    public private(set) var shownPicture: (kind: ShownPicture, jpeg: [UInt8])?
+    /// Whether a booth runs, and whether ``Action/endBooth`` asked it to end.
+    private var booth: (isRunning: Bool, isEnding: Bool) = (false, false)
     private let eventContinuation: AsyncStream<OperatorEvent>.Continuation
     /// What happens while actions run (a countdown's seconds); one reader.
     public nonisolated let events: AsyncStream<OperatorEvent>
@@ -84,10 +88,17 @@ public actor SessionOperator {
                 return .countdownEnded(early: await count(down: seconds))
             case .showResult(let seconds):
                 guard let lastComposition else { throw OperatorError.nothingToCompose }
-                return .resultShown(early: await show(lastComposition, for: seconds))
+                return .resultShown(early: await show(lastComposition, as: .result, for: seconds))
             case .showShots(let slots, let columns, let seconds):
                 let (picture, _) = try await ShotComposition.compose(cells, columns: columns, slots: slots, quality: 85)
-                return .shotsShown(early: await show(picture, for: seconds))
+                return .shotsShown(early: await show(picture, as: .shots, for: seconds))
+            case .booth(let plan):
+                return try await runBooth(plan)
+            case .endBooth:
+                guard booth.isRunning else { return .boothEnded(false) }
+                booth.isEnding = true
+                countdown?.cancel()
+                return .boothEnded(true)
             case .holdForReview:
                 if !holding { compositionBeforeHold = lastComposition }
                 holding = true
@@ -190,7 +201,7 @@ public actor SessionOperator {
             }
         }
         let preview = session.previewOutput, count = heldCount
-        preview.showWhole(picture)
+        showWhole(picture, as: .review)
         preview.caption = hint
         eventContinuation.yield(.reviewing(count: count))
         let answer = await verdict(within: timeout)
@@ -243,15 +254,56 @@ public actor SessionOperator {
     }
 
     /// Shows a picture over the whole preview for `seconds`, then the corner again; `true` when cut short.
-    private func show(_ picture: [UInt8], for seconds: Double) async -> Bool {
-        session.previewOutput.showWhole(picture)
+    private func show(_ picture: [UInt8], as kind: ShownPicture, for seconds: Double) async -> Bool {
+        showWhole(picture, as: kind)
         defer { showCorner() }
         return await wait(seconds)
+    }
+
+    private func showWhole(_ picture: [UInt8], as kind: ShownPicture) {
+        session.previewOutput.showWhole(picture)
+        shownPicture = (kind, picture)
+        eventContinuation.yield(.showing(kind))
     }
 
     /// The preview's corner shows the last photo delivered again, or nothing.
     private func showCorner() {
         session.previewOutput.showLastPhoto(corner)
+        if shownPicture != nil {
+            shownPicture = nil
+            eventContinuation.yield(.cleared)
+        }
+    }
+
+    /// Runs a booth: each shot after its countdown and shown in its place, then the composition
+    /// shown, or reviewed with everything taken.
+    private func runBooth(_ plan: BoothPlan) async throws(OperatorError) -> Outcome {
+        booth = (true, false)
+        defer { booth = (false, false) }
+        var settings = plan.settings
+        settings.thumbnailMaximumSide = ShotComposition.cellWidth
+        if plan.reviews { _ = try await perform(.holdForReview) }
+        var shots: [Outcome.Shot] = [], taken = 0
+        for number in 1...max(1, plan.shots) {
+            eventContinuation.yield(.boothShot(number: number, of: plan.shots))
+            _ = try await perform(.countdown(seconds: plan.countdown))
+            if booth.isEnding { break }
+            if case .photos(let delivered) = try await perform(.takePhoto(settings)) { shots += delivered }
+            taken += 1
+            guard number < plan.shots, !booth.isEnding else { break }
+            if plan.showShots > 0 { _ = try await perform(.showShots(slots: plan.shots, columns: plan.columns, seconds: plan.showShots)) }
+        }
+        guard taken > 0 else {
+            holding = false
+            return .boothTaken([], composed: nil)
+        }
+        let composition = try await perform(.compose(columns: plan.columns, quality: settings.quality, albums: plan.albums))
+        if plan.reviews {
+            return try await perform(.review(timeout: plan.reviewTimeout, unanswered: .keep, hint: plan.reviewHint))
+        }
+        _ = try await perform(.showResult(seconds: plan.showResult))
+        guard case .composed(let composed) = composition else { return .boothTaken(shots, composed: nil) }
+        return .boothTaken(shots, composed: composed)
     }
 
     /// Writes a picture and reports it; `nil` when it has nowhere to go.
