@@ -48,9 +48,9 @@ enum WebPage {
         <main>
           <div id="stage">
             <img id="live" alt="the camera's live picture">
+            <img id="last" alt="the last photo">
             <img id="shown" alt="the picture the camera shows">
             <div id="countdown" aria-live="assertive"></div>
-            <img id="last" alt="the last photo">
             <div id="reviewbar">
               <button id="save" class="primary">Save</button>
               <button id="cancel">Cancel</button>

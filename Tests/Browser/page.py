@@ -1,0 +1,87 @@
+"""Drives camctl serve's page in headless Chromium, as a person on a phone or tablet would, and
+prints what it saw as one JSON object. Run by Tests/CommandLineTests/PageTests.swift with
+Debian's Python: /usr/bin/python3 page.py BASE_URL."""
+
+import json
+import sys
+import time
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+base = sys.argv[1]
+seen = {}
+
+
+def total():
+    return json.load(urllib.request.urlopen(base + "/api/photos"))["total"]
+
+
+def gallery(driver):
+    return len(driver.find_elements(By.CSS_SELECTOR, "#gallery a"))
+
+
+def displayed(driver, element_id):
+    return driver.find_element(By.ID, element_id).is_displayed()
+
+
+options = webdriver.ChromeOptions()
+options.binary_location = "/usr/bin/chromium"
+for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"]:
+    options.add_argument(argument)
+driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+wait = WebDriverWait(driver, 20)
+try:
+    driver.get(base + "/")
+    wait.until(lambda d: d.execute_script("const i = document.getElementById('live'); return i.complete && i.naturalWidth > 0"))
+    first = driver.find_element(By.ID, "live").screenshot_as_png
+    time.sleep(1)
+    second = driver.find_element(By.ID, "live").screenshot_as_png
+    seen["live_changes"] = first != second
+
+    # The shutter with a review: Save keeps the photo, and the gallery shows it within a second.
+    driver.find_element(By.ID, "review").click()
+    before = gallery(driver)
+    driver.find_element(By.ID, "shutter").click()
+    wait.until(lambda d: displayed(d, "reviewbar"))
+    seen["review_picture"] = driver.execute_script("const i = document.getElementById('shown'); return i.naturalWidth")
+    driver.find_element(By.ID, "save").click()
+    saved = time.time()
+    WebDriverWait(driver, 5, poll_frequency=0.05).until(lambda d: gallery(d) == before + 1)
+    seen["saved_shown_after"] = time.time() - saved
+    seen["saved_total"] = total()
+    seen["last_photo_shown"] = displayed(driver, "last")
+
+    # Cancel leaves the library as it was.
+    driver.find_element(By.ID, "shutter").click()
+    wait.until(lambda d: displayed(d, "reviewbar"))
+    driver.find_element(By.ID, "cancel").click()
+    wait.until(lambda d: not displayed(d, "reviewbar"))
+    time.sleep(0.5)
+    seen["cancelled_total"] = total()
+    seen["cancelled_gallery"] = gallery(driver)
+
+    # The booth: each shot shown in its place, then the strip; four shots and the strip saved.
+    driver.find_element(By.ID, "review").click()
+    driver.find_element(By.ID, "delay").clear()
+    driver.find_element(By.ID, "delay").send_keys("1")
+    driver.find_element(By.ID, "booth").click()
+    wait.until(lambda d: displayed(d, "shown"))
+    seen["booth_showed_picture"] = True
+    WebDriverWait(driver, 60).until(lambda d: d.find_element(By.ID, "message").text == "Saved.")
+    seen["booth_total"] = total()
+
+    # Phone and tablet screens: nothing wider than the screen, the shutter on screen.
+    for name, (width, height) in {"phone": (390, 844), "tablet": (820, 1180)}.items():
+        driver.set_window_size(width, height)
+        time.sleep(0.3)
+        seen[name] = driver.execute_script(
+            "const s = document.getElementById('shutter').getBoundingClientRect();"
+            "return {fits: document.documentElement.scrollWidth <= window.innerWidth,"
+            " shutter: s.width > 40 && s.left >= 0 && s.right <= window.innerWidth}")
+finally:
+    driver.quit()
+print(json.dumps(seen))

@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("camctl serve's page in a real browser", .timeLimit(.minutes(3)))
+struct PageTests {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Browser/page.py").path
+    static let hasBrowser = FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
+        && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")
+
+    @Test("Headless Chromium: the live picture moves, a reviewed photo is saved or cancelled, the booth runs, phone and tablet screens fit",
+          .enabled(if: hasBrowser, "needs chromium, chromium-driver and python3-selenium"))
+    func page() async throws {
+        let served = try await ServedCamera()
+        defer { served.process.send(SIGTERM) }
+        let run = try await ChildProcess.finished("/usr/bin/python3", [Self.script, served.base])
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any],
+                                "\(run.standardOutput) \(run.standardError.suffix(2000))")
+        #expect(seen["live_changes"] as? Bool == true, "the live picture changes between two screenshots")
+        #expect((seen["review_picture"] as? Int ?? 0) > 0, "the review shows the photo")
+        #expect((seen["saved_shown_after"] as? Double ?? 9) < 1, "Save puts the photo in the gallery within a second: \(seen)")
+        #expect(seen["saved_total"] as? Int == 1 && seen["last_photo_shown"] as? Bool == true)
+        #expect(seen["cancelled_total"] as? Int == 1 && seen["cancelled_gallery"] as? Int == 1, "Cancel leaves the library as it was")
+        #expect(seen["booth_total"] as? Int == 6, "four shots and the strip: \(seen)")
+        for screen in ["phone", "tablet"] {
+            let fit = seen[screen] as? [String: Bool]
+            #expect(fit?["fits"] == true && fit?["shutter"] == true, "\(screen): \(String(describing: fit))")
+        }
+    }
+}
