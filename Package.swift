@@ -23,6 +23,8 @@ let package = Package(
         .systemLibrary(name: "CV4L2"),
         // An HTTP server library (limits on connections, idle time and sizes built in).
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // QR codes (a photo's download link for a guest's phone).
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         // malloc tuning and the control signals' handler, for the command-line tool.
         .systemLibrary(name: "CProcess"),
         // Layer 2: safe, ARC-owned Swift wrappers. Knows nothing about cameras.
@@ -36,6 +38,8 @@ let package = Package(
         .target(name: "HEIF"),
         // pipeline description files, parsed,
         .target(name: "PipelineScript"),
+        // SHA-256 and HMAC (download links that cannot be guessed, photos' checksums),
+        .target(name: "Checksums"),
         // and files read and written safely: durable writes, destinations as cp treats them,
         // inputs that are never special files.
         .target(name: "FileSystem"),
@@ -47,7 +51,7 @@ let package = Package(
         // copies, links, sidecars, hooks), as data.
         .target(name: "CameraOperator", dependencies: ["CameraKit", "PhotoLibrary", "FileSystem"]),
         // Layer 7, front ends: camctl serve's web page, HTTP API, live picture and events,
-        .target(name: "CameraServer", dependencies: ["CameraKit", "CameraOperator", "PhotoLibrary", "HTTPServer"]),
+        .target(name: "CameraServer", dependencies: ["CameraKit", "CameraOperator", "PhotoLibrary", "HTTPServer", "Checksums", "CQRencode"]),
         // and the command-line tool.
         .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "CameraServer", "PhotoLibrary", "HEIF", "PipelineScript", "FileSystem", "ImageMetadata", "CProcess"]),
         // Benchmarks against gst-launch-1.0 in the same run: swift run -c release camctl-bench
@@ -64,6 +68,7 @@ let package = Package(
         .testTarget(name: "HEIFTests", dependencies: ["HEIF", "TestSupport"]),
         .testTarget(name: "PipelineScriptTests", dependencies: ["PipelineScript"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
+        .testTarget(name: "ChecksumsTests", dependencies: ["Checksums"]),
         // The operator driven as a front end drives it, beside camctl doing the same.
         .testTarget(name: "CameraOperatorTests", dependencies: ["CameraOperator", "CameraKit", "ImageMetadata", "PhotoLibrary", "TestSupport", "camctl"]),
         // camctl run as a person or a script runs it: as a child process, judged by other tools.

@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import HTTPServer
 
 /// Who may use the server's camera and library. On a loopback address, anyone on this machine; on
@@ -56,56 +55,13 @@ public struct AccessControl: Sendable {
 }
 
 extension AccessControl {
-    /// The access token kept in `folder` (the library's): read, or made on first use (32 random
-    /// bytes as hex, in a file only its owner may read); `created` says whether it is new.
+    /// The access token kept in `folder` (the library's, as `serve-token`): read, or made on first
+    /// use; `created` says whether it is new.
     ///
     /// - Throws: ``TokenFileError`` when the file cannot be made or read, or is not a plain file
     ///   of this user's that only they may read.
     public static func token(in folder: String) throws(TokenFileError) -> (token: String, created: Bool) {
-        let path = folder + "/serve-token"
-        let made = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        if made >= 0 {
-            defer { close(made) }
-            var generator = SystemRandomNumberGenerator()
-            let token = (0..<32).map { _ in String(format2: UInt8.random(in: 0...255, using: &generator)) }.joined()
-            let bytes = Array((token + "\n").utf8)
-            guard write(made, bytes, bytes.count) == bytes.count, fsync(made) == 0 else {
-                unlink(path)
-                throw TokenFileError("\(path) could not be written: \(String(cString: strerror(errno)))")
-            }
-            return (token, true)
-        }
-        guard errno == EEXIST else { throw TokenFileError("\(path) could not be made: \(String(cString: strerror(errno)))") }
-        let file = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard file >= 0 else { throw TokenFileError("\(path) could not be read: \(String(cString: strerror(errno)))") }
-        defer { close(file) }
-        var info = stat()
-        guard fstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
-            throw TokenFileError("\(path) is not a plain file that only its owner may read; remove it, and a new token is made")
-        }
-        var buffer = [UInt8](repeating: 0, count: 128)
-        let count = read(file, &buffer, buffer.count)
-        let token = String(decoding: buffer.prefix(max(0, count)), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard token.count == 64, token.allSatisfy(\.isHexDigit) else {
-            throw TokenFileError("\(path) does not hold a token; remove it, and a new token is made")
-        }
-        return (token, false)
-    }
-}
-
-/// Why the access token could not be had.
-public struct TokenFileError: Error, Sendable, CustomStringConvertible {
-    public let description: String
-
-    init(_ description: String) {
-        self.description = description
-    }
-}
-
-private extension String {
-    /// Two lower-case hex digits.
-    init(format2 byte: UInt8) {
-        let digits = Array("0123456789abcdef")
-        self = String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
+        let (token, created) = try SecretFile.secret(named: "serve-token", in: folder)
+        return (token, created)
     }
 }

@@ -35,15 +35,17 @@ public final class CameraServer: Sendable {
                 host: String, port: Int, access: AccessControl, limits: HTTPServer.Limits = HTTPServer.Limits()) throws {
         let events = EventHub()
         self.events = events
+        let links = try library.map { folder throws in try GuestLinks(folder: folder) }
         camera = SessionOperator(session: session, delivery: delivery, device: device) { delivered in
-            events.publish(["event": "photo"].merging(delivered.record) { first, _ in first })
+            let record = links?.annotated(delivered.record) ?? delivered.record
+            events.publish(["event": "photo"].merging(record) { first, _ in first })
         }
         self.session = session
         self.access = access
-        shelf = try library.map { folder throws in try LibraryShelf(folder: folder) }
+        shelf = try library.map { folder throws in try LibraryShelf(folder: folder, links: links) }
         http = Mutex(nil)
         watchers = Mutex([])
-        let router = Router(camera: camera, session: session, shelf: shelf, events: events, access: access)
+        let router = Router(camera: camera, session: session, shelf: shelf, events: events, access: access, links: links)
         let server = try HTTPServer(host: host, port: port, limits: limits) { request in await router.respond(to: request) }
         self.port = server.port
         http.withLock { $0 = server }

@@ -6,14 +6,16 @@ import PhotoLibrary
 /// connection to the index of its own, used by one request at a time.
 actor LibraryShelf {
     private let library: PhotoLibrary
+    private let links: GuestLinks?
 
-    init(folder: String) throws(LibraryError) {
+    init(folder: String, links: GuestLinks?) throws(LibraryError) {
         library = try PhotoLibrary(folder: folder)
+        self.links = links
     }
 
     /// A page of photos, newest first, with how many there are, as the API's JSON object.
     func page(offset: Int, limit: Int) throws(LibraryError) -> [UInt8] {
-        let photos = try library.photos(offset: offset, limit: limit).map(\.record)
+        let photos = try library.photos(offset: offset, limit: limit).map { links?.annotated($0.record) ?? $0.record }
         return JSONBody.bytes(["photos": photos, "offset": offset, "limit": limit, "total": try library.count()])
     }
 

@@ -12,6 +12,8 @@ struct Router: Sendable {
     let shelf: LibraryShelf?
     let events: EventHub
     let access: AccessControl
+    /// Guests' download links, when the server keeps a library.
+    let links: GuestLinks?
 
     /// The largest page of photos.
     static let maximumPage = 200
@@ -29,13 +31,16 @@ struct Router: Sendable {
     private func route(_ request: HTTPRequest) async throws(APIError) -> HTTPResponse {
         let parts = request.pathParts.map(String.init)
         let method = request.method
+        if parts.count == 2, parts[0] == "p", method == "GET" {
+            return try await guestDownload(parts[1])
+        }
         if parts.first == "api" || ["stream.mjpg", "snapshot.jpg"].contains(parts.first ?? "") {
             guard access.allows(request) else {
                 throw APIError(401, "this server needs its access token: open the page once with ?token=TOKEN (camctl serve printed it), or send Authorization: Bearer TOKEN")
             }
         }
         if parts.count >= 3, parts[0] == "api", parts[1] == "photos" {
-            return try await photoRoute(method, id: parts[2], rest: Array(parts.dropFirst(3)))
+            return try await photoRoute(method, id: parts[2], rest: Array(parts.dropFirst(3)), host: request.headers["host"] ?? "127.0.0.1")
         }
         switch (method, parts.joined(separator: "/")) {
         case ("GET", ""), ("GET", "index.html"):
@@ -76,10 +81,16 @@ struct Router: Sendable {
     }
 
     /// `/api/photos/ID`, `…/file`, `…/thumbnail`: one photo's record and files, and its deletion.
-    private func photoRoute(_ method: String, id: String, rest: [String]) async throws(APIError) -> HTTPResponse {
+    private func photoRoute(_ method: String, id: String, rest: [String], host: String) async throws(APIError) -> HTTPResponse {
         switch (method, rest.joined(separator: "/")) {
         case ("GET", ""):
-            return JSONBody.response(try await photo(id).record)
+            return JSONBody.response(annotated(try await photo(id).record))
+        case ("GET", "qr.svg"):
+            let photo = try await photo(id)
+            guard let links, let svg = QRCode.svg("http://\(host)" + links.path(for: photo.id)) else {
+                throw APIError.notFound("photo \(id) has no download link")
+            }
+            return HTTPResponse(type: "image/svg+xml", bytes: svg, headers: [("Cache-Control", "private, max-age=3600")])
         case ("GET", "file"):
             let photo = try await photo(id)
             return try Self.file(photo.path, type: photo.codec == "hevc" ? "image/heic" : "image/jpeg")
@@ -96,7 +107,7 @@ struct Router: Sendable {
                 throw APIError(error)
             }
             return JSONBody.response(["deleted": number])
-        case (_, ""), (_, "file"), (_, "thumbnail"):
+        case (_, ""), (_, "file"), (_, "thumbnail"), (_, "qr.svg"):
             throw APIError(405, "\(method) is not allowed on a photo's \(rest.first ?? "record")")
         default:
             throw APIError.notFound("there is nothing at /api/photos/\(id)/\(rest.joined(separator: "/"))")
@@ -122,10 +133,28 @@ struct Router: Sendable {
     private func perform(_ object: [String: Any]) async throws(APIError) -> HTTPResponse {
         let action = try ActionRequest.action(object, image: await session.configuration.image)
         do {
-            return JSONBody.response(OutcomeRecord.json(try await camera.perform(action)))
+            var outcome = OutcomeRecord.json(try await camera.perform(action))
+            if let photos = outcome["photos"] as? [[String: Any]] { outcome["photos"] = photos.map(annotated) }
+            if let composed = outcome["composed"] as? [String: Any] { outcome["composed"] = annotated(composed) }
+            return JSONBody.response(outcome)
         } catch {
             throw APIError(error)
         }
+    }
+
+    /// A record with its guest link, when the server makes them.
+    private func annotated(_ record: [String: Any]) -> [String: Any] {
+        links?.annotated(record) ?? record
+    }
+
+    /// `GET /p/ID-TAG`: a guest's download of one photo; anything else there is 404, the same for all.
+    private func guestDownload(_ part: String) async throws(APIError) -> HTTPResponse {
+        let missing = APIError.notFound("this download link is not valid")
+        guard let links, let id = links.photo(named: part), let shelf, let photo = try? await shelf.photo(id: id),
+              let data = FileManager.default.contents(atPath: photo.path) else { throw missing }
+        let name = "camctl-\(photo.id).\(photo.codec == "hevc" ? "heic" : "jpg")"
+        return HTTPResponse(type: photo.codec == "hevc" ? "image/heic" : "image/jpeg", bytes: [UInt8](data),
+                            headers: [("Content-Disposition", "attachment; filename=\"\(name)\""), ("Cache-Control", "private, max-age=86400")])
     }
 
     private func status() async -> [String: Any] {

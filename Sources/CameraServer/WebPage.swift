@@ -40,6 +40,8 @@ enum WebPage {
           #gallery a { display: block; aspect-ratio: 1; background: #222; border-radius: 6px; overflow: hidden; }
           #gallery img { width: 100%; height: 100%; object-fit: cover; }
           h2 { font-size: 1.1em; margin: 8px 0 0; }
+          #qr { width: 220px; height: 220px; background: #fff; padding: 8px; border-radius: 8px; image-rendering: pixelated; }
+          #guestlink { color: var(--accent); word-break: break-all; }
           @media (min-width: 900px) { main { display: grid; grid-template-columns: 2fr 1fr; align-items: start; }
                                       #side { grid-column: 2; grid-row: 1 / span 3; } }
         </style>
@@ -72,6 +74,12 @@ enum WebPage {
           </div>
           <div id="message" role="status"></div>
           <section id="side">
+            <div id="takehome" hidden>
+              <h2>Take it home</h2>
+              <p>Scan the code with a phone to download the photo.</p>
+              <img id="qr" alt="QR code of the last photo's download link">
+              <p><a id="guestlink">Download link</a></p>
+            </div>
             <h2>Photos</h2>
             <div id="gallery"></div>
           </section>
@@ -175,6 +183,14 @@ enum WebPage {
           if (first) $("gallery").prepend(link); else $("gallery").append(link);
         }
 
+        function offerDownload(photo) {
+          if (!photo.guest_link) return;
+          $("qr").src = "api/photos/" + photo.id + "/qr.svg";
+          $("guestlink").href = photo.guest_link;
+          $("guestlink").textContent = location.origin + photo.guest_link;
+          $("takehome").hidden = false;
+        }
+
         function showLast(photo) {
           const last = $("last");
           last.src = "api/photos/" + photo.id + "/thumbnail";
@@ -200,7 +216,7 @@ enum WebPage {
               case "showing": showPicture(event.picture); break;
               case "cleared": clearPicture(); break;
               case "booth_shot": say("Shot " + event.number + " of " + event.of); break;
-              case "photo": if (event.id) { addPhoto(event, true); if (!event.composed) showLast(event); } break;
+              case "photo": if (event.id) { addPhoto(event, true); if (!event.composed) showLast(event); offerDownload(event); } break;
               case "interrupted": case "failed": say(event.message, true); break;
               case "resumed": say(event.message); watchLive(); break;
             }

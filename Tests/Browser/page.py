@@ -1,8 +1,9 @@
 """Drives camctl serve's page in headless Chromium, as a person on a phone or tablet would, and
 prints what it saw as one JSON object. Run by Tests/CommandLineTests/PageTests.swift with
-Debian's Python: /usr/bin/python3 page.py BASE_URL."""
+Debian's Python: /usr/bin/python3 page.py BASE_URL SCREENSHOT_PATH."""
 
 import json
+import subprocess
 import sys
 import time
 import urllib.request
@@ -54,6 +55,17 @@ try:
     seen["saved_shown_after"] = time.time() - saved
     seen["saved_total"] = total()
     seen["last_photo_shown"] = displayed(driver, "last")
+
+    # The QR code beside it takes a guest to the photo: decoded from the screen, it downloads the
+    # library's file, byte for byte.
+    wait.until(lambda d: d.execute_script("const q = document.getElementById('qr'); return q.complete && q.naturalWidth > 0"))
+    with open(sys.argv[2], "wb") as shot:
+        shot.write(driver.find_element(By.ID, "qr").screenshot_as_png)
+    decoded = subprocess.run(["zbarimg", "-q", "--raw", sys.argv[2]], capture_output=True, text=True).stdout.strip()
+    seen["qr_link"] = decoded
+    photo = json.load(urllib.request.urlopen(base + "/api/photos"))["photos"][0]
+    with open(photo["path"], "rb") as stored:
+        seen["qr_download_identical"] = urllib.request.urlopen(decoded).read() == stored.read() if decoded else False
 
     # Cancel leaves the library as it was.
     driver.find_element(By.ID, "shutter").click()

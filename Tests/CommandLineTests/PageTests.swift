@@ -9,18 +9,21 @@ struct PageTests {
     static let hasBrowser = FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
         && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")
 
-    @Test("Headless Chromium: the live picture moves, a reviewed photo is saved or cancelled, the booth runs, phone and tablet screens fit",
-          .enabled(if: hasBrowser, "needs chromium, chromium-driver and python3-selenium"))
+    @Test("Headless Chromium: the live picture moves, a reviewed photo is saved (its QR code downloads it) or cancelled, the booth runs, phone and tablet screens fit",
+          .enabled(if: hasBrowser, "needs chromium, chromium-driver, python3-selenium and zbar-tools"))
     func page() async throws {
         let served = try await ServedCamera()
         defer { served.process.send(SIGTERM) }
-        let run = try await ChildProcess.finished("/usr/bin/python3", [Self.script, served.base])
+        let folder = try TemporaryFolder()
+        let run = try await ChildProcess.finished("/usr/bin/python3", [Self.script, served.base, folder.path("qr.png")])
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any],
                                 "\(run.standardOutput) \(run.standardError.suffix(2000))")
         #expect(seen["live_changes"] as? Bool == true, "the live picture changes between two screenshots")
         #expect((seen["review_picture"] as? Int ?? 0) > 0, "the review shows the photo")
         #expect((seen["saved_shown_after"] as? Double ?? 9) < 1, "Save puts the photo in the gallery within a second: \(seen)")
         #expect(seen["saved_total"] as? Int == 1 && seen["last_photo_shown"] as? Bool == true)
+        #expect((seen["qr_link"] as? String)?.hasPrefix(served.base + "/p/1-") == true, "the QR code decodes to the photo's link: \(seen)")
+        #expect(seen["qr_download_identical"] as? Bool == true, "the link downloads the library's file")
         #expect(seen["cancelled_total"] as? Int == 1 && seen["cancelled_gallery"] as? Int == 1, "Cancel leaves the library as it was")
         #expect(seen["booth_total"] as? Int == 6, "four shots and the strip: \(seen)")
         for screen in ["phone", "tablet"] {

@@ -121,6 +121,18 @@ struct ServeCommandTests {
         let visit = try await ChildProcess.finished("curl", ["-s", "-D", "-", "-o", "/dev/null", served.base + "/api/status?token=\(token)"]).standardOutput
         #expect(visit.contains("Set-Cookie: camctl_token=\(token); Path=/; HttpOnly; SameSite=Strict"), "\(visit)")
         #expect(try await served.json("/api/status", ["-H", "Cookie: camctl_token=\(token)"]).status == 200)
+
+        // A guest's link needs no token and reaches its one photo; a changed tag reaches nothing.
+        let taken = try await served.json("/api/capture", ["-X", "POST", "-H", "Authorization: Bearer \(token)"])
+        let photo = try #require((taken.object["photos"] as? [[String: Any]])?.first)
+        let link = try #require(photo["guest_link"] as? String)
+        let download = try await served.request(link)
+        let stored = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try #require(photo["path"] as? String))))
+        #expect(download.status == 200 && download.bytes == stored)
+        let forged = String(link.dropLast()) + (link.hasSuffix("0") ? "1" : "0")
+        #expect(try await served.request(forged).status == 404)
+        #expect(try await served.request("/p/2-" + link.split(separator: "-").last!).status == 404, "another id with the same tag")
+        #expect(try await served.json("/api/photos/1/file").status == 401, "the guest reaches nothing else")
     }
 
     @Test("20 viewers of the live picture share one encode per frame; a viewer that stops reading holds back nobody")

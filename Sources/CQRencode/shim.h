@@ -1,0 +1,2 @@
+// libqrencode: QR codes from text.
+#include <qrencode.h>

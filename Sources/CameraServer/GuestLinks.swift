@@ -1,0 +1,41 @@
+import Checksums
+import HTTPServer
+
+/// Download links for guests: `/p/ID-TAG`, where the tag is an HMAC of the photo's id under the
+/// library's guest key, so a link cannot be guessed, reaches its one photo only, and needs no token.
+struct GuestLinks: Sendable {
+    private let key: [UInt8]
+
+    /// Links under the key kept in `folder` (the library's, as `guest-key`).
+    init(folder: String) throws(TokenFileError) {
+        let hex = Array(try SecretFile.secret(named: "guest-key", in: folder).hex.utf8)
+        key = stride(from: 0, to: hex.count, by: 2).map { UInt8(String(decoding: hex[$0..<$0 + 2], as: UTF8.self), radix: 16) ?? 0 }
+    }
+
+    /// The path of a photo's link.
+    func path(for id: Int64) -> String {
+        "/p/\(id)-\(tag(for: id))"
+    }
+
+    /// The photo a link's last part (`ID-TAG`) names, when its tag is right.
+    func photo(named part: String) -> Int64? {
+        let pieces = part.split(separator: "-", maxSplits: 1)
+        guard pieces.count == 2, let id = Int64(pieces[0]), id > 0 else { return nil }
+        let (given, right) = (Array(pieces[1].utf8), Array(tag(for: id).utf8))
+        guard given.count == right.count, zip(given, right).reduce(0, { $0 | ($1.0 ^ $1.1) }) == 0 else { return nil }
+        return id
+    }
+
+    /// A record with its photo's link added (`guest_link`), when it has an id.
+    func annotated(_ record: [String: Any]) -> [String: Any] {
+        guard let id = (record["id"] as? Int64) ?? (record["id"] as? Int).map(Int64.init) else { return record }
+        var record = record
+        record["guest_link"] = path(for: id)
+        return record
+    }
+
+    /// 128 bits of the HMAC of the id, as hex.
+    private func tag(for id: Int64) -> String {
+        HMAC.sha256(key: key, message: Array("camctl photo \(id)".utf8)).prefix(16).hexDigits
+    }
+}

@@ -1,0 +1,16 @@
+/// HMAC with SHA-256 (RFC 2104): a tag that only a holder of the key can make, such as a photo's
+/// download link that cannot be guessed.
+public enum HMAC {
+    /// The tag of `message` under `key`.
+    public static func sha256(key: [UInt8], message: some Sequence<UInt8>) -> [UInt8] {
+        var key = key.count > SHA256.blockSize ? SHA256.hash(key) : key
+        key += [UInt8](repeating: 0, count: SHA256.blockSize - key.count)
+        var inner = SHA256()
+        inner.update(key.map { $0 ^ 0x36 })
+        inner.update(message)
+        var outer = SHA256()
+        outer.update(key.map { $0 ^ 0x5c })
+        outer.update(inner.finish())
+        return outer.finish()
+    }
+}
