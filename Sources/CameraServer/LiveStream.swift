@@ -13,16 +13,19 @@ enum LiveStream {
         let stream = HTTPStream(keeping: 1)
         let viewer = Viewer()
         let registration = output.addReceiver { frame in
-            if !stream.send(part(frame.jpeg)) { viewer.leave() }
+            if !stream.send(part(frame)) { viewer.leave() }
         }
         viewer.registration.withLock { $0 = registration }
         return HTTPResponse(status: 200, headers: [("Content-Type", "multipart/x-mixed-replace; boundary=\(boundary)"),
                                                    ("Cache-Control", "no-store")], body: .stream(stream))
     }
 
-    /// One frame as a part of the multipart body.
-    static func part(_ jpeg: [UInt8]) -> [UInt8] {
-        Array("--\(boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(jpeg.count)\r\n\r\n".utf8) + jpeg + Array("\r\n".utf8)
+    /// One frame as a part of the multipart body, with when the camera took it
+    /// (`X-Captured-Monotonic`: nanoseconds of this machine's monotonic clock).
+    static func part(_ frame: LiveJPEGOutput.Frame) -> [UInt8] {
+        let captured = frame.capturedAt.map { "X-Captured-Monotonic: \($0)\r\n" } ?? ""
+        return Array("--\(boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(frame.jpeg.count)\r\n\(captured)\r\n".utf8)
+            + frame.jpeg + Array("\r\n".utf8)
     }
 
     /// Keeps a viewer's registration for as long as its stream takes frames.

@@ -4,7 +4,8 @@
 //   scripts/bench [--runs N] [--output BENCHMARKS.md] [--only GROUP …] [--soak-minutes N]
 //
 // Groups: frames, latency, image (what filters and zoom cost), shutter, burst, heic, resources (memory and CPU, one run of --preview-seconds,
-// 60 by default), startup, soak (memory over --soak-minutes, 10 by default). A partial run (--only)
+// 60 by default), startup, serve (camctl serve: snapshots, the live picture's age, CPU per viewer),
+// soak (memory over --soak-minutes, 10 by default). A partial run (--only)
 // writes its table to stdout only.
 
 import Foundation
@@ -47,6 +48,9 @@ if options.includes("startup") {
         try StartUpBenchmark.all(folder: folder).map { try $0.run(runs: max(options.runs, 10)) }
     }
     for row in startUp { record(row) }
+}
+if options.includes("serve") {
+    for row in try await withScratchFolder({ try ServeBenchmarks(folder: $0).run() }) { record(row) }
 }
 if options.includes("soak") {
     record(try await withScratchFolder { try SoakBenchmark(folder: $0, minutes: options.soakMinutes).run() })

@@ -85,6 +85,12 @@ struct ServeCommandTests {
         ("/api/photos/..%2f..%2fetc%2fpasswd/file", [], 404, "there is nothing at"),
         ("/../../etc/passwd", ["--path-as-is"], 404, "there is nothing at"),
         ("/api/status", ["-X", "DELETE"], 405, "DELETE is not allowed"),
+        ("/api/actions", ["-X", "POST", "-d", #"{"action": "burst", "count": 1e308}"#], 400, "count must be a whole number"),
+        ("/api/actions", ["-X", "POST", "-d", #"{"action": "countdown", "seconds": -0.5}"#], 400, "seconds must be a number"),
+        ("/api/actions", ["-X", "POST", "-d", #"{"action": ["capture"]}"#], 400, "the request names no action"),
+        ("/api/actions", ["-X", "POST", "-d", String(repeating: "[", count: 600) + String(repeating: "]", count: 600)], 400,
+         "is not a JSON object"),
+        ("/api/capture", ["-X", "POST", "-d", #"{"codec": "gif"}"#], 400, "there is no codec \"gif\""),
     ]
 
     @Test("Bad requests are answered with a status and one sentence in JSON; a body over the limit with 413")

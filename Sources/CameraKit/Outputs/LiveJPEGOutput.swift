@@ -1,3 +1,4 @@
+import Glibc
 import GStreamer
 import Synchronization
 
@@ -12,6 +13,9 @@ public final class LiveJPEGOutput: Sendable {
         public let jpeg: [UInt8]
         /// The frame's timestamp on the session's running time.
         public let presentationTime: ClockTime?
+        /// When the camera took the frame, on this machine's monotonic clock (`CLOCK_MONOTONIC`,
+        /// nanoseconds), so a client on it can tell how old the frame is when it arrives.
+        public let capturedAt: UInt64?
     }
 
     /// A receiver's registration; ``cancel()`` (or dropping it) stops its frames.
@@ -36,6 +40,8 @@ public final class LiveJPEGOutput: Sendable {
         var receivers: [Int: @Sendable (Frame) -> Void] = [:]
         var nextID = 0
         var valve: Element?
+        /// The app sink, whose running time dates the frames.
+        var sink: Element?
     }
 
     private let state = Mutex(State())
@@ -71,8 +77,18 @@ public final class LiveJPEGOutput: Sendable {
     private func deliver(_ sample: Sample) {
         guard let buffer = sample.buffer, let jpeg = try? buffer.bytes() else { return }
         encoded.add(1, ordering: .relaxed)
-        let frame = Frame(jpeg: jpeg, presentationTime: buffer.presentationTime)
+        let frame = Frame(jpeg: jpeg, presentationTime: buffer.presentationTime, capturedAt: capturedAt(buffer.presentationTime))
         for receive in state.withLock({ Array($0.receivers.values) }) { receive(frame) }
+    }
+
+    /// When a frame of running time `time` was taken, on the monotonic clock: the pipeline's clock
+    /// (GStreamer's system clock, monotonic) now, less how long ago in running time that was.
+    private func capturedAt(_ time: ClockTime?) -> UInt64? {
+        guard let time, let running = state.withLock({ $0.sink })?.runningTime, running.rawValue >= time.rawValue else { return nil }
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let nanoseconds = UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+        return nanoseconds - (running.rawValue - time.rawValue)
     }
 
     /// The frames' size: the image stage's picture fitted into the largest size asked for.
@@ -96,13 +112,14 @@ extension LiveJPEGOutput: SessionOutput {
 
     func attach(to graph: SessionGraph, layout: SessionPipeline) throws(CaptureError) {
         guard layout.configuration.liveJPEG != nil else { return }
-        let valve = try graph.element(.liveValve)
+        let valve = try graph.element(.liveValve), sink = try graph.appSink(.liveFrames)
         let receiving = state.withLock { state in
             state.valve = valve
+            state.sink = sink
             return !state.receivers.isEmpty
         }
         try? valve.setProperty("drop", !receiving)
-        try graph.appSink(.liveFrames).setHandlers(onSample: { [self] in deliver($0) })
+        sink.setHandlers(onSample: { [self] in deliver($0) })
     }
 
     /// Fits and turns the frames as the new settings say.
@@ -117,7 +134,10 @@ extension LiveJPEGOutput: SessionOutput {
     }
 
     func detach(_ reason: CaptureError) {
-        state.withLock { $0.valve = nil }
+        state.withLock { state in
+            state.valve = nil
+            state.sink = nil
+        }
     }
 }
 
