@@ -42,11 +42,9 @@ struct BoothCommandTests {
           .enabled(if: ChildProcess.isInstalled("script"), "needs script(1) for a terminal"))
     func filterKeyDuringCountdown() throws {
         let camctl = try Camctl()
-        let binary = ChildProcess.buildFolder.appendingPathComponent("camctl").path
-        let command = "(sleep 1.5; printf 'f'; sleep 8) | script -qfec '\(binary) booth --device test --resolution 320x240 --shots 1 "
-            + "--countdown 4 --show-result 0 --sink fakesink --json' /dev/null"
         let started = Date()
-        let result = try ChildProcess.run("sh", ["-c", command], environment: ["CAMCTL_LIBRARY": camctl.library.url.path])
+        let result = try camctl.inTerminal(["booth", "--device", "test", "--resolution", "320x240", "--shots", "1", "--countdown", "4",
+                                            "--show-result", "0", "--sink", "fakesink", "--json"], typing: [(1.5, "f")], thenWait: 8)
         #expect(result.status == 0, "\(result.standardOutput) \(result.standardError)")
         #expect(result.standardOutput.contains("filter: mono"), "\(result.standardOutput)")
         let shot = try #require(try camctl.photos().first)

@@ -25,6 +25,15 @@ struct Camctl {
                                  writingInput: writingInput)
     }
 
+    /// camctl run in a terminal (script(1) gives it one), with `keys` typed in turn, each after its
+    /// delay in seconds; the terminal's output (standard output and error together) comes back.
+    func inTerminal(_ arguments: [String], typing keys: [(after: Double, key: String)], thenWait wait: Double = 5) throws -> ChildProcess.Result {
+        let binary = ChildProcess.buildFolder.appendingPathComponent("camctl").path
+        let typed = keys.map { "sleep \($0.after); printf '\($0.key)'" }.joined(separator: "; ")
+        let command = "(\(typed); sleep \(wait)) | script -qfec '\(([binary] + arguments).joined(separator: " "))' /dev/null"
+        return try ChildProcess.run("sh", ["-c", command], environment: ["CAMCTL_LIBRARY": library.url.path])
+    }
+
     /// The JSON objects printed one per line.
     static func objects(_ output: String) -> [[String: Any]] {
         output.split(separator: "\n").compactMap {

@@ -96,11 +96,9 @@ struct PreviewCommandTests {
           .enabled(if: ChildProcess.isInstalled("script"), "needs script(1) for a terminal"))
     func keysInTerminal() throws {
         let camctl = try Camctl()
-        let binary = ChildProcess.buildFolder.appendingPathComponent("camctl").path
-        // script(1) gives camctl a terminal; the keys arrive one by one, a second apart.
-        let command = "(sleep 1.5; printf ' '; sleep 1; printf 'p'; sleep 0.5; printf 'p'; sleep 0.5; printf 'q'; sleep 5) "
-            + "| script -qfec '\(binary) preview --device test --resolution 320x240 --sink fakesink --duration 20' /dev/null"
-        let result = try ChildProcess.run("sh", ["-c", command], environment: ["CAMCTL_LIBRARY": camctl.library.url.path])
+        // The keys arrive one by one, a second apart.
+        let result = try camctl.inTerminal(["preview", "--device", "test", "--resolution", "320x240", "--sink", "fakesink", "--duration", "20"],
+                                           typing: [(1.5, " "), (1, "p"), (0.5, "p"), (0.5, "q")])
         #expect(result.status == 0, "\(result.standardOutput) \(result.standardError)")
         #expect(result.standardOutput.contains("preview paused") && result.standardOutput.contains("preview resumed"),
                 "\(result.standardOutput)")

@@ -122,10 +122,9 @@ struct ReviewCommandTests {
           .enabled(if: ChildProcess.isInstalled("script"), "needs script(1) for a terminal"))
     func keysDecide() throws {
         let camctl = try Camctl()
-        let binary = ChildProcess.buildFolder.appendingPathComponent("camctl").path
-        let command = "(sleep 2; printf 'x'; sleep 1.5; printf '\\033[3~'; sleep 1.5; printf 'k'; sleep 5) "
-            + "| script -qfec '\(binary) capture --device test --resolution 320x240 --review --review-timeout 20 --sink fakesink --count 3' /dev/null"
-        let result = try ChildProcess.run("sh", ["-c", command], environment: ["CAMCTL_LIBRARY": camctl.library.url.path])
+        let result = try camctl.inTerminal(["capture", "--device", "test", "--resolution", "320x240", "--review", "--review-timeout", "20",
+                                            "--sink", "fakesink", "--count", "3"],
+                                           typing: [(2, "x"), (1.5, "\\033[3~"), (1.5, "k")])
         #expect(result.status == 0, "\(result.standardOutput) \(result.standardError)")
         #expect(result.standardOutput.components(separatedBy: "the photo was discarded").count == 3, "\(result.standardOutput)")
         #expect(try camctl.photos().count == 1)

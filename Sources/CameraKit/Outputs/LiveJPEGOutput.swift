@@ -104,10 +104,9 @@ extension LiveJPEGOutput: SessionOutput {
         guard let live = layout.configuration.liveJPEG else { return nil }
         let image = layout.image
         return "split. ! queue leaky=downstream max-size-buffers=1 max-size-bytes=0 max-size-time=0 "
-            + "! valve \(SessionElement.liveValve.assignment) drop=\(receiverCount == 0) ! videoscale ! videoconvert "
-            + "! capsfilter \(SessionElement.liveSize.assignment) caps=\"\(Self.sizeCaps(image, live))\" "
-            + "! videoflip \(SessionElement.liveOrientation.assignment) video-direction=\(ExifOrientation.direction(ofMethod: image.previewOrientationMethod)) "
-            + "! jpegenc quality=\(live.quality) ! appsink \(SessionElement.liveFrames.assignment) sync=false async=false max-buffers=1 drop=true wait-on-eos=false"
+            + "! valve \(SessionElement.liveValve.assignment) drop=\(receiverCount == 0) ! "
+            + PreviewFit.elements(size: .liveSize, orientation: .liveOrientation, caps: Self.sizeCaps(image, live), image: image)
+            + " ! jpegenc quality=\(live.quality) ! appsink \(SessionElement.liveFrames.assignment) sync=false async=false max-buffers=1 drop=true wait-on-eos=false"
     }
 
     func attach(to graph: SessionGraph, layout: SessionPipeline) throws(CaptureError) {
@@ -125,12 +124,7 @@ extension LiveJPEGOutput: SessionOutput {
     /// Fits and turns the frames as the new settings say.
     func imageChanged(in graph: SessionGraph, layout: SessionPipeline) async throws(CaptureError) {
         guard let live = layout.configuration.liveJPEG else { return }
-        do {
-            try graph.element(.liveSize).setProperty("caps", .string(Self.sizeCaps(layout.image, live)))
-            try graph.element(.liveOrientation).setProperty("method", .string(layout.image.previewOrientationMethod))
-        } catch {
-            throw CaptureError.converting(error, context: "the live picture could not be changed")
-        }
+        try PreviewFit.apply(to: graph, size: .liveSize, orientation: .liveOrientation, caps: Self.sizeCaps(layout.image, live), image: layout.image)
     }
 
     func detach(_ reason: CaptureError) {

@@ -234,9 +234,8 @@ extension PreviewOutput: SessionOutput {
         guard let preview = layout.configuration.preview else { return nil }
         let image = layout.image
         return "split. ! queue name=preview_queue leaky=downstream max-size-buffers=2 max-size-bytes=0 max-size-time=0 "
-            + "! valve \(SessionElement.previewValve.assignment) ! videoscale ! videoconvert "
-            + "! capsfilter \(SessionElement.previewSize.assignment) caps=\"\(Self.previewCaps(image, preview))\" "
-            + "! videoflip \(SessionElement.previewOrientation.assignment) video-direction=\(ExifOrientation.direction(ofMethod: image.previewOrientationMethod)) ! "
+            + "! valve \(SessionElement.previewValve.assignment) ! "
+            + PreviewFit.elements(size: .previewSize, orientation: .previewOrientation, caps: Self.previewCaps(image, preview), image: image) + " ! "
             + (preview.showsShutter ? "videobalance \(SessionElement.shutter.assignment) ! " : "")
             + (preview.showsLastPhoto || preview.showsPictures ? "gdkpixbufoverlay \(SessionElement.lastPhoto.assignment) ! " : "")
             + (preview.showsText ? "textoverlay \(SessionElement.previewText.assignment) silent=true valignment=center halignment=center "
@@ -272,9 +271,8 @@ extension PreviewOutput: SessionOutput {
     func imageChanged(in graph: SessionGraph, layout: SessionPipeline) async throws(CaptureError) {
         guard let preview = layout.configuration.preview else { return }
         let image = layout.image
+        try PreviewFit.apply(to: graph, size: .previewSize, orientation: .previewOrientation, caps: Self.previewCaps(image, preview), image: image)
         do {
-            try graph.element(.previewSize).setProperty("caps", .string(Self.previewCaps(image, preview)))
-            try graph.element(.previewOrientation).setProperty("method", .string(image.previewOrientationMethod))
             let text = state.withLock { state in
                 state.shownSize = Self.shownSize(image, preview)
                 state.fonts = (Self.textFont(image, preview), Self.captionFont(image, preview))
