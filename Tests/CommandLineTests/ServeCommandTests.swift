@@ -239,3 +239,37 @@ struct ServeCommandTests {
         if answered.contains("\"photos\"") { #expect(photos.count == 5, "\(answered)") }
     }
 }
+
+@Suite("camctl serve with a camera that goes away", .timeLimit(.minutes(2)), .aside)
+struct ServeCameraLossTests {
+    @Test("A camera unplugged while serving is told on /api/events and /api/status; the live picture resumes when it returns",
+          .enabled(if: PipeWireCamera.isAvailable, "needs pipewire, wireplumber and gstreamer1.0-pipewire"))
+    func cameraLost() throws {
+        let folder = try TemporaryFolder()
+        let camctl = ChildProcess.buildFolder.appendingPathComponent("camctl").path
+        // The camera goes 2.5 s after the script starts and comes back 4 s later; the script asks
+        // for the status while it is gone (a camera silent for 2 s is lost), and counts the live
+        // picture's parts after it is back.
+        let script = """
+            "\(camctl)" serve --device "pipewire test" --resolution 640x480 --listen 127.0.0.1:0 --json --library "$1/library" > "$1/served" &
+            server=$!
+            for i in $(seq 100); do grep -q serving "$1/served" 2>/dev/null && break; sleep 0.05; done
+            port=$(sed -n 's/.*"port":\\([0-9]*\\).*/\\1/p' "$1/served")
+            curl -s -N --max-time 12 "http://127.0.0.1:$port/api/events" > "$1/events" &
+            sleep 5
+            for i in $(seq 8); do curl -s "http://127.0.0.1:$port/api/status" >> "$1/status-gone"; sleep 0.15; done
+            sleep 2.5
+            curl -s -N --max-time 2 "http://127.0.0.1:$port/stream.mjpg" | grep -c -a -- --camctlframe > "$1/parts-back"
+            curl -s "http://127.0.0.1:$port/api/status" > "$1/status-back"
+            kill -TERM $server; wait $server
+            """
+        let result = try PipeWireCamera.run("/bin/sh", ["-c", script, "sh", folder.url.path], unplugAfter: 2.5, replugAfter: 4)
+        #expect(result.status == 0, "\(result.standardError)")
+        let read = { (name: String) in (try? String(contentsOfFile: folder.path(name), encoding: .utf8)) ?? "" }
+        #expect(read("status-gone").contains("\"status\":\"interrupted\""), "\(read("status-gone"))")
+        #expect(read("status-back").contains("\"status\":\"running\""), "\(read("status-back"))")
+        let events = read("events")
+        #expect(events.contains("\"event\":\"interrupted\"") && events.contains("\"event\":\"resumed\""), "\(events)")
+        #expect((Int(read("parts-back").trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 10, "the live picture is back")
+    }
+}
