@@ -89,36 +89,18 @@ struct BoothCommand: Subcommand {
         let booth = OperatorConsole(session: captureSession, device: camera, saving: saving, albums: ["booth"],
                                     compositionCopy: composedOutput)
         review.listen(controls)
-        let columns = layout == .grid ? 2 : 1
-        var taken = 0
+        var plan = BoothPlan()
+        (plan.shots, plan.countdown, plan.columns) = (shots, countdown, layout == .grid ? 2 : 1)
+        (plan.showShots, plan.showResult, plan.settings) = (showShots, showResult, settings)
+        (plan.reviews, plan.reviewTimeout, plan.reviewHint) = (review.isOn, review.timeout, OperatorConsole.reviewHint)
+        let ending: Control?
         do throws(CommandFailure) {
-            if review.isOn { try await booth.perform(.holdForReview) }
-            shooting: for number in 1...shots {
-                Console.progress("shot \(number) of \(shots)")
-                switch await booth.countDown(countdown, controls: controls) {
-                case .interrupt?: throw CommandFailure.interrupted
-                case .finish?: break shooting
-                default: break  // the countdown ran out, or the shutter was pressed
-                }
-                try await booth.perform(.takePhoto(settings))
-                taken += 1
-                guard number < shots else { break }
-                switch await booth.showShots(slots: shots, columns: columns, seconds: showShots, controls: controls) {
-                case .interrupt?: throw CommandFailure.interrupted
-                case .finish?: break shooting
-                default: break
-                }
-            }
-            if taken > 0 {
-                try await booth.perform(.compose(columns: columns, quality: settings.quality, albums: ["booth"]))
-                let ending = review.isOn ? try await booth.review(timeout: review.timeout, controls: controls)
-                    : await booth.showResult(showResult, controls: controls)
-                if ending == .interrupt { throw CommandFailure.interrupted }
-            }
+            ending = try await booth.booth(plan, controls: controls)
         } catch {
             await captureSession.stop()
             throw error
         }
         await captureSession.stop()
+        if ending == .interrupt { throw CommandFailure.interrupted }
     }
 }

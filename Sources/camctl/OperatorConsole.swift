@@ -1,6 +1,7 @@
 import CameraKit
 import CameraOperator
 import Foundation
+import Synchronization
 
 /// The command line's side of a ``SessionOperator``: it hands over the delivery the options
 /// chose, prints each picture as it is written (its path, or its JSON object) and each hook that
@@ -10,6 +11,8 @@ final class OperatorConsole: Sendable {
     private let hookCommand: String?
     private let printsJSON: Bool
     private let progress: Task<Void, Never>
+    /// Whether a review waits for its verdict, as the operator's events tell.
+    private let reviews = ReviewWatch()
 
     /// An operator for `session`, running on `device`, delivering as `saving` says.
     init(session: CaptureSession, device: CaptureDevice, saving: sending PhotoSaving, albums: [String] = [],
@@ -22,9 +25,25 @@ final class OperatorConsole: Sendable {
                                  compositionCopy: PhotoSaving.target(compositionCopy)) { delivered in
             try PhotoSaving.report(delivered, printsJSON: printsJSON, copy: copy, sidecar: sidecar)
         }
-        progress = Task { [camera] in
-            for await case .countdown(let left) in camera.events {
-                Console.progress("taking the photo in \(left)…", replacing: true)
+        progress = Task { [camera, reviews] in
+            for await event in camera.events {
+                switch event {
+                case .countdown(let left):
+                    Console.progress("taking the photo in \(left)…", replacing: true)
+                case .boothShot(let number, let count):
+                    Console.endProgressLine()
+                    Console.progress("shot \(number) of \(count)")
+                case .reviewing:
+                    Console.endProgressLine()
+                    let timeout = reviews.began()
+                    if printsJSON { try? Console.json(["event": "reviewing"]) }
+                    let after = timeout.map { String(format: "; kept after %g seconds without an answer", $0) } ?? ""
+                    Console.progress("review: Enter or k keeps, Backspace, Delete or x discards" + after)
+                case .kept, .discarded:
+                    reviews.ended()
+                default:
+                    break
+                }
             }
         }
     }
@@ -101,9 +120,7 @@ final class OperatorConsole: Sendable {
     /// discard is noted on standard error. With --json, the review's start and a discard are
     /// printed as objects too (`"event": "reviewing"`, `"discarded"`), so a script can answer.
     func review(timeout: Double?, controls: ControlInbox) async throws(CommandFailure) -> Control? {
-        let after = timeout.map { String(format: "; kept after %g seconds without an answer", $0) } ?? ""
-        if printsJSON { try Console.json(["event": "reviewing"]) }
-        Console.progress("review: Enter or k keeps, Backspace, Delete or x discards" + after)
+        reviews.expect(timeout: timeout)
         let answering = Task { [self, camera] () -> Control? in
             while let control = await controls.next(within: nil) {
                 switch control {
@@ -123,6 +140,61 @@ final class OperatorConsole: Sendable {
         answering.cancel()
         let ending = await answering.value
         try tell(outcome)
+        return ending
+    }
+
+    /// Runs a booth as `plan` says, with the keys: the shutter ends a countdown or a showing at once
+    /// (and keeps, while the composition is reviewed), `q` ends the booth after the shot in hand,
+    /// Backspace, Delete or `x` discard under review. An interrupt ends it at once, keeping what
+    /// was taken; it and `q` are returned.
+    func booth(_ plan: BoothPlan, controls: ControlInbox) async throws(CommandFailure) -> Control? {
+        reviews.expect(timeout: plan.reviewTimeout)
+        let answering = Task { [self, camera, reviews] () -> Control? in
+            var ending: Control?
+            while !Task.isCancelled {
+                if ending == .interrupt {
+                    // Whatever the booth still shows is cut short until it ends.
+                    _ = try? await camera.perform(.cutShort)
+                    try? await Task.sleep(for: .milliseconds(50))
+                    continue
+                }
+                guard let control = await controls.next(within: nil) else { break }
+                switch control {
+                case .captureNow, .keep:
+                    if reviews.isWaiting {
+                        _ = try? await camera.perform(.decide(.keep))
+                    } else if control == .captureNow {
+                        _ = try? await camera.perform(.cutShort)
+                    }
+                case .discard:
+                    if reviews.isWaiting { _ = try? await camera.perform(.decide(.discard)) }
+                case .finish:
+                    ending = .finish
+                    _ = try? await camera.perform(reviews.isWaiting ? .decide(.keep) : .endBooth)
+                case .interrupt:
+                    ending = .interrupt
+                    _ = try? await camera.perform(.endBooth)
+                    if plan.reviews { _ = try? await camera.perform(.decide(.keep)) }
+                default:
+                    try? await act(on: control)
+                }
+            }
+            return ending
+        }
+        let outcome: Outcome?
+        do {
+            outcome = try await perform(.booth(plan))
+        } catch {
+            answering.cancel()
+            throw error
+        }
+        answering.cancel()
+        let ending = await answering.value
+        if case .boothTaken(let shots, _)? = outcome {
+            for shot in shots { note(shot.hookEnding, for: shot.delivered) }
+        } else {
+            try tell(outcome)
+        }
         return ending
     }
 
@@ -201,4 +273,29 @@ final class OperatorConsole: Sendable {
             break
         }
     }
+}
+
+/// A review as the operator's events tell it: whether one waits for its verdict, and the timeout
+/// the console said it has.
+private final class ReviewWatch: Sendable {
+    private let state = Mutex<(isWaiting: Bool, timeout: Double?)>((false, nil))
+
+    /// The next review's timeout, for what the console says of it.
+    func expect(timeout: Double?) {
+        state.withLock { $0.timeout = timeout }
+    }
+
+    /// A review began; its timeout.
+    func began() -> Double? {
+        state.withLock { state in
+            state.isWaiting = true
+            return state.timeout
+        }
+    }
+
+    func ended() {
+        state.withLock { $0.isWaiting = false }
+    }
+
+    var isWaiting: Bool { state.withLock { $0.isWaiting } }
 }

@@ -268,13 +268,13 @@ struct CaptureSessionTests {
     }
 
     /// Writes a video whose first 20 frames brighten, as a camera adjusting its exposure does, then hold.
-    static func brighteningVideo(at path: String) async throws {
+    static func brighteningVideo(at path: String, frames: Int = 60) async throws {
         let caps = try Caps("video/x-raw,format=I420,width=160,height=120,framerate=30/1")
         let writer = try Pipeline(describing: "appsrc name=frames format=time ! jpegenc ! avimux ! filesink location=\"\(path)\"")
         let source = try #require(writer.element(named: "frames", as: AppSource.self))
         source.caps = caps
         try await writer.beginStateChange(to: .playing)
-        for index in 0..<60 {
+        for index in 0..<frames {
             let luma = UInt8(min(200, 20 + index * 9))
             let frame = try Buffer(count: 160 * 120 * 3 / 2, presentationTime: ClockTime(.milliseconds(index * 1000 / 30)),
                                    duration: ClockTime(.nanoseconds(33_333_333))) { bytes in
@@ -434,7 +434,9 @@ struct CaptureSessionTests {
     func resumeAfterInterruption() async throws {
         let folder = try TemporaryFolder()
         let video = folder.path("short.avi")
-        try await Self.brighteningVideo(at: video)  // two seconds, then the camera "stops"
+        // Four seconds, then the camera "stops"; played again once it is back, long enough for a
+        // photo to be taken on a busy machine before it stops again.
+        try await Self.brighteningVideo(at: video, frames: 120)
         var configuration = try Self.configuration("160x120@30", device: try DeviceDiscovery.device(named: "file:\(video)"))
         configuration.exposureSettling = nil
         configuration.resumesAutomatically = true
