@@ -164,7 +164,8 @@ struct Router: Sendable {
         var status: [String: Any] = [
             "device": configuration.device.name, "device_id": configuration.device.id,
             "status": "\(await session.status)",
-            "viewers": live.receiverCount, "frames_encoded": live.encodedFrameCount, "event_clients": events.clientCount,
+            "viewers": live.receiverCount, "frames_encoded": live.encodedFrameCount, "frames_passed_through": live.passedThroughFrameCount,
+            "event_clients": events.clientCount,
             "token_required": access.token != nil,
             "filter": configuration.image.filters.map(\.rawValue).joined(separator: "+"), "zoom": configuration.image.zoom,
         ]

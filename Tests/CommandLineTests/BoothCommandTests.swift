@@ -10,12 +10,12 @@ struct BoothCommandTests {
         let display = try VirtualDisplay()
         let camctl = try Camctl()
         let booth = try camctl.start(["booth", "--device", "test", "--resolution", "640x480", "--shots", "2", "--layout", "1x4",
-                                      "--countdown", "0.5", "--show-shots", "4", "--show-result", "4", "--sink", "ximagesink", "--json"],
+                                      "--countdown", "0.5", "--show-shots", "4", "--show-result", "8", "--sink", "ximagesink", "--json"],
                                      environment: ["DISPLAY": display.name])
         #expect(booth.waitForOutput(containing: "\"path\""))
         let slots = try screenshots(of: display, count: 2)
         #expect(booth.waitForOutput { Camctl.objects($0).filter { $0["path"] != nil }.count == 3 })
-        let results = try screenshots(of: display, count: 2)
+        let results = try screenshots(of: display, count: 3)  // while the strip shows, for 8 s on a busy machine
         let result = booth.finish()
         #expect(result.status == 0, "\(result.standardError)")
         let composed = try #require(Camctl.objects(result.standardOutput).last?["path"] as? String)

@@ -12,6 +12,8 @@ enum SessionElement: String, CaseIterable, Sendable {
     case cameraJPEGSplit = "camera_jpeg"
     /// The app sink that receives an MJPEG camera's own JPEG frames.
     case cameraJPEGs = "camera_jpeg_frames"
+    /// The app sink that receives them for the live JPEG frames, when they pass as they are.
+    case cameraLiveJPEGs = "camera_live_jpegs"
     /// The camera bin's last element, whose source pad the bin exposes.
     case cameraOutput = "camera_output"
 

@@ -93,12 +93,31 @@ struct SessionPipeline {
         return scaled + " ! \(repeated) ! video/x-raw,framerate=\(format.frameRate) ! identity \(SessionElement.cameraOutput.assignment) sync=true"
     }
 
-    /// After a camera's JPEG frames: decoded for the outputs, and kept as they are for photos.
+    /// After a camera's JPEG frames: decoded for the outputs, and kept as they are for photos and,
+    /// when they can pass as they are (``passesCameraJPEGsLive``), for the live JPEG frames.
     private var decodedJPEG: String {
         let decode = " ! jpegdec ! videoconvert ! capsfilter \(SessionElement.cameraOutput.assignment) caps=video/x-raw,format=I420"
-        guard configuration.capturesPhotos else { return decode }
-        return " ! tee \(SessionElement.cameraJPEGSplit.assignment)" + decode + " \(SessionElement.cameraJPEGSplit.rawValue). ! queue max-size-buffers=2 max-size-bytes=0 max-size-time=0 "
-            + "! appsink \(SessionElement.cameraJPEGs.assignment) sync=false max-buffers=1 drop=true wait-on-eos=false"
+        var kept: [String] = []
+        if configuration.capturesPhotos {
+            kept.append("queue max-size-buffers=2 max-size-bytes=0 max-size-time=0 "
+                + "! appsink \(SessionElement.cameraJPEGs.assignment) sync=false max-buffers=1 drop=true wait-on-eos=false")
+        }
+        if passesCameraJPEGsLive {
+            kept.append("queue leaky=downstream max-size-buffers=1 max-size-bytes=0 max-size-time=0 "
+                + "! appsink \(SessionElement.cameraLiveJPEGs.assignment) sync=false async=false max-buffers=1 drop=true wait-on-eos=false")
+        }
+        guard !kept.isEmpty else { return decode }
+        return " ! tee \(SessionElement.cameraJPEGSplit.assignment)" + decode
+            + kept.map { " \(SessionElement.cameraJPEGSplit.rawValue). ! " + $0 }.joined()
+    }
+
+    /// Whether the live JPEG frames are the camera's own JPEGs, passed on without a decode and a
+    /// second encode: an MJPEG camera whose frames fit the live size, with nothing that changes
+    /// their pixels, their size or their turn.
+    var passesCameraJPEGsLive: Bool {
+        guard let live = configuration.liveJPEG, format.mediaType == "image/jpeg" else { return false }
+        return format.width <= live.maximumWidth && format.height <= live.maximumHeight && !image.changesPixels
+            && configuration.filters.isEmpty && image.previewOrientationMethod == "none"
     }
 
     /// Whether a file is a still picture rather than a video, by its extension.

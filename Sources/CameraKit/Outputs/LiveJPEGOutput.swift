@@ -42,10 +42,13 @@ public final class LiveJPEGOutput: Sendable {
         var valve: Element?
         /// The app sink, whose running time dates the frames.
         var sink: Element?
+        /// Whether the frames are the camera's own JPEGs, passed on: the encoding branch stays shut.
+        var passesThrough = false
     }
 
     private let state = Mutex(State())
     private let encoded = Atomic<Int>(0)
+    private let passed = Atomic<Int>(0)
 
     init() {}
 
@@ -54,7 +57,7 @@ public final class LiveJPEGOutput: Sendable {
         let (id, valve) = state.withLock { state in
             state.nextID += 1
             state.receivers[state.nextID] = receive
-            return (state.nextID, state.receivers.count == 1 ? state.valve : nil)
+            return (state.nextID, state.receivers.count == 1 && !state.passesThrough ? state.valve : nil)
         }
         try? valve?.setProperty("drop", false)
         return Receiver(output: self, id: id)
@@ -62,7 +65,7 @@ public final class LiveJPEGOutput: Sendable {
 
     private func remove(_ id: Int) {
         let valve = state.withLock { state in
-            state.receivers.removeValue(forKey: id) != nil && state.receivers.isEmpty ? state.valve : nil
+            state.receivers.removeValue(forKey: id) != nil && state.receivers.isEmpty && !state.passesThrough ? state.valve : nil
         }
         try? valve?.setProperty("drop", true)
     }
@@ -73,12 +76,17 @@ public final class LiveJPEGOutput: Sendable {
     /// Frames encoded since the session started: one per frame, however many receivers.
     public var encodedFrameCount: Int { encoded.load(ordering: .relaxed) }
 
-    /// Called on the streaming thread for each encoded frame.
-    private func deliver(_ sample: Sample) {
-        guard let buffer = sample.buffer, let jpeg = try? buffer.bytes() else { return }
-        encoded.add(1, ordering: .relaxed)
+    /// An MJPEG camera's own frames passed on as they are, without an encode.
+    public var passedThroughFrameCount: Int { passed.load(ordering: .relaxed) }
+
+    /// Called on the streaming thread for each frame: encoded by the branch, or (`passing`) the
+    /// camera's own JPEG, passed on while someone receives.
+    private func deliver(_ sample: Sample, passing: Bool = false) {
+        let receivers = state.withLock { Array($0.receivers.values) }
+        guard !passing || !receivers.isEmpty, let buffer = sample.buffer, let jpeg = try? buffer.bytes() else { return }
+        if passing { passed.add(1, ordering: .relaxed) } else { encoded.add(1, ordering: .relaxed) }
         let frame = Frame(jpeg: jpeg, presentationTime: buffer.presentationTime, capturedAt: capturedAt(buffer.presentationTime))
-        for receive in state.withLock({ Array($0.receivers.values) }) { receive(frame) }
+        for receive in receivers { receive(frame) }
     }
 
     /// When a frame of running time `time` was taken, on the monotonic clock: the pipeline's clock
@@ -112,18 +120,37 @@ extension LiveJPEGOutput: SessionOutput {
     func attach(to graph: SessionGraph, layout: SessionPipeline) throws(CaptureError) {
         guard layout.configuration.liveJPEG != nil else { return }
         let valve = try graph.element(.liveValve), sink = try graph.appSink(.liveFrames)
-        let receiving = state.withLock { state in
+        state.withLock { state in
             state.valve = valve
             state.sink = sink
-            return !state.receivers.isEmpty
         }
-        try? valve.setProperty("drop", !receiving)
         sink.setHandlers(onSample: { [self] in deliver($0) })
+        takeCameraJPEGs(of: graph.source, layout: layout)
     }
 
-    /// Fits and turns the frames as the new settings say.
+    /// A new camera: its own JPEGs pass on, or the branch encodes.
+    func cameraChanged(to source: Bin, layout: SessionPipeline) {
+        guard layout.configuration.liveJPEG != nil else { return }
+        takeCameraJPEGs(of: source, layout: layout)
+    }
+
+    /// Takes an MJPEG camera's own frames when they can pass as they are; opens the encoding
+    /// branch (while someone receives) when they cannot.
+    private func takeCameraJPEGs(of source: Bin, layout: SessionPipeline) {
+        let cameraSink = layout.passesCameraJPEGsLive ? source.element(named: SessionElement.cameraLiveJPEGs.rawValue, as: AppSink.self) : nil
+        let (valve, receiving) = state.withLock { state in
+            state.passesThrough = cameraSink != nil
+            return (state.valve, !state.receivers.isEmpty && cameraSink == nil)
+        }
+        try? valve?.setProperty("drop", !receiving)
+        cameraSink?.setHandlers(onSample: { [self] in deliver($0, passing: true) })
+    }
+
+    /// Fits and turns the frames as the new settings say; the camera's own JPEGs pass on only while
+    /// the settings leave them as they are.
     func imageChanged(in graph: SessionGraph, layout: SessionPipeline) async throws(CaptureError) {
         guard let live = layout.configuration.liveJPEG else { return }
+        takeCameraJPEGs(of: graph.source, layout: layout)
         try PreviewFit.apply(to: graph, size: .liveSize, orientation: .liveOrientation, caps: Self.sizeCaps(layout.image, live), image: layout.image)
     }
 

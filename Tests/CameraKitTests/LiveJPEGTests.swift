@@ -1,0 +1,53 @@
+import CameraKit
+import GStreamer
+import ImageMetadata
+import Synchronization
+import Testing
+
+/// The frames a receiver got.
+private final class Received: Sendable {
+    let frames = Mutex<[LiveJPEGOutput.Frame]>([])
+}
+
+@Suite("The live picture as JPEG frames", .timeLimit(.minutes(2)))
+struct LiveJPEGTests {
+    /// A 640x480@30 test camera (MJPEG when asked) with live JPEG frames, watched for a second.
+    private func watch(mjpeg: Bool, filter: ImageFilter? = nil) async throws -> (frames: [LiveJPEGOutput.Frame], output: LiveJPEGOutput) {
+        var configuration = try CaptureSessionTests.configuration("640x480@30")
+        if mjpeg { configuration.format.mediaType = "image/jpeg" }
+        if let filter { configuration.image.filters = [filter] }
+        configuration.liveJPEG = LiveJPEGConfiguration()
+        let session = CaptureSession(configuration: configuration)
+        try await session.start()
+        let output = session.liveJPEGOutput
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(output.encodedFrameCount == 0 && output.passedThroughFrameCount == 0, "nothing is made while nobody watches")
+        let received = Received()
+        let receiver = output.addReceiver { frame in received.frames.withLock { $0.append(frame) } }
+        try await Task.sleep(for: .seconds(1))
+        receiver.cancel()
+        await session.stop()
+        return (received.frames.withLock { $0 }, output)
+    }
+
+    @Test("An MJPEG camera's own frames pass on as they are when they fit: no decode and second encode")
+    func mjpegPassesThrough() async throws {
+        let (frames, output) = try await watch(mjpeg: true)
+        #expect(frames.count >= 15, "\(frames.count) frames in a second")
+        #expect(output.encodedFrameCount == 0)
+        #expect(output.passedThroughFrameCount == frames.count)
+        let size = try #require(frames.first.flatMap { JPEGFile.dimensions(of: $0.jpeg) })
+        #expect(size.width == 640 && size.height == 480)
+        #expect(frames.allSatisfy { $0.capturedAt != nil })
+    }
+
+    @Test("A raw camera's frames, and an MJPEG camera's under a filter, are encoded once each")
+    func encodedOtherwise() async throws {
+        for (mjpeg, filter) in [(false, nil), (true, ImageFilter.mono)] as [(Bool, ImageFilter?)] {
+            let (frames, output) = try await watch(mjpeg: mjpeg, filter: filter)
+            #expect(frames.count >= 15, "\(frames.count) frames in a second")
+            #expect(output.passedThroughFrameCount == 0)
+            #expect(output.encodedFrameCount >= frames.count, "mjpeg \(mjpeg)")
+        }
+    }
+}
