@@ -309,9 +309,10 @@ struct CaptureSessionTests {
         let early = try await unsettled.photoOutput.capture()
         await unsettled.stop()
         // It took the frame it had at the request, bright or not (a loaded machine may ask late,
-        // when the picture is already bright).
+        // when the picture is already bright), not a later one. How old that frame is depends on
+        // how busy the machine is (under a full test run it was 0.3 s once): half a second at most.
         let (asked, taken) = (try #require(early.requestTime).seconds, try #require(early.frameTime).seconds)
-        #expect(taken <= asked + 0.001 && asked - taken < 0.25, "asked at \(asked) s, took the frame of \(taken) s")
+        #expect(taken <= asked + 0.001 && asked - taken < 0.5, "asked at \(asked) s, took the frame of \(taken) s")
         if asked < 0.6 { #expect(taken < 0.66, "took the frame it had") }
     }
 

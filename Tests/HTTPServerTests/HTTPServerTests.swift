@@ -20,6 +20,13 @@ struct HTTPServerTests {
         return (status, lines.joined(separator: "\n"))
     }
 
+    /// A loopback server that answers 200 to everything, with limits changed as `change` says.
+    static func answering200(_ change: (inout HTTPServer.Limits) -> Void) throws -> HTTPServer {
+        var limits = HTTPServer.Limits()
+        change(&limits)
+        return try HTTPServer(host: "127.0.0.1", port: 0, limits: limits) { _ in HTTPResponse(status: 200) }
+    }
+
     @Test("A request reaches the handler with its method, path, query, headers and body")
     func request() async throws {
         let server = try HTTPServer(host: "127.0.0.1", port: 0) { request in
@@ -34,9 +41,7 @@ struct HTTPServerTests {
 
     @Test("A body over the limit is answered 413, announced or not, and the handler never sees it")
     func bodyLimit() async throws {
-        var limits = HTTPServer.Limits()
-        limits.bodyBytes = 1000
-        let server = try HTTPServer(host: "127.0.0.1", port: 0, limits: limits) { _ in HTTPResponse(status: 200) }
+        let server = try Self.answering200 { $0.bodyBytes = 1000 }
         defer { server.stop() }  // at once: nothing is connected by then
         let folder = try TemporaryFolder()
         let big = folder.path("big")
@@ -48,9 +53,7 @@ struct HTTPServerTests {
 
     @Test("Headers over the limit are refused without reaching the handler")
     func headerLimit() async throws {
-        var limits = HTTPServer.Limits()
-        limits.headerBytes = 4096
-        let server = try HTTPServer(host: "127.0.0.1", port: 0, limits: limits) { _ in HTTPResponse(status: 200) }
+        let server = try Self.answering200 { $0.headerBytes = 4096 }
         defer { server.stop() }  // at once: nothing is connected by then
         let answer = try await Self.curl(["-H", "X-Big: \(String(repeating: "a", count: 20000))", "http://127.0.0.1:\(server.port)/"])
         #expect(answer.status == 431 || answer.status == 413 || answer.status == 0, "\(answer.status)")
