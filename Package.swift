@@ -23,6 +23,8 @@ let package = Package(
         .systemLibrary(name: "CV4L2"),
         // An HTTP server library (limits on connections, idle time and sizes built in).
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // MQTT, through the mosquitto project's client library (a fleet's commands and events).
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // QR codes (a photo's download link for a guest's phone).
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         // malloc tuning and the control signals' handler, for the command-line tool.
@@ -31,6 +33,8 @@ let package = Package(
         .target(name: "GStreamer", dependencies: ["CGStreamer"]),
         // An HTTP/1.1 server over libmicrohttpd: requests to async handlers, streamed responses.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
+        // An MQTT client over libmosquitto: reconnecting, resubscribing, messages to a handler.
+        .target(name: "MQTTClient", dependencies: ["CMosquitto"]),
         // Layer 3, leaves in pure Swift that import nothing of the project:
         // formats read and written (EXIF, JPEG segments, PNG headers),
         .target(name: "ImageMetadata"),
@@ -51,9 +55,9 @@ let package = Package(
         // copies, links, sidecars, hooks), as data.
         .target(name: "CameraOperator", dependencies: ["CameraKit", "PhotoLibrary", "FileSystem"]),
         // Layer 7, front ends: camctl serve's web page, HTTP API, live picture and events,
-        .target(name: "CameraServer", dependencies: ["CameraKit", "CameraOperator", "PhotoLibrary", "HTTPServer", "Checksums", "CQRencode"]),
+        .target(name: "CameraServer", dependencies: ["CameraKit", "CameraOperator", "PhotoLibrary", "HTTPServer", "MQTTClient", "Checksums", "CQRencode"]),
         // and the command-line tool.
-        .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "CameraServer", "PhotoLibrary", "HEIF", "PipelineScript", "FileSystem", "ImageMetadata", "CProcess"]),
+        .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "CameraServer", "MQTTClient", "PhotoLibrary", "HEIF", "PipelineScript", "FileSystem", "ImageMetadata", "CProcess"]),
         // Benchmarks against gst-launch-1.0 in the same run: swift run -c release camctl-bench
         .executableTarget(name: "camctl-bench", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary"]),
 

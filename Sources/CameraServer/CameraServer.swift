@@ -1,7 +1,9 @@
 import CameraKit
 import CameraOperator
+import Checksums
 import Foundation
 import HTTPServer
+import MQTTClient
 import PhotoLibrary
 import Synchronization
 
@@ -25,6 +27,21 @@ public final class CameraServer: Sendable {
     private let watchers: Mutex<[Task<Void, Never>]>
     /// The port it listens on.
     public let port: Int
+    /// The node of a fleet it is, when it joined one.
+    private let node: FleetNode?
+
+    /// A fleet to join: the broker, the fleet's and this node's names, and the host other
+    /// machines reach this server at (for the download links in its events).
+    public struct Fleet: Sendable {
+        public var broker: MQTTClient.Options
+        public var name: String
+        public var node: String
+        public var host: String
+
+        public init(broker: MQTTClient.Options, name: String, node: String, host: String) {
+            (self.broker, self.name, self.node, self.host) = (broker, name, node, host)
+        }
+    }
 
     /// Serves `session` (started, running on `device`) on `host`:`port`, delivering photos through
     /// `delivery` and reading the library in `library` (its folder) for the gallery.
@@ -32,12 +49,20 @@ public final class CameraServer: Sendable {
     /// - Throws: ``HTTPServerError`` when it cannot listen; a library that cannot be opened is a
     ///   ``LibraryError``.
     public init(session: CaptureSession, delivery: sending PhotoDelivery, device: CaptureDevice, library: String?,
-                host: String, port: Int, access: AccessControl, limits: HTTPServer.Limits = HTTPServer.Limits()) throws {
+                host: String, port: Int, access: AccessControl, fleet: Fleet? = nil,
+                limits: HTTPServer.Limits = HTTPServer.Limits()) throws {
         let events = EventHub()
         self.events = events
         let links = try library.map { folder throws in try GuestLinks(folder: folder) }
+        // Where other machines reach this server; its port is known once it listens.
+        let address = Mutex<String?>(nil)
         camera = SessionOperator(session: session, delivery: delivery, device: device) { delivered in
-            let record = links?.annotated(delivered.record) ?? delivered.record
+            var record = links?.annotated(delivered.record) ?? delivered.record
+            if let address = address.withLock({ $0 }) {
+                // For a fleet's controller: the file's checksum, and where to download it.
+                record["sha256"] = SHA256.hash(delivered.item.data).hexDigits
+                if let link = record["guest_link"] as? String { record["url"] = address + link }
+            }
             events.publish(["event": "photo"].merging(record) { first, _ in first })
         }
         self.session = session
@@ -49,6 +74,15 @@ public final class CameraServer: Sendable {
         let server = try HTTPServer(host: host, port: port, limits: limits) { request in await router.respond(to: request) }
         self.port = server.port
         http.withLock { $0 = server }
+        node = try fleet.map { fleet throws in
+            let base = "http://\(fleet.host.contains(":") ? "[\(fleet.host)]" : fleet.host):\(server.port)"
+            address.withLock { $0 = base }
+            return try FleetNode(options: fleet.broker, fleet: fleet.name, node: fleet.node, router: router, events: events) {
+                var status = await router.status()
+                (status["fleet"], status["node"], status["url"]) = (fleet.name, fleet.node, base + "/")
+                return status
+            }
+        }
         watch()
     }
 
@@ -78,6 +112,7 @@ public final class CameraServer: Sendable {
     /// the streams, and stops listening.
     public func stop() async {
         _ = try? await camera.perform(.stop)
+        node?.leave()
         for task in watchers.withLock({ $0 }) { task.cancel() }
         events.finish()
         let server = http.withLock { server in defer { server = nil }; return server }

@@ -5,6 +5,13 @@ import Synchronization
 /// client of `GET /api/events` as server-sent events (`data: {...}` lines).
 final class EventHub: Sendable {
     private let streams = Mutex<[HTTPStream]>([])
+    /// Others told of every event, as its JSON (a fleet node publishing them).
+    private let listeners = Mutex<[@Sendable ([UInt8]) -> Void]>([])
+
+    /// Tells `listener` every event from now on, as its JSON.
+    func listen(_ listener: @escaping @Sendable ([UInt8]) -> Void) {
+        listeners.withLock { $0.append(listener) }
+    }
 
     /// The response for a new client: its events from now on.
     func subscribe() -> HTTPResponse {
@@ -17,7 +24,9 @@ final class EventHub: Sendable {
 
     /// Sends an event to every client.
     func publish(_ event: [String: Any]) {
-        send(Array("data: ".utf8) + JSONBody.bytes(event) + Array("\n\n".utf8))
+        let json = JSONBody.bytes(event)
+        send(Array("data: ".utf8) + json + Array("\n\n".utf8))
+        for listener in listeners.withLock({ $0 }) { listener(json) }
     }
 
     /// A comment, so a connection with no events for a while is not ended as silent.

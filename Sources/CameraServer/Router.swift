@@ -131,12 +131,17 @@ struct Router: Sendable {
 
     /// Performs the action a JSON object asks for.
     private func perform(_ object: [String: Any]) async throws(APIError) -> HTTPResponse {
+        JSONBody.response(try await outcome(of: object))
+    }
+
+    /// What the action a JSON object asks for did, as its JSON object (photos with their links).
+    func outcome(of object: [String: Any]) async throws(APIError) -> [String: Any] {
         let action = try ActionRequest.action(object, image: await session.configuration.image)
         do {
             var outcome = OutcomeRecord.json(try await camera.perform(action))
             if let photos = outcome["photos"] as? [[String: Any]] { outcome["photos"] = photos.map(annotated) }
             if let composed = outcome["composed"] as? [String: Any] { outcome["composed"] = annotated(composed) }
-            return JSONBody.response(outcome)
+            return outcome
         } catch {
             throw APIError(error)
         }
@@ -157,7 +162,8 @@ struct Router: Sendable {
                             headers: [("Content-Disposition", "attachment; filename=\"\(name)\""), ("Cache-Control", "private, max-age=86400")])
     }
 
-    private func status() async -> [String: Any] {
+    /// What the server says of itself at `/api/status` (and a fleet node in its status).
+    func status() async -> [String: Any] {
         let configuration = await session.configuration
         let format = await session.activeFormat
         let live = session.liveJPEGOutput

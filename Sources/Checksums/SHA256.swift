@@ -26,14 +26,22 @@ public struct SHA256: Sendable {
 
     /// Adds bytes to what is hashed.
     public mutating func update(_ bytes: some Sequence<UInt8>) {
-        for byte in bytes {
-            pending.append(byte)
-            length &+= 1
-            if pending.count == Self.blockSize {
-                compress(pending)
-                pending.removeAll(keepingCapacity: true)
-            }
+        let bytes = Array(bytes)
+        length &+= UInt64(bytes.count)
+        var start = 0
+        if !pending.isEmpty {
+            let taken = min(Self.blockSize - pending.count, bytes.count)
+            pending += bytes[0..<taken]
+            start = taken
+            guard pending.count == Self.blockSize else { return }
+            compress(pending[...])
+            pending.removeAll(keepingCapacity: true)
         }
+        while start + Self.blockSize <= bytes.count {
+            compress(bytes[start..<start + Self.blockSize])
+            start += Self.blockSize
+        }
+        pending += bytes[start...]
     }
 
     /// The digest of everything added.
@@ -42,15 +50,17 @@ public struct SHA256: Sendable {
         pending.append(0x80)
         while pending.count % Self.blockSize != 56 { pending.append(0) }
         for shift in stride(from: 56, through: 0, by: -8) { pending.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
-        for start in stride(from: 0, to: pending.count, by: Self.blockSize) { compress(Array(pending[start..<start + Self.blockSize])) }
+        for start in stride(from: 0, to: pending.count, by: Self.blockSize) { compress(pending[start..<start + Self.blockSize]) }
         pending = []
         return state.flatMap { word in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: word >> UInt32($0)) } }
     }
 
-    private mutating func compress(_ block: [UInt8]) {
+    private mutating func compress(_ block: ArraySlice<UInt8>) {
         var schedule = [UInt32](repeating: 0, count: 64)
+        let first = block.startIndex
         for index in 0..<16 {
-            schedule[index] = (0..<4).reduce(0) { $0 << 8 | UInt32(block[index * 4 + $1]) }
+            let at = first + index * 4
+            schedule[index] = UInt32(block[at]) << 24 | UInt32(block[at + 1]) << 16 | UInt32(block[at + 2]) << 8 | UInt32(block[at + 3])
         }
         for index in 16..<64 {
             let s0 = rotate(schedule[index - 15], 7) ^ rotate(schedule[index - 15], 18) ^ (schedule[index - 15] >> 3)

@@ -3,6 +3,7 @@ import CameraOperator
 import CameraServer
 import Foundation
 import HTTPServer
+import MQTTClient
 
 /// `camctl serve`: the camera on the network: a web page, an HTTP API, the live picture and
 /// snapshots, until Ctrl-C or SIGTERM.
@@ -10,6 +11,8 @@ struct ServeCommand: Subcommand {
     static let name = "serve"
     static let synopsis = """
         camctl serve    [--listen ADDR:PORT] [--device D] [--resolution WxH[@FPS]] [--library DIR] [--json]
+                        [--broker mqtt://HOST[:PORT] --fleet NAME [--node NAME] [--broker-user USER] [--broker-password-file FILE]
+                        [--broker-ca FILE]]
         """
     static let summary = "serve the camera on the network: a web page, an HTTP API, the live picture"
     static let help = """
@@ -21,21 +24,67 @@ struct ServeCommand: Subcommand {
         first use, kept in the library folder (serve-token, readable by its owner only) and
         printed then; open the page once with ?token=TOKEN. Ctrl-C or SIGTERM stops the server:
         streams end, a photo being taken is saved, and camctl exits 0.
+        With --broker and --fleet the server joins a fleet as --node (this machine's name by default):
+        it keeps a retained status at camctl/FLEET/NODE/status (and a last will saying offline),
+        takes commands from camctl/FLEET/command and camctl/FLEET/NODE/command, and publishes its
+        events and each command's result at camctl/FLEET/NODE/events (README.md lists them).
+        --broker-ca connects with TLS; --broker-user and --broker-password-file log in.
         """ + "\n" + ImageOptions.help
     static let options = SessionOptions.options + [
         .init(name: "--listen", value: "ADDR:PORT"), .init(name: "--library", value: "DIR"), .init(name: "--json", value: nil),
+        .init(name: "--broker", value: "URL"), .init(name: "--fleet", value: "NAME"), .init(name: "--node", value: "NAME"),
+        .init(name: "--broker-user", value: "USER"), .init(name: "--broker-password-file", value: "FILE"),
+        .init(name: "--broker-ca", value: "FILE"),
     ]
 
     let session: SessionOptions
     let arguments: ParsedArguments
     let host: String
     let port: Int
+    /// The fleet to join, without the server's address (known once it listens).
+    let fleet: CameraServer.Fleet?
 
     init(_ arguments: ParsedArguments) throws(CommandFailure) {
         try arguments.requirePositionals([])
         self.arguments = arguments
         session = try SessionOptions(arguments)
         (host, port) = try Self.address(arguments.string("--listen") ?? "127.0.0.1:8080")
+        fleet = try Self.fleet(arguments)
+    }
+
+    /// `--broker mqtt://HOST[:PORT]` (or `mqtts://`, port 8883 by default) with `--fleet`, and the
+    /// options passed through to the broker's client.
+    static func fleet(_ arguments: ParsedArguments) throws(CommandFailure) -> CameraServer.Fleet? {
+        guard let broker = arguments.string("--broker") else {
+            if arguments.string("--fleet") != nil { throw CommandFailure("--fleet needs --broker mqtt://HOST[:PORT]", exitCode: .usage) }
+            return nil
+        }
+        let secure = broker.hasPrefix("mqtts://")
+        guard secure || broker.hasPrefix("mqtt://") else {
+            throw CommandFailure("--broker \(broker) is not mqtt://HOST[:PORT] or mqtts://HOST[:PORT]", exitCode: .usage)
+        }
+        let rest = String(broker.dropFirst(secure ? 8 : 7))
+        let (host, port) = try address(rest.contains(":") ? rest : rest + ":\(secure ? 8883 : 1883)")
+        guard let name = arguments.string("--fleet"), Self.isTopicWord(name) else {
+            throw CommandFailure("--broker needs --fleet NAME: letters, digits, - and _", exitCode: .usage)
+        }
+        let node = arguments.string("--node") ?? ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "camctl"
+        guard Self.isTopicWord(node) else { throw CommandFailure("--node \(node) is not a name of letters, digits, - and _", exitCode: .usage) }
+        var options = MQTTClient.Options(host: host, port: port, clientID: "camctl-\(name)-\(node)")
+        options.username = arguments.string("--broker-user")
+        if let file = arguments.string("--broker-password-file") {
+            guard let password = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw CommandFailure("--broker-password-file \(file) cannot be read", exitCode: .usage)
+            }
+            options.password = password.trimmingCharacters(in: .newlines)
+        }
+        options.certificateAuthority = arguments.string("--broker-ca") ?? (secure ? "/etc/ssl/certs/ca-certificates.crt" : nil)
+        return CameraServer.Fleet(broker: options, name: name, node: node, host: "127.0.0.1")
+    }
+
+    /// Whether a name may stand in an MQTT topic as one level.
+    static func isTopicWord(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= 64 && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
     }
 
     /// `ADDR:PORT`, `[IPv6]:PORT`, or `PORT` alone (on loopback).
@@ -61,10 +110,13 @@ struct ServeCommand: Subcommand {
         configuration.resumesAutomatically = true
         let captureSession = CaptureSession(configuration: configuration)
         try await session.start(captureSession)
+        // Other machines reach this one by its name, when it listens on every address.
+        var fleet = self.fleet
+        fleet?.host = ["0.0.0.0", "::"].contains(host) ? ProcessInfo.processInfo.hostName : host
         let server: CameraServer
         do {
             server = try CameraServer(session: captureSession, delivery: delivery, device: camera, library: folder,
-                                      host: host, port: port, access: access)
+                                      host: host, port: port, access: access, fleet: fleet)
         } catch let error as HTTPServerError {
             await captureSession.stop()
             throw CommandFailure("\(error.description); choose another with --listen", exitCode: .unavailable)

@@ -1,0 +1,2 @@
+// libmosquitto, the MQTT client library of the mosquitto broker's project.
+#include <mosquitto.h>

@@ -1,0 +1,128 @@
+import CameraKit
+import CameraOperator
+import Foundation
+import MQTTClient
+import Synchronization
+
+/// `camctl serve --broker`: the server as a node of a fleet, over an MQTT broker. It keeps a
+/// retained status (and a last will saying it is offline), takes commands for it or for the whole
+/// fleet, and publishes every event and each command's result:
+///
+/// | topic | what |
+/// |---|---|
+/// | `camctl/FLEET/NODE/status` | retained: `{"state": "online"|"offline", …}` |
+/// | `camctl/FLEET/command`, `camctl/FLEET/NODE/command` | commands: `{"id": "…", "action": "…", "expires_at": UNIX-SECONDS, …}` |
+/// | `camctl/FLEET/NODE/events` | events as `/api/events` sends them, `result` and `error` per command |
+final class FleetNode: Sendable {
+    /// The largest command taken.
+    static let maximumCommand = 64 * 1024
+    /// How many command ids are remembered, so none runs twice.
+    static let rememberedCommands = 4096
+
+    private let client: MQTTClient
+    private let topics: (status: String, events: String)
+    /// The status a node leaves behind: its last will, and what it says as it stops.
+    private let offline: [UInt8]
+    private let done = Mutex<(ids: Set<String>, order: [String])>(([], []))
+
+    /// Joins `fleet` as `node` through the broker of `options`, taking commands into `router` and
+    /// telling `events`' events; `status` is what the node says of itself.
+    init(options: MQTTClient.Options, fleet: String, node: String, router: Router, events: EventHub,
+         status: @escaping @Sendable () async -> [String: Any]) throws(MQTTError) {
+        let base = "camctl/\(fleet)/\(node)"
+        let topics = (status: base + "/status", events: base + "/events")
+        let offline = JSONBody.bytes(["state": "offline", "fleet": fleet, "node": node])
+        var options = options
+        options.lastWill = (topics.status, offline)
+        let box = NodeBox()
+        client = try MQTTClient(options, onMessage: { message in
+            box.node.withLock { $0 }?.take(message, router: router)
+        }, onConnection: { connected, reason in
+            FileHandle.standardError.write(Data("camctl: the broker \(connected ? "is connected" : "is not connected (\(reason)); trying again")\n".utf8))
+            guard connected, let node = box.node.withLock({ $0 }) else { return }
+            Task { await node.announce(status) }
+        })
+        self.topics = topics
+        self.offline = offline
+        box.node.withLock { $0 = self }
+        client.subscribe("camctl/\(fleet)/command")
+        client.subscribe(base + "/command")
+        events.listen { [client] json in client.publish(topics.events, json) }
+        Task { await announce(status) }
+    }
+
+    /// Publishes the retained status.
+    func announce(_ status: @Sendable () async -> [String: Any]) async {
+        var object = await status()
+        object["state"] = "online"
+        client.publish(topics.status, JSONBody.bytes(object), retain: true)
+    }
+
+    /// Leaves the fleet: the status says offline, and the client stops.
+    func leave() {
+        client.publish(topics.status, offline, retain: true)
+        client.stop()
+    }
+
+    /// A command: checked (size, JSON, id, expiry, not done before), then run; its result or the
+    /// reason it was refused goes to the events topic.
+    private func take(_ message: MQTTClient.Message, router: Router) {
+        guard !message.isRetained else { return }  // a command left on the broker is old news
+        let id: String
+        let object: [String: Any]
+        do throws(APIError) {
+            (id, object) = try check(message.payload)
+        } catch {
+            publish(["event": "error", "id": Self.id(in: message.payload) ?? NSNull(), "status": error.status, "error": error.message])
+            return
+        }
+        Task {
+            do throws(APIError) {
+                publish(["event": "result", "id": id].merging(try await router.outcome(of: object)) { first, _ in first })
+            } catch {
+                publish(["event": "error", "id": id, "status": error.status, "error": error.message])
+            }
+        }
+    }
+
+    private func check(_ payload: [UInt8]) throws(APIError) -> (id: String, object: [String: Any]) {
+        guard payload.count <= Self.maximumCommand else {
+            throw APIError(413, "the command is larger than \(Self.maximumCommand) bytes")
+        }
+        let object = try JSONBody.object(payload)
+        guard let id = object["id"] as? String, !id.isEmpty, id.utf8.count <= 128 else {
+            throw .badRequest("the command has no id; give \"id\": a text of at most 128 bytes, new for each command")
+        }
+        if let expiry = object["expires_at"] {
+            guard let seconds = (expiry as? NSNumber)?.doubleValue, seconds.isFinite else {
+                throw .badRequest("expires_at must be a time in seconds since 1970")
+            }
+            let late = Date().timeIntervalSince1970 - seconds
+            guard late <= 0 else { throw APIError(410, String(format: "the command expired %.3f seconds ago; it was not run", late)) }
+        }
+        let isNew = done.withLock { done in
+            guard done.ids.insert(id).inserted else { return false }
+            done.order.append(id)
+            if done.order.count > Self.rememberedCommands { done.ids.remove(done.order.removeFirst()) }
+            return true
+        }
+        guard isNew else { throw APIError(409, "the command \(id) was taken before; it is not run twice") }
+        return (id, object)
+    }
+
+    private func publish(_ event: [String: Any]) {
+        client.publish(topics.events, JSONBody.bytes(event))
+    }
+
+    /// The id of a refused command, when one can be read.
+    private static func id(in payload: [UInt8]) -> String? {
+        guard payload.count <= maximumCommand else { return nil }
+        return (try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any])?["id"] as? String
+    }
+}
+
+/// The node, for the client's callbacks, which are made before it is (the cycle ends when the
+/// client stops and lets its callbacks go).
+private final class NodeBox: Sendable {
+    let node = Mutex<FleetNode?>(nil)
+}

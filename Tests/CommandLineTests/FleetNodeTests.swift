@@ -1,0 +1,141 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// A mosquitto broker of the test's own on a free port, ended with the value.
+final class Broker {
+    let port: Int
+    private var process: ChildProcess.Running
+
+    static var isAvailable: Bool { ["mosquitto", "mosquitto_pub", "mosquitto_sub"].allSatisfy(ChildProcess.isInstalled) }
+
+    init() async throws {
+        var port = 0
+        var started: ChildProcess.Running?
+        for candidate in (0..<20).map({ _ in Int.random(in: 20000...45000) }) {
+            let broker = try ChildProcess.Running("/usr/sbin/mosquitto", ["-p", "\(candidate)"])
+            // Listening once a client can connect; a port taken makes the broker end.
+            for _ in 0..<50 {
+                if try await ChildProcess.finished("mosquitto_pub", ["-p", "\(candidate)", "-t", "probe", "-m", "x"]).status == 0 {
+                    (port, started) = (candidate, broker)
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            if started != nil { break }
+            broker.send(SIGKILL)
+        }
+        guard let started else { throw ChildProcess.Failure(message: "no broker could start") }
+        (self.port, process) = (port, started)
+    }
+
+    /// Stops the broker (its retained messages go with it, as it keeps none on disk) and starts
+    /// it again on the same port, after `seconds`.
+    func restart(after seconds: Double) async throws {
+        process.send(SIGKILL)
+        _ = await process.finished(timeout: 5)
+        try await Task.sleep(for: .seconds(seconds))
+        process = try ChildProcess.Running("/usr/sbin/mosquitto", ["-p", "\(port)"])
+    }
+
+    /// The next message on a topic (a retained one at once), or `nil` within `seconds`.
+    func next(on topic: String, within seconds: Int = 10) async throws -> String? {
+        let read = try await ChildProcess.finished("mosquitto_sub", ["-p", "\(port)", "-t", topic, "-C", "1", "-W", "\(seconds)"])
+        return read.status == 0 ? read.standardOutput.trimmingCharacters(in: .newlines) : nil
+    }
+
+    func publish(_ topic: String, _ payload: String) async throws {
+        _ = try await ChildProcess.finished("mosquitto_pub", ["-p", "\(port)", "-t", topic, "-m", payload])
+    }
+
+    /// Watches topics from now on; what came is the watcher's output so far, a line each (`topic payload`).
+    func watch(_ filter: String) throws -> ChildProcess.Running {
+        try ChildProcess.Running("/usr/bin/mosquitto_sub", ["-p", "\(port)", "-t", filter, "-v"])
+    }
+
+    deinit {
+        process.send(SIGKILL)
+    }
+}
+
+@Suite("camctl serve as a node of a fleet", .timeLimit(.minutes(2)))
+struct FleetNodeTests {
+    /// The JSON objects of a watcher's lines.
+    static func events(_ watcher: ChildProcess.Running) -> [[String: Any]] {
+        watcher.outputSoFar.split(separator: "\n").compactMap { line in
+            line.split(separator: " ", maxSplits: 1).last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        }
+    }
+
+    @Test("A node keeps a retained status, runs each command once, publishes its photo with checksum and link, and refuses bad commands",
+          .enabled(if: Broker.isAvailable, "needs mosquitto and mosquitto-clients"))
+    func node() async throws {
+        let broker = try await Broker()
+        let served = try await ServedCamera(extra: ["--broker", "mqtt://127.0.0.1:\(broker.port)", "--fleet", "booths", "--node", "a"])
+        var status = try #require(try await broker.next(on: "camctl/booths/a/status"))
+        for _ in 0..<20 where !status.contains("online") {
+            try await Task.sleep(for: .milliseconds(200))
+            status = try await broker.next(on: "camctl/booths/a/status") ?? ""
+        }
+        #expect(status.contains("\"state\":\"online\"") && status.contains("\"device\":\"Test camera (smpte)\""), "\(status)")
+
+        let watcher = try broker.watch("camctl/booths/a/events")
+        try await Task.sleep(for: .milliseconds(500))
+        let command = #"{"id": "c1", "action": "capture"}"#
+        try await broker.publish("camctl/booths/command", command)
+        for _ in 0..<100 where !Self.events(watcher).contains(where: { $0["event"] as? String == "result" }) {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        try await broker.publish("camctl/booths/a/command", command)  // the same id again
+        let expired = Date().timeIntervalSince1970 - 5
+        try await broker.publish("camctl/booths/a/command", #"{"id": "c2", "action": "capture", "expires_at": \#(expired)}"#)
+        try await broker.publish("camctl/booths/a/command", "not json")
+        try await broker.publish("camctl/booths/a/command", #"{"id": "c3", "action": "fly"}"#)
+        try await broker.publish("camctl/booths/a/command", #"{"id": "c4", "pad": "\#(String(repeating: "x", count: 70_000))"}"#)
+        for _ in 0..<50 where Self.events(watcher).filter({ $0["event"] as? String == "error" }).count < 5 {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        watcher.send(SIGTERM)
+        let events = Self.events(watcher)
+        let result = try #require(events.first { $0["event"] as? String == "result" && $0["id"] as? String == "c1" }, "\(events)")
+        #expect(result["outcome"] as? String == "photos")
+        let photo = try #require(events.first { $0["event"] as? String == "photo" }, "\(events)")
+        let url = try #require(photo["url"] as? String), sha256 = try #require(photo["sha256"] as? String)
+        #expect(url.hasPrefix(served.base + "/p/1-"))
+        let downloaded = try await ChildProcess.finished("sh", ["-c", "curl -s '\(url)' | sha256sum"]).standardOutput
+        #expect(downloaded.hasPrefix(sha256), "the download's checksum is the event's")
+        let errors = events.filter { $0["event"] as? String == "error" }.map { "\($0["status"] ?? "") \($0["id"] ?? "")" }
+        #expect(Set(errors) == ["409 c1", "410 c2", "400 <null>", "400 c3", "413 <null>"], "\(errors)")
+        #expect(try await served.camctl.photosAwaited().count == 1, "each command ran once")
+
+        // Killed, its last will says it is offline.
+        served.process.send(SIGKILL)
+        _ = await served.process.finished(timeout: 10)
+        var last = ""
+        for _ in 0..<30 where !last.contains("offline") {
+            last = try await broker.next(on: "camctl/booths/a/status") ?? ""
+            if !last.contains("offline") { try await Task.sleep(for: .milliseconds(300)) }
+        }
+        #expect(last.contains("\"state\":\"offline\""), "\(last)")
+    }
+
+    @Test("A node whose broker goes away says so, reconnects when it is back, and announces itself again; stopped, it says it is offline",
+          .enabled(if: Broker.isAvailable, "needs mosquitto and mosquitto-clients"))
+    func reconnects() async throws {
+        let broker = try await Broker()
+        let served = try await ServedCamera(extra: ["--broker", "mqtt://127.0.0.1:\(broker.port)", "--fleet", "booths", "--node", "b"])
+        #expect(try await broker.next(on: "camctl/booths/b/status")?.contains("online") == true)
+        try await broker.restart(after: 1.5)
+        var status = ""
+        for _ in 0..<40 where !status.contains("online") {
+            status = try await broker.next(on: "camctl/booths/b/status", within: 1) ?? ""
+        }
+        #expect(status.contains("\"state\":\"online\""), "announced again on the new broker: \(status)")
+        let result = await served.stop()
+        #expect(result.status == 0)
+        #expect(result.standardError.contains("the broker is not connected") && result.standardError.contains("the broker is connected"),
+                "\(result.standardError)")
+        #expect(try await broker.next(on: "camctl/booths/b/status")?.contains("\"state\":\"offline\"") == true, "it said goodbye")
+    }
+}
