@@ -1,3 +1,4 @@
+import Foundation
 import GStreamer
 import Synchronization
 
@@ -15,6 +16,8 @@ final class FrameFeed: Sendable {
 
     private struct State {
         var latest: Sample?
+        /// When the camera took the recent frames, on the system's real-time clock, by timestamp.
+        var instants: [(time: ClockTime, at: Date)] = []
         /// Frames taken before this time are refused (see ``refuseFrames(before:)``).
         var earliest: ClockTime?
         var collectors: [Int: Collector] = [:]
@@ -30,6 +33,7 @@ final class FrameFeed: Sendable {
             state.closedReason = nil
             state.latest = nil
             state.earliest = nil
+            state.instants = []
         }
     }
 
@@ -53,12 +57,19 @@ final class FrameFeed: Sendable {
         for collector in collectors { collector.continuation.finish(throwing: reason) }
     }
 
-    /// Adds the newest frame; called on the streaming thread.
-    func append(_ sample: Sample) {
+    /// How many frames' instants are kept: a second's worth at 30 fps.
+    static let keptInstants = 32
+
+    /// Adds the newest frame, and when the camera took it (when known); called on the streaming thread.
+    func append(_ sample: Sample, capturedAt instant: Date? = nil) {
         let (receivers, finished) = state.withLock { state -> ([Collector], [Collector]) in
             guard state.closedReason == nil else { return ([], []) }
             if let earliest = state.earliest, let time = sample.buffer?.presentationTime, time < earliest { return ([], []) }
             state.latest = sample
+            if let instant, let time = sample.buffer?.presentationTime {
+                state.instants.append((time, instant))
+                if state.instants.count > Self.keptInstants { state.instants.removeFirst() }
+            }
             var finished: [Collector] = []
             for (id, var collector) in state.collectors {
                 collector.remaining -= 1
@@ -73,6 +84,12 @@ final class FrameFeed: Sendable {
         }
         for receiver in receivers { receiver.continuation.yield(sample) }
         for collector in finished { collector.continuation.finish() }
+    }
+
+    /// When the camera took a recent frame, on the system's real-time clock; `nil` when unknown.
+    func instant(of sample: Sample) -> Date? {
+        guard let time = sample.buffer?.presentationTime else { return nil }
+        return state.withLock { state in state.instants.last { $0.time == time }?.at }
     }
 
     /// The newest frame, or `nil` before the first.

@@ -17,6 +17,9 @@ public struct Photo: Sendable {
     public let deviceName: String
     /// The wall-clock time of the request.
     public let requestedAt: Date
+    /// When the camera took the frame, on the system's real-time clock (the photo's EXIF
+    /// DateTimeOriginal and SubSecTimeOriginal); the request's time when the frame's is unknown.
+    public let capturedAt: Date
     /// The pipeline's running time at the request.
     public let requestTime: ClockTime?
     /// The timestamp of the frame taken, on the same timeline as ``requestTime``.

@@ -212,7 +212,9 @@ public final class PhotoOutput: Sendable {
             let keepsCameraJPEG = sized.codec == .jpeg && attachment.framing.takesCameraJPEGs && sized.pixelTurn == nil
             let cameraJPEG = keepsCameraJPEG ? cameraJPEG(taken: buffer?.presentationTime) : nil
             let resolved = cameraJPEG == nil ? sized : sized.usingCameraJPEG()
-            let exif = metadata(deviceName: attachment.deviceName, resolved: resolved, capturedAt: request.requestedAt,
+            // The photo is dated by its frame's instant, not by the request.
+            let capturedAt = feed.instant(of: frame) ?? request.requestedAt
+            let exif = metadata(deviceName: attachment.deviceName, resolved: resolved, capturedAt: capturedAt,
                                 hasFlash: attachment.flash != nil)
             // JPEG stores full-range samples; the camera's are often video range (16–235). The
             // stretched copy is made once, only when a JPEG is encoded from the frame.
@@ -243,7 +245,7 @@ public final class PhotoOutput: Sendable {
             let photo = Photo(
                 captureID: id, fileData: fileData, thumbnailData: thumbnailData, resolvedSettings: resolved,
                 orientation: exif.orientation, deviceName: attachment.deviceName, requestedAt: request.requestedAt,
-                requestTime: request.requestTime, frameTime: buffer?.presentationTime, frameNumber: buffer?.offset)
+                capturedAt: capturedAt, requestTime: request.requestTime, frameTime: buffer?.presentationTime, frameNumber: buffer?.offset)
             eventStream.send(.didFinishProcessingPhoto(id: id))
             finish(id, with: photo)
             eventStream.send(.didFinishCapture(id: id, error: nil))
@@ -420,7 +422,18 @@ public final class PhotoOutput: Sendable {
     /// Takes a frame of the still branch; called on the streaming thread.
     func receive(_ frame: Sample) {
         settling.observe(frame)
-        feed.append(frame)
+        feed.append(frame, capturedAt: instant(of: frame))
+    }
+
+    /// When the camera took a frame, on the system's real-time clock. A frame's timestamp is on the
+    /// pipeline's running time (its clock, monotonic, less the moment it started playing); the
+    /// running time now, less that timestamp, is how long ago the frame was taken, and the real-time
+    /// clock now, less that age, is its instant. The age is measured here, as the frame arrives,
+    /// so a later change of the real-time clock (NTP stepping it) moves only later frames.
+    private func instant(of frame: Sample) -> Date? {
+        guard let time = frame.buffer?.presentationTime, let clock = state.withLock({ $0.attachment?.clock }),
+              let running = clock.runningTime, running.rawValue >= time.rawValue else { return nil }
+        return Date(timeIntervalSinceNow: -Double(running.rawValue - time.rawValue) / 1e9)
     }
 
     /// Frames the photos to come as the session's new image settings say.

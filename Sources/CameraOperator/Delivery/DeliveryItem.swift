@@ -25,7 +25,7 @@ public struct DeliveryItem: Sendable {
         thumbnail = photo.thumbnailData
         codec = photo.resolvedSettings.codec
         (width, height, orientation) = (photo.width, photo.height, photo.orientation)
-        capturedAt = photo.requestedAt
+        capturedAt = photo.capturedAt
         self.albums = albums
         quality = photo.resolvedSettings.quality
         flashFired = photo.resolvedSettings.isFlashFired
@@ -62,6 +62,7 @@ public struct Delivered: Sendable {
             "width": item.width, "height": item.height,
             "codec": item.codec.rawValue,
             "captured_at": Self.isoTime(item.capturedAt),
+            "captured_at_us": Int64((item.capturedAt.timeIntervalSince1970 * 1e6).rounded()),
             "device": device.name, "device_id": device.id,
             "bytes": item.data.count,
             "orientation": item.orientation,

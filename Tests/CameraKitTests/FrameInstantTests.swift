@@ -1,0 +1,40 @@
+import CameraKit
+import Foundation
+import GStreamer
+import ImageMetadata
+import Testing
+import TestSupport
+
+@Suite("Photos dated by their frame's instant", .timeLimit(.minutes(1)))
+struct FrameInstantTests {
+    @Test("A photo's date is when the camera took its frame, on the real-time clock, to the millisecond in its EXIF")
+    func framesInstant() async throws {
+        let session = CaptureSession(configuration: try CaptureSessionTests.configuration("320x240@30"))
+        try await session.start()
+        var settings = PhotoSettings()
+        settings.prioritization = .speed
+        _ = try await session.photoOutput.capture(settings)  // the encoders warm
+        let photo = try await session.photoOutput.capture(settings)
+        let burst = try await session.photoOutput.captureBurst(count: 3, settings)
+        await session.stop()
+
+        // The frame held at the request was taken before it, at most a few frame intervals before.
+        let age = photo.requestedAt.timeIntervalSince(photo.capturedAt)
+        #expect(age >= -0.001 && age < 0.5, "the frame was \(age) s old at the request")
+        // Between frames, the instants differ as the frames' timestamps do: the same mapping for all.
+        for (earlier, later) in zip(burst, burst.dropFirst()) {
+            let instants = later.capturedAt.timeIntervalSince(earlier.capturedAt)
+            let timestamps = try #require(later.frameTime).seconds - (try #require(earlier.frameTime).seconds)
+            #expect(abs(instants - timestamps) < 0.002, "instants \(instants) s apart, timestamps \(timestamps) s")
+        }
+        // The EXIF says the same instant, to the millisecond, as exiftool reads it.
+        let folder = try TemporaryFolder()
+        let file = folder.path("photo.jpg")
+        try Data(photo.fileData).write(to: URL(fileURLWithPath: file))
+        let read = try await ChildProcess.finished("exiftool", ["-s3", "-d", "%s", "-DateTimeOriginal", "-SubSecTimeOriginal", "-OffsetTimeOriginal", file])
+        let fields = read.standardOutput.split(separator: "\n").map(String.init)
+        #expect(fields.count == 3, "\(read.standardOutput)")
+        let milliseconds = Int((photo.capturedAt.timeIntervalSince1970 * 1000).rounded(.down)) % 1000
+        #expect(fields.dropFirst().first == String(format: "%03d", milliseconds), "SubSecTimeOriginal: \(fields)")
+    }
+}
