@@ -17,7 +17,13 @@ enum ActionRequest {
             throw .badRequest("the request names no action; give \"action\": one of \(names.joined(separator: ", "))")
         }
         switch name {
-        case "capture": return .takePhoto(try settings(object))
+        case "capture":
+            guard let at = object["at"] else { return .takePhoto(try settings(object)) }
+            guard let seconds = (at as? NSNumber)?.doubleValue, seconds.isFinite, seconds > 0 else {
+                throw .badRequest("at must be a time in seconds since 1970, such as \(Int(Date().timeIntervalSince1970) + 1)")
+            }
+            let tolerance = try number("tolerance", in: object, 0...10) ?? 0.1
+            return .takePhotoNear(Date(timeIntervalSince1970: seconds), tolerance: tolerance, try settings(object))
         case "burst": return .burst(count: try integer("count", in: object, 1...1000) ?? 3, try settings(object))
         case "countdown": return .countdown(seconds: try seconds(object) ?? 3)
         case "show_result": return .showResult(seconds: try seconds(object) ?? 5)

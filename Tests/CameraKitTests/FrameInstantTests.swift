@@ -38,3 +38,31 @@ struct FrameInstantTests {
         #expect(fields.dropFirst().first == String(format: "%03d", milliseconds), "SubSecTimeOriginal: \(fields)")
     }
 }
+
+@Suite("Photos of the frame nearest an instant", .timeLimit(.minutes(1)))
+struct SynchronizedCaptureTests {
+    @Test("Two cameras asked for the same instant ahead of time take frames within half a frame interval of it")
+    func nearestInstant() async throws {
+        let sessions = try [CaptureSession(configuration: CaptureSessionTests.configuration("320x240@30")),
+                            CaptureSession(configuration: CaptureSessionTests.configuration("320x240@30", device: .testCamera(pattern: "ball")))]
+        for session in sessions { try await session.start() }
+        let settings = { var settings = PhotoSettings(); settings.prioritization = .speed; return settings }()
+        for session in sessions { _ = try await session.photoOutput.capture(settings) }  // the encoders warm
+        for _ in 0..<3 {
+            let instant = Date().addingTimeInterval(0.4)
+            async let first = sessions[0].photoOutput.capture(settings, nearest: instant)
+            async let second = sessions[1].photoOutput.capture(settings, nearest: instant)
+            let photos = try await [first, second]
+            for photo in photos {
+                let off = photo.capturedAt.timeIntervalSince(instant)
+                #expect(abs(off) <= 0.5 / 30 + 0.002, "a frame \(off * 1000) ms from the instant")
+            }
+            #expect(abs(photos[0].capturedAt.timeIntervalSince(photos[1].capturedAt)) <= 1.0 / 30 + 0.002)
+        }
+        // An instant long past is refused, not taken late.
+        await #expect(throws: CaptureError.self) {
+            try await sessions[0].photoOutput.capture(settings, nearest: Date().addingTimeInterval(-1))
+        }
+        for session in sessions { await session.stop() }
+    }
+}

@@ -138,4 +138,47 @@ struct FleetNodeTests {
                 "\(result.standardError)")
         #expect(try await broker.next(on: "camctl/booths/b/status")?.contains("\"state\":\"offline\"") == true, "it said goodbye")
     }
+
+    @Test("Two nodes asked ahead for one instant take frames within half a frame interval of it; an instant past is refused",
+          .enabled(if: Broker.isAvailable, "needs mosquitto and mosquitto-clients"))
+    func synchronized() async throws {
+        let broker = try await Broker()
+        var nodes: [ServedCamera] = []
+        for name in ["a", "b"] {
+            nodes.append(try await ServedCamera(extra: ["--broker", "mqtt://127.0.0.1:\(broker.port)", "--fleet", "rig", "--node", name]))
+        }
+        defer { for node in nodes { node.process.send(SIGTERM) } }
+        for name in ["a", "b"] {
+            var status = ""
+            for _ in 0..<30 where !status.contains("online") { status = try await broker.next(on: "camctl/rig/\(name)/status", within: 1) ?? "" }
+        }
+        let watcher = try broker.watch("camctl/rig/+/events")
+        defer { watcher.send(SIGTERM) }
+        try await Task.sleep(for: .milliseconds(500))
+        var offsets: [Double] = []
+        for round in 0..<5 {
+            let instant = Date().timeIntervalSince1970 + 0.8
+            try await broker.publish("camctl/rig/command", #"{"id": "r\#(round)", "action": "capture", "at": \#(instant), "expires_at": \#(instant + 2)}"#)
+            var results: [[String: Any]] = []
+            for _ in 0..<100 {
+                results = Self.events(watcher).filter { $0["event"] as? String == "result" && $0["id"] as? String == "r\(round)" }
+                if results.count == 2 { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(results.count == 2, "both nodes answered round \(round)")
+            let instants = results.compactMap { ($0["photos"] as? [[String: Any]])?.first?["captured_at_us"] as? Int }
+            #expect(instants.count == 2)
+            for taken in instants { offsets.append(Double(taken) / 1e6 - instant) }
+            if instants.count == 2 { #expect(abs(instants[0] - instants[1]) <= 35_000, "round \(round): \(instants)") }
+        }
+        #expect(offsets.allSatisfy { abs($0) <= 0.5 / 30 + 0.002 }, "frame instants from the asked one, in ms: \(offsets.map { Int($0 * 1000) })")
+
+        try await broker.publish("camctl/rig/command", #"{"id": "late", "action": "capture", "at": \#(Date().timeIntervalSince1970 - 5)}"#)
+        var refusals: [[String: Any]] = []
+        for _ in 0..<60 where refusals.count < 2 {
+            refusals = Self.events(watcher).filter { $0["event"] as? String == "error" && $0["id"] as? String == "late" }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(refusals.count == 2 && refusals.allSatisfy { ($0["error"] as? String)?.contains("no photo was taken") == true }, "\(refusals)")
+    }
 }

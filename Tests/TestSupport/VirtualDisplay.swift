@@ -7,25 +7,29 @@ public final class VirtualDisplay {
     public let name: String
     private let server: Process
 
-    /// Starts the server and waits until it listens.
+    /// Starts the server and waits until it listens. Xvfb chooses a free display number itself
+    /// (`-displayfd`) and says it once it listens: two tests starting displays at once never take
+    /// the same number.
     public init() throws {
-        var number = Int.random(in: 100...999)
-        while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") { number += 1 }
-        name = ":\(number)"
         server = Process()
         // The shell becomes the server (exec), after starting a watcher that ends the server once
         // the test process is gone, even when it was killed and no deinit ran.
         server.executableURL = URL(fileURLWithPath: "/bin/sh")
         server.arguments = ["-c", """
             (while kill -0 \(getpid()) 2>/dev/null; do kill -0 $$ 2>/dev/null || exit 0; sleep 1; done; kill -9 $$) &
-            exec /usr/bin/Xvfb "$1" -screen 0 1280x720x24 -nolisten tcp
-            """, "sh", name]
-        server.standardOutput = FileHandle.nullDevice
+            exec /usr/bin/Xvfb -displayfd 1 -screen 0 1280x720x24 -nolisten tcp
+            """]
+        let announced = Pipe()
+        server.standardOutput = announced
         server.standardError = FileHandle.nullDevice
         try server.run()
-        for _ in 0..<100 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
-            usleep(20_000)
+        var number = Data()
+        while !number.contains(UInt8(ascii: "\n")) {
+            let chunk = announced.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw ScreenshotFailure(message: "Xvfb did not start") }
+            number += chunk
         }
+        name = ":" + String(decoding: number, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The whole screen (1280x720) as RGB bytes, grabbed by GStreamer's `ximagesrc`.

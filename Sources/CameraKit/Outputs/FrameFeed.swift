@@ -18,6 +18,9 @@ final class FrameFeed: Sendable {
         var latest: Sample?
         /// When the camera took the recent frames, on the system's real-time clock, by timestamp.
         var instants: [(time: ClockTime, at: Date)] = []
+        /// The recent frames themselves, kept while a capture near an instant waits (``holdRecent()``).
+        var recent: [Sample] = []
+        var recentHolders = 0
         /// Frames taken before this time are refused (see ``refuseFrames(before:)``).
         var earliest: ClockTime?
         var collectors: [Int: Collector] = [:]
@@ -34,6 +37,7 @@ final class FrameFeed: Sendable {
             state.latest = nil
             state.earliest = nil
             state.instants = []
+            state.recent = []
         }
     }
 
@@ -70,6 +74,10 @@ final class FrameFeed: Sendable {
                 state.instants.append((time, instant))
                 if state.instants.count > Self.keptInstants { state.instants.removeFirst() }
             }
+            if state.recentHolders > 0 {
+                state.recent.append(sample)
+                if state.recent.count > Self.keptRecent { state.recent.removeFirst() }
+            }
             var finished: [Collector] = []
             for (id, var collector) in state.collectors {
                 collector.remaining -= 1
@@ -84,6 +92,31 @@ final class FrameFeed: Sendable {
         }
         for receiver in receivers { receiver.continuation.yield(sample) }
         for collector in finished { collector.continuation.finish() }
+    }
+
+    /// How many recent frames are held while a capture near an instant waits: each holds a camera
+    /// buffer, so only a few, and only then.
+    static let keptRecent = 4
+
+    /// Holds the recent frames (besides the newest) until ``releaseRecent()``, so a capture near an
+    /// instant that has just passed can still take the frame nearest it.
+    func holdRecent() {
+        state.withLock { state in
+            state.recentHolders += 1
+            if state.recentHolders == 1, let latest = state.latest { state.recent = [latest] }
+        }
+    }
+
+    func releaseRecent() {
+        state.withLock { state in
+            state.recentHolders -= 1
+            if state.recentHolders == 0 { state.recent = [] }
+        }
+    }
+
+    /// The recent frames held, oldest first.
+    func recentFrames() -> [Sample] {
+        state.withLock { $0.recent }
     }
 
     /// When the camera took a recent frame, on the system's real-time clock; `nil` when unknown.

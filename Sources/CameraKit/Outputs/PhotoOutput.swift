@@ -136,6 +136,51 @@ public final class PhotoOutput: Sendable {
         }
     }
 
+    /// Takes the photo of the frame the camera took nearest `instant` (on the system's real-time
+    /// clock): a fleet's synchronized capture, where every camera is asked for the same instant
+    /// ahead of time. Frames are looked at as they come until the first taken after the instant
+    /// (the few just before are held meanwhile), so no node waits for a frame beyond that one, and
+    /// cameras agree to within a frame interval and their clocks' agreement.
+    ///
+    /// - Throws: A ``CaptureError`` (`timeout`) when the instant passed more than `tolerance`
+    ///   seconds before the request: the photo is not taken late.
+    public func capture(_ settings: PhotoSettings = PhotoSettings(), nearest instant: Date, tolerance: Double = 0.1) async throws(CaptureError) -> Photo {
+        let late = Date().timeIntervalSince(instant)
+        guard late <= tolerance else {
+            throw CaptureError(.timeout, String(format: "the capture time had passed %.3f s before the request came (more than %.3f s); no photo was taken", late, tolerance))
+        }
+        feed.holdRecent()
+        defer { feed.releaseRecent() }
+        let request = try begin(settings)
+        return try await complete(request) { () async throws(CaptureError) -> Sample in
+            try await frame(nearest: instant)
+        }
+    }
+
+    /// The frame taken nearest `instant`: of those held, and those that come until one is taken after it.
+    private func frame(nearest instant: Date) async throws(CaptureError) -> Sample {
+        var best: (frame: Sample, distance: Double)?
+        func consider(_ frame: Sample) -> Date? {
+            guard let taken = feed.instant(of: frame) else { return nil }
+            let distance = abs(taken.timeIntervalSince(instant))
+            if best.map({ distance < $0.distance }) ?? true { best = (frame, distance) }
+            return taken
+        }
+        let held = feed.recentFrames() + [try feed.latest()].compactMap { $0 }
+        let newest = held.map(consider).compactMap { $0 }.max()
+        if newest.map({ $0 < instant }) ?? true {
+            do {
+                for try await frame in feed.frames(count: .max, frameTimeout: .seconds(5)) {
+                    if let taken = consider(frame), taken >= instant { break }
+                }
+            } catch {
+                throw CaptureError.converting(error, context: "waiting for the frame of the capture time failed")
+            }
+        }
+        guard let best else { throw CaptureError(.interrupted, "the camera's frames have no time; no photo was taken") }
+        return best.frame
+    }
+
     /// Takes `count` photos of consecutive frames, each frame a different one, encoding each as
     /// soon as it arrives. Photos come back in frame order, and each is a capture of its own,
     /// with its own id and events.

@@ -1,10 +1,14 @@
 import CameraKit
+import Foundation
 
 /// What a front end asks a ``SessionOperator`` to do: a key, a signal, a description file's step,
 /// a request over the network, each made into one of these.
 public enum Action: Sendable {
     /// Take a photo of a frame newer than the last photo's; it is delivered.
     case takePhoto(PhotoSettings)
+    /// Take the photo of the frame the camera took nearest an instant (a fleet's synchronized
+    /// capture); it is delivered. An instant that passed more than `tolerance` seconds ago is refused.
+    case takePhotoNear(Date, tolerance: Double, PhotoSettings)
     /// Take `count` photos of consecutive frames; each is delivered.
     case burst(count: Int, PhotoSettings)
     /// Count down `seconds`, large on the preview (when it shows text) and as ``OperatorEvent``s;

@@ -81,6 +81,10 @@ public actor SessionOperator {
             case .takePhoto(let settings):
                 session.previewOutput.showShutter()
                 return try await take([try await session.photoOutput.capture(settings, after: lastPhoto)])
+            case .takePhotoNear(let instant, let tolerance, let settings):
+                let photo = try await session.photoOutput.capture(settings, nearest: instant, tolerance: tolerance)
+                session.previewOutput.showShutter()
+                return try await take([photo])
             case .burst(let count, let settings):
                 session.previewOutput.showShutter()
                 return try await take(try await session.photoOutput.captureBurst(count: count, settings))
