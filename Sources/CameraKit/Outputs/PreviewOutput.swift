@@ -156,8 +156,10 @@ public final class PreviewOutput: Sendable {
         }
         guard let element else { return }
         try? element.setProperty("brightness", -0.6)
-        Task { [self] in
-            try? await Task.sleep(for: time)
+        // On a timer of its own, not a task: the preview brightens on time however busy Swift's
+        // shared threads are.
+        let (whole, fraction) = time.components
+        DispatchQueue.global().asyncAfter(deadline: .now() + Double(whole) + Double(fraction) / 1e18) { [self] in
             // A later shot's dim is not cut short by this one's end.
             guard state.withLock({ $0.shutterCount == count }) else { return }
             try? element.setProperty("brightness", 0.0)
