@@ -56,7 +56,8 @@ struct ServeCommand: Subcommand {
     /// options passed through to the broker's client.
     static func fleet(_ arguments: ParsedArguments) throws(CommandFailure) -> CameraServer.Fleet? {
         guard let broker = arguments.string("--broker") else {
-            if arguments.string("--fleet") != nil { throw CommandFailure("--fleet needs --broker mqtt://HOST[:PORT]", exitCode: .usage) }
+            let given = ["--fleet", "--node", "--broker-user", "--broker-password-file", "--broker-ca"].first { arguments.string($0) != nil }
+            if let given { throw CommandFailure("\(given) needs --broker mqtt://HOST[:PORT]", exitCode: .usage) }
             return nil
         }
         let secure = broker.hasPrefix("mqtts://")
