@@ -16,8 +16,9 @@ final class FrameFeed: Sendable {
 
     private struct State {
         var latest: Sample?
-        /// When the camera took the recent frames, on the system's real-time clock, by timestamp.
-        var instants: [(time: ClockTime, at: Date)] = []
+        /// The system's real-time clock at the pipeline's running time zero (seconds since 1970),
+        /// as the newest frame measured it: a frame's instant is this plus its timestamp.
+        var realTimeAtZero: Double?
         /// The recent frames themselves, kept while a capture near an instant waits (``holdRecent()``).
         var recent: [Sample] = []
         var recentHolders = 0
@@ -36,7 +37,7 @@ final class FrameFeed: Sendable {
             state.closedReason = nil
             state.latest = nil
             state.earliest = nil
-            state.instants = []
+            state.realTimeAtZero = nil
             state.recent = []
         }
     }
@@ -61,9 +62,6 @@ final class FrameFeed: Sendable {
         for collector in collectors { collector.continuation.finish(throwing: reason) }
     }
 
-    /// How many frames' instants are kept: a second's worth at 30 fps.
-    static let keptInstants = 32
-
     /// Adds the newest frame, and when the camera took it (when known); called on the streaming thread.
     func append(_ sample: Sample, capturedAt instant: Date? = nil) {
         let (receivers, finished) = state.withLock { state -> ([Collector], [Collector]) in
@@ -71,8 +69,7 @@ final class FrameFeed: Sendable {
             if let earliest = state.earliest, let time = sample.buffer?.presentationTime, time < earliest { return ([], []) }
             state.latest = sample
             if let instant, let time = sample.buffer?.presentationTime {
-                state.instants.append((time, instant))
-                if state.instants.count > Self.keptInstants { state.instants.removeFirst() }
+                state.realTimeAtZero = instant.timeIntervalSince1970 - time.seconds
             }
             if state.recentHolders > 0 {
                 state.recent.append(sample)
@@ -119,10 +116,12 @@ final class FrameFeed: Sendable {
         state.withLock { $0.recent }
     }
 
-    /// When the camera took a recent frame, on the system's real-time clock; `nil` when unknown.
+    /// When the camera took a frame of this session, on the system's real-time clock; `nil` when
+    /// unknown. Every frame's timestamp is on the same running time, so one measured offset dates
+    /// them all, however long after its arrival a frame is dated.
     func instant(of sample: Sample) -> Date? {
-        guard let time = sample.buffer?.presentationTime else { return nil }
-        return state.withLock { state in state.instants.last { $0.time == time }?.at }
+        guard let time = sample.buffer?.presentationTime, let zero = state.withLock({ $0.realTimeAtZero }) else { return nil }
+        return Date(timeIntervalSince1970: zero + time.seconds)
     }
 
     /// The newest frame, or `nil` before the first.

@@ -473,8 +473,9 @@ public final class PhotoOutput: Sendable {
     /// When the camera took a frame, on the system's real-time clock. A frame's timestamp is on the
     /// pipeline's running time (its clock, monotonic, less the moment it started playing); the
     /// running time now, less that timestamp, is how long ago the frame was taken, and the real-time
-    /// clock now, less that age, is its instant. The age is measured here, as the frame arrives,
-    /// so a later change of the real-time clock (NTP stepping it) moves only later frames.
+    /// clock now, less that age, is its instant. Measured again as each frame arrives (the feed
+    /// keeps the real-time clock's reading at running time zero), so a step of the real-time clock
+    /// (NTP setting it) is followed from the next frame on.
     private func instant(of frame: Sample) -> Date? {
         guard let time = frame.buffer?.presentationTime, let clock = state.withLock({ $0.attachment?.clock }),
               let running = clock.runningTime, running.rawValue >= time.rawValue else { return nil }
