@@ -6,7 +6,7 @@ import GStreamer
 enum Command {
     /// Every command, in the order help lists them.
     static var all: [any Subcommand.Type] {
-        [DevicesCommand.self, FiltersCommand.self, PreviewCommand.self, CaptureCommand.self, BoothCommand.self, RunCommand.self, ServeCommand.self,
+        [DevicesCommand.self, FiltersCommand.self, PreviewCommand.self, CaptureCommand.self, BoothCommand.self, RunCommand.self, ServeCommand.self, FleetCommand.self,
          LibraryCommand.self, OverlayCommand.self, CompletionsCommand.self]
     }
 

@@ -9,7 +9,7 @@ struct BoothCommandTests {
     func boothSlots() throws {
         let display = try VirtualDisplay()
         let camctl = try Camctl()
-        let booth = try camctl.start(["booth", "--device", "test", "--resolution", "640x480", "--shots", "2", "--layout", "1x4",
+        let booth = try camctl.start(["booth", "--device", "test", "--resolution", "640x480@30", "--shots", "2", "--layout", "1x4",
                                       "--countdown", "0.5", "--show-shots", "4", "--show-result", "8", "--sink", "ximagesink", "--json"],
                                      environment: ["DISPLAY": display.name])
         #expect(booth.waitForOutput(containing: "\"path\""))

@@ -181,4 +181,36 @@ struct FleetNodeTests {
         }
         #expect(refusals.count == 2 && refusals.allSatisfy { ($0["error"] as? String)?.contains("no photo was taken") == true }, "\(refusals)")
     }
+
+    @Test("camctl fleet lists the nodes and takes a synchronized photo on each; a node that does not answer is named, exit 69",
+          .enabled(if: Broker.isAvailable, "needs mosquitto and mosquitto-clients"))
+    func controller() async throws {
+        let broker = try await Broker()
+        var nodes: [ServedCamera] = []
+        for name in ["a", "b"] {
+            nodes.append(try await ServedCamera(extra: ["--broker", "mqtt://127.0.0.1:\(broker.port)", "--fleet", "pair", "--node", name]))
+        }
+        defer { for node in nodes { node.process.send(SIGCONT); node.process.send(SIGTERM) } }
+        for name in ["a", "b"] {
+            var status = ""
+            for _ in 0..<30 where !status.contains("online") { status = try await broker.next(on: "camctl/pair/\(name)/status", within: 1) ?? "" }
+        }
+        let camctl = ChildProcess.buildFolder.appendingPathComponent("camctl").path
+        let fleet = ["--broker", "mqtt://127.0.0.1:\(broker.port)", "--fleet", "pair"]
+        let listed = try await ChildProcess.finished(camctl, ["fleet", "list"] + fleet + ["--json"])
+        #expect(Camctl.objects(listed.standardOutput).compactMap { $0["node"] as? String } == ["a", "b"], "\(listed.standardOutput)")
+
+        let captured = try await ChildProcess.finished(camctl, ["fleet", "capture"] + fleet + ["--at", "0.8", "--json"])
+        #expect(captured.status == 0, "\(captured.standardError)")
+        let objects = Camctl.objects(captured.standardOutput)
+        let offsets = objects.compactMap { $0["offset_ms"] as? Double }
+        #expect(offsets.count == 2 && offsets.allSatisfy { abs($0) <= 1000.0 / 60 + 2 }, "\(captured.standardOutput)")
+        #expect((objects.last?["skew_ms"] as? Double ?? 99) <= 1000.0 / 30 + 2)
+        for node in nodes { #expect(try await node.camctl.photosAwaited().count == 1) }
+
+        nodes[1].process.send(SIGSTOP)  // b hangs: online in its status, silent
+        let partial = try await ChildProcess.finished(camctl, ["fleet", "capture"] + fleet + ["--at", "0.5", "--timeout", "2"])
+        #expect(partial.status == 69)
+        #expect(partial.standardError == "camctl: b did not answer in time; their photos were not taken\n", "\(partial.standardError)")
+    }
 }

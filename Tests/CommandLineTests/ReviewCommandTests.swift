@@ -63,7 +63,7 @@ struct ReviewCommandTests {
     func reviewShowsThePhoto() throws {
         let display = try VirtualDisplay()
         let camctl = try Camctl()
-        let capture = try camctl.start(["capture", "--device", "test", "--resolution", "640x480", "--review", "--sink", "ximagesink",
+        let capture = try camctl.start(["capture", "--device", "test", "--resolution", "640x480@30", "--review", "--sink", "ximagesink",
                                         "--json"], environment: ["DISPLAY": display.name], writingInput: true)
         #expect(capture.waitForOutput(containing: "\"reviewing\""))
         let screens = try screenshots(of: display)
@@ -157,7 +157,7 @@ struct ReviewCommandTests {
     func boothReview() throws {
         let display = try VirtualDisplay()
         let camctl = try Camctl()
-        let booth = try camctl.start(["booth", "--device", "test", "--resolution", "640x480", "--shots", "2", "--layout", "1x4",
+        let booth = try camctl.start(["booth", "--device", "test", "--resolution", "640x480@30", "--shots", "2", "--layout", "1x4",
                                       "--countdown", "0.5", "--show-shots", "0", "--review", "--sink", "ximagesink", "--json"],
                                      environment: ["DISPLAY": display.name], writingInput: true)
         #expect(booth.waitForOutput(containing: "\"reviewing\""))

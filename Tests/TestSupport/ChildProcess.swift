@@ -3,7 +3,7 @@ import Synchronization
 
 /// Runs programs the tests need: the package's own binaries and tools we did not write.
 public struct ChildProcess {
-    public struct Result {
+    public struct Result: Sendable {
         public let status: Int32
         public let standardOutput: String
         public let standardError: String
