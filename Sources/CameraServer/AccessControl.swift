@@ -1,3 +1,4 @@
+import Checksums
 import Foundation
 import HTTPServer
 
@@ -26,14 +27,14 @@ public struct AccessControl: Sendable {
     func allows(_ request: HTTPRequest) -> Bool {
         guard let token else { return true }
         if let header = request.headers["authorization"], header.hasPrefix("Bearer "),
-           Self.same(String(header.dropFirst("Bearer ".count)), token) { return true }
-        if let query = request.query["token"], Self.same(query, token) { return true }
-        return cookies(of: request)[Self.cookieName].map { Self.same($0, token) } ?? false
+           HMAC.matches(String(header.dropFirst("Bearer ".count)), token) { return true }
+        if let query = request.query["token"], HMAC.matches(query, token) { return true }
+        return cookies(of: request)[Self.cookieName].map { HMAC.matches($0, token) } ?? false
     }
 
     /// The header that keeps the token in the browser after a visit with a right `?token=`.
     func cookieHeader(for request: HTTPRequest) -> (name: String, value: String)? {
-        guard let token, let query = request.query["token"], Self.same(query, token) else { return nil }
+        guard let token, let query = request.query["token"], HMAC.matches(query, token) else { return nil }
         return ("Set-Cookie", "\(Self.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict")
     }
 
@@ -44,13 +45,6 @@ public struct AccessControl: Sendable {
             if parts.count == 2 { cookies[parts[0]] = parts[1] }
         }
         return cookies
-    }
-
-    /// Compares in time that does not depend on where the strings differ.
-    private static func same(_ given: String, _ token: String) -> Bool {
-        let (a, b) = (Array(given.utf8), Array(token.utf8))
-        guard a.count == b.count else { return false }
-        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }
 

@@ -21,9 +21,7 @@ struct GuestLinks: Sendable {
     func photo(named part: String) -> Int64? {
         let pieces = part.split(separator: "-", maxSplits: 1)
         guard pieces.count == 2, let id = Int64(pieces[0]), id > 0 else { return nil }
-        let (given, right) = (Array(pieces[1].utf8), Array(tag(for: id).utf8))
-        guard given.count == right.count, zip(given, right).reduce(0, { $0 | ($1.0 ^ $1.1) }) == 0 else { return nil }
-        return id
+        return HMAC.matches(pieces[1], tag(for: id)) ? id : nil
     }
 
     /// A record with its photo's link added (`guest_link`), when it has an id.

@@ -14,3 +14,13 @@ public enum HMAC {
         return outer.finish()
     }
 }
+
+extension HMAC {
+    /// Whether a given tag (or token) is the expected one, compared in a time that does not depend
+    /// on where they differ, so a guesser learns nothing from how long a refusal takes.
+    public static func matches(_ given: some StringProtocol, _ expected: some StringProtocol) -> Bool {
+        let (a, b) = (Array(given.utf8), Array(expected.utf8))
+        guard a.count == b.count else { return false }
+        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}

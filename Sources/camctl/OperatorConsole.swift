@@ -145,20 +145,13 @@ final class OperatorConsole: Sendable {
 
     /// Runs a booth as `plan` says, with the keys: the shutter ends a countdown or a showing at once
     /// (and keeps, while the composition is reviewed), `q` ends the booth after the shot in hand,
-    /// Backspace, Delete or `x` discard under review. An interrupt ends it at once, keeping what
-    /// was taken; it and `q` are returned.
+    /// Backspace, Delete or `x` discard under review. An interrupt ends it at once (no result
+    /// shown), keeping what was taken; it and `q` are returned.
     func booth(_ plan: BoothPlan, controls: ControlInbox) async throws(CommandFailure) -> Control? {
         reviews.expect(timeout: plan.reviewTimeout)
         let answering = Task { [self, camera, reviews] () -> Control? in
             var ending: Control?
-            while !Task.isCancelled {
-                if ending == .interrupt {
-                    // Whatever the booth still shows is cut short until it ends.
-                    _ = try? await camera.perform(.cutShort)
-                    try? await Task.sleep(for: .milliseconds(50))
-                    continue
-                }
-                guard let control = await controls.next(within: nil) else { break }
+            while ending != .interrupt, let control = await controls.next(within: nil) {
                 switch control {
                 case .captureNow, .keep:
                     if reviews.isWaiting {

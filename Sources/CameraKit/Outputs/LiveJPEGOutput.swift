@@ -79,11 +79,12 @@ public final class LiveJPEGOutput: Sendable {
     /// An MJPEG camera's own frames passed on as they are, without an encode.
     public var passedThroughFrameCount: Int { passed.load(ordering: .relaxed) }
 
-    /// Called on the streaming thread for each frame: encoded by the branch, or (`passing`) the
-    /// camera's own JPEG, passed on while someone receives.
+    /// Called on the streaming thread for each frame while someone receives: encoded by the branch,
+    /// or (`passing`) the camera's own JPEG.
     private func deliver(_ sample: Sample, passing: Bool = false) {
-        let receivers = state.withLock { Array($0.receivers.values) }
-        guard !passing || !receivers.isEmpty, let buffer = sample.buffer, let jpeg = try? buffer.bytes() else { return }
+        // No one receiving (a camera's own JPEGs come whether or not anyone watches): nothing to do.
+        guard let receivers = state.withLock({ $0.receivers.isEmpty ? nil : Array($0.receivers.values) }),
+              let buffer = sample.buffer, let jpeg = try? buffer.bytes() else { return }
         if passing { passed.add(1, ordering: .relaxed) } else { encoded.add(1, ordering: .relaxed) }
         let frame = Frame(jpeg: jpeg, presentationTime: buffer.presentationTime, capturedAt: capturedAt(buffer.presentationTime))
         for receive in receivers { receive(frame) }

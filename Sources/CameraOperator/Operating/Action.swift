@@ -49,7 +49,8 @@ public enum Action: Sendable {
     /// the result shown); ``cutShort`` ends a countdown or a showing early, ``endBooth`` ends the
     /// run after the shot in hand.
     case booth(BoothPlan)
-    /// End a running booth: no more shots; those taken are composed.
+    /// End a running booth: a countdown or showing ends now, no more shots are taken, and those
+    /// taken are composed (and reviewed, when the booth reviews) without showing the result.
     case endBooth
     /// Stop the session.
     case stop

@@ -305,7 +305,7 @@ public actor SessionOperator {
         if plan.reviews {
             return try await perform(.review(timeout: plan.reviewTimeout, unanswered: .keep, hint: plan.reviewHint))
         }
-        _ = try await perform(.showResult(seconds: plan.showResult))
+        if !booth.isEnding { _ = try await perform(.showResult(seconds: plan.showResult)) }
         guard case .composed(let composed) = composition else { return .boothTaken(shots, composed: nil) }
         return .boothTaken(shots, composed: composed)
     }
