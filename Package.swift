@@ -21,10 +21,14 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The kernel's V4L2 control interface (camera controls, flash), header only.
         .systemLibrary(name: "CV4L2"),
+        // The kernel's clock discipline (whether the system clock is synchronized), header only.
+        .systemLibrary(name: "CTimex"),
         // An HTTP server library (limits on connections, idle time and sizes built in).
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // MQTT, through the mosquitto project's client library (a fleet's commands and events).
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // HTTP downloads (a fleet's photos, collected from its nodes).
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // QR codes (a photo's download link for a guest's phone).
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         // malloc tuning and the control signals' handler, for the command-line tool.
@@ -35,6 +39,8 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         // An MQTT client over libmosquitto: reconnecting, resubscribing, messages to a handler.
         .target(name: "MQTTClient", dependencies: ["CMosquitto"]),
+        // HTTP downloads over libcurl, with a limit on what is taken.
+        .target(name: "HTTPClient", dependencies: ["CCurl"]),
         // Layer 3, leaves in pure Swift that import nothing of the project:
         // formats read and written (EXIF, JPEG segments, PNG headers),
         .target(name: "ImageMetadata"),
@@ -55,9 +61,11 @@ let package = Package(
         // copies, links, sidecars, hooks), as data.
         .target(name: "CameraOperator", dependencies: ["CameraKit", "PhotoLibrary", "FileSystem"]),
         // Layer 7, front ends: camctl serve's web page, HTTP API, live picture and events,
-        .target(name: "CameraServer", dependencies: ["CameraKit", "CameraOperator", "PhotoLibrary", "HTTPServer", "MQTTClient", "Checksums", "CQRencode"]),
+        .target(name: "CameraServer", dependencies: ["CameraKit", "CameraOperator", "PhotoLibrary", "HTTPServer", "MQTTClient", "Checksums", "CQRencode", "CTimex"]),
+        // a fleet's controller: its nodes' statuses and answers, and their photos collected,
+        .target(name: "FleetControl", dependencies: ["MQTTClient", "HTTPClient", "PhotoLibrary", "Checksums", "FileSystem"]),
         // and the command-line tool.
-        .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "CameraServer", "MQTTClient", "PhotoLibrary", "HEIF", "PipelineScript", "FileSystem", "ImageMetadata", "CProcess"]),
+        .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "CameraServer", "FleetControl", "MQTTClient", "PhotoLibrary", "HEIF", "PipelineScript", "FileSystem", "ImageMetadata", "CProcess"]),
         // Benchmarks against gst-launch-1.0 in the same run: swift run -c release camctl-bench
         .executableTarget(name: "camctl-bench", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary"]),
 
@@ -73,6 +81,7 @@ let package = Package(
         .testTarget(name: "PipelineScriptTests", dependencies: ["PipelineScript"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "ChecksumsTests", dependencies: ["Checksums"]),
+        .testTarget(name: "FleetControlTests", dependencies: ["FleetControl", "MQTTClient", "PhotoLibrary", "Checksums", "TestSupport"]),
         // The operator driven as a front end drives it, beside camctl doing the same.
         .testTarget(name: "CameraOperatorTests", dependencies: ["CameraOperator", "CameraKit", "ImageMetadata", "PhotoLibrary", "TestSupport", "camctl"]),
         // camctl run as a person or a script runs it: as a child process, judged by other tools.

@@ -119,7 +119,7 @@ enum ActionRequest {
         return number
     }
 
-    private static func integer(_ name: String, in object: [String: Any], _ range: ClosedRange<Int>) throws(APIError) -> Int? {
+    static func integer(_ name: String, in object: [String: Any], _ range: ClosedRange<Int>) throws(APIError) -> Int? {
         guard let value = object[name] else { return nil }
         guard let number = (value as? NSNumber)?.doubleValue, number == number.rounded(), range.contains(Int(exactly: number) ?? Int.min) else {
             throw .badRequest("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")

@@ -37,9 +37,11 @@ public final class CameraServer: Sendable {
         public var name: String
         public var node: String
         public var host: String
+        /// The software the node runs, for its status.
+        public var version: String
 
-        public init(broker: MQTTClient.Options, name: String, node: String, host: String) {
-            (self.broker, self.name, self.node, self.host) = (broker, name, node, host)
+        public init(broker: MQTTClient.Options, name: String, node: String, host: String, version: String) {
+            (self.broker, self.name, self.node, self.host, self.version) = (broker, name, node, host, version)
         }
     }
 
@@ -77,9 +79,10 @@ public final class CameraServer: Sendable {
         node = try fleet.map { fleet throws in
             let base = "http://\(fleet.host.contains(":") ? "[\(fleet.host)]" : fleet.host):\(server.port)"
             address.withLock { $0 = base }
-            return try FleetNode(options: fleet.broker, fleet: fleet.name, node: fleet.node, router: router, events: events) {
+            return try FleetNode(options: fleet.broker, fleet: fleet.name, node: fleet.node, router: router, events: events, base: base) {
                 var status = await router.status()
-                (status["fleet"], status["node"], status["url"]) = (fleet.name, fleet.node, base + "/")
+                (status["fleet"], status["node"], status["url"], status["version"]) = (fleet.name, fleet.node, base + "/", fleet.version)
+                status["clock"] = SystemClock.now()?.record ?? NSNull()
                 return status
             }
         }

@@ -24,19 +24,23 @@ final class FleetNode: Sendable {
     /// The status a node leaves behind: its last will, and what it says as it stops.
     private let offline: [UInt8]
     private let done = Mutex<(ids: Set<String>, order: [String])>(([], []))
+    private let announcing = Mutex<Task<Void, Never>?>(nil)
+    /// How often the status is published again.
+    static let announcementInterval = Duration.seconds(10)
 
     /// Joins `fleet` as `node` through the broker of `options`, taking commands into `router` and
-    /// telling `events`' events; `status` is what the node says of itself.
-    init(options: MQTTClient.Options, fleet: String, node: String, router: Router, events: EventHub,
+    /// telling `events`' events; `status` is what the node says of itself, `base` where other
+    /// machines reach its server (for download links).
+    init(options: MQTTClient.Options, fleet: String, node: String, router: Router, events: EventHub, base: String,
          status: @escaping @Sendable () async -> [String: Any]) throws(MQTTError) {
-        let base = "camctl/\(fleet)/\(node)"
-        let topics = (status: base + "/status", events: base + "/events")
+        let prefix = "camctl/\(fleet)/\(node)"
+        let topics = (status: prefix + "/status", events: prefix + "/events")
         let offline = JSONBody.bytes(["state": "offline", "fleet": fleet, "node": node])
         var options = options
         options.lastWill = (topics.status, offline)
         let box = NodeBox()
         client = try MQTTClient(options, onMessage: { message in
-            box.node.withLock { $0 }?.take(message, router: router)
+            box.node.withLock { $0 }?.take(message, router: router, base: base)
         }, onConnection: { connected, reason in
             FileHandle.standardError.write(Data("camctl: the broker \(connected ? "is connected" : "is not connected (\(reason)); trying again")\n".utf8))
             guard connected, let node = box.node.withLock({ $0 }) else { return }
@@ -46,9 +50,15 @@ final class FleetNode: Sendable {
         self.offline = offline
         box.node.withLock { $0 = self }
         client.subscribe("camctl/\(fleet)/command")
-        client.subscribe(base + "/command")
+        client.subscribe(prefix + "/command")
         events.listen { [client] json in client.publish(topics.events, json) }
-        Task { await announce(status) }
+        // Said again now and then: the library grows and the clock's state changes.
+        announcing.withLock { $0 = Task { [weak self] in
+            while !Task.isCancelled {
+                await self?.announce(status)
+                try? await Task.sleep(for: Self.announcementInterval)
+            }
+        } }
     }
 
     /// Publishes the retained status.
@@ -60,13 +70,15 @@ final class FleetNode: Sendable {
 
     /// Leaves the fleet: the status says offline, and the client stops.
     func leave() {
+        announcing.withLock { $0?.cancel() }
         client.publish(topics.status, offline, retain: true)
         client.stop()
     }
 
     /// A command: checked (size, JSON, id, expiry, not done before), then run; its result or the
-    /// reason it was refused goes to the events topic.
-    private func take(_ message: MQTTClient.Message, router: Router) {
+    /// reason it was refused goes to the events topic. Besides the operator's actions, a node
+    /// lists its library for a controller collecting the fleet's photos (`"action": "photos"`).
+    private func take(_ message: MQTTClient.Message, router: Router, base: String) {
         guard !message.isRetained else { return }  // a command left on the broker is old news
         let id: String
         let object: [String: Any]
@@ -78,7 +90,9 @@ final class FleetNode: Sendable {
         }
         Task {
             do throws(APIError) {
-                publish(["event": "result", "id": id].merging(try await router.outcome(of: object)) { first, _ in first })
+                let outcome = object["action"] as? String == "photos"
+                    ? try await router.listing(object, base: base) : try await router.outcome(of: object)
+                publish(["event": "result", "id": id].merging(outcome) { first, _ in first })
             } catch {
                 publish(["event": "error", "id": id, "status": error.status, "error": error.message])
             }

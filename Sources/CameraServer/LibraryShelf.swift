@@ -1,4 +1,6 @@
 import CameraOperator
+import Checksums
+import FileSystem
 import Foundation
 import PhotoLibrary
 
@@ -17,6 +19,17 @@ actor LibraryShelf {
     func page(offset: Int, limit: Int) throws(LibraryError) -> [UInt8] {
         let photos = try library.photos(offset: offset, limit: limit).map { links?.annotated($0.record) ?? $0.record }
         return JSONBody.bytes(["photos": photos, "offset": offset, "limit": limit, "total": try library.count()])
+    }
+
+    /// At most `limit` photos with ids above `id`, oldest first, each with its file's SHA-256 (a
+    /// photo whose file cannot be read is left out), and whether more follow.
+    func checksummed(after id: Int64, limit: Int) throws(LibraryError) -> (photos: [(LibraryPhoto, sha256: String)], more: Bool) {
+        let photos = try library.photos(after: id, limit: limit + 1)
+        let listed = photos.prefix(limit).compactMap { photo -> (LibraryPhoto, sha256: String)? in
+            guard let data = try? RegularFile.contents(of: photo.path, limit: Int.max) else { return nil }
+            return (photo, SHA256.hash(data).hexDigits)
+        }
+        return (listed, photos.count > limit)
     }
 
     func photo(id: Int64) throws(LibraryError) -> LibraryPhoto {

@@ -31,8 +31,8 @@ struct Router: Sendable {
     private func route(_ request: HTTPRequest) async throws(APIError) -> HTTPResponse {
         let parts = request.pathParts.map(String.init)
         let method = request.method
-        if parts.count == 2, parts[0] == "p", method == "GET" {
-            return try await guestDownload(parts[1])
+        if parts.count == 2 || parts.count == 3 && parts[2] == "thumbnail", parts[0] == "p", method == "GET" {
+            return try await guestDownload(parts[1], thumbnail: parts.count == 3)
         }
         if parts.first == "api" || ["stream.mjpg", "snapshot.jpg"].contains(parts.first ?? "") {
             guard access.allows(request) else {
@@ -152,14 +152,41 @@ struct Router: Sendable {
         links?.annotated(record) ?? record
     }
 
-    /// `GET /p/ID-TAG`: a guest's download of one photo; anything else there is 404, the same for all.
-    private func guestDownload(_ part: String) async throws(APIError) -> HTTPResponse {
+    /// `GET /p/ID-TAG` (and `…/thumbnail`): a guest's download of one photo (or its thumbnail);
+    /// anything else there is 404, the same for all.
+    private func guestDownload(_ part: String, thumbnail: Bool) async throws(APIError) -> HTTPResponse {
         let missing = APIError.notFound("this download link is not valid")
         guard let links, let id = links.photo(named: part), let shelf, let photo = try? await shelf.photo(id: id),
-              let data = FileManager.default.contents(atPath: photo.path) else { throw missing }
-        let name = "camctl-\(photo.id).\(photo.codec == "hevc" ? "heic" : "jpg")"
-        return HTTPResponse(type: photo.codec == "hevc" ? "image/heic" : "image/jpeg", bytes: [UInt8](data),
+              let path = thumbnail ? photo.thumbnailPath : photo.path,
+              let data = FileManager.default.contents(atPath: path) else { throw missing }
+        let type = thumbnail || photo.codec != "hevc" ? "image/jpeg" : "image/heic"
+        let name = "camctl-\(photo.id)\(thumbnail ? "-thumbnail" : "").\(type == "image/heic" ? "heic" : "jpg")"
+        return HTTPResponse(type: type, bytes: [UInt8](data),
                             headers: [("Content-Disposition", "attachment; filename=\"\(name)\""), ("Cache-Control", "private, max-age=86400")])
+    }
+
+    /// `{"action": "photos", "after": ID, "limit": N}` from a fleet's controller: the library's
+    /// photos with ids above `after` (0), oldest first, at most `limit` (50), each with its file's
+    /// SHA-256 and its download links (`url`, `thumbnail_url`) under `base`, and whether more follow.
+    func listing(_ object: [String: Any], base: String) async throws(APIError) -> [String: Any] {
+        let after = try ActionRequest.integer("after", in: object, 0...Int(Int64.max)) ?? 0
+        let limit = try ActionRequest.integer("limit", in: object, 1...Self.maximumPage) ?? 50
+        let shelf = try library()
+        guard let links else { throw APIError(404, "this server keeps no library") }
+        do {
+            let page = try await shelf.checksummed(after: Int64(after), limit: limit)
+            let photos = page.photos.map { photo, sha256 in
+                var record = photo.record
+                record["sha256"] = sha256
+                record["captured_at_us"] = Int64((photo.capturedAt.timeIntervalSince1970 * 1e6).rounded())
+                record["url"] = base + links.path(for: photo.id)
+                if photo.thumbnailPath != nil { record["thumbnail_url"] = base + links.path(for: photo.id) + "/thumbnail" }
+                return record
+            }
+            return ["outcome": "listing", "photos": photos, "more": page.more]
+        } catch {
+            throw APIError(error)
+        }
     }
 
     /// What the server says of itself at `/api/status` (and a fleet node in its status).

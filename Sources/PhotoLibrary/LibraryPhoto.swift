@@ -38,9 +38,12 @@ public struct NewPhoto: Sendable {
     public var capturedAt: Date
     public var device: String
     public var albums: [String]
+    /// Where the photo came from, when it is a copy of one kept elsewhere (another library's
+    /// photo): a name the library keeps once, so the same photo is never added twice.
+    public var origin: String?
 
     public init(data: [UInt8], thumbnail: [UInt8] = [], codec: String, width: Int, height: Int, orientation: Int = 1,
-                capturedAt: Date, device: String, albums: [String] = []) {
+                capturedAt: Date, device: String, albums: [String] = [], origin: String? = nil) {
         self.data = data
         self.thumbnail = thumbnail
         self.codec = codec
@@ -50,6 +53,7 @@ public struct NewPhoto: Sendable {
         self.capturedAt = capturedAt
         self.device = device
         self.albums = albums
+        self.origin = origin
     }
 
     /// The file name extension for the codec.

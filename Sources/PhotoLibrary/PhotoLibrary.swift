@@ -5,7 +5,7 @@ import ImageMetadata
 
 /// Photos on disk with an SQLite index: files named by capture time, thumbnails beside them in
 /// `thumbnails/`, and `library.sqlite` (WAL mode) recording each photo's id, file, capture time,
-/// camera, size, codec, orientation, thumbnail and albums.
+/// camera, size, codec, orientation, thumbnail, albums and, for a copy of a photo kept elsewhere, its origin.
 ///
 /// A photo is written durably (temporary file, fsync, rename, folder fsync) before its row, and
 /// both happen under the index's write lock, so several processes may add photos at once and a
@@ -117,6 +117,9 @@ public final class PhotoLibrary {
                 for album in photo.albums {
                     try database.query("INSERT OR IGNORE INTO albums (photo_id, name) VALUES (?, ?)", [.integer(id), .text(album)])
                 }
+                if let origin = photo.origin {
+                    try database.query("INSERT INTO origins (photo_id, origin) VALUES (?, ?)", [.integer(id), .text(origin)])
+                }
                 return try self.photo(id: id)
             }
         } catch {
@@ -160,6 +163,17 @@ public final class PhotoLibrary {
     public func photos(offset: Int, limit: Int) throws(LibraryError) -> [LibraryPhoto] {
         try rows("SELECT * FROM photos ORDER BY captured_at DESC, id DESC LIMIT ? OFFSET ?",
                  [.integer(Int64(max(0, limit))), .integer(Int64(max(0, offset)))])
+    }
+
+    /// At most `limit` photos with ids above `id`, oldest id first: a page that photos added or
+    /// deleted meanwhile do not shift.
+    public func photos(after id: Int64, limit: Int) throws(LibraryError) -> [LibraryPhoto] {
+        try rows("SELECT * FROM photos WHERE id > ? ORDER BY id LIMIT ?", [.integer(id), .integer(Int64(max(0, limit)))])
+    }
+
+    /// The photo added with an origin (``NewPhoto/origin``), if the library has it.
+    public func photo(origin: String) throws(LibraryError) -> LibraryPhoto? {
+        try rows("SELECT photos.* FROM photos JOIN origins ON origins.photo_id = photos.id WHERE origins.origin = ?", [.text(origin)]).first
     }
 
     /// How many photos there are.
@@ -356,6 +370,10 @@ public final class PhotoLibrary {
             photo_id INTEGER NOT NULL REFERENCES photos (id) ON DELETE CASCADE,
             name TEXT NOT NULL,
             PRIMARY KEY (photo_id, name)
+        );
+        CREATE TABLE IF NOT EXISTS origins (
+            photo_id INTEGER NOT NULL UNIQUE REFERENCES photos (id) ON DELETE CASCADE,
+            origin TEXT NOT NULL UNIQUE
         );
         """
 

@@ -1,36 +1,58 @@
 import CameraServer
+import FleetControl
 import Foundation
 import MQTTClient
-import Synchronization
+import PhotoLibrary
 
 /// `camctl fleet`: the controller of a fleet of `camctl serve --broker` nodes: which nodes there
-/// are, and a synchronized capture on all of them.
+/// are, a synchronized capture on all of them, and their photos collected in one place.
 struct FleetCommand: Subcommand {
     static let name = "fleet"
     static let synopsis = """
-        camctl fleet    list|capture --broker mqtt://HOST[:PORT] --fleet NAME [--at SECONDS] [--timeout SECONDS] [--json]
-                        [--broker-user USER] [--broker-password-file FILE] [--broker-ca FILE]
+        camctl fleet    list|capture|collect --broker mqtt://HOST[:PORT] --fleet NAME [--at SECONDS] [--timeout SECONDS]
+                        [--into DIR | --library DIR] [--json] [--broker-user USER] [--broker-password-file FILE] [--broker-ca FILE]
         """
-    static let summary = "list a fleet's nodes, or take a synchronized photo on all of them"
+    static let summary = "list a fleet's nodes, take a synchronized photo on all of them, or collect their photos"
     static let help = """
-        list      the nodes whose status the broker keeps: name, online or offline, camera, address
+        list      the nodes whose status the broker keeps: name, online or offline, camera, address,
+                  whether its clock is synchronized
         capture   a photo on every online node of the frame its camera took nearest one instant,
                   --at seconds from now (1 by default); prints each node's frame instant and how far
                   it is from the asked one, then the skew between the nodes. A node that refuses, or
                   does not answer within --timeout seconds after the instant (10), is named, and camctl
                   exits 69. The command expires a second after the instant: a node that gets it late
-                  never fires late.
-        --json prints one JSON object per node, then one for the fleet.
+                  never fires late. With --into or --library, the photos are then collected.
+        collect   every photo of every online node's library that is not yet in the folder of --into
+                  (a folder per node) or the library of --library (an album per node): each download is
+                  checked against the size and SHA-256 its node reports, and kept durably; run it again
+                  after an interruption and it goes on where it stopped. An offline node, or a photo
+                  that could not be had, is named, and camctl exits 69; the rest are kept.
+        A node whose clock is not synchronized is warned of: its frame instants are only as good as its clock.
+        --json prints one JSON object per node (or photo collected), then one for the fleet.
         """
     static let options: [ParsedArguments.Option] = [
         .init(name: "--broker", value: "URL"), .init(name: "--fleet", value: "NAME"), .init(name: "--at", value: "SECONDS"),
         .init(name: "--timeout", value: "SECONDS"), .init(name: "--json", value: nil),
+        .init(name: "--into", value: "DIR"), .init(name: "--library", value: "DIR"),
         .init(name: "--broker-user", value: "USER"), .init(name: "--broker-password-file", value: "FILE"),
         .init(name: "--broker-ca", value: "FILE"),
     ]
-    static let words = ["list", "capture"]
+    static let words = ["list", "capture", "collect"]
 
-    let isCapture: Bool
+    enum Job {
+        case list
+        /// A synchronized capture, its photos then collected when a destination is given.
+        case capture(collectingInto: Destination?)
+        case collect(into: Destination)
+    }
+
+    /// Where `collect` keeps photos.
+    enum Destination {
+        case folder(String)
+        case library(String)
+    }
+
+    let job: Job
     let fleet: CameraServer.Fleet
     let delay: Double
     let timeout: Double
@@ -38,9 +60,22 @@ struct FleetCommand: Subcommand {
 
     init(_ arguments: ParsedArguments) throws(CommandFailure) {
         guard arguments.positionals.count == 1, let word = arguments.positionals.first, Self.words.contains(word) else {
-            throw CommandFailure("camctl fleet takes list or capture", exitCode: .usage)
+            throw CommandFailure("camctl fleet takes list, capture or collect", exitCode: .usage)
         }
-        isCapture = word == "capture"
+        let destination: Destination?
+        switch (arguments.string("--into"), arguments.string("--library")) {
+        case (let folder?, nil): destination = .folder(folder)
+        case (nil, let folder?): destination = .library(folder)
+        case (nil, nil): destination = nil
+        default: throw CommandFailure("give either --into DIR or --library DIR, not both", exitCode: .usage)
+        }
+        switch (word, destination) {
+        case ("collect", let destination?): job = .collect(into: destination)
+        case ("collect", nil): throw CommandFailure("camctl fleet collect needs --into DIR or --library DIR", exitCode: .usage)
+        case ("capture", _): job = .capture(collectingInto: destination)
+        case (_, nil): job = .list
+        default: throw CommandFailure("--into and --library go with camctl fleet capture or collect", exitCode: .usage)
+        }
         guard var fleet = try ServeCommand.fleet(arguments) else {
             throw CommandFailure("camctl fleet needs --broker mqtt://HOST[:PORT] and --fleet NAME", exitCode: .usage)
         }
@@ -64,12 +99,33 @@ struct FleetCommand: Subcommand {
         client.subscribe("camctl/\(fleet.name)/+/events")
         try? await Task.sleep(for: .seconds(1))  // the retained statuses arrive
         let nodes = watch.nodes()
-        if !isCapture {
+        for node in nodes where node.isOnline && node.clockSynchronized == false {
+            Console.note("\(node.name)'s clock is not synchronized: its frame instants are only as good as its clock; run a time daemon (chrony, or linuxptp for a rig) on it")
+        }
+        switch job {
+        case .list:
             for node in nodes {
                 if printsJSON { try Console.json(node.record) } else { try Console.result(node.line) }
             }
-            return
+        case .capture(let destination):
+            var failure: CommandFailure?
+            do {
+                try await capture(on: nodes, client: client, watch: watch)
+            } catch {
+                failure = error
+            }
+            if let destination {
+                try await FleetCollection(fleet: fleet.name, timeout: timeout, printsJSON: printsJSON)
+                    .collect(from: nodes, into: destination, client: client, watch: watch)
+            }
+            if let failure { throw failure }
+        case .collect(let destination):
+            try await FleetCollection(fleet: fleet.name, timeout: timeout, printsJSON: printsJSON)
+                .collect(from: nodes, into: destination, client: client, watch: watch)
         }
+    }
+
+    private func capture(on nodes: [FleetWatch.Node], client: MQTTClient, watch: FleetWatch) async throws(CommandFailure) {
         let online = nodes.filter(\.isOnline).map(\.name)
         guard !online.isEmpty else {
             throw CommandFailure("no node of the fleet \(fleet.name) is online on the broker; start one with camctl serve --broker … --fleet \(fleet.name)",
@@ -104,7 +160,7 @@ struct FleetCommand: Subcommand {
                 }
             case .refused(let message)?:
                 if printsJSON { try Console.json(["node": node, "error": message]) } else { try Console.result("\(node)  refused: \(message)") }
-            case nil:
+            case nil, .listing?:
                 if printsJSON { try Console.json(["node": node, "error": "no answer"]) } else { try Console.result("\(node)  no answer") }
             }
         }
@@ -121,63 +177,5 @@ struct FleetCommand: Subcommand {
                 + (refused.isEmpty ? [] : ["\(refused.joined(separator: ", ")) refused"])
             throw CommandFailure(parts.joined(separator: "; ") + "; their photos were not taken", exitCode: .unavailable)
         }
-    }
-}
-
-/// What a controller hears from a fleet: each node's status, and the answers to its commands.
-final class FleetWatch: Sendable {
-    struct Node {
-        let name: String
-        let isOnline: Bool
-        let device: String
-        let url: String
-
-        var record: [String: Any] { ["node": name, "state": isOnline ? "online" : "offline", "device": device, "url": url] }
-        var line: String { "\(name)  \(isOnline ? "online" : "offline")  \(device)  \(url)" }
-    }
-
-    enum Answer: Sendable {
-        /// The photo's frame instant (seconds since 1970) and where the node keeps it.
-        case photo(capturedAt: Double, path: String)
-        case refused(String)
-    }
-
-    private let statuses = Mutex<[String: (online: Bool, device: String, url: String)]>([:])
-    private let answered = Mutex<[String: [String: Answer]]>([:])
-
-    /// A message from the broker: a node's status or one of its events.
-    func take(_ message: MQTTClient.Message) {
-        let levels = message.topic.split(separator: "/")
-        guard levels.count == 4, let object = try? JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any] else { return }
-        let node = String(levels[2])
-        if levels[3] == "status" {
-            let entry = (object["state"] as? String == "online", object["device"] as? String ?? "", object["url"] as? String ?? "")
-            statuses.withLock { $0[node] = entry }
-            return
-        }
-        guard let id = object["id"] as? String else { return }
-        let answer: Answer
-        switch object["event"] as? String {
-        case "result":
-            guard let photo = (object["photos"] as? [[String: Any]])?.first, let microseconds = (photo["captured_at_us"] as? NSNumber)?.doubleValue else {
-                answer = .refused("the node answered without a photo")
-                break
-            }
-            answer = .photo(capturedAt: microseconds / 1e6, path: photo["url"] as? String ?? photo["path"] as? String ?? "")
-        case "error":
-            answer = .refused(object["error"] as? String ?? "refused")
-        default:
-            return
-        }
-        answered.withLock { $0[id, default: [:]][node] = answer }
-    }
-
-    /// The nodes heard of, by name.
-    func nodes() -> [Node] {
-        statuses.withLock { $0 }.sorted { $0.key < $1.key }.map { Node(name: $0.key, isOnline: $0.value.online, device: $0.value.device, url: $0.value.url) }
-    }
-
-    func answers(to id: String) -> [String: Answer] {
-        answered.withLock { $0[id] ?? [:] }
     }
 }

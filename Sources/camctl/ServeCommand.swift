@@ -80,7 +80,7 @@ struct ServeCommand: Subcommand {
             options.password = password.trimmingCharacters(in: .newlines)
         }
         options.certificateAuthority = arguments.string("--broker-ca") ?? (secure ? "/etc/ssl/certs/ca-certificates.crt" : nil)
-        return CameraServer.Fleet(broker: options, name: name, node: node, host: "127.0.0.1")
+        return CameraServer.Fleet(broker: options, name: name, node: node, host: "127.0.0.1", version: camctlVersion)
     }
 
     /// Whether a name may stand in an MQTT topic as one level.

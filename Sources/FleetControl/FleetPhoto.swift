@@ -1,0 +1,64 @@
+import Foundation
+
+/// A photo a node of a fleet keeps, as it lists it for a controller: where to download it and
+/// what the download must be. Every field is checked, as it comes from another machine.
+public struct FleetPhoto: Sendable, Equatable {
+    /// The node that keeps it, and its number in the node's library.
+    public let node: String
+    public let id: Int64
+    /// The file's name in the node's library (`20261201-101502.250-k3f9x2.jpg`).
+    public let fileName: String
+    /// Where the file and its thumbnail are downloaded from.
+    public let url: String
+    public let thumbnailURL: String?
+    /// The file's SHA-256, 64 lowercase hex digits, and its size.
+    public let sha256: String
+    public let byteCount: Int
+    /// The instant its frame was captured.
+    public let capturedAt: Date
+    /// `jpeg` or `hevc`, the size in pixels, the EXIF orientation, the camera's name.
+    public let codec: String
+    public let width: Int
+    public let height: Int
+    public let orientation: Int
+    public let device: String
+
+    /// The largest photo file a node may report.
+    public static let maximumBytes = 1 << 30
+
+    /// The photo a listing's record describes, or `nil` when any field is missing or out of range.
+    public init?(record: [String: Any], node: String) {
+        func integer(_ key: String, _ range: ClosedRange<Int64>) -> Int64? {
+            guard let number = record[key] as? NSNumber, let value = Int64(exactly: number.doubleValue), range.contains(value) else { return nil }
+            return value
+        }
+        guard FleetPhoto.isPlainName(node),
+              let id = integer("id", 1...Int64.max),
+              let path = record["path"] as? String, let fileName = path.split(separator: "/").last.map(String.init),
+              fileName.wholeMatch(of: /[0-9]{8}-[0-9]{6}\.[0-9]{3}-[a-z0-9]{6}\.(jpg|heic)/) != nil,
+              let url = record["url"] as? String, Self.isWebAddress(url),
+              let sha256 = record["sha256"] as? String, sha256.wholeMatch(of: /[0-9a-f]{64}/) != nil,
+              let byteCount = integer("bytes", 1...Int64(Self.maximumBytes)),
+              let microseconds = integer("captured_at_us", 0...4_102_444_800_000_000),
+              let codec = record["codec"] as? String, ["jpeg", "hevc"].contains(codec),
+              let width = integer("width", 1...65535), let height = integer("height", 1...65535),
+              let orientation = integer("orientation", 1...8),
+              let device = record["device"] as? String, device.utf8.count <= 256
+        else { return nil }
+        let thumbnailURL = record["thumbnail_url"] as? String
+        guard thumbnailURL.map(Self.isWebAddress) ?? true else { return nil }
+        (self.node, self.id, self.fileName, self.url, self.thumbnailURL) = (node, id, fileName, url, thumbnailURL)
+        (self.sha256, self.byteCount, self.capturedAt) = (sha256, Int(byteCount), Date(timeIntervalSince1970: Double(microseconds) / 1e6))
+        (self.codec, self.width, self.height, self.orientation, self.device) = (codec, Int(width), Int(height), Int(orientation), device)
+    }
+
+    /// Whether a node's name can name a folder: not empty, no `/`, not hidden, at most 128 bytes.
+    public static func isPlainName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 128 && !name.contains("/") && !name.hasPrefix(".") && !name.contains("\0")
+    }
+
+    private static func isWebAddress(_ text: String) -> Bool {
+        (text.hasPrefix("http://") || text.hasPrefix("https://")) && text.utf8.count <= 2048
+            && !text.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 } == true })
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import MQTTClient
+import Synchronization
+
+/// What a controller hears from a fleet: each node's status, and the answers to its commands.
+/// Give it every message of `camctl/FLEET/+/status` and `camctl/FLEET/+/events`.
+public final class FleetWatch: Sendable {
+    /// A node as its retained status describes it.
+    public struct Node: Sendable {
+        public let name: String
+        public let isOnline: Bool
+        public let device: String
+        /// Its server's address.
+        public let url: String
+        /// Whether its system clock says it is synchronized; `nil` when it does not say.
+        public let clockSynchronized: Bool?
+        /// The largest error its clock admits, in seconds, when it says.
+        public let clockError: Double?
+
+        public var record: [String: Any] {
+            [
+                "node": name, "state": isOnline ? "online" : "offline", "device": device, "url": url,
+                "clock_synchronized": clockSynchronized.map { $0 as Any } ?? NSNull(),
+            ]
+        }
+
+        public var line: String {
+            let clock = switch clockSynchronized {
+            case true?: "clock synchronized"
+            case false?: "clock NOT synchronized"
+            case nil: "clock unknown"
+            }
+            return "\(name)  \(isOnline ? "online" : "offline")  \(device)  \(url)  \(clock)"
+        }
+    }
+
+    /// A node's answer to a command.
+    public enum Answer: Sendable {
+        /// A photo: its frame instant (seconds since 1970) and where the node keeps it.
+        case photo(capturedAt: Double, path: String)
+        /// A page of the node's library, and whether more follow.
+        case listing([FleetPhoto], more: Bool)
+        case refused(String)
+    }
+
+    private let statuses = Mutex<[String: Node]>([:])
+    private let answered = Mutex<[String: [String: Answer]]>([:])
+
+    public init() {}
+
+    /// A message from the broker: a node's status or one of its events.
+    public func take(_ message: MQTTClient.Message) {
+        let levels = message.topic.split(separator: "/", omittingEmptySubsequences: false)
+        guard levels.count == 4, FleetPhoto.isPlainName(String(levels[2])),
+              let object = try? JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any] else { return }
+        let node = String(levels[2])
+        if levels[3] == "status" {
+            let clock = object["clock"] as? [String: Any]
+            let entry = Node(name: node, isOnline: object["state"] as? String == "online", device: object["device"] as? String ?? "",
+                             url: object["url"] as? String ?? "", clockSynchronized: clock?["synchronized"] as? Bool,
+                             clockError: (clock?["max_error_s"] as? NSNumber)?.doubleValue)
+            statuses.withLock { $0[node] = entry }
+            return
+        }
+        guard levels[3] == "events", let id = object["id"] as? String, let answer = Self.answer(object, node: node) else { return }
+        answered.withLock { $0[id, default: [:]][node] = answer }
+    }
+
+    /// What a `result` or `error` event answers.
+    private static func answer(_ object: [String: Any], node: String) -> Answer? {
+        switch object["event"] as? String {
+        case "result" where object["outcome"] as? String == "listing":
+            guard let records = object["photos"] as? [[String: Any]] else { return .refused("the node's listing has no photos") }
+            let photos = records.compactMap { FleetPhoto(record: $0, node: node) }
+            guard photos.count == records.count else { return .refused("the node listed a photo that cannot be read") }
+            return .listing(photos, more: object["more"] as? Bool ?? false)
+        case "result":
+            guard let photo = (object["photos"] as? [[String: Any]])?.first, let microseconds = (photo["captured_at_us"] as? NSNumber)?.doubleValue else {
+                return .refused("the node answered without a photo")
+            }
+            return .photo(capturedAt: microseconds / 1e6, path: photo["url"] as? String ?? photo["path"] as? String ?? "")
+        case "error":
+            return .refused(object["error"] as? String ?? "refused")
+        default:
+            return nil
+        }
+    }
+
+    /// The nodes heard of, by name.
+    public func nodes() -> [Node] {
+        statuses.withLock { $0 }.values.sorted { $0.name < $1.name }
+    }
+
+    /// The answers to a command so far, by node.
+    public func answers(to id: String) -> [String: Answer] {
+        answered.withLock { $0[id] ?? [:] }
+    }
+
+    /// The answer of `node` to a command, awaited until `deadline`.
+    public func answer(to id: String, from node: String, by deadline: ContinuousClock.Instant) async -> Answer? {
+        while ContinuousClock.now < deadline {
+            if let answer = answered.withLock({ $0[id]?[node] }) { return answer }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return answered.withLock { $0[id]?[node] }
+    }
+}

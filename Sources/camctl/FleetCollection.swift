@@ -1,0 +1,105 @@
+import FleetControl
+import Foundation
+import MQTTClient
+import PhotoLibrary
+
+/// `camctl fleet collect`: asks each online node for its library, a page at a time, and keeps
+/// every photo the destination does not have yet.
+struct FleetCollection {
+    let fleet: String
+    /// How long a node has to answer each page.
+    let timeout: Double
+    let printsJSON: Bool
+
+    /// The photos asked of a node at once.
+    static let pageSize = 50
+
+    func collect(from nodes: [FleetWatch.Node], into destination: FleetCommand.Destination, client: MQTTClient,
+                 watch: FleetWatch) async throws(CommandFailure) {
+        let collector = PhotoCollector(into: try open(destination), fleet: fleet)
+        var (collected, had) = (0, 0)
+        var problems: [String] = nodes.filter { !$0.isOnline }.map { "\($0.name) is offline, so its photos were not collected" }
+        for node in nodes where node.isOnline {
+            var after: Int64 = 0
+            pages: while true {
+                switch try await page(of: node.name, after: after, client: client, watch: watch) {
+                case .listing(let photos, let more)?:
+                    for photo in photos {
+                        after = max(after, photo.id)
+                        let result: PhotoCollector.Result
+                        do throws(CollectionError) {
+                            result = try await collector.collect(photo)
+                        } catch {
+                            guard error.concernsOnlyThisPhoto else { throw CommandFailure(error.description, exitCode: .cannotCreate) }
+                            problems.append(error.description)
+                            continue
+                        }
+                        switch result {
+                        case .collected(let path):
+                            collected += 1
+                            try print(photo, "collected", path)
+                        case .had:
+                            had += 1
+                        }
+                    }
+                    guard more, !photos.isEmpty else { break pages }
+                case .refused(let message)?:
+                    problems.append("\(node.name) refused to list its photos: \(message)")
+                    break pages
+                case nil, .photo?:
+                    problems.append("\(node.name) did not answer in time, so some of its photos were not collected")
+                    break pages
+                }
+            }
+        }
+        if printsJSON {
+            try Console.json(["fleet": fleet, "collected": collected, "had": had, "problems": problems])
+        } else {
+            try Console.result("collected \(collected) new photo\(collected == 1 ? "" : "s") from the fleet \(fleet); \(had) were there already")
+        }
+        guard problems.isEmpty else {
+            throw CommandFailure(problems.joined(separator: "; ") + "; run camctl fleet collect again to get the rest", exitCode: .unavailable)
+        }
+    }
+
+    /// A node's answer to a request for the photos after `after`.
+    private func page(of node: String, after: Int64, client: MQTTClient, watch: FleetWatch) async throws(CommandFailure) -> FleetWatch.Answer? {
+        let id = "photos-\(UUID().uuidString)"
+        let command: [String: Any] = ["id": id, "action": "photos", "after": after, "limit": Self.pageSize,
+                                      "expires_at": Date().timeIntervalSince1970 + timeout]
+        guard let payload = try? JSONSerialization.data(withJSONObject: command),
+              client.publish("camctl/\(fleet)/\(node)/command", [UInt8](payload)) else {
+            throw CommandFailure("the command could not be sent to the broker", exitCode: .unavailable)
+        }
+        return await watch.answer(to: id, from: node, by: .now + .seconds(timeout))
+    }
+
+    private func open(_ destination: FleetCommand.Destination) throws(CommandFailure) -> PhotoCollector.Destination {
+        switch destination {
+        case .folder(let folder):
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder.boolValue {
+                throw CommandFailure("--into \(folder) is a file; name a folder to collect into", exitCode: .cannotCreate)
+            }
+            guard mkdir(folder, 0o755) == 0 || errno == EEXIST else {
+                throw CommandFailure("\(folder) could not be made (\(String(cString: strerror(errno)))); name a folder you can write to", exitCode: .cannotCreate)
+            }
+            return .folder(folder)
+        case .library(let folder):
+            do {
+                return .library(try PhotoLibrary(folder: folder))
+            } catch {
+                throw CommandFailure(error.message, exitCode: .cannotCreate)
+            }
+        }
+    }
+
+    private func print(_ photo: FleetPhoto, _ what: String, _ path: String) throws(CommandFailure) {
+        if printsJSON {
+            try Console.json(["node": photo.node, "id": photo.id, "result": what, "path": path, "sha256": photo.sha256,
+                              "captured_at_us": Int64((photo.capturedAt.timeIntervalSince1970 * 1e6).rounded())])
+        } else {
+            try Console.result("\(photo.node)  \(photo.id)  \(path)")
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+@Suite("A fleet's photos collected in one place", .timeLimit(.minutes(3)))
+struct FleetCollectTests {
+    static let camctl = ChildProcess.buildFolder.appendingPathComponent("camctl").path
+
+    /// Starts a node and waits until its status says online.
+    static func node(_ name: String, fleet: String, broker: Broker, camctl: Camctl? = nil) async throws -> ServedCamera {
+        let node = try await ServedCamera(camctl: camctl, extra: ["--broker", "mqtt://127.0.0.1:\(broker.port)", "--fleet", fleet, "--node", name])
+        var status = ""
+        for _ in 0..<30 where !status.contains("\"online\"") {
+            status = try await broker.next(on: "camctl/\(fleet)/\(name)/status", within: 1) ?? ""
+        }
+        return node
+    }
+
+    @Test("A node killed during a series of captures: the others take every one; collect then has every photo reported saved, once; the restarted node refuses the old commands",
+          .enabled(if: Broker.isAvailable, "needs mosquitto and mosquitto-clients"))
+    func killedNode() async throws {
+        let broker = try await Broker()
+        var nodes: [String: ServedCamera] = [:]
+        for name in ["a", "b", "c"] { nodes[name] = try await Self.node(name, fleet: "rig", broker: broker) }
+        defer { for node in nodes.values { node.process.send(SIGTERM) } }
+        let watcher = try broker.watch("camctl/rig/+/events")
+        defer { watcher.send(SIGKILL) }
+        try await Task.sleep(for: .milliseconds(500))
+
+        var commands: [String] = []
+        for round in 0..<6 {
+            if round == 3 {
+                nodes["c"]?.process.send(SIGKILL)
+                _ = await nodes["c"]?.process.finished(timeout: 10)
+            }
+            let instant = Date().timeIntervalSince1970 + 0.5
+            let command = #"{"id": "s\#(round)", "action": "capture", "at": \#(instant), "expires_at": \#(instant + 1)}"#
+            commands.append(command)
+            try await broker.publish("camctl/rig/command", command)
+            try await Task.sleep(for: .milliseconds(900))
+        }
+        func results(of node: String) -> Int {
+            watcher.outputSoFar.split(separator: "\n").filter { $0.hasPrefix("camctl/rig/\(node)/events ") && $0.contains("\"event\":\"result\"") }.count
+        }
+        for _ in 0..<100 where results(of: "a") + results(of: "b") < 12 { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(results(of: "a") == 6 && results(of: "b") == 6, "a and b took every capture")
+        #expect(try await broker.next(on: "camctl/rig/c/status")?.contains("\"offline\"") == true, "c's last will says it is offline")
+
+        // Restarted on its library, c rejoins, and the old commands are refused, not run late.
+        nodes["c"] = try await Self.node("c", fleet: "rig", broker: broker, camctl: nodes["c"]?.camctl)
+        let photosOfC = try await nodes["c"]!.camctl.photosAwaited().count
+        for command in commands { try await broker.publish("camctl/rig/c/command", command) }
+        var refusals = 0
+        for _ in 0..<50 {
+            refusals = watcher.outputSoFar.split(separator: "\n").filter { $0.hasPrefix("camctl/rig/c/events ") && $0.contains("\"event\":\"error\"") }.count
+            if refusals == commands.count { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(refusals == commands.count, "the restarted node refused each old command, expired or too late")
+        #expect(try await nodes["c"]!.camctl.photosAwaited().count == photosOfC, "and took no photo for them")
+
+        // Every photo any node reported saved is collected, once; a second collect finds nothing new.
+        let reported = Set(watcher.outputSoFar.split(separator: "\n").compactMap { line -> String? in
+            guard line.contains("\"event\":\"photo\""), let node = line.split(separator: "/").dropFirst(2).first,
+                  let object = try? JSONSerialization.jsonObject(with: Data(line.split(separator: " ", maxSplits: 1)[1].utf8)) as? [String: Any],
+                  let sha256 = object["sha256"] as? String else { return nil }
+            return "\(node)/\(sha256)"
+        })
+        #expect(reported.count >= 12 + 3)
+        let target = try TemporaryFolder()
+        let fleet = ["--broker", "mqtt://127.0.0.1:\(broker.port)", "--fleet", "rig"]
+        let collected = try await ChildProcess.finished(Self.camctl, ["fleet", "collect", "--into", target.url.path, "--json"] + fleet)
+        #expect(collected.status == 0, "\(collected.standardError)")
+        var kept: [String] = []
+        for node in ["a", "b", "c"] {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: target.path(node))) ?? [] {
+                let sum = try await ChildProcess.finished("sha256sum", [target.path("\(node)/\(name)")]).standardOutput
+                kept.append("\(node)/\(sum.prefix(64))")
+            }
+        }
+        #expect(reported.isSubset(of: Set(kept)), "0 lost: \(reported.subtracting(kept))")
+        #expect(Set(kept).count == kept.count, "none twice")
+        var inLibraries = 0
+        for node in nodes.values { inLibraries += try await node.camctl.photosAwaited().count }
+        #expect(kept.count == inLibraries, "every node's every photo")
+
+        let again = try await ChildProcess.finished(Self.camctl, ["fleet", "collect", "--into", target.url.path, "--json"] + fleet)
+        #expect(again.status == 0)
+        let summary = Camctl.objects(again.standardOutput).last ?? [:]
+        #expect(summary["collected"] as? Int == 0 && summary["had"] as? Int == kept.count, "\(again.standardOutput)")
+
+        // A collection cut short goes on where it stopped: the photos missing are fetched, no more.
+        let missing = try FileManager.default.contentsOfDirectory(atPath: target.path("b")).prefix(2)
+        for name in missing { try FileManager.default.removeItem(atPath: target.path("b/\(name)")) }
+        let resumed = try await ChildProcess.finished(Self.camctl, ["fleet", "collect", "--into", target.url.path, "--json"] + fleet)
+        #expect(Camctl.objects(resumed.standardOutput).compactMap { $0["path"] as? String }.sorted() == missing.map { target.path("b/\($0)") }.sorted())
+
+        // Into a library: each photo once, in an album named after its node.
+        let central = try Camctl()
+        for _ in 0..<2 {
+            let result = try await ChildProcess.finished(Self.camctl, ["fleet", "collect", "--library", central.library.url.path] + fleet)
+            #expect(result.status == 0, "\(result.standardError)")
+        }
+        let photos = try await central.photosAwaited()
+        #expect(photos.count == kept.count)
+        #expect(Set(photos.flatMap { $0["albums"] as? [String] ?? [] }) == ["a", "b", "c"])
+    }
+
+    @Test("The README's three commands start a broker and two nodes and collect a synchronized pair into one library",
+          .enabled(if: Broker.isAvailable, "needs mosquitto and mosquitto-clients"))
+    func readmeRecipe() async throws {
+        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md"), encoding: .utf8)
+        let block = try #require(readme.firstMatch(of: /<!-- fleet-recipe -->\n```sh\n(?<lines>[^`]*)```\n<!-- end -->/)).lines
+        let lines = block.split(separator: "\n")
+        #expect(lines.count == 3, "three commands")
+        let folder = try TemporaryFolder()
+        let port = Int.random(in: 46000...60000)
+        let script = String(block).replacingOccurrences(of: "1883", with: "\(port)")
+            .replacingOccurrences(of: "/tmp/fleet", with: folder.url.path)
+            .replacingOccurrences(of: "camctl ", with: Self.camctl + " ")
+        defer {
+            _ = try? ChildProcess.run("pkill", ["-f", "mosquitto -d -p \(port)"])
+            _ = try? ChildProcess.run("pkill", ["-f", folder.url.path])
+        }
+        // Through Python, which gives the shell no descriptor but the standard three: the nodes and
+        // the broker left running would otherwise hold the one by which the tests see a child end.
+        let shell = "import subprocess, sys; sys.exit(subprocess.run(['sh', '-c', sys.argv[1]]).returncode)"
+        let ran = try await ChildProcess.finished("/usr/bin/python3", ["-c", shell, "(\(script)) > \(folder.path("output")) 2>&1"])
+        let output = try String(contentsOfFile: folder.path("output"), encoding: .utf8)
+        #expect(ran.status == 0, "\(output)")
+        #expect(output.contains("skew"), "\(output)")
+        let central = try await ChildProcess.finished(Self.camctl, ["library", "list", "--json"], environment: ["CAMCTL_LIBRARY": folder.path("all")])
+        let photos = Camctl.objects(central.standardOutput)
+        #expect(photos.count == 2 && Set(photos.flatMap { $0["albums"] as? [String] ?? [] }) == ["a", "b"], "\(central.standardOutput)")
+    }
+
+    @Test("collect needs one destination, and a destination goes only with capture or collect")
+    func usage() async throws {
+        let fleet = ["--broker", "mqtt://127.0.0.1:1", "--fleet", "rig"]
+        let cases: [([String], String)] = [
+            (["collect"], "camctl fleet collect needs --into DIR or --library DIR"),
+            (["collect", "--into", "/tmp/x", "--library", "/tmp/y"], "give either --into DIR or --library DIR, not both"),
+            (["list", "--into", "/tmp/x"], "--into and --library go with camctl fleet capture or collect"),
+        ]
+        for (arguments, message) in cases {
+            let result = try await ChildProcess.finished(Self.camctl, ["fleet"] + arguments + fleet)
+            #expect(result.status == 64 && result.standardError == "camctl: \(message)\n", "\(result.standardError)")
+        }
+    }
+}

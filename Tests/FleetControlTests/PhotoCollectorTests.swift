@@ -1,0 +1,138 @@
+import Checksums
+import FleetControl
+import Foundation
+import HTTPClient
+import PhotoLibrary
+import TestSupport
+import Testing
+
+/// Files served over HTTP from a folder of the test's own, by Python's plain file server.
+final class FileServer {
+    let folder: TemporaryFolder
+    let base: String
+    private let process: ChildProcess.Running
+
+    init() async throws {
+        folder = try TemporaryFolder()
+        process = try ChildProcess.Running("/usr/bin/python3", ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", folder.url.path])
+        guard await process.output(containing: "Serving HTTP", timeout: 20),
+              let port = process.outputSoFar.firstMatch(of: /port ([0-9]+)/).map({ String($0.1) }) else {
+            throw ChildProcess.Failure(message: "the file server did not start: \(process.outputSoFar)")
+        }
+        base = "http://127.0.0.1:\(port)"
+    }
+
+    /// Serves `bytes` as `name`; returns its address.
+    func serve(_ bytes: [UInt8], as name: String) throws -> String {
+        try Data(bytes).write(to: folder.url.appendingPathComponent(name))
+        return base + "/" + name
+    }
+
+    deinit { process.send(SIGKILL) }
+}
+
+@Suite("A fleet's photos collected: checked against what their nodes reported, kept once")
+struct PhotoCollectorTests {
+    static let picture: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 7) } + [0xFF, 0xD9]
+
+    static func record(url: String, bytes: [UInt8] = picture, id: Int64 = 7, file: String = "20261201-101502.250-k3f9x2.jpg") -> [String: Any] {
+        [
+            "id": id, "path": "/var/lib/camctl/\(file)", "url": url, "sha256": SHA256.hash(bytes).hexDigits, "bytes": bytes.count,
+            "captured_at_us": 1_796_000_000_123_456, "codec": "jpeg", "width": 640, "height": 480, "orientation": 1,
+            "device": "Test camera (smpte)",
+        ]
+    }
+
+    @Test("A listed photo's record is read only when every field is there and in range")
+    func records() throws {
+        let good = Self.record(url: "http://10.0.0.7:8080/p/7-abc")
+        let photo = try #require(FleetPhoto(record: good, node: "a"))
+        #expect(photo.fileName == "20261201-101502.250-k3f9x2.jpg" && photo.byteCount == Self.picture.count)
+        #expect(photo.capturedAt.timeIntervalSince1970 == 1_796_000_000.123456)
+        let broken: [(String, Any?)] = [
+            ("id", 0), ("id", "7"), ("path", "/x/../../etc/passwd"), ("path", "/x/.hidden.jpg"), ("url", "file:///etc/passwd"),
+            ("url", "http://a b"), ("sha256", "ABC"), ("sha256", String(repeating: "g", count: 64)), ("bytes", 0),
+            ("bytes", 1e300), ("bytes", Double.nan as Any), ("captured_at_us", -1), ("codec", "gif"), ("width", 0), ("height", 70_000),
+            ("orientation", 9), ("device", String(repeating: "d", count: 300)), ("thumbnail_url", "ftp://x"), ("width", nil),
+        ]
+        for (key, value) in broken {
+            var record = good
+            record[key] = value
+            #expect(FleetPhoto(record: record, node: "a") == nil, "\(key) = \(String(describing: value))")
+        }
+        for node in ["", "..", ".a", "a/b", String(repeating: "n", count: 200)] {
+            #expect(FleetPhoto(record: good, node: node) == nil, "node \(node)")
+        }
+    }
+
+    @Test("Records of random JSON never make a photo out of nonsense, nor crash")
+    func fuzzedRecords() throws {
+        var generator = SystemRandomNumberGenerator()
+        let values: [Any] = [0, -1, 1, Int64.max, 1e308, -0.0, "", "x", "http://h/p", [] as [Any], [:] as [String: Any], true, NSNull()]
+        let keys = ["id", "path", "url", "sha256", "bytes", "captured_at_us", "codec", "width", "height", "orientation", "device", "thumbnail_url"]
+        let good = Self.record(url: "http://h/p/1")
+        for _ in 0..<5000 {
+            var record = good
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                record[keys.randomElement(using: &generator)!] = values.randomElement(using: &generator)!
+            }
+            if let photo = FleetPhoto(record: record, node: "n") {
+                #expect(photo.id >= 1 && photo.byteCount >= 1 && (1...8).contains(photo.orientation) && photo.sha256.count == 64)
+            }
+        }
+    }
+
+    @Test("Into a folder: a file per photo under its node, kept once; a download that does not match is not kept; another file is never replaced")
+    func intoFolder() async throws {
+        let server = try await FileServer()
+        let target = try TemporaryFolder()
+        let collector = PhotoCollector(into: .folder(target.url.path), fleet: "rig")
+        let photo = try #require(FleetPhoto(record: Self.record(url: try server.serve(Self.picture, as: "a.jpg")), node: "a"))
+        let path = target.path("a/20261201-101502.250-k3f9x2.jpg")
+        #expect(try await collector.collect(photo) == .collected(path))
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) == Self.picture)
+        #expect(try await collector.collect(photo) == .had(path), "collected again, it is there already")
+
+        // The node reported other bytes than it serves: nothing is kept.
+        var other = Self.record(url: try server.serve(Self.picture + [0], as: "b.jpg"), file: "20261201-101503.250-aaaaaa.jpg")
+        other["bytes"] = Self.picture.count + 1
+        other["sha256"] = SHA256.hash(Self.picture).hexDigits
+        let lying = try #require(FleetPhoto(record: other, node: "a"))
+        await #expect { try await collector.collect(lying) } throws: { error in
+            guard let error = error as? CollectionError, case .mismatch = error.reason else { return false }
+            return error.concernsOnlyThisPhoto
+        }
+        #expect(!FileManager.default.fileExists(atPath: target.path("a/20261201-101503.250-aaaaaa.jpg")))
+
+        // A file of someone else's where a photo would go stays as it is.
+        let theirs = Self.record(url: try server.serve(Self.picture, as: "c.jpg"), file: "20261201-101504.250-bbbbbb.jpg")
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: target.path("a/20261201-101504.250-bbbbbb.jpg")))
+        await #expect(throws: CollectionError.self) { try await collector.collect(try #require(FleetPhoto(record: theirs, node: "a"))) }
+        #expect(try String(contentsOfFile: target.path("a/20261201-101504.250-bbbbbb.jpg"), encoding: .utf8) == "mine")
+
+        // A server that sends more than reported is cut off at the reported size.
+        let big = try server.serve([UInt8](repeating: 1, count: 100_000), as: "big.jpg")
+        await #expect(throws: HTTPClientError.self) { try await HTTPClient().get(big, limit: 1000) }
+        await #expect { try await HTTPClient().get(server.base + "/missing.jpg", limit: 1000) } throws: { ($0 as? HTTPClientError)?.status == 404 }
+    }
+
+    @Test("Into a library: each photo once, in its node's album, with its capture instant and thumbnail")
+    func intoLibrary() async throws {
+        let server = try await FileServer()
+        let folder = try TemporaryFolder()
+        let library = try PhotoLibrary(folder: folder.url.path)
+        let collector = PhotoCollector(into: .library(library), fleet: "rig")
+        var record = Self.record(url: try server.serve(Self.picture, as: "a.jpg"))
+        record["thumbnail_url"] = try server.serve([0xFF, 0xD8, 0xFF, 0xD9], as: "a-thumbnail.jpg")
+        let photo = try #require(FleetPhoto(record: record, node: "cam-1"))
+        guard case .collected(let path) = try await collector.collect(photo) else { Issue.record("not collected"); return }
+        #expect(try await collector.collect(photo) == .had(path))
+        let kept = try library.photos()
+        #expect(kept.count == 1)
+        #expect(kept.first?.albums == ["cam-1"] && kept.first?.thumbnailPath != nil)
+        #expect(abs((kept.first?.capturedAt.timeIntervalSince1970 ?? 0) - 1_796_000_000.123) < 0.001)
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) == Self.picture)
+        // Reopened, the library still knows the photo came.
+        #expect(try PhotoLibrary(folder: folder.url.path).photo(origin: "camctl-fleet:rig/cam-1/\(photo.sha256)") != nil)
+    }
+}
