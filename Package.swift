@@ -15,8 +15,8 @@ let package = Package(
         // Layer 1: the C libraries from Debian, and the few shims Swift cannot call directly.
         .systemLibrary(
             name: "CGStreamer",
-            pkgConfig: "gstreamer-1.0 gstreamer-app-1.0 gstreamer-video-1.0 gstreamer-tag-1.0 gstreamer-pbutils-1.0",
-            providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
+            pkgConfig: "gstreamer-1.0 gstreamer-app-1.0 gstreamer-video-1.0 gstreamer-tag-1.0 gstreamer-pbutils-1.0 gstreamer-rtsp-server-1.0",
+            providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev", "libgstrtspserver-1.0-dev"])]
         ),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The kernel's V4L2 control interface (camera controls, flash), header only.
@@ -61,7 +61,7 @@ let package = Package(
         // copies, links, sidecars, hooks), as data.
         .target(name: "CameraOperator", dependencies: ["CameraKit", "PhotoLibrary", "FileSystem"]),
         // Layer 7, front ends: camctl serve's web page, HTTP API, live picture and events,
-        .target(name: "CameraServer", dependencies: ["CameraKit", "CameraOperator", "PhotoLibrary", "HTTPServer", "MQTTClient", "Checksums", "CQRencode", "CTimex"]),
+        .target(name: "CameraServer", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "PhotoLibrary", "HTTPServer", "MQTTClient", "Checksums", "CQRencode", "CTimex"]),
         // a fleet's controller: its nodes' statuses and answers, and their photos collected,
         .target(name: "FleetControl", dependencies: ["MQTTClient", "HTTPClient", "PhotoLibrary", "Checksums", "FileSystem"]),
         // and the command-line tool.

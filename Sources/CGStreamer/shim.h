@@ -8,6 +8,7 @@
 #include <gst/video/video.h>
 #include <gst/tag/tag.h>
 #include <gst/pbutils/pbutils.h>
+#include <gst/rtsp-server/rtsp-server.h>
 
 // Fundamental GLib types are macros (G_TYPE_MAKE_FUNDAMENTAL).
 static inline GType cgst_type_boolean(void) { return G_TYPE_BOOLEAN; }
@@ -38,5 +39,15 @@ static inline GType cgst_value_type(const GValue *value) { return G_VALUE_TYPE(v
 
 // G_PARAM_SPEC_VALUE_TYPE
 static inline GType cgst_param_spec_value_type(const GParamSpec *pspec) { return G_PARAM_SPEC_VALUE_TYPE(pspec); }
+
+// gst-rtsp-server's tokens and permissions are built with variadic calls: one role, allowed to
+// open and make a factory's media.
+static inline GstRTSPToken *cgst_rtsp_token_for_role(const gchar *role) {
+    return gst_rtsp_token_new(GST_RTSP_TOKEN_MEDIA_FACTORY_ROLE, G_TYPE_STRING, role, NULL);
+}
+static inline void cgst_rtsp_factory_allow(GstRTSPMediaFactory *factory, const gchar *role) {
+    gst_rtsp_media_factory_add_role(factory, role, GST_RTSP_PERM_MEDIA_FACTORY_ACCESS, G_TYPE_BOOLEAN, TRUE,
+                                    GST_RTSP_PERM_MEDIA_FACTORY_CONSTRUCT, G_TYPE_BOOLEAN, TRUE, NULL);
+}
 
 #endif

@@ -2,6 +2,7 @@ import CameraKit
 import CameraOperator
 import Checksums
 import Foundation
+import GStreamer
 import HTTPServer
 import MQTTClient
 import PhotoLibrary
@@ -29,6 +30,10 @@ public final class CameraServer: Sendable {
     public let port: Int
     /// The node of a fleet it is, when it joined one.
     private let node: FleetNode?
+    /// The live picture over RTSP, when asked for.
+    private let rtsp: RTSPPreview?
+    /// The RTSP stream's port, when it is served.
+    public var rtspPort: Int? { rtsp?.port }
 
     /// A fleet to join: the broker, the fleet's and this node's names, and the host other
     /// machines reach this server at (for the download links in its events).
@@ -46,12 +51,13 @@ public final class CameraServer: Sendable {
     }
 
     /// Serves `session` (started, running on `device`) on `host`:`port`, delivering photos through
-    /// `delivery` and reading the library in `library` (its folder) for the gallery.
+    /// `delivery` and reading the library in `library` (its folder) for the gallery; with
+    /// `rtspPort`, the live picture over RTSP too (the session configured with `liveH264`).
     ///
-    /// - Throws: ``HTTPServerError`` when it cannot listen; a library that cannot be opened is a
-    ///   ``LibraryError``.
+    /// - Throws: ``HTTPServerError`` when it cannot listen; ``GStreamerError`` when the RTSP
+    ///   server cannot; a library that cannot be opened is a ``LibraryError``.
     public init(session: CaptureSession, delivery: sending PhotoDelivery, device: CaptureDevice, library: String?,
-                host: String, port: Int, access: AccessControl, fleet: Fleet? = nil,
+                host: String, port: Int, access: AccessControl, fleet: Fleet? = nil, rtspPort: Int? = nil,
                 limits: HTTPServer.Limits = HTTPServer.Limits()) throws {
         let events = EventHub()
         self.events = events
@@ -76,13 +82,26 @@ public final class CameraServer: Sendable {
         let server = try HTTPServer(host: host, port: port, limits: limits) { request in await router.respond(to: request) }
         self.port = server.port
         http.withLock { $0 = server }
+        let rtsp: RTSPPreview?
+        do {
+            rtsp = try rtspPort.map { port throws(GStreamerError) in
+                try RTSPPreview(output: session.liveH264Output, host: host, port: port, access: access)
+            }
+        } catch {
+            server.stop()
+            throw error
+        }
+        self.rtsp = rtsp
         node = try fleet.map { fleet throws in
-            let base = "http://\(fleet.host.contains(":") ? "[\(fleet.host)]" : fleet.host):\(server.port)"
+            let shownHost = fleet.host.contains(":") ? "[\(fleet.host)]" : fleet.host
+            let base = "http://\(shownHost):\(server.port)"
             address.withLock { $0 = base }
+            let rtspURL = rtsp.map { "rtsp://\(shownHost):\($0.port)\(RTSPPreview.path)" }
             return try FleetNode(options: fleet.broker, fleet: fleet.name, node: fleet.node, router: router, events: events, base: base) {
                 var status = await router.status()
                 (status["fleet"], status["node"], status["url"], status["version"]) = (fleet.name, fleet.node, base + "/", fleet.version)
                 status["clock"] = SystemClock.now()?.record ?? NSNull()
+                if let rtspURL { status["rtsp_url"] = rtspURL }
                 return status
             }
         }
@@ -116,6 +135,7 @@ public final class CameraServer: Sendable {
     public func stop() async {
         _ = try? await camera.perform(.stop)
         node?.leave()
+        rtsp?.stop()
         for task in watchers.withLock({ $0 }) { task.cancel() }
         events.finish()
         let server = http.withLock { server in defer { server = nil }; return server }

@@ -40,6 +40,15 @@ public final class AppSource: Element, @unchecked Sendable {
         try check(gst_app_src_push_sample(appSource, sample.raw), "push a sample")
     }
 
+    /// Queues a buffer dated anew by this source (`do-timestamp`), for a buffer of another
+    /// pipeline whose running time means nothing here: only its metadata is copied, not its memory.
+    public func pushRedated(_ buffer: Buffer) throws(GStreamerError) {
+        guard let copy = gst_buffer_copy(buffer.raw) else { return }
+        copy.pointee.pts = GstClockTime.max  // GST_CLOCK_TIME_NONE
+        copy.pointee.dts = GstClockTime.max
+        try check(gst_app_src_push_buffer(appSource, copy), "push a buffer")
+    }
+
     /// Ends the stream after the queued buffers.
     public func endOfStream() throws(GStreamerError) {
         try check(gst_app_src_end_of_stream(appSource), "end the stream")

@@ -2,6 +2,7 @@ import CameraKit
 import CameraOperator
 import CameraServer
 import Foundation
+import GStreamer
 import HTTPServer
 import MQTTClient
 
@@ -10,7 +11,7 @@ import MQTTClient
 struct ServeCommand: Subcommand {
     static let name = "serve"
     static let synopsis = """
-        camctl serve    [--listen ADDR:PORT] [--device D] [--resolution WxH[@FPS]] [--library DIR] [--json]
+        camctl serve    [--listen ADDR:PORT] [--rtsp PORT] [--device D] [--resolution WxH[@FPS]] [--library DIR] [--json]
                         [--broker mqtt://HOST[:PORT] --fleet NAME [--node NAME] [--broker-user USER] [--broker-password-file FILE]
                         [--broker-ca FILE]]
         """
@@ -24,6 +25,10 @@ struct ServeCommand: Subcommand {
         first use, kept in the library folder (serve-token, readable by its owner only) and
         printed then; open the page once with ?token=TOKEN. Ctrl-C or SIGTERM stops the server:
         streams end, a photo being taken is saved, and camctl exits 0.
+        --rtsp PORT serves the live picture as H.264 over RTSP too, at rtsp://ADDR:PORT/preview
+        (8554 is RTSP's usual port; 0 picks a free one), encoded once for any number of viewers and
+        only while one watches: VLC, ffplay, gst-play-1.0 open it. Beyond loopback a viewer logs in
+        as camctl with the access token as password.
         With --broker and --fleet the server joins a fleet as --node (this machine's name by default):
         it keeps a retained status at camctl/FLEET/NODE/status (and a last will saying offline),
         takes commands from camctl/FLEET/command and camctl/FLEET/NODE/command, and publishes its
@@ -31,7 +36,8 @@ struct ServeCommand: Subcommand {
         --broker-ca connects with TLS; --broker-user and --broker-password-file log in.
         """ + "\n" + ImageOptions.help
     static let options = SessionOptions.options + [
-        .init(name: "--listen", value: "ADDR:PORT"), .init(name: "--library", value: "DIR"), .init(name: "--json", value: nil),
+        .init(name: "--listen", value: "ADDR:PORT"), .init(name: "--rtsp", value: "PORT"), .init(name: "--library", value: "DIR"),
+        .init(name: "--json", value: nil),
         .init(name: "--broker", value: "URL"), .init(name: "--fleet", value: "NAME"), .init(name: "--node", value: "NAME"),
         .init(name: "--broker-user", value: "USER"), .init(name: "--broker-password-file", value: "FILE"),
         .init(name: "--broker-ca", value: "FILE"),
@@ -43,6 +49,8 @@ struct ServeCommand: Subcommand {
     let port: Int
     /// The fleet to join, without the server's address (known once it listens).
     let fleet: CameraServer.Fleet?
+    /// The RTSP stream's port, when it is asked for.
+    let rtspPort: Int?
 
     init(_ arguments: ParsedArguments) throws(CommandFailure) {
         try arguments.requirePositionals([])
@@ -50,6 +58,12 @@ struct ServeCommand: Subcommand {
         session = try SessionOptions(arguments)
         (host, port) = try Self.address(arguments.string("--listen") ?? "127.0.0.1:8080")
         fleet = try Self.fleet(arguments)
+        rtspPort = try arguments.string("--rtsp").map { text throws(CommandFailure) in
+            guard let port = Int(text), (0...65535).contains(port) else {
+                throw CommandFailure("--rtsp \(text) is not a port number; RTSP's usual one is 8554", exitCode: .usage)
+            }
+            return port
+        }
     }
 
     /// `--broker mqtt://HOST[:PORT]` (or `mqtts://`, port 8883 by default) with `--fleet`, and the
@@ -108,6 +122,7 @@ struct ServeCommand: Subcommand {
         let camera = try await session.camera(controls: controls)
         var configuration = session.configuration(for: camera)
         configuration.liveJPEG = LiveJPEGConfiguration()
+        if rtspPort != nil { configuration.liveH264 = LiveH264Configuration() }
         configuration.resumesAutomatically = true
         let captureSession = CaptureSession(configuration: configuration)
         try await session.start(captureSession)
@@ -117,20 +132,26 @@ struct ServeCommand: Subcommand {
         let server: CameraServer
         do {
             server = try CameraServer(session: captureSession, delivery: delivery, device: camera, library: folder,
-                                      host: host, port: port, access: access, fleet: fleet)
+                                      host: host, port: port, access: access, fleet: fleet, rtspPort: rtspPort)
         } catch let error as HTTPServerError {
             await captureSession.stop()
             throw CommandFailure("\(error.description); choose another with --listen", exitCode: .unavailable)
+        } catch let error as GStreamerError {
+            await captureSession.stop()
+            throw CommandFailure("\(error.message); choose another port with --rtsp", exitCode: .unavailable)
         } catch {
             await captureSession.stop()
             throw CommandFailure("the server could not start: \(error)", exitCode: .software)
         }
         let shown = host.contains(":") ? "[\(host)]" : host
         let url = "http://\(shown):\(server.port)/"
+        let rtspURL = server.rtspPort.map { "rtsp://\(shown):\($0)/preview" }
         if arguments.flag("--json") {
-            try Console.json(["event": "serving", "url": url, "port": server.port, "token_required": access.token != nil])
+            var serving: [String: Any] = ["event": "serving", "url": url, "port": server.port, "token_required": access.token != nil]
+            if let rtspURL, let rtspPort = server.rtspPort { (serving["rtsp_url"], serving["rtsp_port"]) = (rtspURL, rtspPort) }
+            try Console.json(serving)
         } else {
-            try Console.result("serving \(camera.name) at \(url)")
+            try Console.result("serving \(camera.name) at \(url)" + (rtspURL.map { " and \($0)" } ?? ""))
         }
         while true {
             switch await controls.next(within: nil) {

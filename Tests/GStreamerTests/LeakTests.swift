@@ -42,4 +42,13 @@ struct LeakTests {
         let alive = Self.aliveObjects(result.standardError)
         #expect(alive.isEmpty, "still alive:\n\(alive.prefix(20).joined(separator: "\n"))")
     }
+
+    @Test("A session's live H.264 served over RTSP and watched three times in turn leaves nothing alive")
+    func rtspDoesNotLeak() throws {
+        let result = try ChildProcess.runBuilt("gst-leak-probe", ["--rtsp", "3"], environment: Self.tracerEnvironment)
+        #expect(result.status == 0, "\(result.standardError.suffix(2000))")
+        #expect(result.standardOutput.contains("rtsp buffers received: 60"))
+        let alive = Self.aliveObjects(result.standardError)
+        #expect(alive.isEmpty, "still alive:\n\(alive.prefix(20).joined(separator: "\n"))")
+    }
 }

@@ -6,12 +6,15 @@
 //                                                 caps, tags and bus messages
 //   gst-leak-probe --session CYCLES               capture-session start/stop cycles with photos, camera
 //                                                 switches, live image changes, and a composition
+//   gst-leak-probe --rtsp VIEWS                   a session's live H.264 served over RTSP, watched
+//                                                 VIEWS times in turn by a client pipeline
 //
 // With --leak-on-purpose one buffer is kept forever, to prove the check can fail.
 
 import CameraKit
 import Foundation
 import GStreamer
+import Synchronization
 
 let arguments = CommandLine.arguments.dropFirst()
 let count = arguments.compactMap { Int($0) }.first ?? 300
@@ -134,12 +137,45 @@ func cycleSession(_ cycles: Int) async throws -> Int {
     return photos + 5  // the still written as the file, its photos (JPEG, HEIC, tiled HEIC), and the composition
 }
 
+/// Serves a session's live H.264 frames over RTSP, as `camctl serve --rtsp` does, and watches
+/// the stream `views` times in turn (each a media made and ended); returns the buffers received.
+func watchRTSP(_ views: Int) async throws -> Int {
+    var configuration = SessionConfiguration()
+    configuration.format = FormatRequest(width: 320, height: 240, frameRate: Fraction(30))
+    configuration.framesDroppedAfterStart = 2
+    configuration.liveH264 = LiveH264Configuration()
+    let session = CaptureSession(configuration: configuration)
+    try await session.start()
+    let server = try RTSPServer(host: "127.0.0.1", port: 0)
+    let receivers = Mutex<[LiveH264Output.Receiver]>([])
+    server.mount("/preview", launch: "( appsrc name=frames is-live=true format=time do-timestamp=true caps=\"\(LiveH264Output.caps)\" ! h264parse ! rtph264pay name=pay0 pt=96 )") { bin in
+        guard let source = bin.element(named: "frames") as? AppSource else { return {} }
+        let receiver = session.liveH264Output.addReceiver { try? source.pushRedated($0) }
+        receivers.withLock { $0.append(receiver) }
+        return { receivers.withLock { $0.removeAll() } }
+    }
+    var received = 0
+    for _ in 0..<views {
+        let client = try Pipeline(describing: "rtspsrc location=rtsp://127.0.0.1:\(server.port)/preview latency=0 ! fakesink num-buffers=20")
+        try await client.play()
+        try await client.waitForEndOfStream()
+        try await client.stop()
+        received += 20
+    }
+    server.stop()
+    receivers.withLock { $0.removeAll() }
+    await session.stop()
+    return received
+}
+
 /// Writes the result unbuffered, so it is out before GStreamer shuts down.
 func report(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
-if arguments.contains("--session") {
+if arguments.contains("--rtsp") {
+    report("rtsp buffers received: \(try await watchRTSP(count))")
+} else if arguments.contains("--session") {
     report("session cycles: \(count), photos: \(try await cycleSession(count))")
 } else {
     let (passed, encoded) = try await exercise(frames: count)

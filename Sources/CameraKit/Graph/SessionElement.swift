@@ -60,6 +60,14 @@ enum SessionElement: String, CaseIterable, Sendable {
     case liveOrientation = "live_orientation"
     /// The app sink of the live JPEG frames.
     case liveFrames = "live_frames"
+    /// The valve closed while the live H.264 frames have no receiver.
+    case h264Valve = "h264_valve"
+    /// The capsfilter that fits the picture into the live H.264 frames' size.
+    case h264Size = "h264_size"
+    /// The `videoflip` that turns and mirrors the live H.264 frames as the preview.
+    case h264Orientation = "h264_orientation"
+    /// The app sink of the live H.264 frames.
+    case h264Frames = "h264_frames"
 
     /// The identity element where the filters' tone segment at `index` is applied.
     static func tone(_ index: Int) -> String { "image_tone_\(index)" }

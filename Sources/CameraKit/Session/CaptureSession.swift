@@ -28,6 +28,8 @@ public actor CaptureSession {
     public nonisolated let previewOutput = PreviewOutput()
     /// Encodes the live picture as JPEG frames for browsers.
     public nonisolated let liveJPEGOutput = LiveJPEGOutput()
+    /// Encodes the live picture as H.264 for RTSP viewers.
+    public nonisolated let liveH264Output = LiveH264Output()
 
     /// The configuration in force.
     public private(set) var configuration: SessionConfiguration
@@ -35,7 +37,7 @@ public actor CaptureSession {
     public private(set) var status: Status = .stopped
 
     /// The outputs, in the order their branches leave the tee. An output is registered here.
-    private nonisolated var outputs: SessionOutputs { SessionOutputs(all: [photoOutput, videoDataOutput, previewOutput, liveJPEGOutput]) }
+    private nonisolated var outputs: SessionOutputs { SessionOutputs(all: [photoOutput, videoDataOutput, previewOutput, liveJPEGOutput, liveH264Output]) }
 
     private var running: Running?
     private let eventStream = Broadcast<SessionEvent>()

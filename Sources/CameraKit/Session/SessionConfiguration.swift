@@ -18,6 +18,8 @@ public struct SessionConfiguration: Sendable, Equatable {
     public var videoData: VideoDataConfiguration?
     /// The live picture as JPEG frames (for browsers), or `nil` for none.
     public var liveJPEG: LiveJPEGConfiguration?
+    /// The live picture as H.264 (for RTSP), or `nil` for none.
+    public var liveH264: LiveH264Configuration?
     /// Whether the session keeps frames for photos and runs the photo encoders.
     public var capturesPhotos = true
     /// Frames thrown away after each start or camera switch, while the camera settles (the first ones may come rotated or dark).

@@ -1,0 +1,126 @@
+import GStreamer
+import Synchronization
+
+/// The live picture as H.264 (for RTSP viewers): the preview's picture encoded once for all
+/// receivers together, with low latency (no frame held back), and only while there is a receiver.
+///
+/// Receivers are called on the streaming thread with each access unit (Annex B byte stream,
+/// parameter sets before each key frame); they hand it on without waiting.
+public final class LiveH264Output: Sendable {
+    /// A receiver's registration; ``cancel()`` (or dropping it) stops its frames.
+    public final class Receiver: Sendable {
+        private let output: LiveH264Output
+        private let id: Int
+
+        fileprivate init(output: LiveH264Output, id: Int) {
+            (self.output, self.id) = (output, id)
+        }
+
+        public func cancel() {
+            output.remove(id)
+        }
+
+        deinit {
+            cancel()
+        }
+    }
+
+    private struct State {
+        var receivers: [Int: @Sendable (Buffer) -> Void] = [:]
+        var nextID = 0
+        var valve: Element?
+    }
+
+    private let state = Mutex(State())
+    private let encoded = Atomic<Int>(0)
+
+    init() {}
+
+    /// The caps of the access units, for a source that takes them.
+    public static let caps = "video/x-h264,stream-format=byte-stream,alignment=au"
+
+    /// Calls `receive` with every access unit from now on, until the registration is cancelled or dropped.
+    public func addReceiver(_ receive: @escaping @Sendable (Buffer) -> Void) -> Receiver {
+        let (id, valve) = state.withLock { state in
+            state.nextID += 1
+            state.receivers[state.nextID] = receive
+            return (state.nextID, state.receivers.count == 1 ? state.valve : nil)
+        }
+        try? valve?.setProperty("drop", false)
+        return Receiver(output: self, id: id)
+    }
+
+    private func remove(_ id: Int) {
+        let valve = state.withLock { state in
+            state.receivers.removeValue(forKey: id) != nil && state.receivers.isEmpty ? state.valve : nil
+        }
+        try? valve?.setProperty("drop", true)
+    }
+
+    /// How many receivers there are now.
+    public var receiverCount: Int { state.withLock { $0.receivers.count } }
+
+    /// Frames encoded since the session started: one per frame, however many receivers.
+    public var encodedFrameCount: Int { encoded.load(ordering: .relaxed) }
+
+    /// Called on the streaming thread with each access unit while someone receives.
+    private func deliver(_ sample: Sample) {
+        guard let receivers = state.withLock({ $0.receivers.isEmpty ? nil : Array($0.receivers.values) }),
+              let buffer = sample.buffer else { return }
+        encoded.add(1, ordering: .relaxed)
+        for receive in receivers { receive(buffer) }
+    }
+}
+
+extension LiveH264Output: SessionOutput {
+    /// A leaky queue, a valve closed while nobody receives, the fit and turn of the preview, x264
+    /// tuned for latency (a key frame every second, so a viewer joining sees a picture within
+    /// one), and an app sink.
+    func branch(in layout: SessionPipeline) -> String? {
+        guard let live = layout.configuration.liveH264 else { return nil }
+        let image = layout.image
+        let keyInterval = max(1, Int(layout.format.frameRate.doubleValue.rounded()))
+        return "split. ! queue leaky=downstream max-size-buffers=1 max-size-bytes=0 max-size-time=0 "
+            + "! valve \(SessionElement.h264Valve.assignment) drop=\(receiverCount == 0) ! "
+            + PreviewFit.elements(size: .h264Size, orientation: .h264Orientation, caps: Self.sizeCaps(image, live), image: image)
+            + " ! videoconvert ! video/x-raw,format=I420 ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=\(keyInterval)"
+            + " bitrate=\(live.kilobitsPerSecond) ! video/x-h264,profile=constrained-baseline ! h264parse config-interval=-1"
+            + " ! \(Self.caps) ! appsink \(SessionElement.h264Frames.assignment) sync=false async=false max-buffers=4 drop=true wait-on-eos=false"
+    }
+
+    func attach(to graph: SessionGraph, layout: SessionPipeline) throws(CaptureError) {
+        guard layout.configuration.liveH264 != nil else { return }
+        let valve = try graph.element(.h264Valve), sink = try graph.appSink(.h264Frames)
+        let receiving = state.withLock { state in
+            state.valve = valve
+            return !state.receivers.isEmpty
+        }
+        try? valve.setProperty("drop", !receiving)
+        sink.setHandlers(onSample: { [self] in deliver($0) })
+    }
+
+    func imageChanged(in graph: SessionGraph, layout: SessionPipeline) async throws(CaptureError) {
+        guard let live = layout.configuration.liveH264 else { return }
+        try PreviewFit.apply(to: graph, size: .h264Size, orientation: .h264Orientation, caps: Self.sizeCaps(layout.image, live), image: layout.image)
+    }
+
+    func detach(_ reason: CaptureError) {
+        state.withLock { $0.valve = nil }
+    }
+
+    /// The frames' size: the image stage's picture fitted into the largest size asked for.
+    static func sizeCaps(_ image: ImageStage, _ live: LiveH264Configuration) -> String {
+        PreviewOutput.previewCaps(image, PreviewConfiguration(maximumWidth: live.maximumWidth, maximumHeight: live.maximumHeight))
+    }
+}
+
+/// The live H.264 frames' largest size and bit rate.
+public struct LiveH264Configuration: Sendable, Equatable {
+    public var maximumWidth: Int
+    public var maximumHeight: Int
+    public var kilobitsPerSecond: Int
+
+    public init(maximumWidth: Int = 1280, maximumHeight: Int = 720, kilobitsPerSecond: Int = 2048) {
+        (self.maximumWidth, self.maximumHeight, self.kilobitsPerSecond) = (maximumWidth, maximumHeight, kilobitsPerSecond)
+    }
+}
