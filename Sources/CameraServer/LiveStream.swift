@@ -30,7 +30,7 @@ enum LiveStream {
 
     /// Keeps a viewer's registration for as long as its stream takes frames.
     private final class Viewer: Sendable {
-        let registration = Mutex<LiveJPEGOutput.Receiver?>(nil)
+        let registration = Mutex<LiveReceiver?>(nil)
 
         /// The viewer has gone: no more frames for it.
         func leave() {

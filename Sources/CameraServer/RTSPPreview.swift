@@ -16,7 +16,7 @@ final class RTSPPreview: Sendable {
     /// The sources of the media now made (one while anyone watches), and the session's frames,
     /// taken while there is a source.
     private final class Feeds: Sendable {
-        let state = Mutex<(sources: [AppSource], receiver: LiveH264Output.Receiver?)>(([], nil))
+        let state = Mutex<(sources: [AppSource], receiver: LiveReceiver?)>(([], nil))
     }
 
     /// The user name a client gives with the access token as its password.

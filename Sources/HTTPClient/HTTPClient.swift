@@ -2,7 +2,8 @@ import CCurl
 import Dispatch
 
 /// Downloads over HTTP(S) through libcurl: a whole body into memory, never more than a limit.
-/// Each download runs on a queue of the client's own, so awaiting one holds no cooperative thread.
+/// Each download runs on a serial queue of its own (a thread of its own, not one of the shared
+/// pool's), so awaiting one holds no thread that Swift's tasks need.
 ///
 /// ```swift
 /// let bytes = try await HTTPClient().get("http://10.0.0.7:8080/p/3-9f…", limit: 64 << 20)
@@ -11,8 +12,6 @@ public struct HTTPClient: Sendable {
     /// How long a download may take in all, and how long to wait for a connection.
     public var timeout: Duration
     public var connectTimeout: Duration
-
-    private let queue = DispatchQueue(label: "camctl.http-client", attributes: .concurrent)
 
     public init(timeout: Duration = .seconds(60), connectTimeout: Duration = .seconds(5)) {
         (self.timeout, self.connectTimeout) = (timeout, connectTimeout)
@@ -25,7 +24,7 @@ public struct HTTPClient: Sendable {
     public func get(_ url: String, limit: Int) async throws(HTTPClientError) -> [UInt8] {
         let (timeout, connectTimeout) = (self.timeout, self.connectTimeout)
         let result: Result<[UInt8], HTTPClientError> = await withCheckedContinuation { continuation in
-            queue.async {
+            DispatchQueue(label: "camctl.http-client").async {
                 continuation.resume(returning: Result { () throws(HTTPClientError) in
                     try Self.download(url, limit: limit, timeout: timeout, connectTimeout: connectTimeout)
                 })

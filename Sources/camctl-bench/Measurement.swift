@@ -140,3 +140,16 @@ func withScratchFolder<Result>(_ body: (String) async throws -> Result) async th
     defer { try? FileManager.default.removeItem(atPath: path) }
     return try await body(path)
 }
+
+/// What a measuring script of `scripts/` (run by Debian's Python) prints, decoded from its one JSON object.
+func runProbe<Figures: Decodable>(_ script: String, _ arguments: [String], as: Figures.Type) throws -> Figures {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    process.arguments = ["scripts/" + script] + arguments
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return try JSONDecoder().decode(Figures.self, from: data)
+}

@@ -64,15 +64,7 @@ struct ServeBenchmarks {
 
     /// `scripts/serve-probe.py` with `arguments`, its figures.
     private func probe(_ arguments: [String]) throws -> (ms: [Double], cpu: Double) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["scripts/serve-probe.py"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let probe = try JSONDecoder().decode(Probe.self, from: data)
+        let probe = try runProbe("serve-probe.py", arguments, as: Probe.self)
         guard !probe.ms.isEmpty else { throw BenchmarkFailure("serve-probe.py \(arguments.joined(separator: " ")) measured nothing") }
         return (probe.ms, probe.cpu ?? 0)
     }

@@ -4,7 +4,7 @@
 //   scripts/bench [--runs N] [--output BENCHMARKS.md] [--only GROUP …] [--soak-minutes N]
 //
 // Groups: frames, latency, image (what filters and zoom cost), shutter, burst, heic, resources (memory and CPU, one run of --preview-seconds,
-// 60 by default), startup, serve (camctl serve: snapshots, the live picture's age, CPU per viewer),
+// 60 by default), startup, serve (camctl serve: snapshots, the live picture's age, CPU per viewer), fleet (20 nodes: fan-out, skew),
 // soak (memory over --soak-minutes, 10 by default). A partial run (--only)
 // writes its table to stdout only.
 
@@ -51,6 +51,9 @@ if options.includes("startup") {
 }
 if options.includes("serve") {
     for row in try await withScratchFolder({ try ServeBenchmarks(folder: $0).run() }) { record(row) }
+}
+if options.includes("fleet") {
+    for row in try await withScratchFolder({ try FleetBenchmarks(folder: $0, rounds: 20).run() }) { record(row) }
 }
 if options.includes("soak") {
     record(try await withScratchFolder { try SoakBenchmark(folder: $0, minutes: options.soakMinutes).run() })

@@ -14,14 +14,19 @@ struct LeakTests {
         log.split(separator: "\n").filter { $0.contains("object-alive, type-name=(string)") && !$0.contains("%s") }
     }
 
-    @Test("Hundreds of frames through app sink, Swift and app source leave nothing alive")
-    func noLeaks() throws {
-        let result = try ChildProcess.runBuilt("gst-leak-probe", ["300"], environment: Self.tracerEnvironment)
+    /// Runs the probe with `arguments` under the tracer; expects it to say `report` and leave nothing alive.
+    static func expectNothingAlive(_ arguments: [String], reporting report: String) throws {
+        let result = try ChildProcess.runBuilt("gst-leak-probe", arguments, environment: Self.tracerEnvironment)
         #expect(result.status == 0, "\(result.standardError.suffix(2000))")
-        #expect(result.standardOutput.contains("frames passed: 300, photos encoded: 300"))
+        #expect(result.standardOutput.contains(report), "\(result.standardOutput)")
         let alive = Self.aliveObjects(result.standardError)
         #expect(alive.isEmpty, "still alive:\n\(alive.prefix(20).joined(separator: "\n"))")
         #expect(!result.standardError.contains("Leaks detected"))
+    }
+
+    @Test("Hundreds of frames through app sink, Swift and app source leave nothing alive")
+    func noLeaks() throws {
+        try Self.expectNothingAlive(["300"], reporting: "frames passed: 300, photos encoded: 300")
     }
 
     @Test("The same check catches a buffer kept on purpose")
@@ -36,19 +41,11 @@ struct LeakTests {
 
     @Test("A hundred capture-session start/stop cycles, with photos, camera switches, live filter, zoom and aspect changes, frames, a preview, a file camera, HEIC photos and a composition, leave nothing alive")
     func sessionCyclesDoNotLeak() throws {
-        let result = try ChildProcess.runBuilt("gst-leak-probe", ["--session", "100"], environment: Self.tracerEnvironment)
-        #expect(result.status == 0, "\(result.standardError.suffix(2000))")
-        #expect(result.standardOutput.contains("session cycles: 100, photos: 35"))
-        let alive = Self.aliveObjects(result.standardError)
-        #expect(alive.isEmpty, "still alive:\n\(alive.prefix(20).joined(separator: "\n"))")
+        try Self.expectNothingAlive(["--session", "100"], reporting: "session cycles: 100, photos: 35")
     }
 
     @Test("A session's live H.264 served over RTSP and watched three times in turn leaves nothing alive")
     func rtspDoesNotLeak() throws {
-        let result = try ChildProcess.runBuilt("gst-leak-probe", ["--rtsp", "3"], environment: Self.tracerEnvironment)
-        #expect(result.status == 0, "\(result.standardError.suffix(2000))")
-        #expect(result.standardOutput.contains("rtsp buffers received: 60"))
-        let alive = Self.aliveObjects(result.standardError)
-        #expect(alive.isEmpty, "still alive:\n\(alive.prefix(20).joined(separator: "\n"))")
+        try Self.expectNothingAlive(["--rtsp", "3"], reporting: "rtsp buffers received: 60")
     }
 }

@@ -147,7 +147,7 @@ func watchRTSP(_ views: Int) async throws -> Int {
     let session = CaptureSession(configuration: configuration)
     try await session.start()
     let server = try RTSPServer(host: "127.0.0.1", port: 0)
-    let receivers = Mutex<[LiveH264Output.Receiver]>([])
+    let receivers = Mutex<[LiveReceiver]>([])
     server.mount("/preview", launch: "( appsrc name=frames is-live=true format=time do-timestamp=true caps=\"\(LiveH264Output.caps)\" ! h264parse ! rtph264pay name=pay0 pt=96 )") { bin in
         guard let source = bin.element(named: "frames") as? AppSource else { return {} }
         let receiver = session.liveH264Output.addReceiver { try? source.pushRedated($0) }

@@ -7,31 +7,7 @@ import Synchronization
 /// Receivers are called on the streaming thread with each access unit (Annex B byte stream,
 /// parameter sets before each key frame); they hand it on without waiting.
 public final class LiveH264Output: Sendable {
-    /// A receiver's registration; ``cancel()`` (or dropping it) stops its frames.
-    public final class Receiver: Sendable {
-        private let output: LiveH264Output
-        private let id: Int
-
-        fileprivate init(output: LiveH264Output, id: Int) {
-            (self.output, self.id) = (output, id)
-        }
-
-        public func cancel() {
-            output.remove(id)
-        }
-
-        deinit {
-            cancel()
-        }
-    }
-
-    private struct State {
-        var receivers: [Int: @Sendable (Buffer) -> Void] = [:]
-        var nextID = 0
-        var valve: Element?
-    }
-
-    private let state = Mutex(State())
+    private let receivers = LiveReceivers<Buffer>()
     private let encoded = Atomic<Int>(0)
 
     init() {}
@@ -40,33 +16,19 @@ public final class LiveH264Output: Sendable {
     public static let caps = "video/x-h264,stream-format=byte-stream,alignment=au"
 
     /// Calls `receive` with every access unit from now on, until the registration is cancelled or dropped.
-    public func addReceiver(_ receive: @escaping @Sendable (Buffer) -> Void) -> Receiver {
-        let (id, valve) = state.withLock { state in
-            state.nextID += 1
-            state.receivers[state.nextID] = receive
-            return (state.nextID, state.receivers.count == 1 ? state.valve : nil)
-        }
-        try? valve?.setProperty("drop", false)
-        return Receiver(output: self, id: id)
-    }
-
-    private func remove(_ id: Int) {
-        let valve = state.withLock { state in
-            state.receivers.removeValue(forKey: id) != nil && state.receivers.isEmpty ? state.valve : nil
-        }
-        try? valve?.setProperty("drop", true)
+    public func addReceiver(_ receive: @escaping @Sendable (Buffer) -> Void) -> LiveReceiver {
+        receivers.add(receive)
     }
 
     /// How many receivers there are now.
-    public var receiverCount: Int { state.withLock { $0.receivers.count } }
+    public var receiverCount: Int { receivers.count }
 
     /// Frames encoded since the session started: one per frame, however many receivers.
     public var encodedFrameCount: Int { encoded.load(ordering: .relaxed) }
 
     /// Called on the streaming thread with each access unit while someone receives.
     private func deliver(_ sample: Sample) {
-        guard let receivers = state.withLock({ $0.receivers.isEmpty ? nil : Array($0.receivers.values) }),
-              let buffer = sample.buffer else { return }
+        guard let receivers = receivers.current, let buffer = sample.buffer else { return }
         encoded.add(1, ordering: .relaxed)
         for receive in receivers { receive(buffer) }
     }
@@ -91,11 +53,7 @@ extension LiveH264Output: SessionOutput {
     func attach(to graph: SessionGraph, layout: SessionPipeline) throws(CaptureError) {
         guard layout.configuration.liveH264 != nil else { return }
         let valve = try graph.element(.h264Valve), sink = try graph.appSink(.h264Frames)
-        let receiving = state.withLock { state in
-            state.valve = valve
-            return !state.receivers.isEmpty
-        }
-        try? valve.setProperty("drop", !receiving)
+        receivers.control(valve)
         sink.setHandlers(onSample: { [self] in deliver($0) })
     }
 
@@ -105,7 +63,7 @@ extension LiveH264Output: SessionOutput {
     }
 
     func detach(_ reason: CaptureError) {
-        state.withLock { $0.valve = nil }
+        receivers.control(nil)
     }
 
     /// The frames' size: the image stage's picture fitted into the largest size asked for.

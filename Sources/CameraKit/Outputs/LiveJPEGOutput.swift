@@ -18,60 +18,21 @@ public final class LiveJPEGOutput: Sendable {
         public let capturedAt: UInt64?
     }
 
-    /// A receiver's registration; ``cancel()`` (or dropping it) stops its frames.
-    public final class Receiver: Sendable {
-        private let output: LiveJPEGOutput
-        private let id: Int
-
-        fileprivate init(output: LiveJPEGOutput, id: Int) {
-            (self.output, self.id) = (output, id)
-        }
-
-        public func cancel() {
-            output.remove(id)
-        }
-
-        deinit {
-            cancel()
-        }
-    }
-
-    private struct State {
-        var receivers: [Int: @Sendable (Frame) -> Void] = [:]
-        var nextID = 0
-        var valve: Element?
-        /// The app sink, whose running time dates the frames.
-        var sink: Element?
-        /// Whether the frames are the camera's own JPEGs, passed on: the encoding branch stays shut.
-        var passesThrough = false
-    }
-
-    private let state = Mutex(State())
+    private let receivers = LiveReceivers<Frame>()
+    /// The app sink, whose running time dates the frames.
+    private let sink = Mutex<Element?>(nil)
     private let encoded = Atomic<Int>(0)
     private let passed = Atomic<Int>(0)
 
     init() {}
 
     /// Calls `receive` with every frame from now on, until the registration is cancelled or dropped.
-    public func addReceiver(_ receive: @escaping @Sendable (Frame) -> Void) -> Receiver {
-        let (id, valve) = state.withLock { state in
-            state.nextID += 1
-            state.receivers[state.nextID] = receive
-            return (state.nextID, state.receivers.count == 1 && !state.passesThrough ? state.valve : nil)
-        }
-        try? valve?.setProperty("drop", false)
-        return Receiver(output: self, id: id)
-    }
-
-    private func remove(_ id: Int) {
-        let valve = state.withLock { state in
-            state.receivers.removeValue(forKey: id) != nil && state.receivers.isEmpty && !state.passesThrough ? state.valve : nil
-        }
-        try? valve?.setProperty("drop", true)
+    public func addReceiver(_ receive: @escaping @Sendable (Frame) -> Void) -> LiveReceiver {
+        receivers.add(receive)
     }
 
     /// How many receivers there are now.
-    public var receiverCount: Int { state.withLock { $0.receivers.count } }
+    public var receiverCount: Int { receivers.count }
 
     /// Frames encoded since the session started: one per frame, however many receivers.
     public var encodedFrameCount: Int { encoded.load(ordering: .relaxed) }
@@ -83,8 +44,7 @@ public final class LiveJPEGOutput: Sendable {
     /// or (`passing`) the camera's own JPEG.
     private func deliver(_ sample: Sample, passing: Bool = false) {
         // No one receiving (a camera's own JPEGs come whether or not anyone watches): nothing to do.
-        guard let receivers = state.withLock({ $0.receivers.isEmpty ? nil : Array($0.receivers.values) }),
-              let buffer = sample.buffer, let jpeg = try? buffer.bytes() else { return }
+        guard let receivers = receivers.current, let buffer = sample.buffer, let jpeg = try? buffer.bytes() else { return }
         if passing { passed.add(1, ordering: .relaxed) } else { encoded.add(1, ordering: .relaxed) }
         let frame = Frame(jpeg: jpeg, presentationTime: buffer.presentationTime, capturedAt: capturedAt(buffer.presentationTime))
         for receive in receivers { receive(frame) }
@@ -93,7 +53,7 @@ public final class LiveJPEGOutput: Sendable {
     /// When a frame of running time `time` was taken, on the monotonic clock: the pipeline's clock
     /// (GStreamer's system clock, monotonic) now, less how long ago in running time that was.
     private func capturedAt(_ time: ClockTime?) -> UInt64? {
-        guard let time, let running = state.withLock({ $0.sink })?.runningTime, running.rawValue >= time.rawValue else { return nil }
+        guard let time, let running = sink.withLock({ $0 })?.runningTime, running.rawValue >= time.rawValue else { return nil }
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         let nanoseconds = UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
@@ -120,12 +80,10 @@ extension LiveJPEGOutput: SessionOutput {
 
     func attach(to graph: SessionGraph, layout: SessionPipeline) throws(CaptureError) {
         guard layout.configuration.liveJPEG != nil else { return }
-        let valve = try graph.element(.liveValve), sink = try graph.appSink(.liveFrames)
-        state.withLock { state in
-            state.valve = valve
-            state.sink = sink
-        }
-        sink.setHandlers(onSample: { [self] in deliver($0) })
+        let valve = try graph.element(.liveValve), frames = try graph.appSink(.liveFrames)
+        sink.withLock { $0 = frames }
+        frames.setHandlers(onSample: { [self] in deliver($0) })
+        receivers.control(valve)
         takeCameraJPEGs(of: graph.source, layout: layout)
     }
 
@@ -139,11 +97,7 @@ extension LiveJPEGOutput: SessionOutput {
     /// branch (while someone receives) when they cannot.
     private func takeCameraJPEGs(of source: Bin, layout: SessionPipeline) {
         let cameraSink = layout.passesCameraJPEGsLive ? source.element(named: SessionElement.cameraLiveJPEGs.rawValue, as: AppSink.self) : nil
-        let (valve, receiving) = state.withLock { state in
-            state.passesThrough = cameraSink != nil
-            return (state.valve, !state.receivers.isEmpty && cameraSink == nil)
-        }
-        try? valve?.setProperty("drop", !receiving)
+        receivers.keepBranchShut(cameraSink != nil)
         cameraSink?.setHandlers(onSample: { [self] in deliver($0, passing: true) })
     }
 
@@ -156,10 +110,8 @@ extension LiveJPEGOutput: SessionOutput {
     }
 
     func detach(_ reason: CaptureError) {
-        state.withLock { state in
-            state.valve = nil
-            state.sink = nil
-        }
+        receivers.control(nil)
+        sink.withLock { $0 = nil }
     }
 }
 
