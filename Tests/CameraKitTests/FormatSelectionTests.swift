@@ -25,6 +25,17 @@ struct FormatSelectionTests {
         #expect(withoutRate.mediaType == "image/jpeg" && withoutRate.frameRate == Fraction(30))
     }
 
+    @Test("Without a rate: 30 fps where offered, else the highest rate below it, else a faster camera's slowest", arguments: [
+        ("video/x-raw, format=(string)I420, width=(int)1280, height=(int)720, framerate=(fraction)[ 1/1, 1000/1 ]", Fraction(30)),
+        ("video/x-raw, format=(string)I420, width=(int)1280, height=(int)720, framerate=(fraction){ 60/1, 25/1, 15/1 }", Fraction(25)),
+        ("video/x-raw, format=(string)I420, width=(int)1280, height=(int)720, framerate=(fraction){ 120/1, 60/1 }", Fraction(60)),
+        ("video/x-raw, format=(string)I420, width=(int)1280, height=(int)720, framerate=(fraction)[ 50/1, 240/1 ]", Fraction(50)),
+    ])
+    func usualRate(caps: String, expected: Fraction) throws {
+        let format = try FormatSelection.choose(for: FormatRequest(parsing: "1280x720"), from: VideoCapability.list(from: try Caps(caps)), camera: "camera")
+        #expect(format.frameRate == expected)
+    }
+
     @Test("Raw frames are preferred where they meet the rate")
     func rawWhereItMeetsTheRate() throws {
         let format = try FormatSelection.choose(for: .low, from: Self.capabilities(), camera: "C920")

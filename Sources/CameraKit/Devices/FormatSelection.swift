@@ -4,8 +4,13 @@ import GStreamer
 ///
 /// The rule, from what real webcams offer: meet the size and rate with
 /// raw frames where the camera can; otherwise take MJPEG; never fall back to a slower rate than
-/// asked for; without a rate, take the highest the camera offers at that size.
+/// asked for; without a rate, take the usual 30 fps, or the highest the camera offers below it at
+/// that size (a camera that only runs faster runs at its slowest): a camera that could run at
+/// hundreds of frames a second would otherwise spend a core on frames nobody asked for.
 public enum FormatSelection {
+    /// The rate taken when none is asked for, where the camera offers it.
+    public static let usualFrameRate = Fraction(30)
+
     /// The best format of `capabilities` for `request`.
     ///
     /// - Throws: ``CaptureError/Code/formatUnavailable`` listing what the camera offers.
@@ -34,13 +39,21 @@ public enum FormatSelection {
                 + "ask for that rate or a smaller size (it offers \(offers(usable).joined(separator: ", ")))")
         }
         // With a rate asked for: the lowest rate that meets it (raw before MJPEG, then the usual pixel formats).
-        // Without: the highest rate, raw before MJPEG on a tie.
+        // Without: the usual rate or the nearest below it, raw before MJPEG on a tie.
         return fastEnough.min { lhs, rhs in
             if lhs.frameRate != rhs.frameRate {
-                return request.frameRate == nil ? lhs.frameRate > rhs.frameRate : lhs.frameRate < rhs.frameRate
+                return request.frameRate == nil ? isNearerUsual(lhs.frameRate, than: rhs.frameRate) : lhs.frameRate < rhs.frameRate
             }
             return preference(lhs) < preference(rhs)
         }!
+    }
+
+    /// Whether `rate` is a better rate than `other` when none is asked for: at or below the usual
+    /// rate and higher, or above it and lower.
+    private static func isNearerUsual(_ rate: Fraction, than other: Fraction) -> Bool {
+        let (under, otherUnder) = (!(usualFrameRate < rate), !(usualFrameRate < other))
+        guard under == otherUnder else { return under }
+        return under ? other < rate : rate < other
     }
 
     /// The formats of one capability that have the requested size, at the rate asked for or each offered rate.
@@ -50,7 +63,7 @@ public enum FormatSelection {
         guard capability.widths.contains(width), capability.heights.contains(height) else { return [] }
         let rates: [Fraction] = switch capability.frameRates {
         case .discrete(let rates): rates
-        case .range(let range): [request.frameRate.map { min(max($0, range.lowerBound), range.upperBound) } ?? range.upperBound]
+        case .range(let range): [min(max(request.frameRate ?? usualFrameRate, range.lowerBound), range.upperBound)]
         case .unspecified: [request.frameRate ?? Fraction(30)]
         }
         let photoSized = request.width == nil
