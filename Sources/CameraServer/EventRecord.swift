@@ -11,6 +11,7 @@ enum EventRecord {
         case .kept(let count): ["event": "kept", "count": count]
         case .discarded(let count): ["event": "discarded", "count": count]
         case .boothShot(let number, let count): ["event": "booth_shot", "number": number, "of": count]
+        case .burstSkipped(let frames): ["event": "burst_skipped", "frames": frames]
         case .showing(let kind): ["event": "showing", "picture": kind.rawValue]
         case .cleared: ["event": "cleared"]
         }

@@ -323,9 +323,9 @@ public enum Parser {
                 add(.capture(options))
             case .burst:
                 guard arguments.count == 1 else {
-                    return fail(arguments.first ?? head, "burst takes a number of photos from 1 to 1000, such as burst 10")
+                    return fail(arguments.first ?? head, "burst takes a number of photos from 1 to 100000, such as burst 10")
                 }
-                guard let count = integer(arguments[0], in: 1...1000) else { return }
+                guard let count = integer(arguments[0], in: 1...100_000) else { return }
                 add(.burst(count: count))
             case .repeat:
                 guard arguments.count == 2, arguments[1].kind == .openBrace else {

@@ -41,6 +41,9 @@ final class OperatorConsole: Sendable {
                     Console.progress("review: Enter or k keeps, Backspace, Delete or x discards" + after)
                 case .kept, .discarded:
                     reviews.ended()
+                case .burstSkipped(let frames):
+                    if printsJSON { try? Console.json(["event": "burst_skipped", "frames": frames]) }
+                    Console.note("the burst let \(frames.count) frame\(frames.count == 1 ? "" : "s") pass while the photos in hand filled its memory (--burst-memory): the camera was faster than the encoder")
                 default:
                     break
                 }

@@ -10,7 +10,7 @@ struct RunCommand: Subcommand {
     static let name = "run"
     static let synopsis = """
         camctl run      FILE [--device D] [--set NAME=VALUE …] [--dry-run] [--json] [--library DIR | --no-library]
-                        [--allow-raw-io] [--review-timeout SECONDS]
+                        [--allow-raw-io] [--review-timeout SECONDS] [--burst-memory MIB]
         """
     static let summary = "run a pipeline description file (pipelines/README.md)"
     static let help = """
@@ -32,6 +32,7 @@ struct RunCommand: Subcommand {
         .init(name: "--dry-run", value: nil), .init(name: "--json", value: nil),
         .init(name: "--library", value: "DIR"), .init(name: "--no-library", value: nil), .init(name: "--verbose", value: nil),
         .init(name: "--allow-raw-io", value: nil), .init(name: "--review-timeout", value: "SECONDS"),
+        SessionOptions.burstMemoryOption,
     ] + ImageOptions.options
 
     let file: String
@@ -195,6 +196,7 @@ struct RunCommand: Subcommand {
         for change in script.session.image { image = try image.applying(change) }
         configuration.image = try ImageOptions.settings(from: arguments, startingFrom: image)  // the command line has the last word
         configuration.resumesAutomatically = true
+        if let budget = try SessionOptions.burstMemory(arguments) { configuration.burstMemoryBudget = budget }
         return configuration
     }
 

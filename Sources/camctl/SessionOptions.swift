@@ -11,7 +11,11 @@ struct SessionOptions {
         .init(name: "--print-pipeline", value: nil),
         .init(name: "--verbose", value: nil),
         .init(name: "--control", value: "KEY=VALUE"),
+        burstMemoryOption,
     ] + ImageOptions.options
+
+    /// `--burst-memory MIB`: what a burst may hold in frames and photos not yet saved.
+    static let burstMemoryOption = ParsedArguments.Option(name: "--burst-memory", value: "MIB")
 
     var device: String?
     var format = FormatRequest.high
@@ -20,6 +24,8 @@ struct SessionOptions {
     var image = ImageSettings()
     /// V4L2 controls to set once the camera runs (`--control KEY=VALUE`, repeatable).
     var controls: [(key: String, value: Int)] = []
+    /// The burst memory budget in bytes, when given.
+    var burstMemory: Int?
 
     init(_ arguments: ParsedArguments) throws(CommandFailure) {
         device = arguments.string("--device")
@@ -30,6 +36,7 @@ struct SessionOptions {
                 throw CommandFailure("--resolution: \(error.commandLineSentence)", exitCode: .usage)
             }
         }
+        burstMemory = try Self.burstMemory(arguments)
         waitsForDevice = arguments.flag("--wait-for-device")
         printsPipeline = arguments.flag("--print-pipeline")
         image = try ImageOptions.settings(from: arguments)
@@ -71,7 +78,17 @@ struct SessionOptions {
         var configuration = SessionConfiguration(camera: camera)
         configuration.format = format
         configuration.image = image
+        if let burstMemory { configuration.burstMemoryBudget = burstMemory }
         return configuration
+    }
+
+    /// `--burst-memory MIB` in bytes: from 16 MiB to 64 GiB.
+    static func burstMemory(_ arguments: ParsedArguments) throws(CommandFailure) -> Int? {
+        guard let text = arguments.string("--burst-memory") else { return nil }
+        guard let mebibytes = Int(text), (16...65536).contains(mebibytes) else {
+            throw CommandFailure("--burst-memory \(text) is not a number of MiB from 16 to 65536 (32 by default)", exitCode: .usage)
+        }
+        return mebibytes * 1_048_576
     }
 
     /// Starts `session`, printing its pipeline first when asked (on standard error, so standard

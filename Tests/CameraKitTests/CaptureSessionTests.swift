@@ -1,6 +1,7 @@
 import CameraKit
 import Foundation
 import GStreamer
+import Synchronization
 import TestSupport
 import Testing
 
@@ -159,6 +160,27 @@ struct CaptureSessionTests {
         #expect(numbers.last! - numbers.first! <= 12, "taken as they came: \(numbers)")
         #expect(photos.map(\.captureID) == photos.map(\.captureID).sorted())
         #expect(Set(photos.map(\.captureID)).count == 10)
+    }
+
+    @Test("A burst whose photos in hand fill its budget lets frames pass and names them; every frame is taken or named, none twice")
+    func burstWithinBudget() async throws {
+        let session = CaptureSession(configuration: try Self.configuration("320x240@240"))
+        try await session.start()
+        let numbers = Mutex<[UInt64]>([])
+        // A budget of one byte keeps one photo in hand; handing each on takes 20 ms, far longer than a frame.
+        let summary = try await session.photoOutput.captureBurst(count: 15, memoryBudget: 1) { photo in
+            try? await Task.sleep(for: .milliseconds(20))
+            numbers.withLock { $0.append(photo.frameNumber ?? 0) }
+        }
+        await session.stop()
+        let taken = numbers.withLock { $0 }.sorted()
+        #expect(summary.taken == 15 && taken.count == 15)
+        #expect(!summary.skippedFrames.isEmpty, "the camera outran the photos in hand")
+        let first = try #require(taken.first)
+        let takenNumbers = Set(taken.map { Int($0 - first) })
+        #expect(takenNumbers.isDisjoint(with: summary.skippedFrames), "a frame is taken or let pass, not both")
+        #expect(Set(summary.skippedFrames).count == summary.skippedFrames.count)
+        #expect(takenNumbers.union(summary.skippedFrames) == Set(0...(takenNumbers.max() ?? 0)), "every frame up to the last is accounted for")
     }
 
     @Test("Reconfiguring while running changes the size and adds and removes outputs", arguments: Camera.allCases)

@@ -37,6 +37,38 @@ struct RunCommandTests {
         #expect(try camctl.photos().count == photos)
     }
 
+    @Test("A burst of 2000 runs in the memory of a burst of 10")
+    func burstMemoryIsFlat() throws {
+        let folder = try TemporaryFolder()
+        func peakKilobytes(photos: Int) throws -> (kilobytes: Int, saved: Int, skipped: Int) {
+            let file = folder.path("burst\(photos).camctl")
+            try "camera test\nresolution 160x120@240\nburst \(photos)\n".write(toFile: file, atomically: true, encoding: .utf8)
+            let camctl = ChildProcess.buildFolder.appendingPathComponent("camctl").path
+            let result = try ChildProcess.run("/usr/bin/time", ["-f", "peak %M", camctl, "run", file, "--json", "--library", folder.path("library\(photos)")])
+            #expect(result.status == 0, "\(result.standardError.suffix(500))")
+            let objects = Camctl.objects(result.standardOutput)
+            let skipped = objects.filter { $0["event"] as? String == "burst_skipped" }.flatMap { $0["frames"] as? [Int] ?? [] }
+            let peak = result.standardError.firstMatch(of: /peak ([0-9]+)/).flatMap { Int($0.1) } ?? 0
+            return (peak, objects.filter { $0["path"] != nil }.count, skipped.count)
+        }
+        let small = try peakKilobytes(photos: 10), large = try peakKilobytes(photos: 2000)
+        #expect(small.saved == 10 && large.saved == 2000)
+        #expect(Double(large.kilobytes) <= 1.3 * Double(small.kilobytes), "peak \(large.kilobytes) KB for 2000 photos against \(small.kilobytes) KB for 10")
+    }
+
+    @Test("A burst whose camera outruns the encoder past --burst-memory lets frames pass and names them")
+    func burstLetsFramesPass() throws {
+        let camctl = try Camctl()
+        let folder = try TemporaryFolder()
+        try "camera test\nresolution 1920x1080@240\nburst 40\n".write(toFile: folder.path("burst.camctl"), atomically: true, encoding: .utf8)
+        let result = try camctl.run(["run", folder.path("burst.camctl"), "--json", "--burst-memory", "16"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let objects = Camctl.objects(result.standardOutput)
+        #expect(objects.filter { $0["path"] != nil }.count == 40)
+        let skipped = objects.first { $0["event"] as? String == "burst_skipped" }?["frames"] as? [Int] ?? []
+        #expect(!skipped.isEmpty && result.standardError.contains("the burst let \(skipped.count) frame"), "\(result.standardError)")
+    }
+
     @Test("The raw-source file runs from its own gst-launch source")
     func rawSource() throws {
         let camctl = try Camctl()

@@ -109,7 +109,7 @@ struct ParserTests {
         ("snap\n", ["f.camctl:1:1: unknown step \"snap\"; expected a setting (camera, resolution"]),
         ("captur\n", ["f.camctl:1:1: unknown step \"captur\"; did you mean capture?"]),
         ("countdown soon\n", ["f.camctl:1:11: \"soon\" is not a number of seconds from 0 to 86400, such as 3 or 0.5"]),
-        ("burst 0\n", ["f.camctl:1:7: \"0\" is not a whole number from 1 to 1000"]),
+        ("burst 0\n", ["f.camctl:1:7: \"0\" is not a whole number from 1 to 100000"]),
         ("repeat 3 {\n  capture\n", ["f.camctl:1:1: the repeat block opened here is not closed; expected } on a line of its own"]),
         ("capture fast\n", ["f.camctl:1:9: capture has no option \"fast\"; expected jpeg, hevc, quality N or rotate N"]),
         ("filter \"! videoflip\"\ncapture\n", ["f.camctl:1:8: the fragment \"! videoflip\" is not elements joined by !"]),

@@ -133,9 +133,11 @@ final class FrameFeed: Sendable {
     }
 
     /// The next `count` frames as they arrive, each one distinct. The stream keeps every frame
-    /// until it is read; it fails when the session stops, or when no frame comes for `frameTimeout`.
-    func frames(count: Int, frameTimeout: Duration) -> AsyncThrowingStream<Sample, any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Sample.self)
+    /// until it is read, or only the newest `kept` (a reader that may fall behind, and tells the
+    /// frames it missed by their numbers); it fails when the session stops, or when no frame
+    /// comes for `frameTimeout`.
+    func frames(count: Int, frameTimeout: Duration, keepingAtMost kept: Int? = nil) -> AsyncThrowingStream<Sample, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Sample.self, bufferingPolicy: kept.map { .bufferingNewest($0) } ?? .unbounded)
         let id = state.withLock { state -> Int? in
             if let reason = state.closedReason {
                 continuation.finish(throwing: reason)

@@ -27,6 +27,14 @@ public struct Photo: Sendable {
     /// The frame's number in the stream, where the source numbers its frames.
     public let frameNumber: UInt64?
 
+    /// The photo with what is known of it but not its file or thumbnail, to keep once it is
+    /// delivered.
+    public func withoutData() -> Photo {
+        Photo(captureID: captureID, fileData: [], thumbnailData: [], resolvedSettings: resolvedSettings, orientation: orientation,
+              deviceName: deviceName, requestedAt: requestedAt, capturedAt: capturedAt, requestTime: requestTime,
+              frameTime: frameTime, frameNumber: frameNumber)
+    }
+
     /// The photo's width in pixels.
     public var width: Int { resolvedSettings.width }
     /// The photo's height in pixels.

@@ -183,24 +183,64 @@ public final class PhotoOutput: Sendable {
 
     /// Takes `count` photos of consecutive frames, each frame a different one, encoding each as
     /// soon as it arrives. Photos come back in frame order, and each is a capture of its own,
-    /// with its own id and events.
+    /// with its own id and events. Every photo is held until the burst ends: a long burst hands
+    /// each on as it completes with ``captureBurst(count:_:memoryBudget:each:)``.
     public func captureBurst(count: Int, _ settings: PhotoSettings = PhotoSettings()) async throws(CaptureError) -> [Photo] {
-        guard count > 0 else { return [] }
+        let photos = Mutex<[Photo]>([])
+        _ = try await captureBurst(count: count, settings, memoryBudget: Int.max) { photo in photos.withLock { $0.append(photo) } }
+        return photos.withLock { $0 }.sorted { $0.captureID < $1.captureID }
+    }
+
+    /// What a burst did: the photos taken, and the frames it let pass because the photos in
+    /// hand filled its memory budget (the camera outran the encoder or the destination).
+    public struct BurstSummary: Sendable, Equatable {
+        public let taken: Int
+        /// The numbers of the frames let pass, counted from the burst's first frame (0).
+        public let skippedFrames: [Int]
+    }
+
+    /// The memory a burst's raw frames and photos in hand may take, unless told otherwise.
+    public static let defaultBurstMemoryBudget = 32 * 1_048_576
+
+    /// Takes `count` photos of frames as they come, handing each to `handle` as soon as it is
+    /// encoded (on a task of its own; photos may be handed on out of order). Frames whose photos
+    /// are not yet handed on are held only within `memoryBudget` bytes (counted at their raw
+    /// size): while it is full, frames are let pass, and their numbers come back in the summary,
+    /// so a burst of any length runs in bounded memory. At least one photo is always in hand.
+    public func captureBurst(count: Int, _ settings: PhotoSettings = PhotoSettings(), memoryBudget: Int,
+                             each handle: @escaping @Sendable (Photo) async -> Void) async throws(CaptureError) -> BurstSummary {
+        guard count > 0 else { return BurstSummary(taken: 0, skippedFrames: []) }
         var settings = settings
         if settings.flashMode == .auto { settings.flashMode = .off }  // a flash cannot recharge between burst frames
         try validate(settings)
         let timeout = state.withLock { $0.attachment?.settlingTimeout }
         _ = try await firstSettledFrame(waitingAtMost: timeout)
-        let frames = feed.frames(count: count, frameTimeout: .seconds(5))
+        let inHand = BurstBudget(bytes: memoryBudget)
+        // Two frames wait at most: one the burst falls behind on is missed, not held, and told
+        // by the gap in the frames' numbers.
+        let frames = feed.frames(count: .max, frameTimeout: .seconds(5), keepingAtMost: 2)
         do {
-            return try await withThrowingTaskGroup(of: Photo.self) { group in
+            // A discarding group lets each finished photo's task go at once: a group that kept
+            // them until the end would grow with the burst.
+            return try await withThrowingDiscardingTaskGroup { group in
+                var (taken, skipped, numbering) = (0, [Int](), BurstNumbering())
                 for try await frame in frames {
+                    let (number, missed) = numbering.number(of: frame)
+                    skipped += missed
+                    let size = frame.buffer?.count ?? 0
+                    guard inHand.reserve(size) else {
+                        skipped.append(number)
+                        continue
+                    }
                     let request = try begin(settings)
-                    group.addTask { try await self.complete(request) { () async throws(CaptureError) -> Sample in frame } }
+                    group.addTask {
+                        defer { inHand.release(size) }
+                        await handle(try await self.complete(request) { () async throws(CaptureError) -> Sample in frame })
+                    }
+                    taken += 1
+                    if taken == count { break }
                 }
-                var photos: [Photo] = []
-                for try await photo in group { photos.append(photo) }
-                return photos.sorted { $0.captureID < $1.captureID }
+                return BurstSummary(taken: taken, skippedFrames: skipped)
             }
         } catch {
             throw CaptureError.converting(error, context: "the burst failed")
@@ -521,4 +561,47 @@ public final class PhotoOutput: Sendable {
 /// The version written into photos' Software field.
 public enum CameraKitVersion {
     public static let current = "0.2.0"
+}
+
+/// The bytes a burst holds in frames and photos not yet handed on.
+private final class BurstBudget: Sendable {
+    private let limit: Int
+    private let used = Mutex(0)
+
+    init(bytes: Int) {
+        limit = bytes
+    }
+
+    /// Takes `bytes` when they fit, or when nothing is held (a frame larger than the budget still
+    /// makes its photo).
+    func reserve(_ bytes: Int) -> Bool {
+        used.withLock { used in
+            guard used == 0 || used + bytes <= limit else { return false }
+            used += bytes
+            return true
+        }
+    }
+
+    func release(_ bytes: Int) {
+        used.withLock { $0 -= bytes }
+    }
+}
+
+/// A burst's frames numbered from its first (0) by the numbers their source gives them, so the
+/// frames it never saw are known; counted as they come where the source gives none.
+private struct BurstNumbering {
+    private var first: UInt64?
+    private var last = -1
+
+    /// The frame's number, and those of the frames missed since the last one.
+    mutating func number(of frame: Sample) -> (number: Int, missed: [Int]) {
+        var number = last + 1
+        if let offset = frame.buffer?.offset {
+            let base = first ?? offset
+            first = base
+            if offset >= base, offset - base < UInt64(Int.max) { number = max(Int(offset - base), last + 1) }
+        }
+        defer { last = number }
+        return (number, Array((last + 1)..<number))
+    }
 }

@@ -20,6 +20,9 @@ public struct SessionConfiguration: Sendable, Equatable {
     public var liveJPEG: LiveJPEGConfiguration?
     /// The live picture as H.264 (for RTSP), or `nil` for none.
     public var liveH264: LiveH264Configuration?
+    /// The bytes a burst may hold in frames and photos not yet delivered
+    /// (``PhotoOutput/captureBurst(count:_:memoryBudget:each:)``); 32 MiB unless changed.
+    public var burstMemoryBudget = PhotoOutput.defaultBurstMemoryBudget
     /// Whether the session keeps frames for photos and runs the photo encoders.
     public var capturesPhotos = true
     /// Frames thrown away after each start or camera switch, while the camera settles (the first ones may come rotated or dark).

@@ -4,8 +4,11 @@ import PhotoLibrary
 
 /// A picture to deliver: a photo, or a composed picture (a booth's strip or grid).
 public struct DeliveryItem: Sendable {
-    public let data: [UInt8]
-    public let thumbnail: [UInt8]
+    /// The picture's file; empty once it is only remembered (``withoutData()``).
+    public private(set) var data: [UInt8]
+    public private(set) var thumbnail: [UInt8]
+    /// The file's size in bytes.
+    public let byteCount: Int
     public let codec: PhotoSettings.Codec
     public let width: Int
     public let height: Int
@@ -22,6 +25,7 @@ public struct DeliveryItem: Sendable {
     /// A photo as the camera made it.
     public init(_ photo: Photo, albums: [String] = []) {
         data = photo.fileData
+        byteCount = photo.fileData.count
         thumbnail = photo.thumbnailData
         codec = photo.resolvedSettings.codec
         (width, height, orientation) = (photo.width, photo.height, photo.orientation)
@@ -34,12 +38,20 @@ public struct DeliveryItem: Sendable {
     /// A JPEG composed of several photos.
     public init(composed data: [UInt8], width: Int, height: Int, capturedAt: Date, albums: [String]) {
         self.data = data
+        byteCount = data.count
         thumbnail = []
         codec = .jpeg
         (self.width, self.height, orientation) = (width, height, 1)
         self.capturedAt = capturedAt
         self.albums = albums
         (quality, flashFired) = (nil, nil)
+    }
+
+    /// The item without its file and thumbnail, to remember once it is written.
+    func withoutData() -> DeliveryItem {
+        var item = self
+        (item.data, item.thumbnail) = ([], [])
+        return item
     }
 }
 
@@ -54,6 +66,11 @@ public struct Delivered: Sendable {
     /// The camera's name and id.
     public let device: (name: String, id: String)
 
+    /// What was written, without the picture's bytes: what a long burst keeps of each photo.
+    public func withoutData() -> Delivered {
+        Delivered(path: path, libraryPhoto: libraryPhoto, copy: copy, item: item.withoutData(), device: device)
+    }
+
     /// The JSON object a front end prints for it, and the sidecar holds.
     public var record: [String: Any] {
         var record: [String: Any] = [
@@ -64,7 +81,7 @@ public struct Delivered: Sendable {
             "captured_at": Self.isoTime(item.capturedAt),
             "captured_at_us": Int64((item.capturedAt.timeIntervalSince1970 * 1e6).rounded()),
             "device": device.name, "device_id": device.id,
-            "bytes": item.data.count,
+            "bytes": item.byteCount,
             "orientation": item.orientation,
             "thumbnail_path": libraryPhoto?.thumbnailPath ?? NSNull(),
         ]

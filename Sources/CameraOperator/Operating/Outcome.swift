@@ -40,6 +40,7 @@ public enum Outcome: Sendable {
 
     /// A photo, what was written for it, and how its hook ended.
     public struct Shot: Sendable {
+        /// The photo; a burst's shots keep only what is known of it, not its file or thumbnail.
         public let photo: Photo
         public let delivered: Delivered?
         /// How the delivery's hook ended; `nil` without a hook or a written picture.
@@ -59,6 +60,9 @@ public enum OperatorEvent: Sendable, Equatable {
     case discarded(count: Int)
     /// A booth takes shot `number` of `count` (its countdown begins).
     case boothShot(number: Int, of: Int)
+    /// A burst let these frames pass (numbered from its first, 0) because the photos in hand
+    /// filled its memory budget: the camera outran the encoder or the destination.
+    case burstSkipped(frames: [Int])
     /// A picture is shown over the whole preview (``SessionOperator/shownPicture``): the shots in
     /// their places, a booth's result, or pictures under review.
     case showing(ShownPicture)

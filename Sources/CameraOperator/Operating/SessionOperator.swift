@@ -87,7 +87,8 @@ public actor SessionOperator {
                 return try await take([photo])
             case .burst(let count, let settings):
                 session.previewOutput.showShutter()
-                return try await take(try await session.photoOutput.captureBurst(count: count, settings))
+                guard !holding else { return try await take(try await session.photoOutput.captureBurst(count: count, settings)) }
+                return try await burst(count: count, settings)
             case .countdown(let seconds):
                 return .countdownEnded(early: await count(down: seconds))
             case .showResult(let seconds):
@@ -160,12 +161,7 @@ public actor SessionOperator {
     /// Photos just taken: shown in the preview's corner and kept for the next composition, then
     /// delivered, or held while a review is to come.
     private func take(_ photos: [Photo]) async throws(OperatorError) -> Outcome {
-        for photo in photos {
-            lastPhoto = photo
-            if !photo.thumbnailData.isEmpty { session.previewOutput.showLastPhoto(photo.thumbnailData) }
-            cells.append(ShotComposition.Cell(photo))
-            if cells.count > ShotComposition.maximumShots { cells.removeFirst() }
-        }
+        photos.forEach(remember)
         if holding {
             held += photos
             return .held(count: heldCount)
@@ -173,6 +169,52 @@ public actor SessionOperator {
         var shots: [Outcome.Shot] = []
         for photo in photos { shots.append(try await deliver(photo)) }
         return .photos(shots)
+    }
+
+    /// The last photo, shown in the preview's corner, and among the cells a composition is made of.
+    private func remember(_ photo: Photo) {
+        lastPhoto = photo
+        if !photo.thumbnailData.isEmpty { session.previewOutput.showLastPhoto(photo.thumbnailData) }
+        cells.append(ShotComposition.Cell(photo))
+        if cells.count > ShotComposition.maximumShots { cells.removeFirst() }
+    }
+
+    /// A burst delivered as it is taken: each photo is delivered once encoded, and only what is
+    /// known of it is kept after (its file is where delivery put it), so a burst of any length
+    /// runs in the session's burst memory budget. Frames let pass while the budget was full are
+    /// told as ``OperatorEvent/burstSkipped(frames:)``. A delivery that fails ends the burst's
+    /// deliveries and fails the action once the burst is over.
+    private func burst(count: Int, _ settings: PhotoSettings) async throws(OperatorError) -> Outcome {
+        let budget = await session.configuration.burstMemoryBudget
+        burstDeliveries = ([], nil)
+        let summary: PhotoOutput.BurstSummary
+        do {
+            summary = try await session.photoOutput.captureBurst(count: count, settings, memoryBudget: budget) { [self] photo in
+                await deliverFromBurst(photo)
+            }
+        } catch {
+            burstDeliveries = ([], nil)
+            throw .capture(error)
+        }
+        let (shots, failure) = burstDeliveries
+        burstDeliveries = ([], nil)
+        if !summary.skippedFrames.isEmpty { eventContinuation.yield(.burstSkipped(frames: summary.skippedFrames)) }
+        if let failure { throw failure }
+        return .photos(shots.sorted { $0.photo.captureID < $1.photo.captureID })
+    }
+
+    /// The shots of the burst being taken, and the first failure to deliver one.
+    private var burstDeliveries: (shots: [Outcome.Shot], failure: OperatorError?) = ([], nil)
+
+    private func deliverFromBurst(_ photo: Photo) async {
+        guard burstDeliveries.failure == nil else { return }
+        remember(photo)
+        do throws(OperatorError) {
+            let shot = try await deliver(photo)
+            burstDeliveries.shots.append(Outcome.Shot(photo: photo.withoutData(), delivered: shot.delivered?.withoutData(), hookEnding: shot.hookEnding))
+        } catch {
+            burstDeliveries.failure = error
+        }
     }
 
     /// Delivers a photo, reports it, and runs its hook.
