@@ -32,6 +32,7 @@ struct ResourceBenchmarks {
         let burstReference = try usage("/usr/bin/gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=100", "!",
                                                                    "video/x-raw,format=I420,width=1920,height=1080", "!", "jpegenc",
                                                                    "!", "multifilesink", "location=\(folder)/gst-%03d.jpg"])
+        let bursts = try burstLengths()
         let perMinute = 60 / Double(seconds)
         let previewName = "1920x1080@30 preview for \(seconds) s (camctl preview, fakesink; gst-launch: tee to the same two branches)"
         return [
@@ -47,7 +48,28 @@ struct ResourceBenchmarks {
                          camctl: Measurement(samples: [burst.peakKiB / 1024]),
                          reference: Measurement(samples: [burstReference.peakKiB / 1024]),
                          referenceName: "gst-launch-1.0 videotestsrc num-buffers=100 ! jpegenc ! multifilesink").goal(ratioAtMost: 1.3),
-        ]
+        ] + bursts
+    }
+
+    /// Peak memory of long bursts against a burst of 10 at the same rate: a 1080p camera at
+    /// 240 fps (faster than the encoder, so frames are let pass) and at 30 fps.
+    private func burstLengths() throws -> [BenchmarkRow] {
+        var rows: [BenchmarkRow] = []
+        for (rate, lengths) in [(240, [100, 1000, 5000]), (30, [100, 1000])] {
+            func peak(_ photos: Int) throws -> Double {
+                let script = folder + "/burst-\(rate)-\(photos).camctl"
+                try Data("camera test\nresolution 1920x1080@\(rate)\nburst \(photos)\n".utf8).write(to: URL(fileURLWithPath: script))
+                defer { try? FileManager.default.removeItem(atPath: folder + "/bursts") }
+                return try usage(StartUpBenchmark.camctl, ["run", script, "--library", folder + "/bursts"]).peakKiB / 1024
+            }
+            let ten = Measurement(samples: [try peak(10)])
+            for photos in lengths {
+                rows.append(BenchmarkRow(name: "Peak memory, a burst of \(photos) 1920x1080 photos into the library, camera at \(rate) fps (camctl run: burst \(photos))",
+                                         unit: "MiB", camctl: Measurement(samples: [try peak(photos)]), reference: ten,
+                                         referenceName: "the same, a burst of 10").goal(ratioAtMost: 1.3))
+            }
+        }
+        return rows
     }
 
     /// Runs a program under GNU time and reads its peak resident memory and CPU seconds.

@@ -205,8 +205,9 @@ public final class PhotoOutput: Sendable {
     /// Takes `count` photos of frames as they come, handing each to `handle` as soon as it is
     /// encoded (on a task of its own; photos may be handed on out of order). Frames whose photos
     /// are not yet handed on are held only within `memoryBudget` bytes (counted at their raw
-    /// size): while it is full, frames are let pass, and their numbers come back in the summary,
-    /// so a burst of any length runs in bounded memory. At least one photo is always in hand.
+    /// size), and so are frames waiting to be looked at: while it is full, frames are let pass,
+    /// and their numbers come back in the summary, so a burst of any length runs in bounded
+    /// memory. At least one photo is always in hand.
     public func captureBurst(count: Int, _ settings: PhotoSettings = PhotoSettings(), memoryBudget: Int,
                              each handle: @escaping @Sendable (Photo) async -> Void) async throws(CaptureError) -> BurstSummary {
         guard count > 0 else { return BurstSummary(taken: 0, skippedFrames: []) }
@@ -216,9 +217,11 @@ public final class PhotoOutput: Sendable {
         let timeout = state.withLock { $0.attachment?.settlingTimeout }
         _ = try await firstSettledFrame(waitingAtMost: timeout)
         let inHand = BurstBudget(bytes: memoryBudget)
-        // Two frames wait at most: one the burst falls behind on is missed, not held, and told
-        // by the gap in the frames' numbers.
-        let frames = feed.frames(count: .max, frameTimeout: .seconds(5), keepingAtMost: 2)
+        // Frames waiting to be looked at are held within the budget too (at least two): one the
+        // burst falls that far behind on is missed, not held, and told by the gap in the numbers.
+        let frameBytes = state.withLock { $0.attachment.map { $0.framing.width * $0.framing.height * 3 / 2 } } ?? 0
+        let waiting = memoryBudget == Int.max || frameBytes == 0 ? nil : max(2, memoryBudget / frameBytes)
+        let frames = feed.frames(count: .max, frameTimeout: .seconds(5), keepingAtMost: waiting)
         do {
             // A discarding group lets each finished photo's task go at once: a group that kept
             // them until the end would grow with the burst.
