@@ -27,8 +27,9 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // MQTT, through the mosquitto project's client library (a fleet's commands and events).
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
-        // HTTP downloads (a fleet's photos, collected from its nodes).
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // HTTP downloads (a fleet's photos, collected from its nodes): libcurl's headers; the
+        // library itself is loaded when first used.
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // QR codes (a photo's download link for a guest's phone).
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         // malloc tuning and the control signals' handler, for the command-line tool.

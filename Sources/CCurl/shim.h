@@ -1,24 +1,60 @@
-// libcurl's easy interface. Its option and information calls are variadic, which Swift cannot
-// call: these wrappers give each kind of value a call of its own.
+// libcurl's easy interface, loaded when first used (dlopen) rather than linked: libcurl and the
+// libraries it brings (Kerberos, LDAP, SSH, HTTP/2) would otherwise be loaded by every camctl
+// start, a few milliseconds each time, for the one command that downloads. Its option and
+// information calls are variadic, which Swift cannot call: the wrappers below make them in C.
+#ifndef CAMCTL_CCURL_SHIM_H
+#define CAMCTL_CCURL_SHIM_H
 #include <curl/curl.h>
+#include <dlfcn.h>
 
 typedef size_t (*camctl_curl_writer)(char *data, size_t size, size_t count, void *context);
 
-static inline CURLcode camctl_curl_set_text(CURL *curl, CURLoption option, const char *value) {
-    return curl_easy_setopt(curl, option, value);
+// The functions camctl calls, from the loaded library.
+typedef struct {
+    CURLcode (*global_init)(long flags);
+    CURL *(*easy_init)(void);
+    CURLcode (*easy_setopt)(CURL *curl, CURLoption option, ...);
+    CURLcode (*easy_perform)(CURL *curl);
+    CURLcode (*easy_getinfo)(CURL *curl, CURLINFO info, ...);
+    void (*easy_cleanup)(CURL *curl);
+    const char *(*easy_strerror)(CURLcode code);
+} camctl_curl;
+
+// Loads libcurl and finds its functions; 0 when it is not installed or lacks one.
+static inline int camctl_curl_load(camctl_curl *api) {
+    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (!library) return 0;
+    api->global_init = (CURLcode (*)(long))dlsym(library, "curl_global_init");
+    api->easy_init = (CURL *(*)(void))dlsym(library, "curl_easy_init");
+    api->easy_setopt = (CURLcode (*)(CURL *, CURLoption, ...))dlsym(library, "curl_easy_setopt");
+    api->easy_perform = (CURLcode (*)(CURL *))dlsym(library, "curl_easy_perform");
+    api->easy_getinfo = (CURLcode (*)(CURL *, CURLINFO, ...))dlsym(library, "curl_easy_getinfo");
+    api->easy_cleanup = (void (*)(CURL *))dlsym(library, "curl_easy_cleanup");
+    api->easy_strerror = (const char *(*)(CURLcode))dlsym(library, "curl_easy_strerror");
+    return api->global_init && api->easy_init && api->easy_setopt && api->easy_perform && api->easy_getinfo
+        && api->easy_cleanup && api->easy_strerror;
 }
 
-static inline CURLcode camctl_curl_set_number(CURL *curl, CURLoption option, long value) {
-    return curl_easy_setopt(curl, option, value);
+static inline CURLcode camctl_curl_set_text(const camctl_curl *api, CURL *curl, CURLoption option, const char *value) {
+    return api->easy_setopt(curl, option, value);
 }
 
-static inline CURLcode camctl_curl_set_writer(CURL *curl, camctl_curl_writer writer, void *context) {
-    CURLcode code = curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, writer);
-    return code == CURLE_OK ? curl_easy_setopt(curl, CURLOPT_WRITEDATA, context) : code;
+static inline CURLcode camctl_curl_set_number(const camctl_curl *api, CURL *curl, CURLoption option, long value) {
+    return api->easy_setopt(curl, option, value);
 }
 
-static inline long camctl_curl_response_code(CURL *curl) {
+static inline CURLcode camctl_curl_set_size(const camctl_curl *api, CURL *curl, CURLoption option, curl_off_t value) {
+    return api->easy_setopt(curl, option, value);
+}
+
+static inline CURLcode camctl_curl_set_writer(const camctl_curl *api, CURL *curl, camctl_curl_writer writer, void *context) {
+    CURLcode code = api->easy_setopt(curl, CURLOPT_WRITEFUNCTION, writer);
+    return code == CURLE_OK ? api->easy_setopt(curl, CURLOPT_WRITEDATA, context) : code;
+}
+
+static inline long camctl_curl_response_code(const camctl_curl *api, CURL *curl) {
     long code = 0;
-    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code);
+    api->easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code);
     return code;
 }
+#endif

@@ -33,23 +33,31 @@ public struct HTTPClient: Sendable {
         return try result.get()
     }
 
-    private static let initializeLibrary: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+    /// libcurl, loaded and initialized on first use; `nil` when it is not installed.
+    private static let library: Library? = {
+        var api = camctl_curl()
+        guard camctl_curl_load(&api) != 0 else { return nil }
+        _ = api.global_init(Int(CURL_GLOBAL_DEFAULT))
+        return Library(api: api)
+    }()
 
     /// One blocking download.
     private static func download(_ url: String, limit: Int, timeout: Duration, connectTimeout: Duration) throws(HTTPClientError) -> [UInt8] {
-        initializeLibrary
-        guard let curl = curl_easy_init() else { throw HTTPClientError(url: url, reason: "libcurl could not start a transfer") }
-        defer { curl_easy_cleanup(curl) }
+        guard var api = library?.api else {
+            throw HTTPClientError(url: url, reason: "libcurl is not installed; install the libcurl4 package")
+        }
+        guard let curl = api.easy_init() else { throw HTTPClientError(url: url, reason: "libcurl could not start a transfer") }
+        defer { api.easy_cleanup(curl) }
         let body = Body(limit: limit)
         let context = Unmanaged.passUnretained(body).toOpaque()
         let settings = [
-            camctl_curl_set_text(curl, CURLOPT_URL, url),
-            camctl_curl_set_text(curl, CURLOPT_PROTOCOLS_STR, "http,https"),
-            camctl_curl_set_number(curl, CURLOPT_NOSIGNAL, 1),
-            camctl_curl_set_number(curl, CURLOPT_TIMEOUT_MS, Int(timeout.milliseconds)),
-            camctl_curl_set_number(curl, CURLOPT_CONNECTTIMEOUT_MS, Int(connectTimeout.milliseconds)),
-            camctl_curl_set_number(curl, CURLOPT_MAXFILESIZE_LARGE, limit),
-            camctl_curl_set_writer(curl, { data, size, count, context in
+            camctl_curl_set_text(&api, curl, CURLOPT_URL, url),
+            camctl_curl_set_text(&api, curl, CURLOPT_PROTOCOLS_STR, "http,https"),
+            camctl_curl_set_number(&api, curl, CURLOPT_NOSIGNAL, 1),
+            camctl_curl_set_number(&api, curl, CURLOPT_TIMEOUT_MS, Int(timeout.milliseconds)),
+            camctl_curl_set_number(&api, curl, CURLOPT_CONNECTTIMEOUT_MS, Int(connectTimeout.milliseconds)),
+            camctl_curl_set_size(&api, curl, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit)),
+            camctl_curl_set_writer(&api, curl, { data, size, count, context in
                 guard let data, let context else { return 0 }
                 let body = Unmanaged<Body>.fromOpaque(context).takeUnretainedValue()
                 let (length, overflow) = size.multipliedReportingOverflow(by: count)
@@ -59,17 +67,23 @@ public struct HTTPClient: Sendable {
             }, context),
         ]
         guard settings.allSatisfy({ $0 == CURLE_OK }) else { throw HTTPClientError(url: url, reason: "libcurl refused the transfer's settings") }
-        let code = withExtendedLifetime(body) { curl_easy_perform(curl) }
+        let code = withExtendedLifetime(body) { api.easy_perform(curl) }
         switch code {
         case CURLE_OK:
-            let status = camctl_curl_response_code(curl)
+            let status = camctl_curl_response_code(&api, curl)
             guard status == 200 else { throw HTTPClientError(url: url, reason: "the server answered \(status)", status: status) }
             return body.bytes
         case CURLE_WRITE_ERROR, CURLE_FILESIZE_EXCEEDED:
             throw HTTPClientError(url: url, reason: "the server sent more than the \(limit) bytes expected")
         default:
-            throw HTTPClientError(url: url, reason: String(cString: curl_easy_strerror(code)).lowercased())
+            throw HTTPClientError(url: url, reason: api.easy_strerror(code).map { String(cString: $0).lowercased() } ?? "libcurl error \(code.rawValue)")
         }
+    }
+
+    /// libcurl's functions, found once.
+    private struct Library: @unchecked Sendable {
+        // @unchecked Sendable: function pointers into a library that stays loaded, never changed.
+        let api: camctl_curl
     }
 
     /// What a transfer received so far; used only by its own transfer's thread.
