@@ -25,8 +25,9 @@ let package = Package(
         .systemLibrary(name: "CTimex"),
         // An HTTP server library (limits on connections, idle time and sizes built in).
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
-        // MQTT, through the mosquitto project's client library (a fleet's commands and events).
-        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // MQTT, through the mosquitto project's client library (a fleet's commands and events):
+        // its header; the library itself is loaded when first used.
+        .systemLibrary(name: "CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // HTTP downloads (a fleet's photos, collected from its nodes): libcurl's headers; the
         // library itself is loaded when first used.
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),

@@ -37,7 +37,7 @@ struct FleetCollection {
                         switch result {
                         case .collected(let path):
                             collected += 1
-                            try print(photo, "collected", path)
+                            try report(photo, "collected", path)
                         case .had:
                             had += 1
                         }
@@ -94,7 +94,8 @@ struct FleetCollection {
         }
     }
 
-    private func print(_ photo: FleetPhoto, _ what: String, _ path: String) throws(CommandFailure) {
+    /// Tells of a photo kept: a line, or a JSON object.
+    private func report(_ photo: FleetPhoto, _ what: String, _ path: String) throws(CommandFailure) {
         if printsJSON {
             try Console.json(["node": photo.node, "id": photo.id, "result": what, "path": path, "sha256": photo.sha256,
                               "captured_at_us": Int64((photo.capturedAt.timeIntervalSince1970 * 1e6).rounded())])
