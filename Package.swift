@@ -23,8 +23,9 @@ let package = Package(
         .systemLibrary(name: "CV4L2"),
         // The kernel's clock discipline (whether the system clock is synchronized), header only.
         .systemLibrary(name: "CTimex"),
-        // An HTTP server library (limits on connections, idle time and sizes built in).
-        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // An HTTP server library (limits on connections, idle time and sizes built in): its header;
+        // the library itself is loaded when a server first starts.
+        .systemLibrary(name: "CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
         // MQTT, through the mosquitto project's client library (a fleet's commands and events):
         // its header; the library itself is loaded when first used.
         .systemLibrary(name: "CMosquitto", providers: [.apt(["libmosquitto-dev"])]),

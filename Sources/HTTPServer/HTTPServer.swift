@@ -43,13 +43,16 @@ public final class HTTPServer: Sendable {
     /// - Throws: ``HTTPServerError`` when the address is not one, or cannot be listened on.
     public init(host: String, port: Int, limits: Limits = Limits(), handler: @escaping Handler) throws(HTTPServerError) {
         guard (0...65535).contains(port) else { throw HTTPServerError("\(port) is not a port number (0 to 65535)") }
+        guard let library = MicroHTTPD.loaded else { throw HTTPServerError("libmicrohttpd is not installed; install the libmicrohttpd12 package") }
         let context = Unmanaged.passRetained(ServerContext(handler: handler, limits: limits))
         var storage = sockaddr_storage()
         let started: OpaquePointer? = withUnsafeMutableBytes(of: &storage) { raw in
             guard SocketAddress.fill(raw, host: host, port: UInt16(port)) else { return nil }
-            return camctl_http_start(raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), UInt32(limits.connections),
+            return withUnsafePointer(to: library.api) { api in
+                camctl_http_start(api, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), UInt32(limits.connections),
                                      UInt32(limits.connectionsPerAddress), UInt32(limits.idleSeconds), limits.headerBytes,
                                      accessHandler, context.toOpaque(), requestCompleted)
+            }
         }
         guard let started else {
             context.release()
@@ -58,7 +61,7 @@ public final class HTTPServer: Sendable {
         }
         daemon = Daemon(raw: started)
         self.context = context
-        self.port = Int(camctl_http_port(started))
+        self.port = Int(withUnsafePointer(to: library.api) { camctl_http_port($0, started) })
     }
 
     /// Ends every streamed response, waits for the connections' threads, and stops listening.
@@ -93,7 +96,7 @@ private final class Daemon: @unchecked Sendable {
         }
         guard let daemon else { return false }
         before()
-        MHD_stop_daemon(daemon)
+        MicroHTTPD.functions.stop_daemon(daemon)
         return true
     }
 }
@@ -147,4 +150,19 @@ final class ServerContext: Sendable {
 /// The handler's response, handed from its task to the waiting connection thread.
 private final class Answer: Sendable {
     let response = Mutex<HTTPResponse?>(nil)
+}
+
+/// libmicrohttpd's functions, from the library loaded once, when the first server starts.
+struct MicroHTTPD: @unchecked Sendable {
+    // @unchecked Sendable: function pointers into a library that stays loaded, never changed.
+    let api: camctl_microhttpd
+
+    /// The library; `nil` when it is not installed.
+    static let loaded: MicroHTTPD? = {
+        var api = camctl_microhttpd()
+        return camctl_microhttpd_load(&api) != 0 ? MicroHTTPD(api: api) : nil
+    }()
+
+    /// Its functions, for the daemon's callbacks: a daemon exists only once the library is loaded.
+    static var functions: camctl_microhttpd { loaded!.api }
 }

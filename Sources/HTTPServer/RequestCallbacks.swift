@@ -88,27 +88,27 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer, serve
     switch response.body {
     case .bytes(let bytes):
         made = bytes.withUnsafeBytes { body in
-            MHD_create_response_from_buffer(body.count, UnsafeMutableRawPointer(mutating: body.baseAddress), .RESPMEM_MUST_COPY)
+            MicroHTTPD.functions.create_response_from_buffer(body.count, UnsafeMutableRawPointer(mutating: body.baseAddress), .RESPMEM_MUST_COPY)
         }
     case .stream(let stream):
         guard server.track(stream) else { return queue(HTTPResponse(status: 503), on: connection, server: server) }
         let reader = Unmanaged.passRetained(StreamReader(stream: stream, server: server))
         let unknownSize = UInt64.max
-        made = MHD_create_response_from_callback(unknownSize, 64 * 1024, streamRead, reader.toOpaque(), streamDone)
+        made = MicroHTTPD.functions.create_response_from_callback(unknownSize, 64 * 1024, streamRead, reader.toOpaque(), streamDone)
         if made == nil {
             reader.release()
             server.forget(stream)
         }
     }
     guard let made else { return MHD_Result.NO }
-    defer { MHD_destroy_response(made) }
-    for (name, value) in response.headers { MHD_add_response_header(made, name, value) }
-    return MHD_queue_response(connection, UInt32(response.status), made)
+    defer { MicroHTTPD.functions.destroy_response(made) }
+    for (name, value) in response.headers { _ = MicroHTTPD.functions.add_response_header(made, name, value) }
+    return MicroHTTPD.functions.queue_response(connection, UInt32(response.status), made)
 }
 
 /// A header's or query argument's value.
 private func value(of name: String, in connection: OpaquePointer, kind: MHD_ValueKind) -> String? {
-    MHD_lookup_connection_value(connection, kind, name).map { String(cString: $0) }
+    MicroHTTPD.functions.lookup_connection_value(connection, kind, name).map { String(cString: $0) }
 }
 
 /// All headers, or all query arguments, of the request.
@@ -118,7 +118,7 @@ private func values(in connection: OpaquePointer, kind: MHD_ValueKind) -> [Strin
     }
     let collected = Collected()
     withExtendedLifetime(collected) {
-        _ = MHD_get_connection_values(connection, kind, { context, _, key, value in
+        _ = MicroHTTPD.functions.get_connection_values(connection, kind, { context, _, key, value in
             guard let context, let key else { return MHD_Result.YES }
             Unmanaged<Collected>.fromOpaque(context).takeUnretainedValue().values[String(cString: key)] = value.map { String(cString: $0) } ?? ""
             return MHD_Result.YES
