@@ -45,8 +45,25 @@ public final class FleetWatch: Sendable {
 
     private let statuses = Mutex<[String: Node]>([:])
     private let answered = Mutex<[String: [String: Answer]]>([:])
+    /// Whether the client is connected to the broker, and why not when it is not.
+    private let link = Mutex<(connected: Bool, reason: String?)>((false, nil))
 
     public init() {}
+
+    /// What the client says of its connection to the broker (its `onConnection`).
+    public func connection(_ connected: Bool, _ reason: String) {
+        link.withLock { $0 = (connected, connected ? nil : reason) }
+    }
+
+    /// Waits until the client is connected, at most until `deadline`; `nil` when it is, else why
+    /// it is not (the broker's refusal, or that it could not be reached).
+    public func connected(by deadline: ContinuousClock.Instant) async -> String? {
+        while ContinuousClock.now < deadline {
+            if link.withLock({ $0.connected }) { return nil }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return link.withLock { $0.connected ? nil : $0.reason ?? "no answer" }
+    }
 
     /// A message from the broker: a node's status or one of its events.
     public func take(_ message: MQTTClient.Message) {

@@ -16,6 +16,10 @@ struct FleetCollection {
 
     func collect(from nodes: [FleetWatch.Node], into destination: FleetCommand.Destination, client: MQTTClient,
                  watch: FleetWatch) async throws(CommandFailure) {
+        guard !nodes.isEmpty else {
+            throw CommandFailure("the broker keeps no status of any node of the fleet \(fleet); nothing was collected (is the fleet's name right?)",
+                                 exitCode: .unavailable)
+        }
         let collector = PhotoCollector(into: try open(destination), fleet: fleet)
         var (collected, had) = (0, 0)
         var problems: [String] = nodes.filter { !$0.isOnline }.map { "\($0.name) is offline, so its photos were not collected" }
@@ -24,6 +28,11 @@ struct FleetCollection {
             pages: while true {
                 switch try await page(of: node.name, after: after, client: client, watch: watch) {
                 case .listing(let photos, let more)?:
+                    // Each page goes on from the last; one that does not would be asked for again and again.
+                    guard photos.allSatisfy({ $0.id > after }) else {
+                        problems.append("\(node.name) listed photos out of order, so some of its photos were not collected")
+                        break pages
+                    }
                     for photo in photos {
                         after = max(after, photo.id)
                         let result: PhotoCollector.Result

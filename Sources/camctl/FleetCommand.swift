@@ -90,13 +90,17 @@ struct FleetCommand: Subcommand {
         let watch = FleetWatch()
         let client: MQTTClient
         do {
-            client = try MQTTClient(fleet.broker, onMessage: { watch.take($0) })
+            client = try MQTTClient(fleet.broker, onMessage: { watch.take($0) }, onConnection: { watch.connection($0, $1) })
         } catch {
             throw CommandFailure(error.description, exitCode: .unavailable)
         }
         defer { client.stop() }
         client.subscribe("camctl/\(fleet.name)/+/status")
         client.subscribe("camctl/\(fleet.name)/+/events")
+        if let reason = await watch.connected(by: .now + .seconds(min(timeout, 5))) {
+            throw CommandFailure("the broker at \(fleet.broker.host):\(fleet.broker.port) cannot be reached (\(reason)); check --broker and that the broker runs there",
+                                 exitCode: .unavailable)
+        }
         try? await Task.sleep(for: .seconds(1))  // the retained statuses arrive
         let nodes = watch.nodes()
         for node in nodes where node.isOnline && node.clockSynchronized == false {

@@ -148,4 +148,18 @@ struct FleetCollectTests {
             #expect(result.status == 64 && result.standardError == "camctl: \(message)\n", "\(result.standardError)")
         }
     }
+
+    @Test("A broker that cannot be reached, or that knows no node of the fleet, is an error (69), never an empty success",
+          .enabled(if: Broker.isAvailable, "needs mosquitto and mosquitto-clients"))
+    func nothingToReach() async throws {
+        let target = try TemporaryFolder()
+        for job in [["list"], ["collect", "--into", target.url.path]] {
+            let result = try await ChildProcess.finished(Self.camctl, ["fleet"] + job + ["--broker", "mqtt://127.0.0.1:1", "--fleet", "rig", "--timeout", "1"])
+            #expect(result.status == 69 && result.standardError.hasPrefix("camctl: the broker at 127.0.0.1:1 cannot be reached"), "\(result.standardError)")
+        }
+        let broker = try await Broker()
+        let empty = try await ChildProcess.finished(Self.camctl, ["fleet", "collect", "--into", target.url.path,
+                                                                  "--broker", "mqtt://127.0.0.1:\(broker.port)", "--fleet", "nobody"])
+        #expect(empty.status == 69 && empty.standardError.contains("keeps no status of any node of the fleet nobody"), "\(empty.standardError)")
+    }
 }
