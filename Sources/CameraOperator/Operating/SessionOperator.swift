@@ -186,34 +186,37 @@ public actor SessionOperator {
     /// deliveries and fails the action once the burst is over.
     private func burst(count: Int, _ settings: PhotoSettings) async throws(OperatorError) -> Outcome {
         let budget = await session.configuration.burstMemoryBudget
-        burstDeliveries = ([], nil)
+        bursts.next += 1
+        let number = bursts.next
+        bursts.running[number] = ([], nil)
+        defer { bursts.running[number] = nil }
         let summary: PhotoOutput.BurstSummary
         do {
             summary = try await session.photoOutput.captureBurst(count: count, settings, memoryBudget: budget) { [self] photo in
-                await deliverFromBurst(photo)
+                await deliver(photo, ofBurst: number)
             }
         } catch {
-            burstDeliveries = ([], nil)
             throw .capture(error)
         }
-        let (shots, failure) = burstDeliveries
-        burstDeliveries = ([], nil)
+        let (shots, failure) = bursts.running[number] ?? ([], nil)
         if !summary.skippedFrames.isEmpty { eventContinuation.yield(.burstSkipped(frames: summary.skippedFrames)) }
         if let failure { throw failure }
         return .photos(shots.sorted { $0.photo.captureID < $1.photo.captureID })
     }
 
-    /// The shots of the burst being taken, and the first failure to deliver one.
-    private var burstDeliveries: (shots: [Outcome.Shot], failure: OperatorError?) = ([], nil)
+    /// The bursts being taken (two may run at once, from two front ends), by number: their shots,
+    /// and the first failure to deliver one.
+    private var bursts: (next: Int, running: [Int: (shots: [Outcome.Shot], failure: OperatorError?)]) = (0, [:])
 
-    private func deliverFromBurst(_ photo: Photo) async {
-        guard burstDeliveries.failure == nil else { return }
+    private func deliver(_ photo: Photo, ofBurst number: Int) async {
+        guard bursts.running[number]?.failure == nil else { return }
         remember(photo)
         do throws(OperatorError) {
             let shot = try await deliver(photo)
-            burstDeliveries.shots.append(Outcome.Shot(photo: photo.withoutData(), delivered: shot.delivered?.withoutData(), hookEnding: shot.hookEnding))
+            bursts.running[number]?.shots.append(Outcome.Shot(photo: photo.withoutData(), delivered: shot.delivered?.withoutData(),
+                                                              hookEnding: shot.hookEnding))
         } catch {
-            burstDeliveries.failure = error
+            bursts.running[number]?.failure = error
         }
     }
 
