@@ -40,11 +40,9 @@ extension LiveH264Output: SessionOutput {
     /// one), and an app sink.
     func branch(in layout: SessionPipeline) -> String? {
         guard let live = layout.configuration.liveH264 else { return nil }
-        let image = layout.image
         let keyInterval = max(1, Int(layout.format.frameRate.doubleValue.rounded()))
-        return "split. ! queue leaky=downstream max-size-buffers=1 max-size-bytes=0 max-size-time=0 "
-            + "! valve \(SessionElement.h264Valve.assignment) drop=\(receiverCount == 0) ! "
-            + PreviewFit.elements(size: .h264Size, orientation: .h264Orientation, caps: Self.sizeCaps(image, live), image: image)
+        return PreviewFit.liveBranchHead(valve: .h264Valve, size: .h264Size, orientation: .h264Orientation, shut: receiverCount == 0,
+                                         caps: live.caps(layout.image), image: layout.image)
             + " ! videoconvert ! video/x-raw,format=I420 ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=\(keyInterval)"
             + " bitrate=\(live.kilobitsPerSecond) ! video/x-h264,profile=constrained-baseline ! h264parse config-interval=-1"
             + " ! \(Self.caps) ! appsink \(SessionElement.h264Frames.assignment) sync=false async=false max-buffers=4 drop=true wait-on-eos=false"
@@ -59,16 +57,11 @@ extension LiveH264Output: SessionOutput {
 
     func imageChanged(in graph: SessionGraph, layout: SessionPipeline) async throws(CaptureError) {
         guard let live = layout.configuration.liveH264 else { return }
-        try PreviewFit.apply(to: graph, size: .h264Size, orientation: .h264Orientation, caps: Self.sizeCaps(layout.image, live), image: layout.image)
+        try PreviewFit.apply(to: graph, size: .h264Size, orientation: .h264Orientation, caps: live.caps(layout.image), image: layout.image)
     }
 
     func detach(_ reason: CaptureError) {
         receivers.control(nil)
-    }
-
-    /// The frames' size: the image stage's picture fitted into the largest size asked for.
-    static func sizeCaps(_ image: ImageStage, _ live: LiveH264Configuration) -> String {
-        PreviewOutput.previewCaps(image, PreviewConfiguration(maximumWidth: live.maximumWidth, maximumHeight: live.maximumHeight))
     }
 }
 
@@ -80,5 +73,10 @@ public struct LiveH264Configuration: Sendable, Equatable {
 
     public init(maximumWidth: Int = 1280, maximumHeight: Int = 720, kilobitsPerSecond: Int = 2048) {
         (self.maximumWidth, self.maximumHeight, self.kilobitsPerSecond) = (maximumWidth, maximumHeight, kilobitsPerSecond)
+    }
+
+    /// The frames' size for the image stage's picture.
+    func caps(_ image: ImageStage) -> String {
+        PreviewFit.liveCaps(image, maximumWidth: maximumWidth, maximumHeight: maximumHeight)
     }
 }

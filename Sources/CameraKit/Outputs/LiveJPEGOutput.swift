@@ -59,11 +59,6 @@ public final class LiveJPEGOutput: Sendable {
         let nanoseconds = UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
         return nanoseconds - (running.rawValue - time.rawValue)
     }
-
-    /// The frames' size: the image stage's picture fitted into the largest size asked for.
-    static func sizeCaps(_ image: ImageStage, _ live: LiveJPEGConfiguration) -> String {
-        PreviewOutput.previewCaps(image, PreviewConfiguration(maximumWidth: live.maximumWidth, maximumHeight: live.maximumHeight))
-    }
 }
 
 extension LiveJPEGOutput: SessionOutput {
@@ -71,10 +66,8 @@ extension LiveJPEGOutput: SessionOutput {
     /// encoder and an app sink.
     func branch(in layout: SessionPipeline) -> String? {
         guard let live = layout.configuration.liveJPEG else { return nil }
-        let image = layout.image
-        return "split. ! queue leaky=downstream max-size-buffers=1 max-size-bytes=0 max-size-time=0 "
-            + "! valve \(SessionElement.liveValve.assignment) drop=\(receiverCount == 0) ! "
-            + PreviewFit.elements(size: .liveSize, orientation: .liveOrientation, caps: Self.sizeCaps(image, live), image: image)
+        return PreviewFit.liveBranchHead(valve: .liveValve, size: .liveSize, orientation: .liveOrientation, shut: receiverCount == 0,
+                                         caps: live.caps(layout.image), image: layout.image)
             + " ! jpegenc quality=\(live.quality) ! appsink \(SessionElement.liveFrames.assignment) sync=false async=false max-buffers=1 drop=true wait-on-eos=false"
     }
 
@@ -106,7 +99,7 @@ extension LiveJPEGOutput: SessionOutput {
     func imageChanged(in graph: SessionGraph, layout: SessionPipeline) async throws(CaptureError) {
         guard let live = layout.configuration.liveJPEG else { return }
         takeCameraJPEGs(of: graph.source, layout: layout)
-        try PreviewFit.apply(to: graph, size: .liveSize, orientation: .liveOrientation, caps: Self.sizeCaps(layout.image, live), image: layout.image)
+        try PreviewFit.apply(to: graph, size: .liveSize, orientation: .liveOrientation, caps: live.caps(layout.image), image: layout.image)
     }
 
     func detach(_ reason: CaptureError) {
@@ -124,5 +117,10 @@ public struct LiveJPEGConfiguration: Sendable, Equatable {
 
     public init(maximumWidth: Int = 1280, maximumHeight: Int = 720, quality: Int = 80) {
         (self.maximumWidth, self.maximumHeight, self.quality) = (maximumWidth, maximumHeight, quality)
+    }
+
+    /// The frames' size for the image stage's picture.
+    func caps(_ image: ImageStage) -> String {
+        PreviewFit.liveCaps(image, maximumWidth: maximumWidth, maximumHeight: maximumHeight)
     }
 }
