@@ -135,10 +135,13 @@ public final class CameraServer: Sendable {
     public func stop() async {
         _ = try? await camera.perform(.stop)
         node?.leave()
-        rtsp?.stop()
         for task in watchers.withLock({ $0 }) { task.cancel() }
         events.finish()
         let server = http.withLock { server in defer { server = nil }; return server }
-        await Task.detached { server?.stop() }.value  // waits for the connections' threads
+        let rtsp = self.rtsp
+        await Task.detached {  // both wait for threads of theirs: the connections', the RTSP server's loop
+            rtsp?.stop()
+            server?.stop()
+        }.value
     }
 }
