@@ -119,6 +119,14 @@ struct ServeCommand: Subcommand {
         let delivery = try PhotoSaving.delivery(library: library, output: nil, photoCount: nil)
         guard let folder = delivery.library?.folder else { throw CommandFailure("camctl serve needs a library", exitCode: .usage) }
         let access = try accessControl(folder: folder)
+        if rtspPort != nil {
+            let missing = [("x264enc", "gstreamer1.0-plugins-ugly"), ("h264parse", "gstreamer1.0-plugins-bad"), ("rtph264pay", "gstreamer1.0-plugins-good")]
+                .filter { !GStreamerRuntime.hasElement($0.0) }
+            guard missing.isEmpty else {
+                throw CommandFailure("--rtsp needs GStreamer's \(missing.map(\.0).joined(separator: ", ")); install \(missing.map(\.1).joined(separator: " and "))",
+                                     exitCode: .unavailable)
+            }
+        }
         let camera = try await session.camera(controls: controls)
         var configuration = session.configuration(for: camera)
         configuration.liveJPEG = LiveJPEGConfiguration()
