@@ -24,9 +24,14 @@ public struct SHA256: Sendable {
         return hash.finish()
     }
 
-    /// Adds bytes to what is hashed.
+    /// Adds bytes to what is hashed; contiguous bytes (an array, a slice of one) are read in place.
     public mutating func update(_ bytes: some Sequence<UInt8>) {
-        let bytes = Array(bytes)
+        if bytes.withContiguousStorageIfAvailable({ update(UnsafeRawBufferPointer($0)) }) == nil {
+            Array(bytes).withUnsafeBytes { update($0) }
+        }
+    }
+
+    private mutating func update(_ bytes: UnsafeRawBufferPointer) {
         length &+= UInt64(bytes.count)
         var start = 0
         if !pending.isEmpty {
@@ -34,11 +39,11 @@ public struct SHA256: Sendable {
             pending += bytes[0..<taken]
             start = taken
             guard pending.count == Self.blockSize else { return }
-            compress(pending[...])
+            pending.withUnsafeBytes { compress($0) }
             pending.removeAll(keepingCapacity: true)
         }
         while start + Self.blockSize <= bytes.count {
-            compress(bytes[start..<start + Self.blockSize])
+            compress(UnsafeRawBufferPointer(rebasing: bytes[start..<start + Self.blockSize]))
             start += Self.blockSize
         }
         pending += bytes[start...]
@@ -50,34 +55,40 @@ public struct SHA256: Sendable {
         pending.append(0x80)
         while pending.count % Self.blockSize != 56 { pending.append(0) }
         for shift in stride(from: 56, through: 0, by: -8) { pending.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
-        for start in stride(from: 0, to: pending.count, by: Self.blockSize) { compress(pending[start..<start + Self.blockSize]) }
+        pending.withUnsafeBytes { all in
+            for start in stride(from: 0, to: all.count, by: Self.blockSize) {
+                compress(UnsafeRawBufferPointer(rebasing: all[start..<start + Self.blockSize]))
+            }
+        }
         pending = []
         return state.flatMap { word in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: word >> UInt32($0)) } }
     }
 
-    private mutating func compress(_ block: ArraySlice<UInt8>) {
-        var schedule = [UInt32](repeating: 0, count: 64)
-        let first = block.startIndex
-        for index in 0..<16 {
-            let at = first + index * 4
-            schedule[index] = UInt32(block[at]) << 24 | UInt32(block[at + 1]) << 16 | UInt32(block[at + 2]) << 8 | UInt32(block[at + 3])
+    /// One 64-byte block into the state; its message schedule lives on the stack.
+    private mutating func compress(_ block: UnsafeRawBufferPointer) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
+            for index in 0..<16 {
+                let at = index * 4
+                schedule[index] = UInt32(block[at]) << 24 | UInt32(block[at + 1]) << 16 | UInt32(block[at + 2]) << 8 | UInt32(block[at + 3])
+            }
+            for index in 16..<64 {
+                let s0 = rotate(schedule[index - 15], 7) ^ rotate(schedule[index - 15], 18) ^ (schedule[index - 15] >> 3)
+                let s1 = rotate(schedule[index - 2], 17) ^ rotate(schedule[index - 2], 19) ^ (schedule[index - 2] >> 10)
+                schedule[index] = schedule[index - 16] &+ s0 &+ schedule[index - 7] &+ s1
+            }
+            var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
+            for index in 0..<64 {
+                let sum1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
+                let choice = (e & f) ^ (~e & g)
+                let temp1 = h &+ sum1 &+ choice &+ Self.roundConstants[index] &+ schedule[index]
+                let sum0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
+                let majority = (a & b) ^ (a & c) ^ (b & c)
+                let temp2 = sum0 &+ majority
+                (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temp1, c, b, a, temp1 &+ temp2)
+            }
+            state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
+            state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
         }
-        for index in 16..<64 {
-            let s0 = rotate(schedule[index - 15], 7) ^ rotate(schedule[index - 15], 18) ^ (schedule[index - 15] >> 3)
-            let s1 = rotate(schedule[index - 2], 17) ^ rotate(schedule[index - 2], 19) ^ (schedule[index - 2] >> 10)
-            schedule[index] = schedule[index - 16] &+ s0 &+ schedule[index - 7] &+ s1
-        }
-        var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
-        for index in 0..<64 {
-            let sum1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
-            let choice = (e & f) ^ (~e & g)
-            let temp1 = h &+ sum1 &+ choice &+ Self.roundConstants[index] &+ schedule[index]
-            let sum0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let temp2 = sum0 &+ majority
-            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temp1, c, b, a, temp1 &+ temp2)
-        }
-        for (index, value) in [a, b, c, d, e, f, g, h].enumerated() { state[index] &+= value }
     }
 
     private func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {
