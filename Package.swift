@@ -53,22 +53,28 @@ let package = Package(
         .target(name: "PipelineScript"),
         // SHA-256 and HMAC (download links that cannot be guessed, photos' checksums),
         .target(name: "Checksums"),
+        // JSON values read from outside bytes and written as text,
+        .target(name: "JSON"),
+        // child processes and threads of their own, for work that blocks,
+        .target(name: "Processes"),
+        // numbers laid out as printf lays them out, in any locale,
+        .target(name: "Formatting"),
         // and files read and written safely: durable writes, destinations as cp treats them,
         // inputs that are never special files.
         .target(name: "FileSystem"),
         // Layer 4: the capture model (session, devices, outputs, photos). Knows nothing about the command line.
-        .target(name: "CameraKit", dependencies: ["GStreamer", "ImageMetadata", "HEIF", "FileSystem", "CV4L2"]),
+        .target(name: "CameraKit", dependencies: ["GStreamer", "ImageMetadata", "HEIF", "FileSystem", "JSON", "Processes", "Formatting", "CV4L2"]),
         // Layer 5: the photo library, files and an SQLite index.
         .target(name: "PhotoLibrary", dependencies: ["CSQLite", "ImageMetadata", "HEIF", "FileSystem"]),
         // Layer 6: the operator layer, which every front end drives: photo delivery (library,
         // copies, links, sidecars, hooks), as data.
-        .target(name: "CameraOperator", dependencies: ["CameraKit", "PhotoLibrary", "FileSystem"]),
+        .target(name: "CameraOperator", dependencies: ["CameraKit", "PhotoLibrary", "FileSystem", "JSON", "Processes"]),
         // Layer 7, front ends: camctl serve's web page, HTTP API, live picture and events,
-        .target(name: "CameraServer", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "PhotoLibrary", "HTTPServer", "MQTTClient", "Checksums", "CQRencode", "CTimex"]),
+        .target(name: "CameraServer", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "PhotoLibrary", "FileSystem", "HTTPServer", "MQTTClient", "Checksums", "JSON", "Formatting", "CQRencode", "CTimex"]),
         // a fleet's controller: its nodes' statuses and answers, and their photos collected,
-        .target(name: "FleetControl", dependencies: ["MQTTClient", "HTTPClient", "PhotoLibrary", "Checksums", "FileSystem"]),
+        .target(name: "FleetControl", dependencies: ["MQTTClient", "HTTPClient", "PhotoLibrary", "Checksums", "FileSystem", "JSON"]),
         // and the command-line tool.
-        .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "CameraServer", "FleetControl", "MQTTClient", "PhotoLibrary", "HEIF", "PipelineScript", "FileSystem", "ImageMetadata", "CProcess"]),
+        .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "CameraServer", "FleetControl", "MQTTClient", "PhotoLibrary", "HEIF", "PipelineScript", "FileSystem", "ImageMetadata", "JSON", "Processes", "Formatting", "CProcess"]),
         // Benchmarks against gst-launch-1.0 in the same run: swift run -c release camctl-bench
         .executableTarget(name: "camctl-bench", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary"]),
 
@@ -84,7 +90,10 @@ let package = Package(
         .testTarget(name: "PipelineScriptTests", dependencies: ["PipelineScript"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "ChecksumsTests", dependencies: ["Checksums"]),
-        .testTarget(name: "FleetControlTests", dependencies: ["FleetControl", "MQTTClient", "PhotoLibrary", "Checksums", "TestSupport"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "ProcessesTests", dependencies: ["Processes"]),
+        .testTarget(name: "FormattingTests", dependencies: ["Formatting"]),
+        .testTarget(name: "FleetControlTests", dependencies: ["FleetControl", "MQTTClient", "PhotoLibrary", "Checksums", "JSON", "TestSupport"]),
         // The operator driven as a front end drives it, beside camctl doing the same.
         .testTarget(name: "CameraOperatorTests", dependencies: ["CameraOperator", "CameraKit", "ImageMetadata", "PhotoLibrary", "TestSupport", "camctl"]),
         // camctl run as a person or a script runs it: as a child process, judged by other tools.

@@ -1,5 +1,6 @@
 import Checksums
-import Foundation
+import FoundationEssentials
+import Glibc
 import HTTPServer
 
 /// Who may use the server's camera and library. On a loopback address, anyone on this machine; on
@@ -41,7 +42,7 @@ public struct AccessControl: Sendable {
     private func cookies(of request: HTTPRequest) -> [String: String] {
         var cookies: [String: String] = [:]
         for pair in (request.headers["cookie"] ?? "").split(separator: ";") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmed() }
             if parts.count == 2 { cookies[parts[0]] = parts[1] }
         }
         return cookies

@@ -1,6 +1,8 @@
 import CameraKit
 import CameraOperator
-import Foundation
+import FoundationEssentials
+import Glibc
+import JSON
 
 /// An operator action from a request's JSON object: `{"action": "countdown", "seconds": 3}`.
 enum ActionRequest {
@@ -12,14 +14,14 @@ enum ActionRequest {
     static let reviewHint = "Save or Cancel on the page"
 
     /// The action `object` asks for; `image` is the session's picture settings now.
-    static func action(_ object: [String: Any], image: ImageSettings) throws(APIError) -> Action {
-        guard let name = object["action"] as? String else {
+    static func action(_ object: [String: JSONValue], image: ImageSettings) throws(APIError) -> Action {
+        guard let name = object["action"]?.string else {
             throw .badRequest("the request names no action; give \"action\": one of \(names.joined(separator: ", "))")
         }
         switch name {
         case "capture":
             guard let at = object["at"] else { return .takePhoto(try settings(object)) }
-            guard let seconds = (at as? NSNumber)?.doubleValue, seconds.isFinite, seconds > 0 else {
+            guard let seconds = at.double, seconds.isFinite, seconds > 0 else {
                 throw .badRequest("at must be a time in seconds since 1970, such as \(Int(Date().timeIntervalSince1970) + 1)")
             }
             let tolerance = try number("tolerance", in: object, 0...10) ?? 0.1
@@ -32,7 +34,7 @@ enum ActionRequest {
                               seconds: try seconds(object) ?? 1.5)
         case "cut_short": return .cutShort
         case "switch_camera":
-            guard let device = object["device"] as? String else { return .nextCamera }
+            guard let device = object["device"]?.string else { return .nextCamera }
             do {
                 return .switchCamera(to: try DeviceDiscovery.device(named: device))
             } catch {
@@ -53,7 +55,7 @@ enum ActionRequest {
             plan.columns = try columns(object)
             plan.showShots = try seconds(object, name: "show_shots") ?? 1.5
             plan.showResult = try seconds(object, name: "show_result") ?? 5
-            plan.reviews = object["review"] as? Bool ?? false
+            plan.reviews = object["review"]?.bool ?? false
             plan.reviewTimeout = try seconds(object, name: "timeout").map { $0 > 0 ? $0 : nil } ?? 60
             plan.reviewHint = reviewHint
             plan.settings = try settings(object)
@@ -66,9 +68,9 @@ enum ActionRequest {
         }
     }
 
-    private static func settings(_ object: [String: Any]) throws(APIError) -> PhotoSettings {
+    private static func settings(_ object: [String: JSONValue]) throws(APIError) -> PhotoSettings {
         var settings = PhotoSettings()
-        switch object["codec"] as? String {
+        switch object["codec"]?.string {
         case nil, "jpeg"?: settings.codec = .jpeg
         case "hevc"?, "heic"?: settings.codec = .hevc
         case let other?: throw .badRequest("there is no codec \"\(other)\"; use jpeg or hevc")
@@ -78,17 +80,17 @@ enum ActionRequest {
     }
 
     /// The layout's columns: `2x2` or `grid` 2, `1x4` or `strip` 1.
-    private static func columns(_ object: [String: Any]) throws(APIError) -> Int {
-        switch object["layout"] as? String {
+    private static func columns(_ object: [String: JSONValue]) throws(APIError) -> Int {
+        switch object["layout"]?.string {
         case nil, "2x2"?, "grid"?: 2
         case "1x4"?, "strip"?: 1
         case let other?: throw .badRequest("there is no layout \"\(other)\"; use 2x2 (grid) or 1x4 (strip)")
         }
     }
 
-    private static func changed(_ image: ImageSettings, by object: [String: Any]) throws(APIError) -> ImageSettings {
+    private static func changed(_ image: ImageSettings, by object: [String: JSONValue]) throws(APIError) -> ImageSettings {
         var image = image
-        if let filter = object["filter"] as? String {
+        if let filter = object["filter"]?.string {
             if filter == "next" {
                 let current = image.filters.count == 1 ? image.filters[0] : .none
                 let all = ImageFilter.allCases
@@ -107,21 +109,21 @@ enum ActionRequest {
         return image
     }
 
-    private static func seconds(_ object: [String: Any], name: String = "seconds") throws(APIError) -> Double? {
+    private static func seconds(_ object: [String: JSONValue], name: String = "seconds") throws(APIError) -> Double? {
         try number(name, in: object, 0...3600)
     }
 
-    private static func number(_ name: String, in object: [String: Any], _ range: ClosedRange<Double>) throws(APIError) -> Double? {
+    private static func number(_ name: String, in object: [String: JSONValue], _ range: ClosedRange<Double>) throws(APIError) -> Double? {
         guard let value = object[name] else { return nil }
-        guard let number = (value as? NSNumber)?.doubleValue, number.isFinite, range.contains(number) else {
+        guard let number = value.double, number.isFinite, range.contains(number) else {
             throw .badRequest("\(name) must be a number from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
     }
 
-    static func integer(_ name: String, in object: [String: Any], _ range: ClosedRange<Int>) throws(APIError) -> Int? {
+    static func integer(_ name: String, in object: [String: JSONValue], _ range: ClosedRange<Int>) throws(APIError) -> Int? {
         guard let value = object[name] else { return nil }
-        guard let number = (value as? NSNumber)?.doubleValue, number == number.rounded(), range.contains(Int(exactly: number) ?? Int.min) else {
+        guard let number = value.double, number == number.rounded(), range.contains(Int(exactly: number) ?? Int.min) else {
             throw .badRequest("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return Int(number)

@@ -1,9 +1,11 @@
 import CameraKit
 import CameraOperator
 import Checksums
-import Foundation
+import FoundationEssentials
+import Glibc
 import GStreamer
 import HTTPServer
+import JSON
 import MQTTClient
 import PhotoLibrary
 import Synchronization
@@ -100,7 +102,7 @@ public final class CameraServer: Sendable {
             return try FleetNode(options: fleet.broker, fleet: fleet.name, node: fleet.node, router: router, events: events, base: base) {
                 var status = await router.status()
                 (status["fleet"], status["node"], status["url"], status["version"]) = (fleet.name, fleet.node, base + "/", fleet.version)
-                status["clock"] = SystemClock.now()?.record ?? NSNull()
+                status["clock"] = SystemClock.now()?.record ?? JSONValue.null
                 if let rtspURL { status["rtsp_url"] = rtspURL }
                 return status
             }

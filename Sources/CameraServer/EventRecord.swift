@@ -1,6 +1,7 @@
 import CameraKit
 import CameraOperator
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Events as the API sends them: the same objects `camctl --json` prints (`{"event": "…", …}`).
 enum EventRecord {

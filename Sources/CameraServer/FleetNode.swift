@@ -1,6 +1,10 @@
 import CameraKit
 import CameraOperator
-import Foundation
+import FileSystem
+import Formatting
+import FoundationEssentials
+import Glibc
+import JSON
 import MQTTClient
 import Synchronization
 
@@ -42,7 +46,8 @@ final class FleetNode: Sendable {
         client = try MQTTClient(options, onMessage: { message in
             box.node.withLock { $0 }?.take(message, router: router, base: base)
         }, onConnection: { connected, reason in
-            FileHandle.standardError.write(Data("camctl: the broker \(connected ? "is connected" : "is not connected (\(reason)); trying again")\n".utf8))
+            let note = "camctl: the broker \(connected ? "is connected" : "is not connected (\(reason)); trying again")\n"
+            _ = Array(note.utf8).withUnsafeBytes { DurableFile.writeAll($0, to: STDERR_FILENO) }
             guard connected, let node = box.node.withLock({ $0 }) else { return }
             Task { await node.announce(status) }
         })
@@ -81,16 +86,16 @@ final class FleetNode: Sendable {
     private func take(_ message: MQTTClient.Message, router: Router, base: String) {
         guard !message.isRetained else { return }  // a command left on the broker is old news
         let id: String
-        let object: [String: Any]
+        let object: [String: JSONValue]
         do throws(APIError) {
             (id, object) = try check(message.payload)
         } catch {
-            publish(["event": "error", "id": Self.id(in: message.payload) ?? NSNull(), "status": error.status, "error": error.message])
+            publish(["event": "error", "id": Self.id(in: message.payload) ?? JSONValue.null, "status": error.status, "error": error.message])
             return
         }
         Task {
             do throws(APIError) {
-                let outcome = object["action"] as? String == "photos"
+                let outcome = object["action"]?.string == "photos"
                     ? try await router.listing(object, base: base) : try await router.outcome(of: object)
                 publish(["event": "result", "id": id].merging(outcome) { first, _ in first })
             } catch {
@@ -99,20 +104,20 @@ final class FleetNode: Sendable {
         }
     }
 
-    private func check(_ payload: [UInt8]) throws(APIError) -> (id: String, object: [String: Any]) {
+    private func check(_ payload: [UInt8]) throws(APIError) -> (id: String, object: [String: JSONValue]) {
         guard payload.count <= Self.maximumCommand else {
             throw APIError(413, "the command is larger than \(Self.maximumCommand) bytes")
         }
         let object = try JSONBody.object(payload)
-        guard let id = object["id"] as? String, !id.isEmpty, id.utf8.count <= 128 else {
+        guard let id = object["id"]?.string, !id.isEmpty, id.utf8.count <= 128 else {
             throw .badRequest("the command has no id; give \"id\": a text of at most 128 bytes, new for each command")
         }
         if let expiry = object["expires_at"] {
-            guard let seconds = (expiry as? NSNumber)?.doubleValue, seconds.isFinite else {
+            guard let seconds = expiry.double, seconds.isFinite else {
                 throw .badRequest("expires_at must be a time in seconds since 1970")
             }
             let late = Date().timeIntervalSince1970 - seconds
-            guard late <= 0 else { throw APIError(410, String(format: "the command expired %.3f seconds ago; it was not run", late)) }
+            guard late <= 0 else { throw APIError(410, String(printf: "the command expired %.3f seconds ago; it was not run", late)) }
         }
         let isNew = done.withLock { done in
             guard done.ids.insert(id).inserted else { return false }
@@ -131,7 +136,7 @@ final class FleetNode: Sendable {
     /// The id of a refused command, when one can be read.
     private static func id(in payload: [UInt8]) -> String? {
         guard payload.count <= maximumCommand else { return nil }
-        return (try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any])?["id"] as? String
+        return (try? JSONValue(parsing: payload))?["id"]?.string
     }
 }
 

@@ -1,5 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HTTPServer
+import JSON
 
 /// JSON request and response bodies.
 enum JSONBody {
@@ -10,14 +12,13 @@ enum JSONBody {
 
     /// `object` as one line of JSON, keys sorted.
     static func bytes(_ object: Any) -> [UInt8] {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return [UInt8](data)
+        JSONValue.text(of: object) ?? Array("{}".utf8)
     }
 
     /// A request's body as a JSON object; an empty body is an empty object.
-    static func object(_ body: [UInt8]) throws(APIError) -> [String: Any] {
+    static func object(_ body: [UInt8]) throws(APIError) -> [String: JSONValue] {
         guard !body.isEmpty else { return [:] }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
+        guard let object = (try? JSONValue(parsing: body))?.object else {
             throw APIError.badRequest("the request's body is not a JSON object")
         }
         return object

@@ -1,7 +1,8 @@
 import CameraOperator
 import Checksums
 import FileSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 import PhotoLibrary
 
 /// The library as the API reads it: pages of photos, one photo, its files, and deletion. One

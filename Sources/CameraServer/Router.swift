@@ -1,7 +1,9 @@
 import CameraKit
 import CameraOperator
-import Foundation
+import FoundationEssentials
+import Glibc
 import HTTPServer
+import JSON
 import PhotoLibrary
 
 /// Turns requests into operator actions, library reads and media, and outcomes and failures into
@@ -116,9 +118,9 @@ struct Router: Sendable {
 
     /// A photo, after a countdown (`"countdown": seconds`) and through a review (`"review": true`,
     /// `"timeout": seconds`) when asked: the outcome is then the review's.
-    private func capture(_ object: [String: Any]) async throws(APIError) -> HTTPResponse {
+    private func capture(_ object: [String: JSONValue]) async throws(APIError) -> HTTPResponse {
         var object = object
-        let reviews = object["review"] as? Bool ?? false
+        let reviews = object["review"]?.bool ?? false
         if let countdown = object["countdown"] {
             _ = try await perform(["action": "countdown", "seconds": countdown])
         }
@@ -130,12 +132,12 @@ struct Router: Sendable {
     }
 
     /// Performs the action a JSON object asks for.
-    private func perform(_ object: [String: Any]) async throws(APIError) -> HTTPResponse {
+    private func perform(_ object: [String: JSONValue]) async throws(APIError) -> HTTPResponse {
         JSONBody.response(try await outcome(of: object))
     }
 
     /// What the action a JSON object asks for did, as its JSON object (photos with their links).
-    func outcome(of object: [String: Any]) async throws(APIError) -> [String: Any] {
+    func outcome(of object: [String: JSONValue]) async throws(APIError) -> [String: Any] {
         let action = try ActionRequest.action(object, image: await session.configuration.image)
         do {
             var outcome = OutcomeRecord.json(try await camera.perform(action))
@@ -168,7 +170,7 @@ struct Router: Sendable {
     /// `{"action": "photos", "after": ID, "limit": N}` from a fleet's controller: the library's
     /// photos with ids above `after` (0), oldest first, at most `limit` (50), each with its file's
     /// SHA-256 and its download links (`url`, `thumbnail_url`) under `base`, and whether more follow.
-    func listing(_ object: [String: Any], base: String) async throws(APIError) -> [String: Any] {
+    func listing(_ object: [String: JSONValue], base: String) async throws(APIError) -> [String: Any] {
         let after = try ActionRequest.integer("after", in: object, 0...Int(Int64.max)) ?? 0
         let limit = try ActionRequest.integer("limit", in: object, 1...Self.maximumPage) ?? 50
         let shelf = try library()

@@ -1,5 +1,5 @@
 import Checksums
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// A secret kept in a file of its own in the library folder (the access token, the key of guest
@@ -33,7 +33,7 @@ enum SecretFile {
         }
         var buffer = [UInt8](repeating: 0, count: 128)
         let count = read(file, &buffer, buffer.count)
-        let secret = String(decoding: buffer.prefix(max(0, count)), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let secret = String(decoding: buffer.prefix(max(0, count)), as: UTF8.self).trimmed()
         guard secret.count == 64, secret.allSatisfy(\.isHexDigit) else {
             throw TokenFileError("\(path) does not hold a secret; remove it, and a new one is made")
         }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Writes files so that a reader sees either the whole new file or nothing, and so that a file
 /// reported written survives a crash: a temporary file in the same folder, flushed to disk,

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A path that camctl writes a result to (a photo's copy, a sidecar, an export), and what a write
 /// there does, as `cp` and `curl -o` do it:

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Reads files that camctl is given as input (a photo, a drawing, a description file) without
 /// ever blocking on one that is not a file: a FIFO, a device node or a socket is refused before

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import JSON
 
 /// A photo a node of a fleet keeps, as it lists it for a controller: where to download it and
 /// what the download must be. Every field is checked, as it comes from another machine.
@@ -27,25 +29,25 @@ public struct FleetPhoto: Sendable, Equatable {
     public static let maximumBytes = 1 << 30
 
     /// The photo a listing's record describes, or `nil` when any field is missing or out of range.
-    public init?(record: [String: Any], node: String) {
+    public init?(record: [String: JSONValue], node: String) {
         func integer(_ key: String, _ range: ClosedRange<Int64>) -> Int64? {
-            guard let number = record[key] as? NSNumber, let value = Int64(exactly: number.doubleValue), range.contains(value) else { return nil }
+            guard let number = record[key]?.double, let value = Int64(exactly: number), range.contains(value) else { return nil }
             return value
         }
         guard FleetPhoto.isPlainName(node),
               let id = integer("id", 1...Int64.max),
-              let path = record["path"] as? String, let fileName = path.split(separator: "/").last.map(String.init),
+              let path = record["path"]?.string, let fileName = path.split(separator: "/").last.map(String.init),
               fileName.wholeMatch(of: /[0-9]{8}-[0-9]{6}\.[0-9]{3}-[a-z0-9]{6}\.(jpg|heic)/) != nil,
-              let url = record["url"] as? String, Self.isWebAddress(url),
-              let sha256 = record["sha256"] as? String, sha256.wholeMatch(of: /[0-9a-f]{64}/) != nil,
+              let url = record["url"]?.string, Self.isWebAddress(url),
+              let sha256 = record["sha256"]?.string, sha256.wholeMatch(of: /[0-9a-f]{64}/) != nil,
               let byteCount = integer("bytes", 1...Int64(Self.maximumBytes)),
               let microseconds = integer("captured_at_us", 0...4_102_444_800_000_000),
-              let codec = record["codec"] as? String, ["jpeg", "hevc"].contains(codec),
+              let codec = record["codec"]?.string, ["jpeg", "hevc"].contains(codec),
               let width = integer("width", 1...65535), let height = integer("height", 1...65535),
               let orientation = integer("orientation", 1...8),
-              let device = record["device"] as? String, device.utf8.count <= 256
+              let device = record["device"]?.string, device.utf8.count <= 256
         else { return nil }
-        let thumbnailURL = record["thumbnail_url"] as? String
+        let thumbnailURL = record["thumbnail_url"]?.string
         guard thumbnailURL.map(Self.isWebAddress) ?? true else { return nil }
         (self.node, self.id, self.fileName, self.url, self.thumbnailURL) = (node, id, fileName, url, thumbnailURL)
         (self.sha256, self.byteCount, self.capturedAt) = (sha256, Int(byteCount), Date(timeIntervalSince1970: Double(microseconds) / 1e6))

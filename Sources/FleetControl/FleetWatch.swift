@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import JSON
 import MQTTClient
 import Synchronization
 
@@ -20,7 +22,7 @@ public final class FleetWatch: Sendable {
         public var record: [String: Any] {
             [
                 "node": name, "state": isOnline ? "online" : "offline", "device": device, "url": url,
-                "clock_synchronized": clockSynchronized.map { $0 as Any } ?? NSNull(),
+                "clock_synchronized": clockSynchronized.map(JSONValue.bool) ?? .null,
             ]
         }
 
@@ -69,35 +71,35 @@ public final class FleetWatch: Sendable {
     public func take(_ message: MQTTClient.Message) {
         let levels = message.topic.split(separator: "/", omittingEmptySubsequences: false)
         guard levels.count == 4, FleetPhoto.isPlainName(String(levels[2])),
-              let object = try? JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any] else { return }
+              let object = (try? JSONValue(parsing: message.payload))?.object else { return }
         let node = String(levels[2])
         if levels[3] == "status" {
-            let clock = object["clock"] as? [String: Any]
-            let entry = Node(name: node, isOnline: object["state"] as? String == "online", device: object["device"] as? String ?? "",
-                             url: object["url"] as? String ?? "", clockSynchronized: clock?["synchronized"] as? Bool,
-                             clockError: (clock?["max_error_s"] as? NSNumber)?.doubleValue)
+            let clock = object["clock"]?.object
+            let entry = Node(name: node, isOnline: object["state"]?.string == "online", device: object["device"]?.string ?? "",
+                             url: object["url"]?.string ?? "", clockSynchronized: clock?["synchronized"]?.bool,
+                             clockError: clock?["max_error_s"]?.double)
             statuses.withLock { $0[node] = entry }
             return
         }
-        guard levels[3] == "events", let id = object["id"] as? String, let answer = Self.answer(object, node: node) else { return }
+        guard levels[3] == "events", let id = object["id"]?.string, let answer = Self.answer(object, node: node) else { return }
         answered.withLock { $0[id, default: [:]][node] = answer }
     }
 
     /// What a `result` or `error` event answers.
-    private static func answer(_ object: [String: Any], node: String) -> Answer? {
-        switch object["event"] as? String {
-        case "result" where object["outcome"] as? String == "listing":
-            guard let records = object["photos"] as? [[String: Any]] else { return .refused("the node's listing has no photos") }
+    private static func answer(_ object: [String: JSONValue], node: String) -> Answer? {
+        switch object["event"]?.string {
+        case "result" where object["outcome"]?.string == "listing":
+            guard let records = object["photos"]?.array?.compactMap(\.object) else { return .refused("the node's listing has no photos") }
             let photos = records.compactMap { FleetPhoto(record: $0, node: node) }
             guard photos.count == records.count else { return .refused("the node listed a photo that cannot be read") }
-            return .listing(photos, more: object["more"] as? Bool ?? false)
+            return .listing(photos, more: object["more"]?.bool ?? false)
         case "result":
-            guard let photo = (object["photos"] as? [[String: Any]])?.first, let microseconds = (photo["captured_at_us"] as? NSNumber)?.doubleValue else {
+            guard let photo = object["photos"]?.array?.compactMap(\.object).first, let microseconds = photo["captured_at_us"]?.double else {
                 return .refused("the node answered without a photo")
             }
-            return .photo(capturedAt: microseconds / 1e6, path: photo["url"] as? String ?? photo["path"] as? String ?? "")
+            return .photo(capturedAt: microseconds / 1e6, path: photo["url"]?.string ?? photo["path"]?.string ?? "")
         case "error":
-            return .refused(object["error"] as? String ?? "refused")
+            return .refused(object["error"]?.string ?? "refused")
         default:
             return nil
         }

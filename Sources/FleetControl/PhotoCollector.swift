@@ -1,6 +1,7 @@
 import Checksums
 import FileSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 import HTTPClient
 import PhotoLibrary
 

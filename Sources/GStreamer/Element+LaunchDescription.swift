@@ -41,6 +41,6 @@ extension Element {
     public static func launchQuoted(_ text: String) -> String {
         let plain = !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || "-_./:+,".contains($0) }
         guard !plain else { return text }
-        return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        return "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
     }
 }

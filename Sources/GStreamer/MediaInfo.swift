@@ -1,5 +1,6 @@
 internal import CGStreamer
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What a media file holds, as GStreamer's discoverer reads it (the same as `gst-discoverer-1.0`).
 public struct MediaInfo: Sendable {

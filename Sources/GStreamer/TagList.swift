@@ -1,5 +1,6 @@
 internal import CGStreamer
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Metadata about a stream or picture (camera make and model, capture time, orientation),
 /// which muxers such as `jifmux` write as EXIF.

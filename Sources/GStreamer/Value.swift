@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 /// The value of a field in a ``Structure`` or caps: numbers, text, fractions, ranges and lists.
 ///
 /// Values are plain Swift data, safe to keep and to send between tasks.
@@ -110,7 +111,7 @@ extension Value: CustomStringConvertible {
         case .array(let values): "< " + values.map(\.description).joined(separator: ", ") + " >"
         case .structure(let structure): "[\(structure)]"
         case .caps(let caps): "\"\(caps)\""
-        case .bytes(let bytes): bytes.map { String(format: "%02x", $0) }.joined()
+        case .bytes(let bytes): bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
         case .other(_, let serialized): serialized
         }
     }

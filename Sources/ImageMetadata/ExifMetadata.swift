@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The EXIF fields camctl writes into every photo, and their encoding as a TIFF block.
 ///
@@ -25,8 +26,9 @@ public struct ExifMetadata: Sendable, Equatable {
     public var orientation: Int = 1
     /// The moment of capture (`DateTimeOriginal` with `SubSecTimeOriginal` and `OffsetTimeOriginal`).
     public var dateTimeOriginal: Date?
-    /// The time zone the capture time is written in.
-    public var timeZone: TimeZone = .current
+    /// The offset from UTC, in seconds east, the capture time is written at; `nil` for the
+    /// system's local time at the moment of capture.
+    public var utcOffset: Int?
     /// The image width in pixels (`PixelXDimension`).
     public var pixelWidth: Int?
     /// The image height in pixels (`PixelYDimension`).
@@ -80,14 +82,7 @@ public struct ExifMetadata: Sendable, Equatable {
     }
 
     private func timestamp(_ date: Date) -> (dateTime: String, subSeconds: String, offset: String) {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        let milliseconds = Int((date.timeIntervalSince1970 * 1000).rounded(.down)) % 1000
-        let seconds = timeZone.secondsFromGMT(for: date)
-        let offset = String(format: "%@%02d:%02d", seconds < 0 ? "-" : "+", abs(seconds) / 3600, abs(seconds) / 60 % 60)
-        let dateTime = String(format: "%04d:%02d:%02d %02d:%02d:%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0,
-                              parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
-        return (dateTime, String(format: "%03d", milliseconds), offset)
+        let time = WallClockTime(date, utcOffset: utcOffset)
+        return (time.formatted("yyyy:MM:dd HH:mm:ss"), time.formatted("SSS"), time.offsetText)
     }
 }

@@ -1,5 +1,6 @@
 import CMosquitto
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// An MQTT client (libmosquitto underneath, on a network thread of its own): it connects in the

@@ -1,5 +1,6 @@
 internal import CSQLite
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// An open SQLite database: one connection, used from one task at a time.
 final class Database {
@@ -28,7 +29,7 @@ final class Database {
     /// When SQLite cannot share its locks there (no write access to the folder for the WAL's
     /// index), the file is read as it stands, as no writer could change it from here.
     init(readingOnly path: String) throws(DatabaseError) {
-        let uri = "file:" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)
+        let uri = "file:" + Self.uriPath(path)
         var lastError = DatabaseError(code: SQLITE_CANTOPEN, message: "unable to open database file")
         for query in ["?mode=ro", "?mode=ro&immutable=1"] {
             var handle: OpaquePointer?
@@ -184,4 +185,21 @@ struct DatabaseError: Error {
     var isReadOnly: Bool { [SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH].contains(code & 0xff) }
     var isBusy: Bool { [SQLITE_BUSY, SQLITE_LOCKED].contains(code & 0xff) }
     var isCorrupt: Bool { [SQLITE_CORRUPT, SQLITE_NOTADB].contains(code & 0xff) }
+}
+
+extension Database {
+    /// `path` as the path of a `file:` URI: every byte but letters, digits, `-._~/` percent-encoded.
+    static func uriPath(_ path: String) -> String {
+        let kept = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/".utf8)
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        for byte in path.utf8 {
+            if kept.contains(byte) {
+                bytes.append(byte)
+            } else {
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension PhotoLibrary {
     /// Where the library is when none is named: `CAMCTL_LIBRARY`, else the XDG pictures folder
@@ -6,7 +7,7 @@ extension PhotoLibrary {
     /// `~/Pictures/camctl`.
     public static func defaultFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let folder = environment["CAMCTL_LIBRARY"], !folder.isEmpty { return folder }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
         if let pictures = environment["XDG_PICTURES_DIR"] ?? userDirsPictures(home: home, environment: environment),
            !pictures.isEmpty {
             return pictures + "/camctl"
@@ -19,9 +20,17 @@ extension PhotoLibrary {
         let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config"
         guard let text = try? String(contentsOfFile: config + "/user-dirs.dirs", encoding: .utf8) else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix("XDG_PICTURES_DIR=") {
-            let value = line.dropFirst("XDG_PICTURES_DIR=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-            return value.replacingOccurrences(of: "$HOME", with: home)
+            let value = line.dropFirst("XDG_PICTURES_DIR=".count).trimming { $0 == "\"" }
+            return String(value).replacing("$HOME", with: home)
         }
         return nil
+    }
+}
+
+extension Substring {
+    /// The text without the characters at either end for which `isTrimmed` holds.
+    fileprivate func trimming(_ isTrimmed: (Character) -> Bool) -> Substring {
+        guard let first = firstIndex(where: { !isTrimmed($0) }), let last = lastIndex(where: { !isTrimmed($0) }) else { return "" }
+        return self[first...last]
     }
 }

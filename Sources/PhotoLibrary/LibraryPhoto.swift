@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A photo kept in the library, as its index records it.
 public struct LibraryPhoto: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import FileSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 import HEIF
 import ImageMetadata
 
@@ -243,8 +244,8 @@ public final class PhotoLibrary {
     public func export(id: Int64, to destination: String) throws(LibraryError) -> String {
         let photo = try photo(id: id)
         var target = destination
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: destination, isDirectory: &isFolder), isFolder.boolValue {
+        var isFolder = false
+        if FileManager.default.fileExists(atPath: destination, isDirectory: &isFolder), isFolder {
             target = destination + "/" + URL(fileURLWithPath: photo.path).lastPathComponent
         }
         guard !contains(target) else {
@@ -312,7 +313,7 @@ public final class PhotoLibrary {
         } catch let error as DatabaseError {
             throw LibraryError(error, index: indexPath)
         } catch {
-            throw LibraryError(.ioError, "the library \(folder) could not be read: \(error.localizedDescription)")
+            throw LibraryError(.ioError, "the library \(folder) could not be read: \(error)")
         }
         reconciliation = found
     }
@@ -411,15 +412,8 @@ public final class PhotoLibrary {
 
     /// A capture time as photo file names carry it: `20261130-050132.123` (local time).
     public static func fileStamp(_ date: Date) -> String {
-        fileStampFormatter.string(from: date)
+        WallClockTime(date).formatted("yyyyMMdd-HHmmss.SSS")
     }
-
-    private static let fileStampFormatter: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyyMMdd-HHmmss.SSS"
-        return formatter
-    }()
 
     /// Makes a folder and the folders above it that are missing; returns 0 or the `errno` of the failure.
     private static func makeFolder(_ path: String) -> Int32 {

@@ -1,6 +1,7 @@
 import CameraKit
 import CameraOperator
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `camctl booth`: a photo booth ("four cuts"): a countdown on the preview before each shot, then the
 /// shots composed into one picture.

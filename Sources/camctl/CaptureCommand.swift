@@ -1,5 +1,6 @@
 import CameraKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `camctl capture`: takes one or more photos, with a countdown before each and an interval
 /// between them, into the library and wherever `--output` says.

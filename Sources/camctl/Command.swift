@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PipelineScript
 import GStreamer
 
@@ -91,7 +92,7 @@ struct Help: Runnable {
     func run() async throws(CommandFailure) {
         guard let topic else {
             let width = Command.all.map { $0.name.count }.max() ?? 0
-            let commands = Command.all.map { "  \($0.name.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.summary)" }
+            let commands = Command.all.map { "  \($0.name.padded(to: width))  \($0.summary)" }
             try Console.result("""
                 camctl: cameras on Linux through GStreamer
 
@@ -112,7 +113,7 @@ struct Help: Runnable {
         guard let command = Command.all.first(where: { $0.name == topic }) else {
             throw CommandFailure("there is no command \"\(topic)\"; run camctl help to see the commands", exitCode: .usage)
         }
-        try Console.result("usage: " + command.synopsis.trimmingCharacters(in: .whitespaces) + "\n\n" + command.help + "\n\n" + Command.exitCodes)
+        try Console.result("usage: " + command.synopsis.trimmed() + "\n\n" + command.help + "\n\n" + Command.exitCodes)
     }
 }
 

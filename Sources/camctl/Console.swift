@@ -1,5 +1,7 @@
 import FileSystem
-import Foundation
+import FoundationEssentials
+import Glibc
+import JSON
 
 /// Where camctl writes: results on standard output (paths, JSON, tables), progress on standard
 /// error only when a person is watching it, and nothing else.
@@ -18,7 +20,7 @@ enum Console {
 
     /// One JSON object on one line of standard output.
     static func json(_ object: [String: Any]) throws(CommandFailure) {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+        guard let data = JSONValue.text(of: object) else {
             throw CommandFailure("a result could not be put in JSON", exitCode: .software)
         }
         try resultBytes(Array(data) + [0x0A])
@@ -53,6 +55,11 @@ enum Console {
     /// A note on standard error that is not a failure (a library repaired on opening).
     static func note(_ text: String) {
         write("camctl: \(text)\n", to: STDERR_FILENO)
+    }
+
+    /// Text on standard error as it is (a pipeline, a list of mistakes).
+    static func standardError(_ text: String) {
+        write(text, to: STDERR_FILENO)
     }
 
     private static func write(_ text: String, to descriptor: Int32) {

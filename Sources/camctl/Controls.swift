@@ -1,7 +1,9 @@
 import CameraOperator
 import CProcess
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
+import Processes
 import Synchronization
 
 /// What a person (keys) or a script (signals) asks of a running command.
@@ -125,7 +127,7 @@ final class ControlInbox: Sendable {
     func listenToSignals() {
         let pipe = camctl_catch_control_signals()
         guard pipe >= 0 else { return }
-        Thread.detachNewThread { [self] in
+        DedicatedThread.start { [self] in
             var number: UInt8 = 0
             while true {
                 let count = read(pipe, &number, 1)
@@ -155,7 +157,7 @@ final class ControlInbox: Sendable {
     /// Posts controls for keys typed on the terminal, which is put in single-key mode until exit.
     func listenToKeys() {
         guard Console.inputIsTerminal, Terminal.enterKeyMode() else { return }
-        Thread.detachNewThread { [self] in
+        DedicatedThread.start { [self] in
             var keys = KeyDecoder()
             var byte: UInt8 = 0
             while read(STDIN_FILENO, &byte, 1) == 1 {
@@ -168,9 +170,9 @@ final class ControlInbox: Sendable {
     /// standard input when it is not a terminal, so a script can review photos.
     func listenToReviewLines() {
         guard !Console.inputIsTerminal else { return }
-        Thread.detachNewThread { [self] in
+        DedicatedThread.start { [self] in
             while let line = readLine() {
-                switch line.trimmingCharacters(in: .whitespaces).lowercased() {
+                switch line.trimmed().lowercased() {
                 case "keep", "k": post(.keep)
                 case "discard", "x": post(.discard)
                 default: continue

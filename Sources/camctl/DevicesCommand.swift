@@ -1,6 +1,8 @@
 import CameraKit
-import Foundation
+import FoundationEssentials
+import Glibc
 import GStreamer
+import JSON
 
 /// `camctl devices`: every camera, with what it offers; the test camera last.
 struct DevicesCommand: Subcommand {
@@ -65,16 +67,16 @@ struct DevicesCommand: Subcommand {
         ]
         switch camera.kind {
         case .system(let path, let api, let source):
-            record["path"] = path ?? NSNull()
+            record["path"] = path ?? JSONValue.null
             record["api"] = api
             record["source"] = source
         case .testPattern(let pattern):
-            record["path"] = NSNull()
+            record["path"] = JSONValue.null
             record["pattern"] = pattern
         case .file(let path):
             record["path"] = path
         case .custom(let description):
-            record["path"] = NSNull()
+            record["path"] = JSONValue.null
             record["source"] = description
         }
         return record
@@ -137,7 +139,7 @@ extension DevicesCommand {
     static func controlRecords(_ camera: CaptureDevice) -> [[String: Any]] {
         guard case .success(let controls) = controls(of: camera) else { return [] }
         return controls.map { control, value in
-            ["key": control.key, "name": control.name, "kind": "\(control.kind)", "value": value ?? NSNull(),
+            ["key": control.key, "name": control.name, "kind": "\(control.kind)", "value": value ?? JSONValue.null,
              "minimum": control.minimum, "maximum": control.maximum, "step": control.step, "default": control.defaultValue,
              "menu": Dictionary(uniqueKeysWithValues: control.menu.map { (String($0.key), $0.value) }), "writable": control.isWritable]
         }

@@ -25,7 +25,7 @@ struct FiltersCommand: Subcommand {
             if printsJSON {
                 try Console.json(["name": filter.rawValue, "summary": filter.summary])
             } else {
-                try Console.result(filter.rawValue.padding(toLength: width + 2, withPad: " ", startingAt: 0) + filter.summary)
+                try Console.result(filter.rawValue.padded(to: width + 2) + filter.summary)
             }
         }
     }

@@ -1,5 +1,7 @@
 import FleetControl
-import Foundation
+import FoundationEssentials
+import Glibc
+import JSON
 import MQTTClient
 import PhotoLibrary
 
@@ -76,8 +78,7 @@ struct FleetCollection {
         let id = "photos-\(UUID().uuidString)"
         let command: [String: Any] = ["id": id, "action": "photos", "after": after, "limit": Self.pageSize,
                                       "expires_at": Date().timeIntervalSince1970 + timeout]
-        guard let payload = try? JSONSerialization.data(withJSONObject: command),
-              client.publish("camctl/\(fleet)/\(node)/command", [UInt8](payload)) else {
+        guard let payload = JSONValue.text(of: command), client.publish("camctl/\(fleet)/\(node)/command", payload) else {
             throw CommandFailure("the command could not be sent to the broker", exitCode: .unavailable)
         }
         return await watch.answer(to: id, from: node, by: .now + .seconds(timeout))
@@ -86,8 +87,8 @@ struct FleetCollection {
     private func open(_ destination: FleetCommand.Destination) throws(CommandFailure) -> PhotoCollector.Destination {
         switch destination {
         case .folder(let folder):
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder.boolValue {
+            var isFolder = false
+            if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder {
                 throw CommandFailure("--into \(folder) is a file; name a folder to collect into", exitCode: .cannotCreate)
             }
             guard mkdir(folder, 0o755) == 0 || errno == EEXIST else {

@@ -1,6 +1,9 @@
 import CameraServer
 import FleetControl
-import Foundation
+import Formatting
+import FoundationEssentials
+import Glibc
+import JSON
 import MQTTClient
 import PhotoLibrary
 
@@ -138,8 +141,7 @@ struct FleetCommand: Subcommand {
         let instant = Date().timeIntervalSince1970 + delay
         let id = "capture-\(UUID().uuidString)"
         let command: [String: Any] = ["id": id, "action": "capture", "at": instant, "expires_at": instant + 1]
-        guard let payload = try? JSONSerialization.data(withJSONObject: command),
-              client.publish("camctl/\(fleet.name)/command", [UInt8](payload)) else {
+        guard let payload = JSONValue.text(of: command), client.publish("camctl/\(fleet.name)/command", payload) else {
             throw CommandFailure("the command could not be sent to the broker", exitCode: .unavailable)
         }
         let deadline = ContinuousClock.now + .seconds(delay + timeout)
@@ -160,7 +162,7 @@ struct FleetCommand: Subcommand {
                 if printsJSON {
                     try Console.json(["node": node, "captured_at_us": Int64((capturedAt * 1e6).rounded()), "offset_ms": offset, "path": path])
                 } else {
-                    try Console.result(String(format: "%@  %+.1f ms  %@", node, offset, path))
+                    try Console.result("\(node)  " + String(printf: "%+.1f", offset) + " ms  \(path)")
                 }
             case .refused(let message)?:
                 if printsJSON { try Console.json(["node": node, "error": message]) } else { try Console.result("\(node)  refused: \(message)") }
@@ -172,7 +174,7 @@ struct FleetCommand: Subcommand {
         if printsJSON {
             try Console.json(["fleet": fleet.name, "at_us": Int64((instant * 1e6).rounded()), "photos": taken.count, "skew_ms": skew])
         } else if taken.count > 1 {
-            try Console.result(String(format: "skew %.1f ms over %d nodes", skew, taken.count))
+            try Console.result(String(printf: "skew %.1f ms over %ld nodes", skew, taken.count))
         }
         let missing = nodes.filter { if case .photo? = answers[$0] { false } else { true } }
         guard missing.isEmpty else {

@@ -1,9 +1,12 @@
 import CameraKit
 import CameraOperator
-import Foundation
-import PipelineScript
+import FoundationEssentials
+import Glibc
 import HEIF
+import ImageMetadata
+import JSON
 import PhotoLibrary
+import PipelineScript
 
 /// `camctl library`: look at, copy out and remove the photos in the library.
 struct LibraryCommand: Subcommand {
@@ -97,8 +100,8 @@ struct LibraryCommand: Subcommand {
                 } else {
                     let width = record.keys.map(\.count).max() ?? 0
                     for key in record.keys.sorted() {
-                        let value = record[key].map { $0 is NSNull ? "" : "\($0)" } ?? ""
-                        try Console.result(key.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value)
+                        let value = record[key].map { ($0 as? JSONValue) == .null ? "" : "\($0)" } ?? ""
+                        try Console.result(key.padded(to: width) + "  " + value)
                     }
                 }
             case .export(let id, let destination):
@@ -168,14 +171,12 @@ struct LibraryCommand: Subcommand {
     }
 
     static func table(_ photos: [LibraryPhoto]) -> String {
-        let time = DateFormatter()
-        time.dateFormat = "yyyy-MM-dd HH:mm:ss"
         let rows = [["ID", "TAKEN", "SIZE", "CODEC", "CAMERA"]] + photos.map {
-            ["\($0.id)", time.string(from: $0.capturedAt), "\($0.width)x\($0.height)", $0.codec, $0.device]
+            ["\($0.id)", WallClockTime($0.capturedAt).formatted("yyyy-MM-dd HH:mm:ss"), "\($0.width)x\($0.height)", $0.codec, $0.device]
         }
         let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
-            (0..<4).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ") + "  " + row[4]
+            (0..<4).map { row[$0].padded(to: widths[$0]) }.joined(separator: "  ") + "  " + row[4]
         }.joined(separator: "\n")
     }
 }

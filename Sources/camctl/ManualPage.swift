@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// camctl's manual page in troff (`man` format), written from the commands' own synopses, help
 /// and tables of options, so it never drifts from `--help`: `camctl help --man`.
@@ -25,7 +26,7 @@ enum ManualPage {
         for command in Command.all {
             page.append(".SS \(text(command.name))")
             page.append(".nf")
-            page.append(text(command.synopsis.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n  ")))
+            page.append(text(command.synopsis.split(separator: "\n").map { $0.trimmed() }.joined(separator: "\n  ")))
             page.append(".fi")
             page.append(".PP")
             page.append(text(command.summary.prefix(1).uppercased() + command.summary.dropFirst() + "."))
@@ -63,7 +64,7 @@ enum ManualPage {
     /// Text as troff shows it: backslashes and hyphens escaped, characters past ASCII named by
     /// their code point, no line starting with a control character.
     static func text(_ words: some StringProtocol) -> String {
-        let escaped = String(words).replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        let escaped = String(words).replacing("\\", with: "\\e").replacing("-", with: "\\-")
             .unicodeScalars.map { $0.isASCII ? String($0) : "\\[u" + String($0.value, radix: 16, uppercase: true).leftPadded(to: 4) + "]" }
             .joined()
         return escaped.split(separator: "\n", omittingEmptySubsequences: false)

@@ -1,6 +1,8 @@
 import CameraKit
 import CameraOperator
-import Foundation
+import Formatting
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// The command line's side of a ``SessionOperator``: it hands over the delivery the options
@@ -37,7 +39,7 @@ final class OperatorConsole: Sendable {
                     Console.endProgressLine()
                     let timeout = reviews.began()
                     if printsJSON { try? Console.json(["event": "reviewing"]) }
-                    let after = timeout.map { String(format: "; kept after %g seconds without an answer", $0) } ?? ""
+                    let after = timeout.map { String(printf: "; kept after %g seconds without an answer", $0) } ?? ""
                     Console.progress("review: Enter or k keeps, Backspace, Delete or x discards" + after)
                 case .kept, .discarded:
                     reviews.ended()
@@ -97,7 +99,7 @@ final class OperatorConsole: Sendable {
                 image.zoom = min(max(factor, ImageSettings.zoomRange.lowerBound), ImageSettings.zoomRange.upperBound)
             }
             guard try await perform(.changeImage(image), notingCameraFailure: "could not change the picture") != nil else { return }
-            Console.progress(key == .nextFilter ? "filter: \(image.filters[0].rawValue)" : String(format: "zoom: %.2fx", image.zoom))
+            Console.progress(key == .nextFilter ? "filter: \(image.filters[0].rawValue)" : String(printf: "zoom: %.2fx", image.zoom))
         case .togglePreview:
             let paused = session.previewOutput.isPaused
             try await perform(paused ? .resumePreview : .pausePreview)

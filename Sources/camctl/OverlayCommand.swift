@@ -1,6 +1,7 @@
 import CameraKit
 import FileSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 import ImageMetadata
 
 /// `camctl overlay`: lays a drawing (a PNG with transparency) over a photo, as a drawing app merges

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Waits until `deadline` (the next photo of a time-lapse); returns early with a control.
 func pause(until deadline: ContinuousClock.Instant, controls: ControlInbox) async -> Control? {

@@ -1,7 +1,8 @@
 import CameraKit
 import CameraOperator
 import FileSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 import PhotoLibrary
 
 /// The command line's side of photo delivery: `--library`, `--no-library`, `--output` (a path, a

@@ -1,6 +1,8 @@
 import CameraKit
 import CameraOperator
-import Foundation
+import FoundationEssentials
+import Glibc
+import JSON
 import Synchronization
 
 /// `camctl preview`: the camera in a window (or any sink), with keys for photos, switching
@@ -103,7 +105,7 @@ struct PreviewCommand: Subcommand {
                 guard !name.isEmpty else { continue }
                 if json {
                     do {
-                        try Console.json(["event": name, "message": message ?? NSNull()])
+                        try Console.json(["event": name, "message": message ?? JSONValue.null])
                     } catch {
                         failure.error.withLock { $0 = $0 ?? (error as? CommandFailure) }
                         controls.post(.finish)

@@ -1,7 +1,8 @@
 import CameraKit
 import CameraOperator
 import FileSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 import GStreamer
 import PipelineScript
 
@@ -136,7 +137,7 @@ struct RunCommand: Subcommand {
     private func report(_ errors: [ScriptError]) throws(CommandFailure) -> Never {
         var lines = errors.prefix(Self.listedMistakes).map { $0.formatted(file: file, remedyWords: \.commandLineWords) }
         if errors.count > Self.listedMistakes { lines.append("\(file): and \(errors.count - Self.listedMistakes) more mistakes") }
-        FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        Console.standardError(lines.joined(separator: "\n") + "\n")
         throw CommandFailure("\(file) has \(errors.count) mistake\(errors.count == 1 ? "" : "s"); nothing was run", exitCode: .dataError)
     }
 

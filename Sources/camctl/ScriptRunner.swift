@@ -1,6 +1,7 @@
 import CameraKit
 import CameraOperator
-import Foundation
+import FoundationEssentials
+import Glibc
 import PipelineScript
 
 /// Carries out a description file's steps on a running session.

@@ -1,7 +1,8 @@
 import CameraKit
 import CameraOperator
 import CameraServer
-import Foundation
+import FoundationEssentials
+import Glibc
 import GStreamer
 import HTTPServer
 import MQTTClient
@@ -91,7 +92,7 @@ struct ServeCommand: Subcommand {
             guard let password = try? String(contentsOfFile: file, encoding: .utf8) else {
                 throw CommandFailure("--broker-password-file \(file) cannot be read", exitCode: .usage)
             }
-            options.password = password.trimmingCharacters(in: .newlines)
+            options.password = String(password.reversed().drop(while: \.isNewline).reversed().drop(while: \.isNewline))
         }
         options.certificateAuthority = arguments.string("--broker-ca") ?? (secure ? "/etc/ssl/certs/ca-certificates.crt" : nil)
         return CameraServer.Fleet(broker: options, name: name, node: node, host: "127.0.0.1", version: camctlVersion)

@@ -1,5 +1,6 @@
 import CameraKit
-import Foundation
+import FoundationEssentials
+import Glibc
 import GStreamer
 
 /// The options that choose and run a camera, shared by preview, capture and booth.
@@ -96,7 +97,7 @@ struct SessionOptions {
     func start(_ session: CaptureSession) async throws(CommandFailure) {
         do {
             if printsPipeline {
-                FileHandle.standardError.write(Data((try await session.pipelineDescription() + "\n").utf8))
+                Console.standardError(try await session.pipelineDescription() + "\n")
             }
             try await session.start()
         } catch {

@@ -151,12 +151,12 @@ enum ShellCompletions {
     }
 
     private static func quotedForZsh(_ text: String) -> String {
-        text.replacingOccurrences(of: "'", with: "'\\''").replacingOccurrences(of: ":", with: "\\:")
-            .replacingOccurrences(of: "[", with: "\\[").replacingOccurrences(of: "]", with: "\\]")
+        text.replacing("'", with: "'\\''").replacing(":", with: "\\:")
+            .replacing("[", with: "\\[").replacing("]", with: "\\]")
     }
 
     private static func quotedForFish(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
+        text.replacing("\\", with: "\\\\").replacing("'", with: "\\'")
     }
 }
 

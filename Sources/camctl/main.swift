@@ -1,5 +1,6 @@
 import CProcess
-import Foundation
+import FoundationEssentials
+import Glibc
 import GStreamer
 
 // camctl: cameras on Linux through GStreamer.
@@ -24,9 +25,9 @@ do {
     try await command.run()
 } catch {
     Terminal.restore()
-    FileHandle.standardError.write(Data("camctl: \(error.message)\n".utf8))
+    Console.standardError("camctl: \(error.message)\n")
     if arguments.contains("--verbose"), let details = error.details {
-        FileHandle.standardError.write(Data("  (GStreamer: \(details))\n".utf8))
+        Console.standardError("  (GStreamer: \(details))\n")
     }
     exit(error.exitCode.rawValue)
 }

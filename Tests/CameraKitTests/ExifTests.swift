@@ -12,7 +12,7 @@ struct ExifTests {
         exif.software = "camctl test"
         exif.orientation = 6
         exif.dateTimeOriginal = Date(timeIntervalSince1970: 1_790_000_000.25)
-        exif.timeZone = TimeZone(secondsFromGMT: 3600)!
+        exif.utcOffset = 3600
         exif.pixelWidth = 4032
         exif.pixelHeight = 3024
         exif.flash = .noFlashFunction

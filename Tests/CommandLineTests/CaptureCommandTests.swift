@@ -45,6 +45,25 @@ struct CaptureCommandTests {
         #expect(try Camctl.exif(photo, "Orientation", "ImageSize") == ["Horizontal (normal)", resolution])
     }
 
+    @Test("A photo's time is written on the local clock of the machine's time zone, with its offset, and named by it",
+          arguments: [("Europe/Berlin", "+01:00"), ("America/New_York", "-05:00"), ("Asia/Kolkata", "+05:30"), ("UTC", "+00:00")])
+    func localTime(zone: String, offset: String) throws {
+        let camctl = try Camctl()
+        let before = Date()
+        let result = try camctl("capture", "--device", "test", "--resolution", "320x240", environment: ["TZ": zone])
+        #expect(result.status == 0, "\(result.standardError)")
+        let path = result.standardOutput.trimmingCharacters(in: .newlines)
+        let written = try Camctl.exif(path, "DateTimeOriginal", "OffsetTimeOriginal")
+        #expect(written.last == offset, "December's offset of \(zone)")
+        let local = DateFormatter()
+        local.timeZone = TimeZone(identifier: zone)
+        local.dateFormat = "yyyy:MM:dd HH:mm"
+        let minutes = [before, Date()].map { local.string(from: $0) }
+        #expect(minutes.contains { written.first?.hasPrefix($0) == true }, "\(written) against \(minutes)")
+        local.dateFormat = "yyyyMMdd-HH"
+        #expect(minutes.isEmpty || [before, Date()].contains { URL(fileURLWithPath: path).lastPathComponent.hasPrefix(local.string(from: $0)) })
+    }
+
     @Test("A picture used as a camera is photographed at its own size with --resolution photo")
     func fileCameraOwnSize() throws {
         let camctl = try Camctl()

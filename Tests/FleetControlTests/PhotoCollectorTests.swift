@@ -2,6 +2,7 @@ import Checksums
 import FleetControl
 import Foundation
 import HTTPClient
+import JSON
 import PhotoLibrary
 import TestSupport
 import Testing
@@ -31,6 +32,14 @@ final class FileServer {
     deinit { process.send(SIGKILL) }
 }
 
+extension FleetPhoto {
+    /// The photo a node's record makes once it has travelled as JSON text.
+    init?(sent record: [String: Any], node: String) {
+        guard let text = JSONValue.text(of: record), let object = (try? JSONValue(parsing: text))?.object else { return nil }
+        self.init(record: object, node: node)
+    }
+}
+
 @Suite("A fleet's photos collected: checked against what their nodes reported, kept once")
 struct PhotoCollectorTests {
     static let picture: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 7) } + [0xFF, 0xD9]
@@ -46,7 +55,7 @@ struct PhotoCollectorTests {
     @Test("A listed photo's record is read only when every field is there and in range")
     func records() throws {
         let good = Self.record(url: "http://10.0.0.7:8080/p/7-abc")
-        let photo = try #require(FleetPhoto(record: good, node: "a"))
+        let photo = try #require(FleetPhoto(sent: good, node: "a"))
         #expect(photo.fileName == "20261201-101502.250-k3f9x2.jpg" && photo.byteCount == Self.picture.count)
         #expect(photo.capturedAt.timeIntervalSince1970 == 1_796_000_000.123456)
         let broken: [(String, Any?)] = [
@@ -58,17 +67,17 @@ struct PhotoCollectorTests {
         for (key, value) in broken {
             var record = good
             record[key] = value
-            #expect(FleetPhoto(record: record, node: "a") == nil, "\(key) = \(String(describing: value))")
+            #expect(FleetPhoto(sent: record, node: "a") == nil, "\(key) = \(String(describing: value))")
         }
         for node in ["", "..", ".a", "a/b", String(repeating: "n", count: 200)] {
-            #expect(FleetPhoto(record: good, node: node) == nil, "node \(node)")
+            #expect(FleetPhoto(sent: good, node: node) == nil, "node \(node)")
         }
     }
 
     @Test("Records of random JSON never make a photo out of nonsense, nor crash")
     func fuzzedRecords() throws {
         var generator = SystemRandomNumberGenerator()
-        let values: [Any] = [0, -1, 1, Int64.max, 1e308, -0.0, "", "x", "http://h/p", [] as [Any], [:] as [String: Any], true, NSNull()]
+        let values: [Any] = [0, -1, 1, Int64.max, 1e308, -0.0, "", "x", "http://h/p", [] as [Any], [:] as [String: Any], true, JSONValue.null]
         let keys = ["id", "path", "url", "sha256", "bytes", "captured_at_us", "codec", "width", "height", "orientation", "device", "thumbnail_url"]
         let good = Self.record(url: "http://h/p/1")
         for _ in 0..<5000 {
@@ -76,7 +85,7 @@ struct PhotoCollectorTests {
             for _ in 0..<Int.random(in: 1...4, using: &generator) {
                 record[keys.randomElement(using: &generator)!] = values.randomElement(using: &generator)!
             }
-            if let photo = FleetPhoto(record: record, node: "n") {
+            if let photo = FleetPhoto(sent: record, node: "n") {
                 #expect(photo.id >= 1 && photo.byteCount >= 1 && (1...8).contains(photo.orientation) && photo.sha256.count == 64)
             }
         }
@@ -87,7 +96,7 @@ struct PhotoCollectorTests {
         let server = try await FileServer()
         let target = try TemporaryFolder()
         let collector = PhotoCollector(into: .folder(target.url.path), fleet: "rig")
-        let photo = try #require(FleetPhoto(record: Self.record(url: try server.serve(Self.picture, as: "a.jpg")), node: "a"))
+        let photo = try #require(FleetPhoto(sent: Self.record(url: try server.serve(Self.picture, as: "a.jpg")), node: "a"))
         let path = target.path("a/20261201-101502.250-k3f9x2.jpg")
         #expect(try await collector.collect(photo) == .collected(path))
         #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) == Self.picture)
@@ -97,7 +106,7 @@ struct PhotoCollectorTests {
         var other = Self.record(url: try server.serve(Self.picture + [0], as: "b.jpg"), file: "20261201-101503.250-aaaaaa.jpg")
         other["bytes"] = Self.picture.count + 1
         other["sha256"] = SHA256.hash(Self.picture).hexDigits
-        let lying = try #require(FleetPhoto(record: other, node: "a"))
+        let lying = try #require(FleetPhoto(sent: other, node: "a"))
         await #expect { try await collector.collect(lying) } throws: { error in
             guard let error = error as? CollectionError, case .mismatch = error.reason else { return false }
             return error.concernsOnlyThisPhoto
@@ -107,7 +116,7 @@ struct PhotoCollectorTests {
         // A file of someone else's where a photo would go stays as it is.
         let theirs = Self.record(url: try server.serve(Self.picture, as: "c.jpg"), file: "20261201-101504.250-bbbbbb.jpg")
         try Data("mine".utf8).write(to: URL(fileURLWithPath: target.path("a/20261201-101504.250-bbbbbb.jpg")))
-        await #expect(throws: CollectionError.self) { try await collector.collect(try #require(FleetPhoto(record: theirs, node: "a"))) }
+        await #expect(throws: CollectionError.self) { try await collector.collect(try #require(FleetPhoto(sent: theirs, node: "a"))) }
         #expect(try String(contentsOfFile: target.path("a/20261201-101504.250-bbbbbb.jpg"), encoding: .utf8) == "mine")
 
         // A server that sends more than reported is cut off at the reported size.
@@ -124,7 +133,7 @@ struct PhotoCollectorTests {
         let collector = PhotoCollector(into: .library(library), fleet: "rig")
         var record = Self.record(url: try server.serve(Self.picture, as: "a.jpg"))
         record["thumbnail_url"] = try server.serve([0xFF, 0xD8, 0xFF, 0xD9], as: "a-thumbnail.jpg")
-        let photo = try #require(FleetPhoto(record: record, node: "cam-1"))
+        let photo = try #require(FleetPhoto(sent: record, node: "cam-1"))
         guard case .collected(let path) = try await collector.collect(photo) else { Issue.record("not collected"); return }
         #expect(try await collector.collect(photo) == .had(path))
         let kept = try library.photos()

@@ -1,5 +1,7 @@
 internal import CV4L2
-import Foundation
+import Formatting
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// The controls a V4L2 camera offers through its device node (brightness, exposure, focus,
@@ -109,7 +111,7 @@ public final class CameraControls {
 
     private func failure(_ action: String, _ id: UInt32) -> CaptureError {
         let reason = String(cString: strerror(errno))
-        let name = control(id)?.name ?? String(format: "0x%08x", id)
+        let name = control(id)?.name ?? String(printf: "0x%08x", id)
         return CaptureError(.invalidSetting, "the control \(name) of \(path) could not be \(action): \(reason)")
     }
 

@@ -1,4 +1,6 @@
-import Foundation
+import Formatting
+import FoundationEssentials
+import Glibc
 import GStreamer
 
 /// The format a camera runs at: encoding, size and frame rate.
@@ -115,6 +117,6 @@ public struct FormatRequest: Sendable, Equatable, CustomStringConvertible {
 
     /// `30`, `29.97`.
     public static func describe(_ rate: Fraction) -> String {
-        rate.denominator == 1 ? "\(rate.numerator)" : String(format: "%.2f", rate.doubleValue)
+        rate.denominator == 1 ? "\(rate.numerator)" : String(printf: "%.2f", rate.doubleValue)
     }
 }

@@ -1,5 +1,6 @@
 import FileSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 import GStreamer
 
 /// Finds cameras and resolves the names people give them on the command line.
@@ -65,7 +66,7 @@ public enum DeviceDiscovery {
             if let camera = cameras.first(where: { $0.id == name }) { return camera }
             return try deviceNode(name)
         }
-        let matches = cameras.filter { $0.name.localizedCaseInsensitiveContains(name) }
+        let matches = cameras.filter { $0.name.lowercased().contains(name.lowercased()) }
         if let match = matches.first { return match }
         let known = cameras.isEmpty ? "no camera is attached" : "the cameras are " + cameras.map(\.description).joined(separator: ", ")
         throw CaptureError(.deviceNotFound,

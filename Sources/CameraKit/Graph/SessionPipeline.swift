@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import GStreamer
 
 /// Writes the session's pipeline in gst-launch syntax: one source at capture size, a tee, and a

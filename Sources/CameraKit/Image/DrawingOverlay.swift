@@ -1,5 +1,6 @@
 import FileSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 import GStreamer
 import ImageMetadata
 

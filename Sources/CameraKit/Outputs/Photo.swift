@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import GStreamer
 
 /// A captured photo: the encoded file with its metadata, a thumbnail, and when and how it was taken.

@@ -1,4 +1,6 @@
-import Foundation
+import Formatting
+import FoundationEssentials
+import Glibc
 import GStreamer
 import HEIF
 import ImageMetadata
@@ -147,7 +149,7 @@ public final class PhotoOutput: Sendable {
     public func capture(_ settings: PhotoSettings = PhotoSettings(), nearest instant: Date, tolerance: Double = 0.1) async throws(CaptureError) -> Photo {
         let late = Date().timeIntervalSince(instant)
         guard late <= tolerance else {
-            throw CaptureError(.timeout, String(format: "the capture time had passed %.3f s before the request came (more than %.3f s); no photo was taken", late, tolerance))
+            throw CaptureError(.timeout, String(printf: "the capture time had passed %.3f s before the request came (more than %.3f s); no photo was taken", late, tolerance))
         }
         feed.holdRecent()
         defer { feed.releaseRecent() }

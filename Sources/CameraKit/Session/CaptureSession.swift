@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import GStreamer
 
 /// The coordinator of a camera, its outputs and its pipeline, as AVCaptureSession.

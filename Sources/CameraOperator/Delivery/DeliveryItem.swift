@@ -1,5 +1,7 @@
 import CameraKit
-import Foundation
+import FoundationEssentials
+import Glibc
+import JSON
 import PhotoLibrary
 
 /// A picture to deliver: a photo, or a composed picture (a booth's strip or grid).
@@ -75,7 +77,7 @@ public struct Delivered: Sendable {
     public var record: [String: Any] {
         var record: [String: Any] = [
             "path": path,
-            "id": libraryPhoto.map { $0.id as Any } ?? NSNull(),
+            "id": libraryPhoto.map { $0.id as Any } ?? JSONValue.null,
             "width": item.width, "height": item.height,
             "codec": item.codec.rawValue,
             "captured_at": Self.isoTime(item.capturedAt),
@@ -83,7 +85,7 @@ public struct Delivered: Sendable {
             "device": device.name, "device_id": device.id,
             "bytes": item.byteCount,
             "orientation": item.orientation,
-            "thumbnail_path": libraryPhoto?.thumbnailPath ?? NSNull(),
+            "thumbnail_path": libraryPhoto?.thumbnailPath ?? JSONValue.null,
         ]
         if let quality = item.quality { record["quality"] = quality }
         if let flashFired = item.flashFired { record["flash_fired"] = flashFired }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Processes
 import Synchronization
 
 /// A hook command run after a picture is delivered: `/bin/sh -c COMMAND` in a process group of
@@ -40,50 +42,18 @@ public struct Hook: Sendable {
     /// Runs the hook with `environment` added to the process's, and waits for it off Swift's threads.
     public func run(adding environment: [String: String]) async throws(DeliveryError) -> Ending {
         let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
-        var attributes = posix_spawnattr_t()
-        var actions = posix_spawn_file_actions_t()
-        posix_spawnattr_init(&attributes)
-        posix_spawn_file_actions_init(&actions)
-        defer {
-            posix_spawnattr_destroy(&attributes)
-            posix_spawn_file_actions_destroy(&actions)
+        let child: ChildProcess
+        do {
+            child = try ChildProcess.start("/bin/sh", ["-c", command], environment: variables, output: .standardError, ownGroup: true)
+        } catch {
+            throw .hookDidNotStart(command: command, reason: error.reason)
         }
-        // A group of its own, which an interrupt ends as a whole; signals at their default actions.
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var all = sigset_t(), none = sigset_t()
-        sigfillset(&all)
-        sigemptyset(&none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO)
-        var pid: pid_t = 0
-        let status = withCStrings(["/bin/sh", "-c", command]) { arguments in
-            withCStrings(variables) { environment in
-                posix_spawn(&pid, "/bin/sh", &actions, &attributes, arguments, environment)
-            }
-        }
-        guard status == 0 else {
-            throw .hookDidNotStart(command: command, reason: String(cString: strerror(status)))
-        }
-        Self.running.withLock { $0 = pid }
+        Self.running.withLock { $0 = child.pid }
         defer { Self.running.withLock { $0 = nil } }
-        let child = pid
-        let code = await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
-            Thread.detachNewThread {
-                var code: Int32 = 0
-                while waitpid(child, &code, 0) < 0, errno == EINTR {}
-                continuation.resume(returning: code)
-            }
-        }
         // The shell's children may outlive it; an interrupt has already ended the group.
-        let signal = code & 0x7F
-        return signal == 0 ? .exited((code >> 8) & 0xFF) : .signalled(signal)
-    }
-
-    private func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> T) -> T {
-        let pointers = strings.map { strdup($0) } + [nil]
-        defer { pointers.forEach { free($0) } }
-        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+        return switch await child.wait() {
+        case .exited(let code): .exited(code)
+        case .signalled(let signal): .signalled(signal)
+        }
     }
 }

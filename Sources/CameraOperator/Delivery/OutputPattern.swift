@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PhotoLibrary
 
 /// A path that names each picture: `%d` the picture's number, `%04d` zero-padded (at most

@@ -1,6 +1,8 @@
 import CameraKit
 import FileSystem
-import Foundation
+import FoundationEssentials
+import Glibc
+import JSON
 import PhotoLibrary
 
 /// Where pictures go once taken, and what happens there: a row and a file in the photo library,
@@ -139,8 +141,7 @@ public struct PhotoDelivery {
     }
 
     private static func json(_ record: [String: Any], pretty: Bool) -> [UInt8] {
-        let options: JSONSerialization.WritingOptions = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        return Array((try? JSONSerialization.data(withJSONObject: record, options: options)) ?? Data()) + [0x0A]
+        (JSONValue.text(of: record, pretty: pretty) ?? []) + [0x0A]
     }
 
     private static func writeToStandardOutput(_ bytes: [UInt8]) -> Bool {

@@ -1,5 +1,6 @@
 import CameraKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What a front end asks a ``SessionOperator`` to do: a key, a signal, a description file's step,
 /// a request over the network, each made into one of these.

@@ -1,5 +1,6 @@
 import CameraKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Drives a running capture session and delivers its photos: every front end (keys, signals,
 /// description files, the network) asks with an ``Action`` and renders the ``Outcome``.

@@ -1,5 +1,6 @@
 import CameraKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Shots composed into one picture, as a booth makes it: 640-pixel-wide cells with even margins,
 /// in two columns (a grid) or one (a strip), from each shot's thumbnail (made at the cell's width,

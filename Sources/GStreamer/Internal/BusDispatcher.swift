@@ -1,5 +1,7 @@
 internal import CGStreamer
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Receives every message of one bus, on the thread that posts it, and hands it on:
@@ -23,8 +25,10 @@ final class BusDispatcher: Sendable {
     static func attached(to pipeline: UnsafeMutablePointer<GstElement>) -> BusDispatcher {
         let object = upcast(pipeline, to: GObject.self)
         // Under a lock, so two wrappers made at once install one dispatcher.
-        attachment.lock()
-        defer { attachment.unlock() }
+        return attachment.withLock { _ in attach(to: pipeline, object: object) }
+    }
+
+    private static func attach(to pipeline: UnsafeMutablePointer<GstElement>, object: UnsafeMutablePointer<GObject>) -> BusDispatcher {
         if let existing = g_object_get_data(object, dataKey) {
             return Unmanaged<BusDispatcher>.fromOpaque(existing).takeUnretainedValue()
         }
@@ -37,7 +41,7 @@ final class BusDispatcher: Sendable {
     }
 
     private static let dataKey = "camctl-bus-dispatcher"
-    private static let attachment = NSLock()
+    private static let attachment = Mutex(())
 
     /// Installs a dispatcher as the bus's sync handler; the bus keeps it alive until replaced.
     static func install(on bus: UnsafeMutablePointer<GstBus>) -> BusDispatcher {

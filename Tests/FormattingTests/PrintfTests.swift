@@ -1,0 +1,16 @@
+import Formatting
+import Testing
+
+@Suite("Numbers laid out as printf lays them out")
+struct PrintfTests {
+    @Test("Decimals, signs, shortest forms and hexadecimal, with a point whatever the locale")
+    func layouts() {
+        #expect(String(printf: "%.3f s", 1.5) == "1.500 s")
+        #expect(String(printf: "%+.1f ms", -2.25) == "-2.2 ms")
+        #expect(String(printf: "%g", 5.0) == "5")
+        #expect(String(printf: "0x%08x", UInt32(0x98_0900)) == "0x00980900")
+        #expect(String(printf: "skew %.1f ms over %ld nodes", 3.25, 20) == "skew 3.2 ms over 20 nodes")
+        #expect(String(printf: "") == "")
+        #expect(String(printf: "%.0f", 1e300).count == 301, "long results are not cut")
+    }
+}

@@ -1,0 +1,74 @@
+import JSON
+import Testing
+
+@Suite("JSON values read from outside bytes and written as text")
+struct JSONValueTests {
+    @Test("Every kind of value is read, and numbers keep whether they were whole")
+    func reads() throws {
+        let value = try JSONValue(parsing: Array(#"{"a": [1, -2.5, 1e3, true, null, "x\u00e9\n"], "b": {"c": 9007199254740993}}"#.utf8))
+        #expect(value["a"] == [1, -2.5, 1000, true, nil, "xé\n"])
+        #expect(value["b"]?["c"] == .integer(9_007_199_254_740_993), "a 64-bit id is kept exactly")
+        #expect(value["a"]?.array?[1].double == -2.5 && value["a"]?.array?[1].int == nil)
+        #expect(value["missing"] == nil && value["a"]?["not an object"] == nil)
+    }
+
+    @Test("Text that is not one JSON value is refused", arguments: [
+        "", "{", "[1 2]", "{'a': 1}", "01", "NaN", "[1] [2]", "\"\\ud800\"x", "{\"a\" 1}", "1e999",
+    ])
+    func refuses(_ text: String) {
+        #expect(throws: JSONError.self) { try JSONValue(parsing: Array(text.utf8)) }
+    }
+
+    @Test("Deep nesting is refused before it is parsed, at any depth beyond the limit, inside strings not counted")
+    func nesting() throws {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        let error = #expect(throws: JSONError.self) { try JSONValue(parsing: Array(deep.utf8)) }
+        #expect(error?.reason == "it nests deeper than 64 levels")
+        let limit = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
+        #expect(try JSONValue(parsing: Array(limit.utf8)) != .null)
+        let quoted = "[\"" + String(repeating: "[{", count: 500) + "\\\"\"]"
+        #expect(try JSONValue(parsing: Array(quoted.utf8)).array?.count == 1)
+    }
+
+    @Test("Swift values are written with keys sorted, slashes as they are, and what JSON cannot carry refused")
+    func writes() throws {
+        let text = try #require(JSONValue.text(of: ["b": 1, "a": [true, "x/y", 2.5, Optional<Int>.none as Any], "c": Double.nan] as [String: Any]))
+        #expect(String(decoding: text, as: UTF8.self) == #"{"a":[true,"x/y",2.5,null],"b":1,"c":null}"#)
+        #expect(JSONValue.text(of: ["date": Set([1])]) == nil)
+        #expect(JSONValue.text(of: UInt64.max) == nil, "an integer beyond 64 signed bits is not made a different number")
+        let pretty = String(decoding: JSONValue.object(["a": 1]).text(pretty: true), as: UTF8.self)
+        #expect(pretty.contains("\n"))
+    }
+
+    @Test("What is written is read back the same")
+    func roundTrip() throws {
+        let value: JSONValue = ["id": 7, "name": "caf\u{E9} \"quoted\" \\ \u{1}", "at": 1_796_000_000.123456, "list": [[], [:], nil]]
+        #expect(try JSONValue(parsing: value.text()) == value)
+    }
+
+    @Test("Random and mutated bytes never crash or hang the reader")
+    func fuzzed() {
+        var generator = SystemRandomNumberGenerator()
+        let seeds = [#"{"action": "capture", "at": 1.5, "photos": [{"id": 1}]}"#, #"[1, "a", null, true, {"b": []}]"#, "\"\\u0041\""]
+        let alphabet = Array(#"{}[]",:0123456789.eE+-truefalsnul\ "#.utf8) + [0x00, 0xC3, 0xA9, 0xFF, 0xED, 0xA0, 0x80]
+        for round in 0..<20_000 {
+            var bytes: [UInt8]
+            if round % 2 == 0 {
+                bytes = Array(seeds[round % seeds.count].utf8)
+                for _ in 0..<Int.random(in: 1...6, using: &generator) where !bytes.isEmpty {
+                    let at = Int.random(in: 0..<bytes.count, using: &generator)
+                    switch Int.random(in: 0..<3, using: &generator) {
+                    case 0: bytes[at] = alphabet.randomElement(using: &generator)!
+                    case 1: bytes.remove(at: at)
+                    default: bytes.insert(alphabet.randomElement(using: &generator)!, at: at)
+                    }
+                }
+            } else {
+                bytes = (0..<Int.random(in: 0...64, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+            }
+            if let value = try? JSONValue(parsing: bytes) {
+                #expect((try? JSONValue(parsing: value.text())) == value)
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Glibc
+import Processes
+import Testing
+
+@Suite("Child processes and threads of their own")
+struct ChildProcessTests {
+    @Test("A program's output is read to its end; a failing or missing program gives none")
+    func output() {
+        let bytes = ChildProcess.output(of: "sh", ["-c", "head -c 200000 /dev/zero; echo done >&2"], timeout: .seconds(10))
+        #expect(bytes?.count == 200_000)
+        #expect(ChildProcess.output(of: "sh", ["-c", "echo partial; exit 3"], timeout: .seconds(10)) == nil)
+        #expect(ChildProcess.output(of: "camctl-no-such-program", timeout: .seconds(10)) == nil)
+    }
+
+    @Test("A program that runs past its time is killed and gives nothing, even when its children hold the output open")
+    func timeout() {
+        let started = ContinuousClock.now
+        #expect(ChildProcess.output(of: "sh", ["-c", "echo early; exec sleep 30"], timeout: .milliseconds(500)) == nil)
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
+
+    @Test("A child's signals are at their defaults and unblocked, whatever the parent blocks; its ending is told")
+    func signals() async throws {
+        var blocked = sigset_t(), previous = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        let child = try ChildProcess.start("/bin/sh", ["-c", "kill -TERM $$; sleep 5"], environment: [], ownGroup: true)
+        #expect(await child.wait() == .signalled(SIGTERM))
+        let exiting = try ChildProcess.start("sh", ["-c", "exit 7"], environment: ["PATH=/usr/bin:/bin"])
+        #expect(await exiting.wait() == .exited(7))
+    }
+
+    @Test("A program that cannot be started says why")
+    func cannotStart() {
+        #expect(throws: ChildProcess.StartError.self) { try ChildProcess.start("/nonexistent/program", [], environment: []) }
+    }
+
+    @Test("Work on a dedicated thread runs while Swift's threads are all busy")
+    func dedicatedThread() async {
+        let ran = await withCheckedContinuation { continuation in
+            DedicatedThread.start { continuation.resume(returning: true) }
+        }
+        #expect(ran)
+    }
+}
