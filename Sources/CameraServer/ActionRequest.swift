@@ -72,7 +72,9 @@ enum ActionRequest {
         var settings = PhotoSettings()
         switch object["codec"]?.string {
         case nil, "jpeg"?: settings.codec = .jpeg
-        case "hevc"?, "heic"?: settings.codec = .hevc
+        case "hevc"?, "heic"?:
+            settings.codec = .hevc
+            settings.defersHEVCProcessing = true  // finished after the shot, into the library
         case let other?: throw .badRequest("there is no codec \"\(other)\"; use jpeg or hevc")
         }
         settings.quality = try integer("quality", in: object, 1...100) ?? settings.quality

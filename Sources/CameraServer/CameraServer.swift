@@ -136,6 +136,7 @@ public final class CameraServer: Sendable {
     /// the streams, and stops listening.
     public func stop() async {
         _ = try? await camera.perform(.stop)
+        await camera.finishProcessing()
         node?.leave()
         for task in watchers.withLock({ $0 }) { task.cancel() }
         events.finish()

@@ -15,6 +15,8 @@ enum EventRecord {
         case .burstSkipped(let frames): ["event": "burst_skipped", "frames": frames]
         case .showing(let kind): ["event": "showing", "picture": kind.rawValue]
         case .cleared: ["event": "cleared"]
+        case .processed(let photo): ["event": "processed", "photo": photo.record]
+        case .processingFailed(let id, let reason): ["event": "processing_failed", "id": id, "message": reason]
         }
     }
 

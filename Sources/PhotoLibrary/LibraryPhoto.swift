@@ -24,6 +24,12 @@ public struct LibraryPhoto: Sendable, Equatable {
     public let byteCount: Int
     /// The albums the photo is in.
     public let albums: [String]
+    /// Whether the photo's final file is still to be made from its spooled frame; meanwhile its
+    /// file is a proxy (a JPEG of the same picture).
+    public let isProcessing: Bool
+
+    /// The photo file's name in the library folder.
+    public var fileName: String { path.split(separator: "/").last.map(String.init) ?? path }
 }
 
 /// A photo to add to the library: the encoded file and what is known about it.
@@ -42,9 +48,12 @@ public struct NewPhoto: Sendable {
     /// Where the photo came from, when it is a copy of one kept elsewhere (another library's
     /// photo): a name the library keeps once, so the same photo is never added twice.
     public var origin: String?
+    /// What the final file is made from later, when ``data`` is a proxy: kept in the library's
+    /// spool until ``PhotoLibrary/finish(id:data:codec:)``, and the photo is processing meanwhile.
+    public var pending: [UInt8]?
 
     public init(data: [UInt8], thumbnail: [UInt8] = [], codec: String, width: Int, height: Int, orientation: Int = 1,
-                capturedAt: Date, device: String, albums: [String] = [], origin: String? = nil) {
+                capturedAt: Date, device: String, albums: [String] = [], origin: String? = nil, pending: [UInt8]? = nil) {
         self.data = data
         self.thumbnail = thumbnail
         self.codec = codec
@@ -55,6 +64,7 @@ public struct NewPhoto: Sendable {
         self.device = device
         self.albums = albums
         self.origin = origin
+        self.pending = pending
     }
 
     /// The file name extension for the codec.

@@ -22,9 +22,9 @@ public final class PhotoLibrary {
     /// Whether the library was opened only to be read (its folder or index may not be written).
     public let isReadOnly: Bool
 
-    private let database: Database
-    private var indexPath: String { folder + "/library.sqlite" }
-    private var thumbnailFolder: String { folder + "/thumbnails" }
+    let database: Database
+    var indexPath: String { folder + "/library.sqlite" }
+    var thumbnailFolder: String { folder + "/thumbnails" }
 
     /// What opening found out of step between files and rows, and repaired.
     public struct Reconciliation: Sendable, Equatable {
@@ -67,6 +67,7 @@ public final class PhotoLibrary {
         do {
             database = try Database(path: index)
             try database.execute(Self.schema)
+            try addStateColumn()
         } catch {
             throw LibraryError(error, index: index)
         }
@@ -112,9 +113,16 @@ public final class PhotoLibrary {
                     written.append(thumbnailFolder + "/" + thumbnail)
                     thumbnailName = thumbnail
                 }
+                if let pending = photo.pending {
+                    let spooled = spoolFolder + "/" + Self.spoolName(for: name)
+                    try makeSpoolFolder()
+                    try DurableFile.write(pending, to: spooled, exclusive: true)
+                    written.append(spooled)
+                }
                 let id = try insertRow(file: name, thumbnail: thumbnailName, capturedAt: photo.capturedAt, device: photo.device,
                                        width: photo.width, height: photo.height, codec: photo.codec,
-                                       orientation: photo.orientation, byteCount: photo.data.count)
+                                       orientation: photo.orientation, byteCount: photo.data.count,
+                                       state: photo.pending == nil ? "final" : "processing")
                 for album in photo.albums {
                     try database.query("INSERT OR IGNORE INTO albums (photo_id, name) VALUES (?, ?)", [.integer(id), .text(album)])
                 }
@@ -131,7 +139,7 @@ public final class PhotoLibrary {
     }
 
     /// The library error any failure met while changing the library means.
-    private static func libraryError(_ error: any Error, index: String, doing context: String) -> LibraryError {
+    static func libraryError(_ error: any Error, index: String, doing context: String) -> LibraryError {
         switch error {
         case let error as LibraryError: error
         case let error as DurableFile.WriteError: LibraryError(error)
@@ -198,7 +206,7 @@ public final class PhotoLibrary {
 
     /// The photos of a query's rows. A row whose file is not a plain name in the folder (a damaged
     /// or tampered index) is left out, so no path outside the library is ever read or removed.
-    private func rows(_ sql: String, _ parameters: [Database.Parameter] = []) throws(LibraryError) -> [LibraryPhoto] {
+    func rows(_ sql: String, _ parameters: [Database.Parameter] = []) throws(LibraryError) -> [LibraryPhoto] {
         do {
             return try database.query(sql, parameters).filter { $0.text("file").map(Self.isPlainName) == true }.map { row throws(DatabaseError) in
                 let file = row.text("file") ?? ""
@@ -212,7 +220,7 @@ public final class PhotoLibrary {
                     device: row.text("device") ?? "", width: Int(row.integer("width") ?? 0),
                     height: Int(row.integer("height") ?? 0), codec: row.text("codec") ?? "",
                     orientation: Int(row.integer("orientation") ?? 1), byteCount: Int(row.integer("byte_count") ?? 0),
-                    albums: albums)
+                    albums: albums, isProcessing: row.text("state") == "processing")
             }
         } catch {
             throw LibraryError(error, index: indexPath)
@@ -228,7 +236,8 @@ public final class PhotoLibrary {
         do {
             try database.writeTransaction {
                 try database.query("DELETE FROM photos WHERE id = ?", [.integer(id)])
-                for path in [photo.path, photo.thumbnailPath].compactMap({ $0 }) where unlink(path) != 0 && errno != ENOENT {
+                let spooled = photo.isProcessing ? spoolFolder + "/" + Self.spoolName(for: photo.fileName) : nil
+                for path in [photo.path, photo.thumbnailPath, spooled].compactMap({ $0 }) where unlink(path) != 0 && errno != ENOENT {
                     throw DurableFile.WriteError(path: path, code: errno)
                 }
             }
@@ -278,14 +287,18 @@ public final class PhotoLibrary {
         var found = Reconciliation()
         do {
             try database.writeTransaction {
-                let known = try database.query("SELECT id, file, thumbnail FROM photos")
+                let known = try database.query("SELECT id, file, thumbnail, state FROM photos")
                 let files = Set(try FileManager.default.contentsOfDirectory(atPath: folder))
                 let thumbnails = Set(try FileManager.default.contentsOfDirectory(atPath: thumbnailFolder))
                 var indexedFiles = Set<String>(), keptThumbnails = Set<String>()
+                // Stems of photos being processed (their final file may be written already) and of
+                // final photos (a proxy of theirs left by a process ended between the two steps).
+                var processingStems = Set<String>(), finalStems = Set<String>()
                 for row in known {
                     guard let file = row.text("file"), let id = row.integer("id") else { continue }
                     if files.contains(file) {
                         indexedFiles.insert(file)
+                        if row.text("state") == "processing" { processingStems.insert(Self.stem(of: file)) } else { finalStems.insert(Self.stem(of: file)) }
                         if let thumbnail = row.text("thumbnail") { keptThumbnails.insert(thumbnail) }
                     } else {
                         // A row naming no plain file of the folder is damaged: dropped, nothing touched.
@@ -294,6 +307,11 @@ public final class PhotoLibrary {
                     }
                 }
                 for name in files.sorted() where Self.isPhotoFile(name) && !indexedFiles.contains(name) {
+                    if processingStems.contains(Self.stem(of: name)) { continue }  // a final file not yet recorded: kept for its photo
+                    if finalStems.contains(Self.stem(of: name)) {  // a proxy whose photo became final
+                        if unlink(folder + "/" + name) == 0 { found.removedLeftovers += 1 }
+                        continue
+                    }
                     guard let photo = try indexFound(name) else {
                         found.skipped.append(folder + "/" + name)
                         continue
@@ -306,6 +324,11 @@ public final class PhotoLibrary {
                 }
                 for name in thumbnails where !keptThumbnails.contains(name) {
                     if unlink(thumbnailFolder + "/" + name) == 0 { found.removedLeftovers += 1 }
+                }
+                // Spooled frames of photos no longer processing (finished, deleted, or never recorded).
+                for name in (try? FileManager.default.contentsOfDirectory(atPath: spoolFolder)) ?? []
+                where !processingStems.contains(Self.stem(of: name)) {
+                    if unlink(spoolFolder + "/" + name) == 0 { found.removedLeftovers += 1 }
                 }
             }
         } catch let error as LibraryError {
@@ -341,13 +364,13 @@ public final class PhotoLibrary {
 
     /// Adds a photo's row; returns its id.
     private func insertRow(file: String, thumbnail: String?, capturedAt: Date, device: String, width: Int, height: Int,
-                           codec: String, orientation: Int, byteCount: Int) throws(DatabaseError) -> Int64 {
+                           codec: String, orientation: Int, byteCount: Int, state: String = "final") throws(DatabaseError) -> Int64 {
         try database.query("""
-            INSERT INTO photos (file, thumbnail, captured_at, device, width, height, codec, orientation, byte_count)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO photos (file, thumbnail, captured_at, device, width, height, codec, orientation, byte_count, state)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, [.text(file), thumbnail.map { .text($0) } ?? .null, .text(Self.timestamp(capturedAt)), .text(device),
                   .integer(Int64(width)), .integer(Int64(height)), .text(codec), .integer(Int64(orientation)),
-                  .integer(Int64(byteCount))])
+                  .integer(Int64(byteCount)), .text(state)])
         return database.lastInsertedRowID
     }
 
@@ -364,7 +387,8 @@ public final class PhotoLibrary {
             height INTEGER NOT NULL,
             codec TEXT NOT NULL,
             orientation INTEGER NOT NULL DEFAULT 1,
-            byte_count INTEGER NOT NULL
+            byte_count INTEGER NOT NULL,
+            state TEXT NOT NULL DEFAULT 'final'
         );
         CREATE INDEX IF NOT EXISTS photos_by_time ON photos (captured_at);
         CREATE TABLE IF NOT EXISTS albums (
@@ -384,6 +408,16 @@ public final class PhotoLibrary {
         let alphabet = Array("abcdefghijkmnpqrstuvwxyz23456789")
         let suffix = String((0..<6).map { _ in alphabet.randomElement()! })
         return "\(stamp)-\(suffix).\(fileExtension)"
+    }
+
+    /// A photo file's name without its extension: what its thumbnail, its spooled frame and its
+    /// final file share.
+    static func stem(of name: String) -> String {
+        name.split(separator: ".", omittingEmptySubsequences: false).dropLast().joined(separator: ".")
+    }
+
+    static func spoolName(for photoName: String) -> String {
+        stem(of: photoName) + ".pending"
     }
 
     static func thumbnailName(for photoName: String) -> String {

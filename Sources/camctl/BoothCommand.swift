@@ -103,5 +103,6 @@ struct BoothCommand: Subcommand {
         }
         await captureSession.stop()
         if ending == .interrupt { throw CommandFailure.interrupted }
+        await booth.finishProcessing()
     }
 }

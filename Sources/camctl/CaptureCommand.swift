@@ -7,7 +7,7 @@ import Glibc
 struct CaptureCommand: Subcommand {
     static let name = "capture"
     static let synopsis = """
-        camctl capture  [--device D] [--jpeg | --hevc] [--quality 1-100] [--count N] [--countdown SECONDS]
+        camctl capture  [--device D] [--jpeg | --hevc [--now]] [--quality 1-100] [--count N] [--countdown SECONDS]
                         [--interval SECONDS] [--resolution WxH] [--output PATH] [--library DIR | --no-library]
                         [--flash off|on|auto] [--prioritize speed|balanced|quality] [--json] [--print-pipeline]
                         [--sink ELEMENT] [--latest PATH] [--exec CMD] [--metadata FILE] [--wait-for-device]
@@ -30,7 +30,7 @@ struct CaptureCommand: Subcommand {
         a HEIF file, with a thumbnail and EXIF), about half the size of a JPEG of the same quality.
         --heic-tiles stores a HEIC as a grid of 512x512 tiles, as iPhones do, for decoders with HEVC
         level limits. With --review the preview shows (in --sink, autovideosink by default).
-        """ + "\n" + ReviewOptions.help + "\n" + ImageOptions.help
+        """ + "\n" + PhotoOptions.help + "\n" + ReviewOptions.help + "\n" + ImageOptions.help
     static let options = SessionOptions.options + PhotoSaving.options + PhotoOptions.options + ReviewOptions.options + [
         .init(name: "--count", value: "N", short: "-n"),
         .init(name: "--countdown", value: "SECONDS"),
@@ -93,6 +93,7 @@ struct CaptureCommand: Subcommand {
             throw error
         }
         await captureSession.stop()
+        await operating.finishProcessing()
     }
 
     private func takePhotos(with operating: OperatorConsole, controls: ControlInbox) async throws(CommandFailure) {

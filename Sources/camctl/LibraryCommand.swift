@@ -11,7 +11,7 @@ import PipelineScript
 /// `camctl library`: look at, copy out and remove the photos in the library.
 struct LibraryCommand: Subcommand {
     static let name = "library"
-    static let synopsis = "camctl library  list|show ID|export ID DEST|delete ID|sheet --output PATH   [--library DIR] [--json]"
+    static let synopsis = "camctl library  list|show ID|export ID DEST|delete ID|sheet --output PATH|process   [--library DIR] [--json]"
     static let summary = "list, show, export and delete the photos in the library, or make a contact sheet"
     static let help = """
         list     the photos, newest first: id, time taken, size, codec, camera
@@ -19,6 +19,7 @@ struct LibraryCommand: Subcommand {
         export   a copy of the photo's file at DEST (a file, or a folder to put it in)
         delete   the photo's file, its thumbnail and its entry
         sheet    one JPEG with the thumbnails of all photos in a grid (--columns, default 6)
+        process  finishes the photos still processing (HEICs whose run ended before they were made), printing each
         The library is --library DIR, else $CAMCTL_LIBRARY, else ~/Pictures/camctl.
         --json prints JSON objects instead of text.
         """
@@ -27,10 +28,10 @@ struct LibraryCommand: Subcommand {
         .init(name: "--output", value: "PATH", short: "-o"), .init(name: "--columns", value: "N"),
         .init(name: "--verbose", value: nil),
     ]
-    static let words = ["list", "show", "export", "delete", "sheet"]
+    static let words = ["list", "show", "export", "delete", "sheet", "process"]
 
     enum Action {
-        case list, show(Int64), export(Int64, String), delete(Int64), sheet(String, columns: Int)
+        case list, show(Int64), export(Int64, String), delete(Int64), sheet(String, columns: Int), process
     }
 
     let action: Action
@@ -66,22 +67,28 @@ struct LibraryCommand: Subcommand {
                 throw CommandFailure("library sheet needs --output PATH for the contact sheet", exitCode: .usage)
             }
             action = .sheet(output, columns: try arguments.integer("--columns", in: 1...50) ?? 6)
+        case "process":
+            try arguments.requirePositionals(["process"])
+            action = .process
         case let word?:
-            let suggestion = Spelling.closest(to: word, among: ["list", "show", "export", "delete", "sheet"]).map { "; did you mean \($0)?" } ?? ""
-            throw CommandFailure("library has no action \"\(word)\"\(suggestion); use list, show, export, delete or sheet", exitCode: .usage)
+            let suggestion = Spelling.closest(to: word, among: Self.words).map { "; did you mean \($0)?" } ?? ""
+            throw CommandFailure("library has no action \"\(word)\"\(suggestion); use list, show, export, delete, sheet or process", exitCode: .usage)
         case nil:
-            throw CommandFailure("library needs an action: list, show ID, export ID DEST, delete ID or sheet --output PATH", exitCode: .usage)
+            throw CommandFailure("library needs an action: list, show ID, export ID DEST, delete ID, sheet --output PATH or process", exitCode: .usage)
         }
     }
 
-    private var isDelete: Bool {
-        if case .delete = action { return true }
-        return false
+    /// Whether the action changes the library (the others only read it).
+    private var writes: Bool {
+        switch action {
+        case .delete, .process: true
+        default: false
+        }
     }
 
     func run() async throws(CommandFailure) {
         // Listing, showing, copying out and the sheet only read the library.
-        let library = try PhotoSaving.openLibrary(folder, forReading: !isDelete)
+        let library = try PhotoSaving.openLibrary(folder, forReading: !writes)
         do {
             switch action {
             case .list:
@@ -109,6 +116,8 @@ struct LibraryCommand: Subcommand {
             case .delete(let id):
                 try library.delete(id: id)
                 if printsJSON { try Console.json(["deleted": id]) } else { try Console.result("deleted \(id)") }
+            case .process:
+                try await process(library.folder)
             case .sheet(let output, let columns):
                 try await makeSheet(of: library.photos(), columns: columns, to: output)
             }
@@ -168,6 +177,27 @@ struct LibraryCommand: Subcommand {
             if item.isHidden, item.type == "hvc1" { words.append("tile") }
             return words.joined(separator: " ")
         }.joined(separator: "; ")
+    }
+
+    /// Finishes the photos still processing; prints each final photo's path (or JSON object).
+    /// A photo that could not be finished keeps its proxy and is named; exit 65 then.
+    private func process(_ folder: String) async throws(CommandFailure) {
+        var failed: [Int64] = []
+        for await event in PhotoFinishing.finishAll(in: folder) {
+            switch event {
+            case .processed(let photo):
+                try printsJSON ? Console.json(photo.record) : Console.result(photo.path)
+            case .processingFailed(let id, let reason):
+                Console.note("photo \(id) could not be finished as HEIC (\(reason)); its JPEG proxy is kept as the photo")
+                failed.append(id)
+            default:
+                continue
+            }
+        }
+        guard failed.isEmpty else {
+            throw CommandFailure("\(failed.count) photo\(failed.count == 1 ? "" : "s") could not be finished; each keeps its JPEG proxy",
+                                 exitCode: .dataError)
+        }
     }
 
     static func table(_ photos: [LibraryPhoto]) -> String {

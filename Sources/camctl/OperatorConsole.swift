@@ -43,6 +43,8 @@ final class OperatorConsole: Sendable {
                     Console.progress("review: Enter or k keeps, Backspace, Delete or x discards" + after)
                 case .kept, .discarded:
                     reviews.ended()
+                case .processingFailed(let id, let reason):
+                    Console.note("photo \(id) could not be finished as HEIC (\(reason)); its JPEG proxy is kept as the photo")
                 case .burstSkipped(let frames):
                     if printsJSON { try? Console.json(["event": "burst_skipped", "frames": frames]) }
                     Console.note("the burst let \(frames.count) frame\(frames.count == 1 ? "" : "s") pass while the photos in hand filled its memory (--burst-memory): the camera was faster than the encoder")
@@ -55,6 +57,11 @@ final class OperatorConsole: Sendable {
 
     deinit {
         progress.cancel()
+    }
+
+    /// Waits until the photos finished after their shots are final; each is printed then.
+    func finishProcessing() async {
+        await camera.finishProcessing()
     }
 
     /// Does what the action asks; a hook that failed is noted. With `notingCameraFailure`, a

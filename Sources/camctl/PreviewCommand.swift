@@ -78,6 +78,7 @@ struct PreviewCommand: Subcommand {
             }
         }
         await captureSession.stop()
+        await operating.finishProcessing()
         if let error = failure.error.withLock({ $0 }) { throw error }
     }
 

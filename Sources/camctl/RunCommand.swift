@@ -103,6 +103,7 @@ struct RunCommand: Subcommand {
             throw error
         }
         await session.stop()
+        await runner.operating.finishProcessing()
     }
 
     /// The largest description file read.
@@ -222,6 +223,7 @@ struct RunCommand: Subcommand {
     private func photoSettings(_ script: Script) -> PhotoSettings {
         var settings = PhotoSettings()
         if script.session.codec == "hevc" { settings.codec = .hevc }
+        settings.defersHEVCProcessing = true  // when the library is the photos' one destination
         if let quality = script.session.quality { settings.quality = quality }
         // Thumbnails as wide as a composed picture's cells, so compose works from them.
         settings.thumbnailMaximumSide = ShotComposition.cellWidth

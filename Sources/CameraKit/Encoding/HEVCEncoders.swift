@@ -5,10 +5,16 @@ import Synchronization
 /// and kept until the session stops.
 final class HEVCEncoders: Sendable {
     private let started = Mutex<[HEVCStillEncoder.Key: Task<HEVCStillEncoder, any Error>]>([:])
+    /// How hard every encoder tries.
+    let effort: HEVCEffort
+
+    init(effort: HEVCEffort = .quick) {
+        self.effort = effort
+    }
 
     /// The encoder for a size and quality, starting it the first time.
     func encoder(width: Int, height: Int, quality: Int, tiled: Bool = false, turn: String = "none") async throws(CaptureError) -> HEVCStillEncoder {
-        let key = HEVCStillEncoder.Key(width: width, height: height, quality: quality, isTiled: tiled, turn: turn)
+        let key = HEVCStillEncoder.Key(width: width, height: height, quality: quality, isTiled: tiled, turn: turn, effort: effort)
         let starting = started.withLock { encoders in
             if let existing = encoders[key] { return existing }
             let task = Task { () async throws -> HEVCStillEncoder in try await HEVCStillEncoder(key) }

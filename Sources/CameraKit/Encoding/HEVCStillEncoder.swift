@@ -15,6 +15,7 @@ final class HEVCStillEncoder: Sendable {
         var isTiled = false
         /// How whole pictures are turned first (a `videoflip` method), for photos turned in their pixels.
         var turn = "none"
+        var effort = HEVCEffort.quick
     }
 
     private let transform: AppPipeline
@@ -43,7 +44,7 @@ final class HEVCStillEncoder: Sendable {
                 appsrc name=input format=time ! \(key.isTiled ? "videobox name=tile" : "videoflip video-direction=\(ExifOrientation.direction(ofMethod: key.turn)) ! videoscale") \
                 ! videoconvert \
                 ! video/x-raw,format=I420,width=\(key.width),height=\(key.height),pixel-aspect-ratio=1/1,colorimetry=bt709 \
-                ! x265enc speed-preset=ultrafast option-string="\(key.isTiled ? "qp" : "crf")=\(factor):info=0" \
+                ! x265enc speed-preset=\(key.effort.preset) option-string="\(key.isTiled ? "qp" : "crf")=\(factor):info=0" \
                 ! h265parse ! video/x-h265,stream-format=hvc1,alignment=au,profile=main-still-picture \
                 ! appsink name=output sync=false
                 """, label: "encoder.hevc")

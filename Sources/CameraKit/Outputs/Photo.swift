@@ -27,6 +27,9 @@ public struct Photo: Sendable {
     public let frameTime: ClockTime?
     /// The frame's number in the stream, where the source numbers its frames.
     public let frameNumber: UInt64?
+    /// For a HEIC taken with deferred processing: the photo to encode later, while ``fileData``
+    /// is its JPEG proxy (``PhotoSettings/defersHEVCProcessing``).
+    public internal(set) var pendingHEVC: PendingHEVC? = nil
 
     /// The photo with what is known of it but not its file or thumbnail, to keep once it is
     /// delivered.

@@ -301,11 +301,16 @@ public final class PhotoOutput: Sendable {
             // An MJPEG camera's own JPEG of this frame, kept as it is when it has the photo's size.
             let keepsCameraJPEG = sized.codec == .jpeg && attachment.framing.takesCameraJPEGs && sized.pixelTurn == nil
             let cameraJPEG = keepsCameraJPEG ? cameraJPEG(taken: buffer?.presentationTime) : nil
-            let resolved = cameraJPEG == nil ? sized : sized.usingCameraJPEG()
             // The photo is dated by its frame's instant, not by the request.
             let capturedAt = feed.instant(of: frame) ?? request.requestedAt
-            let exif = metadata(deviceName: attachment.deviceName, resolved: resolved, capturedAt: capturedAt,
+            let exif = metadata(deviceName: attachment.deviceName, resolved: sized, capturedAt: capturedAt,
                                 hasFlash: attachment.flash != nil)
+            // A HEIC processed later: its frame is kept now, and a JPEG proxy made in its place.
+            let pending = sized.codec == .hevc && request.settings.defersHEVCProcessing
+                ? try PendingHEVC(frame: frame, layout: Self.heicLayout(sized, tiled: request.settings.usesHEVCTiles, exif: exif))
+                : nil
+            let encoded = pending == nil ? sized : sized.proxy()
+            let resolved = cameraJPEG == nil ? encoded : encoded.usingCameraJPEG()
             // JPEG stores full-range samples; the camera's are often video range (16–235). The
             // stretched copy is made once, only when a JPEG is encoded from the frame.
             let encodesJPEG = (resolved.codec == .jpeg && cameraJPEG == nil) || resolved.thumbnailWidth > 0
@@ -335,7 +340,8 @@ public final class PhotoOutput: Sendable {
             let photo = Photo(
                 captureID: id, fileData: fileData, thumbnailData: thumbnailData, resolvedSettings: resolved,
                 orientation: exif.orientation, deviceName: attachment.deviceName, requestedAt: request.requestedAt,
-                capturedAt: capturedAt, requestTime: request.requestTime, frameTime: buffer?.presentationTime, frameNumber: buffer?.offset)
+                capturedAt: capturedAt, requestTime: request.requestTime, frameTime: buffer?.presentationTime, frameNumber: buffer?.offset,
+                pendingHEVC: pending)
             eventStream.send(.didFinishProcessingPhoto(id: id))
             finish(id, with: photo)
             eventStream.send(.didFinishCapture(id: id, error: nil))
@@ -361,37 +367,18 @@ public final class PhotoOutput: Sendable {
         }
     }
 
-    /// The photo as a HEIF file: the frame and a thumbnail encoded as HEVC (both encoders kept
-    /// running for the next photo), with the same EXIF as a JPEG and the orientation as irot/imir.
+    /// The photo as a HEIF file, encoded by the session's HEVC encoders.
     private func heifFile(of frame: Sample, exif: ExifMetadata, resolved: ResolvedPhotoSettings,
                           request: Request) async throws(CaptureError) -> [UInt8] {
-        let encoders = request.attachment.encoders.hevc, quality = request.settings.quality
-        let tiled = request.settings.usesHEVCTiles, turn = resolved.pixelTurn ?? "none"
-        let main = tiled ? try await encoders.encoder(width: Self.tileSide, height: Self.tileSide, quality: quality, tiled: true)
-            : try await encoders.encoder(width: resolved.width, height: resolved.height, quality: quality, turn: turn)
-        let small = resolved.thumbnailWidth > 0
-            ? try await encoders.encoder(width: resolved.thumbnailWidth, height: resolved.thumbnailHeight, quality: quality, turn: turn)
-            : nil
-        async let thumbnail = small?.encode(frame)
-        do {
-            let primary: HEIFImage.Primary
-            if tiled {
-                let (tiles, columns) = try await main.encodeTiles(of: frame, width: resolved.width, height: resolved.height)
-                primary = .grid(tiles: tiles, columns: columns, width: resolved.width, height: resolved.height)
-            } else {
-                primary = .single(try await main.encode(frame))
-            }
-            return try HEIFImage(primary: primary, thumbnail: try await thumbnail, exif: exif.tiffData(),
-                                 orientation: exif.orientation, colour: .bt709).fileData()
-        } catch let error as HEIFError {
-            throw CaptureError(.pipeline, "the HEIC file could not be written: \(error.message)")
-        } catch {
-            throw CaptureError.converting(error, context: "the photo could not be encoded as HEVC")
-        }
+        try await HEICFile.encode(frame, as: Self.heicLayout(resolved, tiled: request.settings.usesHEVCTiles, exif: exif),
+                                  with: request.attachment.encoders.hevc)
     }
 
-    /// The side of a HEIC grid's tiles, as iPhones use.
-    static let tileSide = 512
+    static func heicLayout(_ resolved: ResolvedPhotoSettings, tiled: Bool, exif: ExifMetadata) -> HEICFile.Layout {
+        HEICFile.Layout(width: resolved.width, height: resolved.height, quality: resolved.quality, isTiled: tiled,
+                        turn: resolved.pixelTurn ?? "none", thumbnailWidth: resolved.thumbnailWidth,
+                        thumbnailHeight: resolved.thumbnailHeight, exif: exif.tiffData(), orientation: exif.orientation)
+    }
 
     /// Whether the flash fires: always with `on`; with `auto`, when the picture is dark.
     private func firesFlash(_ mode: PhotoSettings.FlashMode, on attachment: Attachment) -> Bool {

@@ -43,6 +43,10 @@ public struct PhotoSettings: Sendable, Equatable {
     public var prioritization: QualityPrioritization = .balanced
     /// The longest side of the embedded preview (thumbnail) in pixels; `nil` for none.
     public var thumbnailMaximumSide: Int? = 320
+    /// For HEVC, as AVFoundation's deferred photo processing: the photo comes at once as a JPEG
+    /// proxy with its frame kept (``Photo/pendingHEVC``), and the HEIC is encoded later, with
+    /// x265 settings that take longer and make smaller files; otherwise the HEIC is encoded now.
+    public var defersHEVCProcessing = false
 
     /// Default settings: JPEG at quality 90, flash auto, balanced, 320-pixel thumbnail.
     public init() {}
@@ -55,7 +59,7 @@ public struct ResolvedPhotoSettings: Sendable, Equatable {
     /// The photo's height in pixels.
     public let height: Int
     /// The file format.
-    public let codec: PhotoSettings.Codec
+    public private(set) var codec: PhotoSettings.Codec
     /// The thumbnail's width, 0 without a thumbnail.
     public let thumbnailWidth: Int
     /// The thumbnail's height, 0 without a thumbnail.
@@ -130,6 +134,13 @@ public struct ResolvedPhotoSettings: Sendable, Equatable {
         result.isMirrored = false
         result.pixelTurn = orientation.showing
         return result
+    }
+
+    /// The same settings, for the JPEG proxy of a photo whose HEIC is made later.
+    func proxy() -> ResolvedPhotoSettings {
+        var copy = self
+        copy.codec = .jpeg
+        return copy
     }
 
     /// The same settings, for a photo that is the camera's own JPEG.

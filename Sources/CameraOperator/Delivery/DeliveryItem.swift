@@ -23,6 +23,8 @@ public struct DeliveryItem: Sendable {
     public let flashFired: Bool?
     /// Whether the picture is composed of several photos.
     public var isComposed: Bool { quality == nil }
+    /// For a HEIC processed later: what it is made from, while ``data`` is its JPEG proxy.
+    public private(set) var pending: PendingHEVC?
 
     /// A photo as the camera made it.
     public init(_ photo: Photo, albums: [String] = []) {
@@ -35,6 +37,7 @@ public struct DeliveryItem: Sendable {
         self.albums = albums
         quality = photo.resolvedSettings.quality
         flashFired = photo.resolvedSettings.isFlashFired
+        pending = photo.pendingHEVC
     }
 
     /// A JPEG composed of several photos.
@@ -52,8 +55,21 @@ public struct DeliveryItem: Sendable {
     /// The item without its file and thumbnail, to remember once it is written.
     func withoutData() -> DeliveryItem {
         var item = self
-        (item.data, item.thumbnail) = ([], [])
+        (item.data, item.thumbnail, item.pending) = ([], [], nil)
         return item
+    }
+
+    /// The item as its final file is: `codec`, `byteCount` bytes, nothing pending.
+    func finished(codec: PhotoSettings.Codec, byteCount: Int, data: [UInt8] = []) -> DeliveryItem {
+        DeliveryItem(data: data, thumbnail: thumbnail, byteCount: byteCount, codec: codec, width: width, height: height,
+                     orientation: orientation, capturedAt: capturedAt, albums: albums, quality: quality, flashFired: flashFired)
+    }
+
+    private init(data: [UInt8], thumbnail: [UInt8], byteCount: Int, codec: PhotoSettings.Codec, width: Int, height: Int,
+                 orientation: Int, capturedAt: Date, albums: [String], quality: Int?, flashFired: Bool?) {
+        (self.data, self.thumbnail, self.byteCount, self.codec) = (data, thumbnail, byteCount, codec)
+        (self.width, self.height, self.orientation, self.capturedAt) = (width, height, orientation, capturedAt)
+        (self.albums, self.quality, self.flashFired) = (albums, quality, flashFired)
     }
 }
 
@@ -87,6 +103,7 @@ public struct Delivered: Sendable {
             "orientation": item.orientation,
             "thumbnail_path": libraryPhoto?.thumbnailPath ?? JSONValue.null,
         ]
+        if libraryPhoto?.isProcessing == true { record["state"] = "processing" }
         if let quality = item.quality { record["quality"] = quality }
         if let flashFired = item.flashFired { record["flash_fired"] = flashFired }
         if item.isComposed { record["composed"] = true }

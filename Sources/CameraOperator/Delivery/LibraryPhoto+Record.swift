@@ -11,6 +11,7 @@ extension LibraryPhoto {
             "captured_at": Delivered.isoTime(capturedAt), "device": device,
             "width": width, "height": height, "codec": codec,
             "orientation": orientation, "bytes": byteCount, "albums": albums,
+            "state": isProcessing ? "processing" : "final",
         ]
     }
 }

@@ -42,9 +42,17 @@ public struct PhotoDelivery {
         if let latestLink { try checkLatestLink(latestLink) }
     }
 
+    /// Whether a HEIC taken with deferred processing can be delivered as its proxy, to be
+    /// finished in place later: only when the library is its one destination, as a copy, a link, a
+    /// sidecar or a hook would be given the proxy.
+    public var defersProcessing: Bool {
+        library != nil && copy == nil && latestLink == nil && sidecar == nil && hook == nil
+    }
+
     /// Delivers picture number `number` (from 1): into the library, then the copy, the latest
     /// link and the sidecar. Returns `nil` when it has nowhere to go (no library, no copy to a
-    /// file or standard output). Run the ``hook`` for it after.
+    /// file or standard output). Run the ``hook`` for it after. An item with a pending HEIC
+    /// (``DeliveryItem/pending``) goes into the library as a processing photo, its proxy its file.
     public func deliver(_ item: DeliveryItem, number: Int, device: CaptureDevice) throws(DeliveryError) -> Delivered? {
         var libraryPhoto: LibraryPhoto?
         if let library {
@@ -52,7 +60,7 @@ public struct PhotoDelivery {
                 libraryPhoto = try library.add(NewPhoto(
                     data: item.data, thumbnail: item.thumbnail, codec: item.codec.rawValue,
                     width: item.width, height: item.height, orientation: item.orientation,
-                    capturedAt: item.capturedAt, device: device.name, albums: item.albums))
+                    capturedAt: item.capturedAt, device: device.name, albums: item.albums, pending: item.pending?.spooled))
             } catch {
                 throw .library(error)
             }

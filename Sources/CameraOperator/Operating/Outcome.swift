@@ -1,4 +1,5 @@
 import CameraKit
+import PhotoLibrary
 
 /// What an ``Action`` did, as data for a front end to render in its own terms.
 public enum Outcome: Sendable {
@@ -68,6 +69,10 @@ public enum OperatorEvent: Sendable, Equatable {
     case showing(ShownPicture)
     /// The preview shows the camera again (with the last photo in its corner).
     case cleared
+    /// A photo taken with deferred processing is final: its HEIC replaced its proxy.
+    case processed(LibraryPhoto)
+    /// A photo's final file could not be made; its proxy stays as the photo.
+    case processingFailed(id: Int64, reason: String)
 }
 
 /// What a picture shown over the whole preview is.

@@ -52,6 +52,9 @@ public actor SessionOperator {
     /// Whether a booth runs, and whether ``Action/endBooth`` asked it to end.
     private var booth: (isRunning: Bool, isEnding: Bool) = (false, false)
     private let eventContinuation: AsyncStream<OperatorEvent>.Continuation
+    /// Finishes the library's photos taken with deferred processing, in the background.
+    private let finishing: PhotoFinishing?
+
     /// What happens while actions run (a countdown's seconds); one reader.
     public nonisolated let events: AsyncStream<OperatorEvent>
 
@@ -70,7 +73,25 @@ public actor SessionOperator {
         self.delivery = delivery
         self.device = device
         self.compositionCopy = compositionCopy
-        (events, eventContinuation) = AsyncStream.makeStream(of: OperatorEvent.self, bufferingPolicy: .bufferingNewest(16))
+        let (events, continuation) = AsyncStream.makeStream(of: OperatorEvent.self, bufferingPolicy: .bufferingNewest(16))
+        (self.events, eventContinuation) = (events, continuation)
+        let finishing = delivery.library.map { PhotoFinishing(folder: $0.folder, report: report, events: continuation) }
+        self.finishing = finishing
+        // Photos a process ended before finishing are finished now.
+        if let finishing { Task { await finishing.resume() } }
+    }
+
+    /// Waits until every photo taken with deferred processing so far is final, then stops the
+    /// encoders that made them (a front end calls it before it ends).
+    public func finishProcessing() async {
+        await finishing?.drain()
+        await finishing?.stop()
+    }
+
+    /// Whether photos taken with `settings` are finished later: when they ask to be, and the
+    /// delivery takes a proxy (the library is their one destination).
+    private func defers(_ settings: PhotoSettings) -> Bool {
+        settings.defersHEVCProcessing && delivery.defersProcessing
     }
 
     /// Does what the action asks.
@@ -79,14 +100,17 @@ public actor SessionOperator {
     public func perform(_ action: Action) async throws(OperatorError) -> Outcome {
         do {
             switch action {
-            case .takePhoto(let settings):
+            case .takePhoto(var settings):
+                settings.defersHEVCProcessing = defers(settings)
                 session.previewOutput.showShutter()
                 return try await take([try await session.photoOutput.capture(settings, after: lastPhoto)])
-            case .takePhotoNear(let instant, let tolerance, let settings):
+            case .takePhotoNear(let instant, let tolerance, var settings):
+                settings.defersHEVCProcessing = defers(settings)
                 let photo = try await session.photoOutput.capture(settings, nearest: instant, tolerance: tolerance)
                 session.previewOutput.showShutter()
                 return try await take([photo])
-            case .burst(let count, let settings):
+            case .burst(let count, var settings):
+                settings.defersHEVCProcessing = defers(settings)
                 session.previewOutput.showShutter()
                 guard !holding else { return try await take(try await session.photoOutput.captureBurst(count: count, settings)) }
                 return try await burst(count: count, settings)
@@ -225,7 +249,7 @@ public actor SessionOperator {
     private func deliver(_ photo: Photo) async throws(OperatorError) -> Outcome.Shot {
         if !photo.thumbnailData.isEmpty { corner = photo.thumbnailData }
         delivered += 1
-        let written = try deliver(DeliveryItem(photo, albums: albums), number: delivered, through: delivery)
+        let written = try await deliver(DeliveryItem(photo, albums: albums), number: delivered, through: delivery)
         guard let written, let hook = delivery.hook else {
             return Outcome.Shot(photo: photo, delivered: written, hookEnding: nil)
         }
@@ -270,7 +294,8 @@ public actor SessionOperator {
         case .keep:
             var shots: [Outcome.Shot] = []
             for photo in photos { shots.append(try await deliver(photo)) }
-            let composed = try composition.map { composition throws(OperatorError) in try deliverComposition(composition.item) }
+            var composed: Delivered?
+            if let composition { composed = try await deliverComposition(composition.item) }
             eventContinuation.yield(.kept(count: count))
             return .kept(shots, composed: composed, answered: answer != nil)
         }
@@ -356,13 +381,21 @@ public actor SessionOperator {
         return .boothTaken(shots, composed: composed)
     }
 
-    /// Writes a picture and reports it; `nil` when it has nowhere to go.
-    private func deliver(_ item: DeliveryItem, number: Int, through delivery: PhotoDelivery) throws(OperatorError) -> Delivered? {
+    /// Writes a picture and reports it; `nil` when it has nowhere to go. A processing photo is
+    /// reported once final, and what is delivered after it is reported after it.
+    private func deliver(_ item: DeliveryItem, number: Int, through delivery: PhotoDelivery) async throws(OperatorError) -> Delivered? {
         let written: Delivered?
         do {
             written = try delivery.deliver(item, number: number, device: device)
         } catch {
             throw .delivery(error)
+        }
+        if let written, let finishing {
+            if let photo = written.libraryPhoto, photo.isProcessing {
+                await finishing.add(photo.id, item: item, device: (device.name, device.id))
+                return written
+            }
+            if await finishing.reportsInTurn(written) { return written }
         }
         if let written, let report {
             do {
@@ -414,11 +447,11 @@ public actor SessionOperator {
             heldComposition = (item, data)
             return .held(count: heldCount)
         }
-        return .composed(try deliverComposition(item))
+        return .composed(try await deliverComposition(item))
     }
 
     /// Delivers a composed picture to the library and the composition's copy.
-    private func deliverComposition(_ item: DeliveryItem) throws(OperatorError) -> Delivered {
+    private func deliverComposition(_ item: DeliveryItem) async throws(OperatorError) -> Delivered {
         let copy = compositionCopy ?? (delivery.library == nil ? delivery.copy : nil)
         let composition: PhotoDelivery
         do {
@@ -426,7 +459,7 @@ public actor SessionOperator {
         } catch {
             throw .delivery(error)
         }
-        guard let written = try deliver(item, number: compositionCopy == nil ? delivered + 1 : 1, through: composition) else {
+        guard let written = try await deliver(item, number: compositionCopy == nil ? delivered + 1 : 1, through: composition) else {
             throw .nowhereToKeep
         }
         return written

@@ -1,0 +1,142 @@
+import CameraKit
+import PhotoLibrary
+
+/// Finishes the library's photos taken with deferred processing, one at a time, oldest first:
+/// reads each one's spooled frame, encodes its HEIC (``HEICFinisher``), and has the library put
+/// it in place of the proxy. Photos left processing by a process that ended first are finished
+/// too (``resume()``). A spooled frame that cannot be read or encoded leaves the proxy as the photo.
+///
+/// It keeps a library connection of its own, so finishing never waits for the operator's.
+public actor PhotoFinishing {
+    /// A photo to finish (for one this process took, with what to tell of it once final), or a
+    /// picture delivered after photos still processing, to tell of after them.
+    private enum Job {
+        case finish(id: Int64, item: DeliveryItem?, device: (name: String, id: String)?)
+        case tell(Delivered)
+    }
+
+    private let folder: String
+    private var library: PhotoLibrary?
+    private let finisher = HEICFinisher()
+    private let report: (@Sendable (Delivered) throws -> Void)?
+    private let events: AsyncStream<OperatorEvent>.Continuation
+    private var queue: [Job] = []
+    private var queued = Set<Int64>()
+    private var worker: Task<Void, Never>?
+    private var idle: [CheckedContinuation<Void, Never>] = []
+
+    init(folder: String, report: (@Sendable (Delivered) throws -> Void)?, events: AsyncStream<OperatorEvent>.Continuation) {
+        self.folder = folder
+        self.report = report
+        self.events = events
+    }
+
+    /// Finishes every photo of the library in `folder` that is still processing (left by a process
+    /// that ended first), telling of each as ``OperatorEvent/processed(_:)`` or
+    /// ``OperatorEvent/processingFailed(id:reason:)``; the stream ends when all are done.
+    public static func finishAll(in folder: String) -> AsyncStream<OperatorEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: OperatorEvent.self)
+        let finishing = PhotoFinishing(folder: folder, report: nil, events: continuation)
+        Task {
+            await finishing.resume()
+            await finishing.drain()
+            await finishing.stop()
+            continuation.finish()
+        }
+        return stream
+    }
+
+    /// Finishes a photo this process delivered as a proxy; `item` and `device` are what it was.
+    func add(_ id: Int64, item: DeliveryItem, device: (name: String, id: String)) {
+        enqueue(.finish(id: id, item: item.withoutData(), device: device))
+    }
+
+    /// Tells of a picture after the photos delivered before it, when some are still processing;
+    /// returns false (nothing done) when none are.
+    func reportsInTurn(_ delivered: Delivered) -> Bool {
+        guard worker != nil, report != nil else { return false }
+        queue.append(.tell(delivered.withoutData()))
+        return true
+    }
+
+    /// Finishes every photo the library still has processing.
+    func resume() {
+        guard let photos = try? openLibrary().processingPhotos() else { return }
+        for photo in photos { enqueue(.finish(id: photo.id, item: nil, device: nil)) }
+    }
+
+    /// Returns once every photo given so far is finished.
+    func drain() async {
+        guard worker != nil else { return }
+        await withCheckedContinuation { idle.append($0) }
+    }
+
+    /// Stops the encoders (after ``drain()``, or leaving what is left to the next process).
+    func stop() async {
+        worker?.cancel()
+        await finisher.stop()
+    }
+
+    private func enqueue(_ job: Job) {
+        if case .finish(let id, _, _) = job, !queued.insert(id).inserted { return }
+        queue.append(job)
+        guard worker == nil else { return }
+        worker = Task { await work() }
+    }
+
+    private func work() async {
+        while !queue.isEmpty, !Task.isCancelled {
+            switch queue.removeFirst() {
+            case .finish(let id, let item, let device):
+                await finish(id, item: item, device: device)
+                queued.remove(id)
+            case .tell(let delivered):
+                try? report?(delivered)
+            }
+        }
+        worker = nil
+        for waiter in idle { waiter.resume() }
+        idle.removeAll()
+    }
+
+    private func finish(_ id: Int64, item: DeliveryItem?, device: (name: String, id: String)?) async {
+        do {
+            let library = try openLibrary()
+            let photo = try library.photo(id: id)
+            guard photo.isProcessing else { return }
+            let final: LibraryPhoto
+            do {
+                let pending = PendingHEVC(spooled: try library.pendingData(of: photo, limit: PendingHEVC.maximumSpoolBytes))
+                final = try library.finish(id: id, data: try await finisher.heicFile(of: pending), codec: "hevc")
+            } catch {
+                // What cannot be made final from its frame stays as its proxy, a whole picture.
+                try library.settle(id: id)
+                events.yield(.processingFailed(id: id, reason: Self.sentence(error)))
+                return
+            }
+            events.yield(.processed(final))
+            // This process's own photos are told of as it tells of every photo it delivers.
+            if let item, let device {
+                try? report?(Delivered(path: final.path, libraryPhoto: final, copy: nil,
+                                       item: item.finished(codec: .hevc, byteCount: final.byteCount), device: device))
+            }
+        } catch {
+            events.yield(.processingFailed(id: id, reason: Self.sentence(error)))
+        }
+    }
+
+    private func openLibrary() throws(LibraryError) -> PhotoLibrary {
+        if let library { return library }
+        let opened = try PhotoLibrary(folder: folder)
+        library = opened
+        return opened
+    }
+
+    private static func sentence(_ error: any Error) -> String {
+        switch error {
+        case let error as CaptureError: error.message
+        case let error as LibraryError: error.message
+        default: "\(error)"
+        }
+    }
+}

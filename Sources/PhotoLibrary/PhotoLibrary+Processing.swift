@@ -1,0 +1,79 @@
+import FileSystem
+import FoundationEssentials
+import Glibc
+
+/// Photos kept at once as a proxy and finished later (a HEIC encoded slowly from the frame): the
+/// proxy is the photo's file meanwhile, and what the final file is made from waits durably in
+/// `spool/` beside it. A process ended at any moment loses nothing: the next one finishes the
+/// spool, or keeps the proxy as the photo when its spooled frame cannot be read.
+extension PhotoLibrary {
+    var spoolFolder: String { folder + "/spool" }
+
+    /// The photos whose final file is still to be made, oldest first.
+    public func processingPhotos() throws(LibraryError) -> [LibraryPhoto] {
+        try rows("SELECT * FROM photos WHERE state = 'processing' ORDER BY id")
+    }
+
+    /// What a processing photo's final file is to be made from (``NewPhoto/pending``), at most
+    /// `limit` bytes.
+    ///
+    /// - Throws: ``LibraryError/Kind/notFound`` when there is none to read.
+    public func pendingData(of photo: LibraryPhoto, limit: Int) throws(LibraryError) -> [UInt8] {
+        let path = spoolFolder + "/" + Self.spoolName(for: photo.fileName)
+        do {
+            return try RegularFile.contents(of: path, limit: limit)
+        } catch {
+            throw LibraryError(.notFound, "photo \(photo.id)'s spooled frame \(path) could not be read (\(error.reason))")
+        }
+    }
+
+    /// Makes a processing photo final with `data` as its file (`codec`'s extension, the proxy's
+    /// name otherwise): the file is durable before the row says so, then the proxy and the spooled
+    /// frame are removed. Returns the photo as it now is.
+    @discardableResult
+    public func finish(id: Int64, data: [UInt8], codec: String) throws(LibraryError) -> LibraryPhoto {
+        let photo = try photo(id: id)
+        guard photo.isProcessing else { return photo }
+        let name = Self.stem(of: photo.fileName) + "." + (codec == "hevc" ? "heic" : "jpg")
+        do {
+            try database.writeTransaction {
+                // A final file written by a process ended before its row said so is this photo's own.
+                try DurableFile.write(data, to: folder + "/" + name)
+                try database.query("UPDATE photos SET file = ?, codec = ?, byte_count = ?, state = 'final' WHERE id = ?",
+                                   [.text(name), .text(codec), .integer(Int64(data.count)), .integer(id)])
+            }
+        } catch {
+            throw Self.libraryError(error, index: indexPath, doing: "photo \(id) could not be finished")
+        }
+        if name != photo.fileName { unlink(photo.path) }
+        unlink(spoolFolder + "/" + Self.spoolName(for: photo.fileName))
+        DurableFile.syncFolder(folder)
+        return try self.photo(id: id)
+    }
+
+    /// Makes a processing photo final as it stands, its proxy kept as its file: for a photo whose
+    /// spooled frame is lost or damaged.
+    @discardableResult
+    public func settle(id: Int64) throws(LibraryError) -> LibraryPhoto {
+        let photo = try photo(id: id)
+        do {
+            try database.query("UPDATE photos SET state = 'final' WHERE id = ?", [.integer(id)])
+        } catch {
+            throw LibraryError(error, index: indexPath)
+        }
+        unlink(spoolFolder + "/" + Self.spoolName(for: photo.fileName))
+        return try self.photo(id: id)
+    }
+
+    /// Makes the spool folder when it is missing.
+    func makeSpoolFolder() throws(DurableFile.WriteError) {
+        guard mkdir(spoolFolder, 0o755) == 0 || errno == EEXIST else { throw DurableFile.WriteError(path: spoolFolder, code: errno) }
+    }
+
+    /// Adds the `state` column to an index made before photos were processed later.
+    func addStateColumn() throws(DatabaseError) {
+        let columns = try database.query("PRAGMA table_info(photos)").compactMap { $0.text("name") }
+        guard !columns.contains("state") else { return }
+        try database.execute("ALTER TABLE photos ADD COLUMN state TEXT NOT NULL DEFAULT 'final'")
+    }
+}
