@@ -66,7 +66,8 @@ public final class CameraServer: Sendable {
         let links = try library.map { folder throws in try GuestLinks(folder: folder) }
         // Where other machines reach this server; its port is known once it listens.
         let address = Mutex<String?>(nil)
-        camera = SessionOperator(session: session, delivery: delivery, device: device) { delivered in
+        // A fleet node delivers every photo final: its controller collects files by their checksum.
+        camera = SessionOperator(session: session, delivery: delivery, device: device, defersProcessing: fleet == nil) { delivered in
             var record = links?.annotated(delivered.record) ?? delivered.record
             if let address = address.withLock({ $0 }) {
                 // For a fleet's controller: the file's checksum, and where to download it.

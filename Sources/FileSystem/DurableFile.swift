@@ -60,15 +60,18 @@ public enum DurableFile {
     }
 
     /// Writes `bytes` to `path`, replacing what is there; with `exclusive`, fails with `EEXIST`
-    /// instead of replacing.
-    public static func write(_ bytes: some ContiguousBytes, to path: String, exclusive: Bool = false) throws(WriteError) {
+    /// instead of replacing. Without `syncing`, the file appears whole or not at all to any process
+    /// however one ends, but only the system's own writing puts it on disk: for a file whose loss
+    /// in a power cut costs nothing that cannot be had otherwise.
+    public static func write(_ bytes: some ContiguousBytes, to path: String, exclusive: Bool = false,
+                             syncing: Bool = true) throws(WriteError) {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         let temporary = folder + "/" + temporaryName(for: url.lastPathComponent)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw WriteError(path: path, code: errno) }
         var failure = bytes.withUnsafeBytes { writeAll($0, to: descriptor) }
-        if failure == 0, fsync(descriptor) != 0 { failure = errno }
+        if failure == 0, syncing, fsync(descriptor) != 0 { failure = errno }
         close(descriptor)
         if failure == 0 {
             // link() refuses to replace, so an exclusive write never clobbers another writer's file.
@@ -83,7 +86,7 @@ public enum DurableFile {
             unlink(temporary)
             throw WriteError(path: path, code: failure)
         }
-        syncFolder(folder)
+        if syncing { syncFolder(folder) }
     }
 
     /// Fails early, before a camera starts, when the folder `path` would go in is missing or not writable.

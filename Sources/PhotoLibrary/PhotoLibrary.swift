@@ -116,7 +116,9 @@ public final class PhotoLibrary {
                 if let pending = photo.pending {
                     let spooled = spoolFolder + "/" + Self.spoolName(for: name)
                     try makeSpoolFolder()
-                    try DurableFile.write(pending, to: spooled, exclusive: true)
+                    // Not synced: a kill leaves it whole, and a power cut that loses it leaves the
+                    // proxy as the photo (its checksum tells), so the shutter does not wait for the disk.
+                    try DurableFile.write(pending, to: spooled, exclusive: true, syncing: false)
                     written.append(spooled)
                 }
                 let id = try insertRow(file: name, thumbnail: thumbnailName, capturedAt: photo.capturedAt, device: photo.device,

@@ -52,7 +52,8 @@ public actor SessionOperator {
     /// Whether a booth runs, and whether ``Action/endBooth`` asked it to end.
     private var booth: (isRunning: Bool, isEnding: Bool) = (false, false)
     private let eventContinuation: AsyncStream<OperatorEvent>.Continuation
-    /// Finishes the library's photos taken with deferred processing, in the background.
+    /// Finishes the library's photos taken with deferred processing, in the background; `nil`
+    /// when every photo is delivered final.
     private let finishing: PhotoFinishing?
 
     /// What happens while actions run (a countdown's seconds); one reader.
@@ -63,9 +64,11 @@ public actor SessionOperator {
     /// or `compositionCopy`, a composed picture goes where the next photo's copy would.
     ///
     /// `report` is told of each picture as soon as it is written, before its hook runs (a
-    /// command line prints its path then); what it throws fails the action.
+    /// command line prints its path then); what it throws fails the action. Photos asking for
+    /// deferred processing (``PhotoSettings/defersHEVCProcessing``) are finished later when the
+    /// library is their one destination, unless `defersProcessing` is false.
     public init(session: CaptureSession, delivery: sending PhotoDelivery, device: CaptureDevice,
-                albums: [String] = [], compositionCopy: PhotoDelivery.Target? = nil,
+                albums: [String] = [], compositionCopy: PhotoDelivery.Target? = nil, defersProcessing: Bool = true,
                 report: (@Sendable (Delivered) throws -> Void)? = nil) {
         self.session = session
         self.report = report
@@ -75,7 +78,7 @@ public actor SessionOperator {
         self.compositionCopy = compositionCopy
         let (events, continuation) = AsyncStream.makeStream(of: OperatorEvent.self, bufferingPolicy: .bufferingNewest(16))
         (self.events, eventContinuation) = (events, continuation)
-        let finishing = delivery.library.map { PhotoFinishing(folder: $0.folder, report: report, events: continuation) }
+        let finishing = defersProcessing ? delivery.library.map { PhotoFinishing(folder: $0.folder, report: report, events: continuation) } : nil
         self.finishing = finishing
         // Photos a process ended before finishing are finished now.
         if let finishing { Task { await finishing.resume() } }
@@ -91,7 +94,7 @@ public actor SessionOperator {
     /// Whether photos taken with `settings` are finished later: when they ask to be, and the
     /// delivery takes a proxy (the library is their one destination).
     private func defers(_ settings: PhotoSettings) -> Bool {
-        settings.defersHEVCProcessing && delivery.defersProcessing
+        settings.defersHEVCProcessing && finishing != nil && delivery.defersProcessing
     }
 
     /// Does what the action asks.

@@ -1,0 +1,104 @@
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("HEIC finished after the shot: a proxy at once, the HEIC in its place, nothing lost to a kill", .timeLimit(.minutes(4)))
+struct DeferredHEICTests {
+    /// The spool's files.
+    static func spooled(_ camctl: Camctl) -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: camctl.library.path("spool"))) ?? []
+    }
+
+    @Test("capture --hevc prints the final HEIC; the library holds it final, with no proxy and nothing spooled")
+    func finishedBeforeExit() throws {
+        let camctl = try Camctl()
+        let result = try camctl("capture", "--device", "test", "--resolution", "640x480", "--hevc", "--count", "2", "--json")
+        #expect(result.status == 0, "\(result.standardError)")
+        let printed = Camctl.objects(result.standardOutput)
+        #expect(printed.count == 2 && printed.allSatisfy { ($0["path"] as? String)?.hasSuffix(".heic") == true && $0["codec"] as? String == "hevc" })
+        let photos = try camctl.photos()
+        #expect(photos.map { $0["state"] as? String } == ["final", "final"])
+        for photo in photos {
+            #expect(try Camctl.exif(photo["path"] as! String, "FileType", "ImageSize") == ["HEIC", "640x480"])
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: camctl.library.url.path)
+        #expect(files.filter { $0.hasSuffix(".jpg") }.isEmpty, "no proxy stays")
+        #expect(Self.spooled(camctl).isEmpty)
+    }
+
+    @Test("--now encodes at once: no proxy, no spool; --now needs --hevc; a copy elsewhere is encoded at once too")
+    func now() throws {
+        let camctl = try Camctl()
+        let result = try camctl("capture", "--device", "test", "--resolution", "320x240", "--hevc", "--now")
+        #expect(result.status == 0 && result.standardOutput.hasSuffix(".heic\n"), "\(result.standardError)")
+        let state = try camctl.photos().first?["state"] as? String
+        #expect(Self.spooled(camctl).isEmpty && state == "final")
+        let usage = try camctl("capture", "--device", "test", "--now")
+        #expect(usage.status == 64 && usage.standardError.contains("--now needs --hevc"))
+        let folder = try TemporaryFolder()
+        let copied = try camctl("capture", "--device", "test", "--resolution", "320x240", "--hevc", "--output", folder.path("copy.heic"))
+        #expect(copied.status == 0, "\(copied.standardError)")
+        #expect(try Camctl.exif(folder.path("copy.heic"), "FileType") == ["HEIC"])
+        #expect(Self.spooled(camctl).isEmpty, "a photo with a copy is not spooled: the copy would be the proxy")
+    }
+
+    /// Starts a 12 MP HEIC capture, and kills it with SIGKILL once its photo is spooled.
+    static func killedWhileProcessing(_ camctl: Camctl, picture: String) async throws {
+        let running = try camctl.start(["capture", "--device", "file:\(picture)", "--resolution", "photo", "--hevc"])
+        // Once the spooled frame has its name, its row is committed within moments; the HEIC takes seconds.
+        let deadline = Date().addingTimeInterval(60)
+        while !spooled(camctl).contains(where: { $0.hasSuffix(".pending") }), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        try await Task.sleep(for: .milliseconds(300))
+        running.send(SIGKILL)
+        _ = await running.finished()
+        #expect(!spooled(camctl).isEmpty, "the photo was spooled before the kill")
+    }
+
+    @Test("SIGKILL while the HEIC is made: the proxy is the photo meanwhile; library process, or the next run, finishes it")
+    func killed() async throws {
+        let folder = try TemporaryFolder()
+        let picture = folder.path("picture.png")
+        try Camctl.testPicture(picture, width: 4032, height: 3024)
+        let camctl = try Camctl()
+        try await Self.killedWhileProcessing(camctl, picture: picture)
+        let processing = try #require(try camctl.photos().first)
+        #expect(processing["state"] as? String == "processing")
+        let proxy = try #require(processing["path"] as? String)
+        #expect(try Camctl.exif(proxy, "FileType", "ImageSize") == ["JPEG", "4032x3024"], "the proxy is a whole picture meanwhile")
+        let processed = try camctl("library", "process")
+        #expect(processed.status == 0, "\(processed.standardError)")
+        let final = try #require(try camctl.photos().first)
+        #expect(final["state"] as? String == "final" && final["id"] as? Int == processing["id"] as? Int)
+        #expect(processed.standardOutput == (final["path"] as? String ?? "") + "\n")
+        #expect(try Camctl.exif(final["path"] as! String, "FileType", "ImageSize", "Model") == ["HEIC", "4032x3024", "File \(picture)"])
+        #expect(!FileManager.default.fileExists(atPath: proxy) && Self.spooled(camctl).isEmpty)
+
+        // Killed again; this time the next capture finishes it, besides its own photo.
+        try await Self.killedWhileProcessing(camctl, picture: picture)
+        let next = try camctl("capture", "--device", "test", "--resolution", "320x240")
+        #expect(next.status == 0 && next.standardOutput.split(separator: "\n").count == 1, "only its own photo is printed")
+        let photos = try camctl.photos()
+        #expect(photos.count == 3 && photos.allSatisfy { $0["state"] as? String == "final" })
+        #expect(photos.filter { $0["codec"] as? String == "hevc" }.count == 2 && Self.spooled(camctl).isEmpty)
+    }
+
+    @Test("A spooled frame damaged on disk: the proxy is kept as the photo, said in one sentence, exit 65")
+    func damagedSpool() async throws {
+        let folder = try TemporaryFolder()
+        let picture = folder.path("picture.png")
+        try Camctl.testPicture(picture, width: 4032, height: 3024)
+        let camctl = try Camctl()
+        try await Self.killedWhileProcessing(camctl, picture: picture)
+        let spool = camctl.library.path("spool/" + Self.spooled(camctl)[0])
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: spool))
+        try handle.seek(toOffset: 5000)
+        try handle.write(contentsOf: Data(repeating: 0xAA, count: 16))
+        try handle.close()
+        let processed = try camctl("library", "process")
+        #expect(processed.status == 65)
+        #expect(processed.standardError.contains("could not be finished as HEIC") && processed.standardError.contains("damaged"))
+        let photo = try #require(try camctl.photos().first)
+        #expect(photo["state"] as? String == "final" && photo["codec"] as? String == "jpeg")
+        #expect(try Camctl.exif(photo["path"] as! String, "FileType") == ["JPEG"] && Self.spooled(camctl).isEmpty)
+    }
+}
