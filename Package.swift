@@ -87,7 +87,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "TestSupport", "gst-leak-probe"]),
         .testTarget(name: "CameraKitTests", dependencies: ["CameraKit", "ImageMetadata", "GStreamer", "HEIF", "TestSupport"]),
-        .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "TestSupport"]),
+        .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "CSQLite", "TestSupport"]),
         .testTarget(name: "HEIFTests", dependencies: ["HEIF", "TestSupport"]),
         .testTarget(name: "PipelineScriptTests", dependencies: ["PipelineScript"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
