@@ -204,6 +204,30 @@ struct ServeCommandTests {
         #expect(events.contains { $0["event"] as? String == "photo" && $0["id"] as? Int == 1 }, "\(lines)")
     }
 
+    @Test("A HEIC capture answers at once with its proxy processing; the HEIC replaces it, told as photo and processed events")
+    func deferredHEIC() async throws {
+        let served = try await ServedCamera()
+        defer { served.process.send(SIGTERM) }
+        let listener = try ChildProcess.Running("/usr/bin/curl", ["-s", "-N", "--max-time", "60", served.base + "/api/events"])
+        try await Task.sleep(for: .milliseconds(500))
+        let answer = try await served.json("/api/capture", ["-X", "POST", "-d", #"{"codec": "hevc"}"#])
+        let proxy = try #require((answer.object["photos"] as? [[String: Any]])?.first, "\(answer)")
+        #expect(proxy["state"] as? String == "processing" && (proxy["path"] as? String)?.hasSuffix(".jpg") == true)
+        var final: [String: Any]?
+        for _ in 0..<100 where final == nil {
+            try await Task.sleep(for: .milliseconds(100))
+            final = (try await served.json("/api/photos").object["photos"] as? [[String: Any]])?.first { $0["state"] as? String == "final" }
+        }
+        #expect(final?["codec"] as? String == "hevc" && final?["id"] as? Int == proxy["id"] as? Int)
+        try await Task.sleep(for: .milliseconds(300))
+        listener.send(SIGKILL)
+        let lines = await listener.finished(timeout: 10).standardOutput.split(separator: "\n").filter { $0.hasPrefix("data: ") }
+        let events = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.dropFirst(6).utf8)) as? [String: Any] }
+        #expect(events.contains { $0["event"] as? String == "photo" && $0["codec"] as? String == "hevc" }, "\(lines)")
+        #expect(events.contains { $0["event"] as? String == "processed" && ($0["photo"] as? [String: Any])?["state"] as? String == "final" },
+                "\(lines)")
+    }
+
     @Test("A review over the API: the photo waits, keep saves it, discard leaves the library as it was")
     func review() async throws {
         let served = try await ServedCamera()
