@@ -42,6 +42,13 @@ struct DeferredHEICTests {
         #expect(Self.spooled(camctl).isEmpty, "a photo with a copy is not spooled: the copy would be the proxy")
     }
 
+    /// A folder with a 12 MP picture to use as a camera, `picture.png`.
+    static func largePicture() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        try Camctl.testPicture(folder.path("picture.png"), width: 4032, height: 3024)
+        return folder
+    }
+
     /// Starts a 12 MP HEIC capture, and kills it with SIGKILL once its photo is spooled.
     static func killedWhileProcessing(_ camctl: Camctl, picture: String) async throws {
         let running = try camctl.start(["capture", "--device", "file:\(picture)", "--resolution", "photo", "--hevc"])
@@ -56,9 +63,7 @@ struct DeferredHEICTests {
 
     @Test("SIGKILL while the HEIC is made: the proxy is the photo meanwhile; library process, or the next run, finishes it")
     func killed() async throws {
-        let folder = try TemporaryFolder()
-        let picture = folder.path("picture.png")
-        try Camctl.testPicture(picture, width: 4032, height: 3024)
+        let pictures = try Self.largePicture(), picture = pictures.path("picture.png")
         let camctl = try Camctl()
         try await Self.killedWhileProcessing(camctl, picture: picture)
         let processing = try #require(try camctl.photos().first)
@@ -74,7 +79,7 @@ struct DeferredHEICTests {
         #expect(!FileManager.default.fileExists(atPath: proxy) && Self.spooled(camctl).isEmpty)
 
         // Killed again; this time the next capture finishes it, besides its own photo.
-        try await Self.killedWhileProcessing(camctl, picture: picture)
+        try await Self.killedWhileProcessing(camctl, picture: pictures.path("picture.png"))
         let next = try camctl("capture", "--device", "test", "--resolution", "320x240")
         #expect(next.status == 0 && next.standardOutput.split(separator: "\n").count == 1, "only its own photo is printed")
         let photos = try camctl.photos()
@@ -84,9 +89,7 @@ struct DeferredHEICTests {
 
     @Test("A spooled frame damaged on disk: the proxy is kept as the photo, said in one sentence, exit 65")
     func damagedSpool() async throws {
-        let folder = try TemporaryFolder()
-        let picture = folder.path("picture.png")
-        try Camctl.testPicture(picture, width: 4032, height: 3024)
+        let pictures = try Self.largePicture(), picture = pictures.path("picture.png")
         let camctl = try Camctl()
         try await Self.killedWhileProcessing(camctl, picture: picture)
         let spool = camctl.library.path("spool/" + Self.spooled(camctl)[0])
