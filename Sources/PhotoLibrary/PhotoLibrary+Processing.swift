@@ -9,6 +9,18 @@ import Glibc
 extension PhotoLibrary {
     var spoolFolder: String { folder + "/spool" }
 
+    /// Whether the library in `folder` has photos spooled to be finished, without opening it: a
+    /// look at its spool folder, which is cheap enough for every start.
+    public static func hasSpooledPhotos(folder: String) -> Bool {
+        guard let spool = opendir(folder + "/spool") else { return false }
+        defer { closedir(spool) }
+        while let entry = readdir(spool) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasSuffix(".pending") { return true }
+        }
+        return false
+    }
+
     /// The photos whose final file is still to be made, oldest first.
     public func processingPhotos() throws(LibraryError) -> [LibraryPhoto] {
         try rows("SELECT * FROM photos WHERE state = 'processing' ORDER BY id")

@@ -38,22 +38,22 @@ struct BenchmarkReport {
 
             How each row is measured:
 
-            - *Frame delivery*: a non-live `videotestsrc` into an `appsink`, every frame handed to a Swift \
-            `for await` loop through `AppSink.samples()` and read in place (one byte, no copy). The \
-            reference is `gst-launch-1.0` with the same source into `fakesink sync=false`; its time for \
-            one frame is subtracted from its time for all frames, so process start-up cancels out. Both \
-            sides include the cost of generating the test pattern.
-            - *VideoDataOutput*: a capture session on the live test camera at 1920x1080, 120 fps, \
-            frames delivered to a Swift consumer through `videoDataOutput.frames()`, 240 frames a run. \
-            The reference is the rate the camera runs at: 1.00 means no frame was lost.
-            - *Shutter lag*: `photoOutput.capture()` with speed prioritization on a running session \
-            (10 captures): to the JPEG with EXIF and a 320-pixel thumbnail in memory, and to the photo \
-            durable in a photo library (file fsynced and renamed, folder fsynced, SQLite row). The \
-            frame age is the request's running time minus the chosen frame's timestamp: zero shutter lag \
-            keeps it under one frame interval (33 ms at 30 fps, 67 ms at 15 fps). The reference is \
-            GStreamer's camerabin on a live videotestsrc through wrappercamerabinsrc, driven from Swift: \
-            `start-capture` to its `image-done` message (the JPEG written to a file, not fsynced), \
-            after one warm-up capture.
+            - *Frame delivery*: a non-live `videotestsrc` into an `appsink`, every frame handed to a \
+            Swift `for await` loop through `AppSink.samples()` and read in place (one byte, no copy). \
+            The reference is `gst-launch-1.0` with the same source into `fakesink sync=false`; its time \
+            for one frame is subtracted from its time for all frames, so process start-up cancels out. \
+            Both sides include the cost of generating the test pattern.
+            - *VideoDataOutput*: a capture session on the live test camera at 1920x1080, 120 fps, frames \
+            delivered to a Swift consumer through `videoDataOutput.frames()`, 240 frames a run. The \
+            reference is the rate the camera runs at: 1.00 means no frame was lost.
+            - *Shutter lag*: `photoOutput.capture()` with speed prioritization on a running session (10 \
+            captures): to the JPEG with EXIF and a 320-pixel thumbnail in memory, and to the photo \
+            durable in a photo library (file fsynced and renamed, folder fsynced, SQLite row). The frame \
+            age is the request's running time minus the chosen frame's timestamp: zero shutter lag keeps \
+            it under one frame interval (33 ms at 30 fps, 67 ms at 15 fps). The reference is GStreamer's \
+            camerabin on a live videotestsrc through wrappercamerabinsrc, driven from Swift: \
+            `start-capture` to its `image-done` message (the JPEG written to a file, not fsynced), after \
+            one warm-up capture.
             - *Burst*: `photoOutput.captureBurst(count: 30)` on the live test camera: 30 consecutive, \
             distinct frames, each encoded as it arrives, with thumbnails. The reference is \
             `gst-launch-1.0 videotestsrc ! jpegenc ! fakesink` on the same size, the encoder's ceiling \
@@ -64,11 +64,14 @@ struct BenchmarkReport {
             used as a camera by `camctl capture --hevc` (quality 90), against libheif's `heif-enc` on \
             the same PNG at the lowest quality (binary search) whose luma PSNR is at least camctl's; \
             both are decoded by heif-convert and judged by ffmpeg's psnr filter on luma (chroma is \
-            subsampled alike by both). Times are whole processes, PNG in, HEIC out. What limits the \
-            size: camctl uses x265's ultrafast preset so a burst keeps up with the camera; heif-enc \
-            uses x265's slow preset with full-range YCbCr made from the RGB. Tried on this picture at \
-            quality 80: x265's slow preset with libheif's options made camctl's file 14% smaller (210 \
-            instead of 245 KB) but took 5.0 s instead of 3.4 s, slower than heif-enc.
+            subsampled alike by both). Two ways: at once (`--now --no-library --output F`, x265's \
+            ultrafast preset, as bursts need), and finished after the shot (into a library, x265's slow \
+            preset; the command ends once the HEIC replaced its proxy, so its time is the time until the \
+            final file exists). Times are whole processes, PNG in, HEIC out. *Shutter lag with --hevc* \
+            takes HEIC photos on the same session as the JPEG shutter-lag rows, alternately: finished \
+            later, to the JPEG proxy, its thumbnail and its spooled frame in the library (the frame \
+            packed, checked by a CRC-32, written without an fsync); at once, to the HEIC durable in the \
+            library.
             - *Memory and CPU*: whole processes under GNU time (peak resident memory `%M`, user + system \
             CPU `%U + %S`), one run each. The preview row runs `camctl preview` on the live test camera \
             at 1920x1080@30 into fakesink (its still branch kept, as always) against gst-launch-1.0 \
@@ -79,43 +82,99 @@ struct BenchmarkReport {
             build) that starts the test camera at 1920x1080 and writes one JPEG with EXIF and a \
             thumbnail, flushed to disk (into the library, with its SQLite row, in the second row), \
             against a whole `gst-launch-1.0` or `ffmpeg` process writing one 1920x1080 JPEG of its test \
-            source (no EXIF, no thumbnail, no fsync), alternately, 10 runs each. *Start to first \
-            preview frame* runs `camctl preview` with a sink that writes each frame to a file, \
-            unbuffered, against `gst-launch-1.0` with the same live source and sink; both are timed \
-            to the first byte in the file (polled every 0.5 ms) and then killed.
+            source (no EXIF, no thumbnail, no fsync), alternately, 10 runs each. *Start to first preview \
+            frame* runs `camctl preview` with a sink that writes each frame to a file, unbuffered, \
+            against `gst-launch-1.0` with the same live source and sink; both are timed to the first \
+            byte in the file (polled every 0.5 ms) and then killed.
             - *Latency*: a live 1920x1080@30 `videotestsrc` into an app sink; for each frame, the \
-            pipeline's running time when the Swift consumer has it minus the frame's timestamp, \
-            against the same difference taken by a pad probe on the app sink's pad, on the \
-            streaming thread (where a C sink would have the frame).
-            - *Filters and zoom*: one session on the 1920x1080 test camera asked for 300 fps (more \
-            than the machine makes), with a 1280x720 preview into `fakesink sync=false` and frames \
-            into Swift; frames per second reaching Swift over 2 s with each setting, changed live, \
-            against the same session with none, alternately.
+            pipeline's running time when the Swift consumer has it minus the frame's timestamp, against \
+            the same difference taken by a pad probe on the app sink's pad, on the streaming thread \
+            (where a C sink would have the frame).
+            - *Filters and zoom*: one session on the 1920x1080 test camera asked for 300 fps (more than \
+            the machine makes), with a 1280x720 preview into `fakesink sync=false` and frames into \
+            Swift; frames per second reaching Swift over 2 s with each setting, changed live, against \
+            the same session with none, alternately.
+            - *camctl serve*: the release `camctl serve` on the live test camera at 1920x1080@30, \
+            measured by `scripts/serve-probe.py` (Debian's Python, on the same machine). A snapshot is a \
+            new connection's `GET /snapshot.jpg` read to its last byte. The live picture's age is, for \
+            every part of `GET /stream.mjpg` read in 5 s, the monotonic clock at its last byte minus its \
+            `X-Captured-Monotonic` header (the camera's capture, from the frame's timestamp and the \
+            pipeline's clock); its reference is one frame interval plus one 1280x720 JPEG encode \
+            (`gst-launch-1.0 videotestsrc num-buffers=150 ! jpegenc quality=80 ! fakesink`, per frame). \
+            The CPU row is camctl's user and system time from `/proc` over the same 5 s with 20 viewers \
+            reading, against one.
+            - *Fleet*: `scripts/fleet-probe.py` starts a mosquitto broker on a free port and 20 release \
+            `camctl serve` nodes on the test camera at 160x120@30, all on this 2-core machine, and \
+            watches the fleet's topics with `mosquitto_sub`. Fan-out is a command to the whole fleet \
+            (each node lists one photo of its library) from its publication by a connected \
+            `mosquitto_pub -l` to the last node's answer read by the watcher; the reference is the same \
+            with one node. A synchronized capture asks every node for the frame nearest an instant one \
+            second ahead; the skew is the latest less the earliest frame instant reported, the offsets \
+            each node's distance from the instant. The cameras run free at 30 fps in unrelated phases, \
+            so each node is within half a frame interval of the instant and two nodes within one frame \
+            interval of each other: the rows show exactly that bound, and no message delay in it.
+            - *A fleet of 200, projected*: the broker's part grows least. A command is one message of \
+            about 150 bytes that mosquitto copies to each subscriber, and each node answers with one \
+            event, so 200 nodes are 200 small messages each way per command (30 KB) and a status from \
+            each every 10 s (about 12 KB/s in all). The fan-out measured here is mostly each node's own \
+            work (1.2–43 ms for one node on a busy machine) and grew by 1.17x from 1 to 20 nodes sharing \
+            two cores; with a machine per node it stays the network's round trip plus one node's work, \
+            so the default lead of `fleet capture --at 1` leaves ample room at 200. The skew does not \
+            grow with the count: it is bounded by the frame interval (free-running cameras; hardware \
+            triggering would remove it) plus the clocks' agreement, which is the time daemon's to keep \
+            (chrony for NTP, linuxptp for PTP where the network supports it) and which each node's \
+            status reports (`clock`) and `camctl fleet` warns about. What grows is media: collecting one \
+            synchronized capture of 200 1080p JPEGs (about 400 KB each) moves about 80 MB, under a \
+            second on gigabit Ethernet and seven on 100 Mbit/s, and 200 RTSP previews at the default 2 \
+            Mbit/s would need 400 Mbit/s if all were watched at once, so a wall of previews watches a \
+            chosen few, or nodes run with a lower bit rate.
             - *Memory over 10 minutes*: `camctl preview` at 1920x1080@30 with a photo every 10 s \
-            (SIGUSR1) into a library, and `gst-launch-1.0` running the same preview branches at the \
-            same time, resident memory (VmRSS) sampled every 5 s; growth is counted from the first \
-            minute, once buffer pools and caches are warm.
+            (SIGUSR1) into a library, and `gst-launch-1.0` running the same preview branches at the same \
+            time, resident memory (VmRSS) sampled every 5 s; growth is counted from the first minute, \
+            once buffer pools and caches are warm.
 
             ## What limits the goals not met
 
             - *Start-up* (1.2x gst-launch's one-shot pipeline): camctl does more before and after the \
-            frame: loading its libraries and Swift's runtime (`camctl --version` takes 9 ms with the \
-            runtime linked in, 16 ms without; `/bin/true` under 1 ms), the photo's EXIF and 320-pixel thumbnail, the full-range \
-            stretch JPEG needs (2 ms at 1080p), fsync of the file and its folder, and an orderly \
-            stop. Measured inside camctl: GStreamer's own initialisation 8 ms (as for gst-launch), \
-            building the pipeline 2 ms, the camera to its first frame 10–15 ms with both JPEG \
-            encoders starting meanwhile, the photo 10–15 ms, saving 2 ms, stopping 2 ms.
-            - *Peak memory* (1.3x gst-launch): a third of camctl's resident memory is its own code, \
-            mapped from the executable (27 MiB file-backed against 21 MiB anonymous in a 1080p \
-            preview), and zero shutter lag keeps the latest full-size frame out of the camera's \
-            buffer pool; a burst also holds each frame while it is encoded and kept in the library.
-            - *HEIC size* (no larger than heif-enc's): camctl encodes with x265's ultrafast preset so \
-            bursts keep up with the camera; heif-enc uses the slow preset with psycho-visual tools. \
-            With libheif's settings camctl's file was 14% smaller but slower to make than heif-enc's.
-            - *Noise*: this 2-core machine's figures move between runs of the same build; the 1080p \
-            JPEG burst read 0.67, 0.85, 0.90 and 0.98 in four runs within ten minutes, and \
-            gst-launch's own one-shot start-up 27 to 37 ms. A goal missed in one run is met or \
-            missed for good only when it is missed run after run.
+            frame: loading its libraries and Swift's runtime (`camctl --version` takes 5 ms, the static \
+            runtime with FoundationEssentials and no ICU; gst-launch's `--version` 7 ms), the photo's \
+            EXIF and 320-pixel thumbnail, the full-range stretch JPEG needs, fsync of the file and its \
+            folder, and an orderly stop (4 ms from the printed path to exit). GStreamer's timeline of a \
+            one-shot (its debug log): initialisation 6 ms (as for gst-launch), building the session's \
+            pipeline and both JPEG encoders' 5 ms, the live source's start 4 ms, its first 1080p frame \
+            through the image stages to the encoder 8 ms, the JPEG and its thumbnail 3 ms. A profile of \
+            ten one-shots: 40% in the kernel (page faults on fresh 3 MB frame buffers, thread starts), \
+            13% the C library, 7% the dynamic loader, 20% GStreamer and GLib, 6% libjpeg, 5% camctl. \
+            What remains to cut is structural: a pipeline of stages for every picture setting (crop, \
+            balance, scale) and two encoder pipelines that a single photo from gst-launch does not \
+            build.
+            - *Peak memory* (1.3x gst-launch): 11 MiB of camctl's resident memory is its own executable \
+            (the Swift runtime, FoundationEssentials and camctl, 10 MB of code, mapped whole by the \
+            kernel's read-ahead), against 17 MiB anonymous in a 1080p preview; zero shutter lag keeps \
+            the latest full-size frame out of the camera's buffer pool; a burst also holds frames and \
+            photos within its budget (`--burst-memory`, 32 MiB). Since Foundation (with ICU's data) was \
+            left out, the preview's peak went from 46.9 to 38.7 MiB and the deployed binary from 80.3 to \
+            31.1 MB.
+            - *HEIC size* (no larger than heif-enc's): finished after the shot, with x265's slow preset, \
+            camctl's file is 292.7 KiB against 316.2 at once (ultrafast), at a higher PSNR; other x265 \
+            settings (no adaptive quantisation, rd 6, transform skip, more intra depth, slower presets) \
+            moved it little at matched PSNR. The rest is heif-enc's full-range YCbCr, made from the RGB \
+            it is given: limited range costs about 1.3 dB of luma PSNR at the same bits (255/219 of the \
+            coding error). A camera's frames are limited-range already: stretching them to full range \
+            before encoding (tried with videobalance and a caps setter) rounded each sample once more \
+            and lowered the PSNR to 48.8 dB; what would close the gap is encoding 10-bit (Main 10 still \
+            picture), where the stretch loses nothing, at the price of 8-bit-only decoders. *Time to the \
+            final HEIC* (3.2 s against heif-enc's 2.3 s) is the slow preset's; the shutter does not wait \
+            for it.
+            - *Shutter lag with --hevc* (1.2x JPEG's): the proxy is JPEG's, and the spooled frame adds \
+            writing it (18 MB at 12 MP: 45 ms; 3 MB at 1080p: 4 ms) to the page cache; a HEIC encoded at \
+            once takes 254 ms at 12 MP. Not waiting for the disk (no fsync) took 78 to 67 ms, a CRC-32 \
+            instead of a SHA-256 150 to 78 ms; writing the planes straight from the frame's buffer (no \
+            packed copy) would save the copy, about 8 ms.
+            - *Noise*: this 2-core machine's figures move between runs of the same build; the 1080p JPEG \
+            burst read 0.67, 0.85, 0.90 and 0.98 in four runs within ten minutes, and gst-launch's own \
+            one-shot start-up 27 to 37 ms. A goal missed in one run is met or missed for good only when \
+            it is missed run after run.
 
             """
         return text

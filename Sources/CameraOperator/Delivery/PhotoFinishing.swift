@@ -38,7 +38,7 @@ public actor PhotoFinishing {
         let (stream, continuation) = AsyncStream.makeStream(of: OperatorEvent.self)
         let finishing = PhotoFinishing(folder: folder, report: nil, events: continuation)
         Task {
-            await finishing.resume()
+            await finishing.resume(whenSpooled: false)
             await finishing.drain()
             await finishing.stop()
             continuation.finish()
@@ -59,9 +59,10 @@ public actor PhotoFinishing {
         return true
     }
 
-    /// Finishes every photo the library still has processing.
-    func resume() {
-        guard let photos = try? openLibrary().processingPhotos() else { return }
+    /// Finishes every photo the library still has processing. With `whenSpooled`, the library is
+    /// opened only when its spool holds a photo (so a start pays nothing when there is none).
+    func resume(whenSpooled: Bool = true) {
+        guard !whenSpooled || PhotoLibrary.hasSpooledPhotos(folder: folder), let photos = try? openLibrary().processingPhotos() else { return }
         for photo in photos { enqueue(.finish(id: photo.id, item: nil, device: nil)) }
     }
 
