@@ -6,14 +6,14 @@ import Testing
 /// library, whole, and nothing half-written is indexed.
 @Suite("Killed during a burst, nothing reported saved is lost", .timeLimit(.minutes(3)), .aside)
 struct KillTests {
-    @Test("20 SIGKILLs at random moments of JPEG and HEIC bursts into one library")
+    @Test("20 SIGKILLs at random moments of JPEG bursts, HEIC ones encoded at once, and HEIC ones finished later, into one library")
     func randomKills() throws {
         let camctl = try Camctl()
         var reported: [String] = []
         var generator = SystemRandomNumberGenerator()
         for round in 0..<20 {
             let run = try camctl.start(["capture", "--device", "test:snow", "--resolution", "640x480", "--count", "200"]
-                                       + (round % 2 == 0 ? [] : ["--hevc"]))
+                                       + [[], ["--hevc", "--now"], ["--hevc"]][round % 3])
             Thread.sleep(forTimeInterval: Double.random(in: 0.3...1.2, using: &generator))
             run.send(SIGKILL)
             let result = run.finish(timeout: 30)
@@ -41,5 +41,12 @@ struct KillTests {
         }
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: camctl.library.url.path).filter { $0.hasSuffix(".tmp") }
         #expect(leftovers.isEmpty, "the opening after the kills removed the temporary files")
+        // What the kills left processing is finished, every photo kept.
+        let processed = try camctl("library", "process")
+        #expect(processed.status == 0, "\(processed.standardError)")
+        let final = Camctl.objects(try camctl("library", "list", "--json").standardOutput)
+        #expect(final.count == photos.count && final.allSatisfy { $0["state"] as? String == "final" })
+        let spool = (try? FileManager.default.contentsOfDirectory(atPath: camctl.library.path("spool"))) ?? []
+        #expect(spool.isEmpty, "\(spool)")
     }
 }
