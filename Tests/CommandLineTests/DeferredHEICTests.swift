@@ -26,6 +26,22 @@ struct DeferredHEICTests {
         #expect(Self.spooled(camctl).isEmpty)
     }
 
+    @Test("A burst of HEICs finished later: each photo printed once, final, in the order taken")
+    func burst() throws {
+        let camctl = try Camctl()
+        let folder = try TemporaryFolder()
+        let file = folder.path("burst.camctl")
+        try "camera test\nresolution 320x240@30\ncodec hevc\nburst 5\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let result = try camctl("run", file)
+        #expect(result.status == 0, "\(result.standardError)")
+        let printed = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(printed.count == 5 && Set(printed).count == 5 && printed.allSatisfy { $0.hasSuffix(".heic") }, "\(printed)")
+        #expect(printed == printed.sorted(), "in the order taken (their names are their capture times)")
+        let photos = try camctl.photos()
+        #expect(photos.count == 5 && photos.allSatisfy { $0["state"] as? String == "final" && $0["codec"] as? String == "hevc" })
+        #expect(Self.spooled(camctl).isEmpty)
+    }
+
     @Test("--now encodes at once: no proxy, no spool; --now needs --hevc; a copy elsewhere is encoded at once too")
     func now() throws {
         let camctl = try Camctl()

@@ -232,7 +232,8 @@ public final class PhotoOutput: Sendable {
                 for try await frame in frames {
                     let (number, missed) = numbering.number(of: frame)
                     skipped += missed
-                    let size = frame.buffer?.count ?? 0
+                    // A HEIC finished later holds its frame packed for the spool as well, until handed on.
+                    let size = (frame.buffer?.count ?? 0) * (settings.codec == .hevc && settings.defersHEVCProcessing ? 2 : 1)
                     guard inHand.reserve(size) else {
                         skipped.append(number)
                         continue
