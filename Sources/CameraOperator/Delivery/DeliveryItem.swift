@@ -111,7 +111,7 @@ public struct Delivered: Sendable {
         return record
     }
 
-    /// ISO 8601 with milliseconds and the local offset.
+    /// ISO 8601 in UTC, with milliseconds (`2026-12-01T17:06:12.315Z`).
     public static func isoTime(_ date: Date) -> String {
         date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .colon)
             .dateTimeSeparator(.standard).timeSeparator(.colon))
