@@ -19,7 +19,7 @@ let package = Package(
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev", "libgstrtspserver-1.0-dev"])]
         ),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        // zlib's CRC-32: the checksum of a photo's spooled frame.
+        // zlib's CRC-32: PNG chunks' checksums, and a photo's spooled frame's.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The kernel's V4L2 control interface (camera controls, flash), header only.
         .systemLibrary(name: "CV4L2"),
@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "HTTPClient", dependencies: ["CCurl"]),
         // Layer 3, leaves in pure Swift that import nothing of the project:
         // formats read and written (EXIF, JPEG segments, PNG headers),
-        .target(name: "ImageMetadata"),
+        .target(name: "ImageMetadata", dependencies: ["CZlib"]),
         // HEIF (HEIC) files written and read,
         .target(name: "HEIF"),
         // pipeline description files, parsed,
@@ -65,7 +65,7 @@ let package = Package(
         // inputs that are never special files.
         .target(name: "FileSystem"),
         // Layer 4: the capture model (session, devices, outputs, photos). Knows nothing about the command line.
-        .target(name: "CameraKit", dependencies: ["GStreamer", "ImageMetadata", "HEIF", "FileSystem", "JSON", "Processes", "Formatting", "CV4L2", "CZlib"]),
+        .target(name: "CameraKit", dependencies: ["GStreamer", "ImageMetadata", "HEIF", "FileSystem", "JSON", "Processes", "Formatting", "CV4L2"]),
         // Layer 5: the photo library, files and an SQLite index.
         .target(name: "PhotoLibrary", dependencies: ["CSQLite", "ImageMetadata", "HEIF", "FileSystem"]),
         // Layer 6: the operator layer, which every front end drives: photo delivery (library,

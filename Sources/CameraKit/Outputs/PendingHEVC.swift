@@ -1,5 +1,5 @@
-internal import CZlib
 import GStreamer
+import ImageMetadata
 
 /// A HEIC photo still to be encoded, kept while its JPEG proxy stands in for it: its frame (I420,
 /// as the session took it, packed) and everything its file needs, as bytes to keep in a spool
@@ -22,23 +22,6 @@ public struct PendingHEVC: Sendable {
     /// The bytes that start every spooled photo.
     private static let magic = Array("camctl-pending\n\u{0}".utf8)
     private static let version: UInt32 = 1
-
-    /// zlib's CRC-32 of `bytes` (gigabytes a second, where a SHA-256 of a 12 MP frame took 60 ms).
-    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt32 {
-        bytes.withUnsafeBufferPointer { checksum($0) }
-    }
-
-    static func checksum(_ buffer: UnsafeBufferPointer<UInt8>) -> UInt32 {
-        var crc = crc32(0, nil, 0)
-        var start = buffer.baseAddress, left = buffer.count
-        while left > 0 {
-            let count = min(left, Int(UInt32.max))
-            crc = crc32(crc, start, UInt32(count))
-            start = start.map { $0 + count }
-            left -= count
-        }
-        return UInt32(truncatingIfNeeded: crc)
-    }
 
     /// The pending photo of an I420 frame (the format every session hands its photo output).
     init(frame: Sample, layout: HEICFile.Layout) throws(CaptureError) {
@@ -77,7 +60,7 @@ public struct PendingHEVC: Sendable {
                 }
                 return true
             }) ?? false
-            let crc = Self.checksum(UnsafeBufferPointer(start: base, count: header.count + frameSize))
+            let crc = CRC32.checksum(UnsafeRawBufferPointer(start: base, count: header.count + frameSize))
             for byte in 0..<4 { (base + header.count + frameSize + byte).initialize(to: UInt8(truncatingIfNeeded: crc >> (byte * 8))) }
             count = header.count + frameSize + 4
         }
@@ -95,7 +78,7 @@ public struct PendingHEVC: Sendable {
         let damaged = CaptureError(.pipeline, "the spooled photo is damaged")
         guard bytes.count >= Self.magic.count + 4, bytes.count <= Self.maximumSpoolBytes,
               Array(bytes.prefix(Self.magic.count)) == Self.magic,
-              Self.checksum(bytes[..<(bytes.count - 4)]) == bytes.suffix(4).reversed().reduce(0, { $0 << 8 | UInt32($1) })
+              CRC32.checksum(bytes[..<(bytes.count - 4)]) == bytes.suffix(4).reversed().reduce(0, { $0 << 8 | UInt32($1) })
         else { throw damaged }
         var reader = SpoolReader(bytes: bytes[Self.magic.count..<(bytes.count - 4)])
         guard reader.u32() == Int(Self.version),
