@@ -37,7 +37,7 @@ struct RunCommandTests {
         #expect(try camctl.photos().count == photos)
     }
 
-    @Test("A burst of 2000 runs in the memory of a burst of 10 and its memory budget")
+    @Test("A burst of 3000 runs in the memory of a burst of 10 and its memory budget")
     func burstMemoryIsFlat() throws {
         let folder = try TemporaryFolder()
         func peakKilobytes(photos: Int) throws -> (kilobytes: Int, saved: Int, skipped: Int) {
@@ -52,12 +52,15 @@ struct RunCommandTests {
             let peak = result.standardError.firstMatch(of: /peak ([0-9]+)/).flatMap { Int($0.1) } ?? 0
             return (peak, objects.filter { $0["path"] != nil }.count, skipped.count)
         }
-        let small = try peakKilobytes(photos: 10), large = try peakKilobytes(photos: 2000)
-        #expect(small.saved == 10 && large.saved == 2000)
-        // A busy machine lets the camera outrun the encoder, and the burst fills its 16 MiB; beyond
-        // that only the photos' records (about a kilobyte each) may grow. A photo's data kept until
-        // the burst ends (12 KB or more a photo) would pass the bound whether the machine is busy or not.
-        #expect(large.kilobytes - small.kilobytes <= (16 + 4) * 1024, "peak \(large.kilobytes) KB for 2000 photos against \(small.kilobytes) KB for 10")
+        let small = try peakKilobytes(photos: 10), large = try peakKilobytes(photos: 3000)
+        #expect(small.saved == 10 && large.saved == 3000)
+        // A busy machine lets the camera outrun the encoder, and the burst fills its 16 MiB, counted
+        // in raw frame bytes: the buffers' and photos' own overhead comes on top (22 MiB measured with
+        // three busy loops beside it). Beyond that only the photos' records (about a kilobyte each)
+        // may grow. A photo's data kept until the burst ends (12 KB or more a photo, 36 MB here)
+        // passes the bound whether the machine is busy or not.
+        #expect(large.kilobytes - small.kilobytes <= (16 * 3 / 2 + 4) * 1024,
+                "peak \(large.kilobytes) KB for 3000 photos against \(small.kilobytes) KB for 10")
     }
 
     @Test("A burst whose camera outruns the encoder past --burst-memory lets frames pass and names them")

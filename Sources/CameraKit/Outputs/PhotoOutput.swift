@@ -218,11 +218,12 @@ public final class PhotoOutput: Sendable {
         try validate(settings)
         let timeout = state.withLock { $0.attachment?.settlingTimeout }
         _ = try await firstSettledFrame(waitingAtMost: timeout)
-        let inHand = BurstBudget(bytes: memoryBudget)
-        // Frames waiting to be looked at are held within the budget too (at least two): one the
-        // burst falls that far behind on is missed, not held, and told by the gap in the numbers.
+        // The budget is shared: half for the frames and photos in hand, half for frames waiting to
+        // be looked at (at least two); a frame the burst falls that far behind on is missed, not
+        // held, and told by the gap in the numbers.
+        let inHand = BurstBudget(bytes: memoryBudget == Int.max ? .max : memoryBudget / 2)
         let frameBytes = state.withLock { $0.attachment.map { $0.framing.width * $0.framing.height * 3 / 2 } } ?? 0
-        let waiting = memoryBudget == Int.max || frameBytes == 0 ? nil : max(2, memoryBudget / frameBytes)
+        let waiting = memoryBudget == Int.max || frameBytes == 0 ? nil : max(2, memoryBudget / 2 / frameBytes)
         let frames = feed.frames(count: .max, frameTimeout: .seconds(5), keepingAtMost: waiting)
         do {
             // A discarding group lets each finished photo's task go at once: a group that kept
