@@ -59,7 +59,7 @@ let package = Package(
         .target(name: "JSON"),
         // child processes and threads of their own, for work that blocks,
         .target(name: "Processes"),
-        // numbers laid out as printf lays them out, in any locale,
+        // text laid out: numbers as printf lays them out in any locale, trimmed ends, padded columns,
         .target(name: "Formatting"),
         // and files read and written safely: durable writes, destinations as cp treats them,
         // inputs that are never special files.
@@ -67,7 +67,7 @@ let package = Package(
         // Layer 4: the capture model (session, devices, outputs, photos). Knows nothing about the command line.
         .target(name: "CameraKit", dependencies: ["GStreamer", "ImageMetadata", "HEIF", "FileSystem", "JSON", "Processes", "Formatting", "CV4L2"]),
         // Layer 5: the photo library, files and an SQLite index.
-        .target(name: "PhotoLibrary", dependencies: ["CSQLite", "ImageMetadata", "HEIF", "FileSystem"]),
+        .target(name: "PhotoLibrary", dependencies: ["CSQLite", "ImageMetadata", "HEIF", "FileSystem", "Formatting"]),
         // Layer 6: the operator layer, which every front end drives: photo delivery (library,
         // copies, links, sidecars, hooks), as data.
         .target(name: "CameraOperator", dependencies: ["CameraKit", "PhotoLibrary", "FileSystem", "JSON", "Processes"]),

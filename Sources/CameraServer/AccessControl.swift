@@ -1,4 +1,5 @@
 import Checksums
+import Formatting
 import FoundationEssentials
 import Glibc
 import HTTPServer

@@ -1,3 +1,4 @@
+import Formatting
 import FoundationEssentials
 import Glibc
 
@@ -20,17 +21,9 @@ extension PhotoLibrary {
         let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config"
         guard let text = try? String(contentsOfFile: config + "/user-dirs.dirs", encoding: .utf8) else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix("XDG_PICTURES_DIR=") {
-            let value = line.dropFirst("XDG_PICTURES_DIR=".count).trimming { $0 == "\"" }
-            return String(value).replacing("$HOME", with: home)
+            let value = line.dropFirst("XDG_PICTURES_DIR=".count).trimmed { $0 == "\"" }
+            return value.replacing("$HOME", with: home)
         }
         return nil
-    }
-}
-
-extension Substring {
-    /// The text without the characters at either end for which `isTrimmed` holds.
-    fileprivate func trimming(_ isTrimmed: (Character) -> Bool) -> Substring {
-        guard let first = firstIndex(where: { !isTrimmed($0) }), let last = lastIndex(where: { !isTrimmed($0) }) else { return "" }
-        return self[first...last]
     }
 }

@@ -1,7 +1,8 @@
+import Formatting
 import FoundationEssentials
 import Glibc
-import PipelineScript
 import GStreamer
+import PipelineScript
 
 /// camctl's commands: each reads its own options and runs.
 enum Command {

@@ -1,6 +1,7 @@
 import CameraOperator
 import CProcess
 import Dispatch
+import Formatting
 import FoundationEssentials
 import Glibc
 import Processes

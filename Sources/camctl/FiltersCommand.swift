@@ -1,4 +1,5 @@
 import CameraKit
+import Formatting
 
 /// `camctl filters`: the named filters `--filter` and description files accept.
 struct FiltersCommand: Subcommand {

@@ -1,5 +1,6 @@
 import CameraKit
 import CameraOperator
+import Formatting
 import FoundationEssentials
 import Glibc
 import HEIF

@@ -1,3 +1,4 @@
+import Formatting
 import FoundationEssentials
 import Glibc
 

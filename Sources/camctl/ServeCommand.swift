@@ -1,6 +1,7 @@
 import CameraKit
 import CameraOperator
 import CameraServer
+import Formatting
 import FoundationEssentials
 import Glibc
 import GStreamer
@@ -92,7 +93,7 @@ struct ServeCommand: Subcommand {
             guard let password = try? String(contentsOfFile: file, encoding: .utf8) else {
                 throw CommandFailure("--broker-password-file \(file) cannot be read", exitCode: .usage)
             }
-            options.password = String(password.reversed().drop(while: \.isNewline).reversed().drop(while: \.isNewline))
+            options.password = password.trimmed(where: \.isNewline)
         }
         options.certificateAuthority = arguments.string("--broker-ca") ?? (secure ? "/etc/ssl/certs/ca-certificates.crt" : nil)
         return CameraServer.Fleet(broker: options, name: name, node: node, host: "127.0.0.1", version: camctlVersion)

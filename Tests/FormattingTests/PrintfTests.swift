@@ -14,3 +14,15 @@ struct PrintfTests {
         #expect(String(printf: "%.0f", 1e300).count == 301, "long results are not cut")
     }
 }
+
+@Suite("Text laid out: trimmed ends, padded columns")
+struct TextLayoutTests {
+    @Test("Whitespace or chosen characters go from both ends only; columns are padded, never cut")
+    func layout() {
+        #expect("  keep me \t\n".trimmed() == "keep me")
+        #expect(" \n ".trimmed() == "")
+        #expect("\"~/Pictures\"".trimmed { $0 == "\"" } == "~/Pictures")
+        #expect("secret \n\n".trimmed(where: \.isNewline) == "secret ")
+        #expect("ab".padded(to: 4) == "ab  " && "abcdef".padded(to: 4) == "abcdef")
+    }
+}
