@@ -47,16 +47,23 @@ extension PhotoLibrary {
         let photo = try photo(id: id)
         guard photo.isProcessing else { return photo }
         let name = Self.stem(of: photo.fileName) + "." + (codec == "hevc" ? "heic" : "jpg")
+        let finished: Bool
         do {
-            try database.writeTransaction {
+            finished = try database.writeTransaction { () throws -> Bool in
+                // Under the write lock: another process may have finished or deleted it meanwhile,
+                // and a file written for a row no longer there would come back as a photo.
+                let state = try database.query("SELECT state FROM photos WHERE id = ?", [.integer(id)]).first?.text("state")
+                guard state == "processing" else { return false }
                 // A final file written by a process ended before its row said so is this photo's own.
                 try DurableFile.write(data, to: folder + "/" + name)
                 try database.query("UPDATE photos SET file = ?, codec = ?, byte_count = ?, state = 'final' WHERE id = ?",
                                    [.text(name), .text(codec), .integer(Int64(data.count)), .integer(id)])
+                return true
             }
         } catch {
             throw Self.libraryError(error, index: indexPath, doing: "photo \(id) could not be finished")
         }
+        guard finished else { return try self.photo(id: id) }
         if name != photo.fileName { unlink(photo.path) }
         unlink(spoolFolder + "/" + Self.spoolName(for: photo.fileName))
         DurableFile.syncFolder(folder)

@@ -35,6 +35,17 @@ struct ProcessingPhotoTests {
         #expect(try library.finish(id: proxy.id, data: [1, 2, 3], codec: "hevc") == final, "a final photo is not finished twice")
     }
 
+    @Test("A photo deleted by another process before it is finished stays deleted: no final file is written")
+    func deletedMeanwhile() throws {
+        let folder = try TemporaryFolder()
+        let library = try PhotoLibrary(folder: folder.url.path), other = try PhotoLibrary(folder: folder.url.path)
+        let proxy = try library.add(Self.pending())
+        try other.delete(id: proxy.id)
+        #expect(throws: LibraryError.self) { try library.finish(id: proxy.id, data: Self.heic, codec: "hevc") }
+        #expect(Self.files(folder).filter { $0.hasSuffix(".heic") || $0.hasSuffix(".jpg") }.isEmpty)
+        #expect(try PhotoLibrary(folder: folder.url.path).photos().isEmpty, "nothing comes back when the library is opened again")
+    }
+
     @Test("Settling keeps the proxy as the photo; deleting a processing photo removes its spool too")
     func settleAndDelete() throws {
         let folder = try TemporaryFolder()

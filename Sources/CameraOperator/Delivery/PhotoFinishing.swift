@@ -110,6 +110,8 @@ public actor PhotoFinishing {
                 let pending = PendingHEVC(spooled: try library.pendingData(of: photo, limit: PendingHEVC.maximumSpoolBytes))
                 final = try library.finish(id: id, data: try await finisher.heicFile(of: pending), codec: "hevc")
             } catch {
+                // A photo deleted or finished by another process meanwhile is nothing to tell of.
+                guard (try? library.photo(id: id))?.isProcessing == true else { return }
                 // What cannot be made final from its frame stays as its proxy, a whole picture.
                 try library.settle(id: id)
                 events.yield(.processingFailed(id: id, reason: Self.sentence(error)))
