@@ -86,6 +86,11 @@ struct BenchmarkReport {
             frame* runs `camctl preview` with a sink that writes each frame to a file, unbuffered, \
             against `gst-launch-1.0` with the same live source and sink; both are timed to the first \
             byte in the file (polled every 0.5 ms) and then killed.
+            - *One photo, 12 MP, `--version`*: the one-photo memory rows run `camctl capture --device \
+            test --no-library --output F` at 1920x1080 and 4032x3024 under GNU time against \
+            `gst-launch-1.0 videotestsrc num-buffers=1 ! jpegenc ! filesink` at the same size; the 12 MP \
+            start-up row times the same capture as the 1080p one, and `camctl --version` is timed \
+            against `gst-launch-1.0 --version` (the cost of starting each program at all).
             - *Latency*: a live 1920x1080@30 `videotestsrc` into an app sink; for each frame, the \
             pipeline's running time when the Swift consumer has it minus the frame's timestamp, against \
             the same difference taken by a pad probe on the app sink's pad, on the streaming thread \

@@ -33,6 +33,7 @@ struct ResourceBenchmarks {
                                                                    "video/x-raw,format=I420,width=1920,height=1080", "!", "jpegenc",
                                                                    "!", "multifilesink", "location=\(folder)/gst-%03d.jpg"])
         let bursts = try burstLengths()
+        let oneShots = try oneShotRows()
         let perMinute = 60 / Double(seconds)
         let previewName = "1920x1080@30 preview for \(seconds) s (camctl preview, fakesink; gst-launch: tee to the same two branches)"
         return [
@@ -48,7 +49,21 @@ struct ResourceBenchmarks {
                          camctl: Measurement(samples: [burst.peakKiB / 1024]),
                          reference: Measurement(samples: [burstReference.peakKiB / 1024]),
                          referenceName: "gst-launch-1.0 videotestsrc num-buffers=100 ! jpegenc ! multifilesink").goal(ratioAtMost: 1.3),
-        ] + bursts
+        ] + oneShots + bursts
+    }
+
+    /// Peak memory of one photo (`camctl capture --no-library --output F`) against gst-launch
+    /// making the same JPEG, at 1920x1080 and 4032x3024.
+    private func oneShotRows() throws -> [BenchmarkRow] {
+        try [(1920, 1080), (4032, 3024)].map { width, height in
+            let ours = try usage(StartUpBenchmark.camctl, ["capture", "--device", "test", "--resolution", "\(width)x\(height)",
+                                                            "--no-library", "--output", folder + "/one-shot.jpg"])
+            let theirs = try usage("/usr/bin/gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "!", "video/x-raw,width=\(width),height=\(height)",
+                                                                "!", "jpegenc", "!", "filesink", "location=\(folder)/gst-one-shot.jpg"])
+            return BenchmarkRow(name: "Peak memory, one \(width)x\(height) photo (camctl capture --no-library --output F)", unit: "MiB",
+                                camctl: Measurement(samples: [ours.peakKiB / 1024]), reference: Measurement(samples: [theirs.peakKiB / 1024]),
+                                referenceName: "gst-launch-1.0 videotestsrc num-buffers=1 ! jpegenc ! filesink").goal(ratioAtMost: 1.3)
+        }
     }
 
     /// Peak memory of long bursts against a burst of 10 at the same rate: a 1080p camera at

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Process start to the photo saved (`camctl capture --device test`) against a one-shot command of
-/// another tool making the same 1920x1080 JPEG, and process start to the first preview frame
-/// against gst-launch showing the same camera; run alternately.
+/// another tool making the same 1920x1080 or 4032x3024 JPEG, process start to the first preview
+/// frame against gst-launch showing the same camera, and `camctl --version` against
+/// `gst-launch-1.0 --version`; run alternately.
 struct StartUpBenchmark {
     let name: String
     let camctlArguments: [String]
@@ -49,6 +50,15 @@ struct StartUpBenchmark {
                                                     "video/x-raw,width=1280,height=720", "!"]
                                                    + frameSink.split(separator: " ").map(String.init)),
             firstFrame: frameFile))
+        benchmarks.append(StartUpBenchmark(
+            name: "Start to photo saved: camctl capture --device test --no-library --output F, 4032x3024",
+            camctlArguments: ["capture", "--device", "test", "--resolution", "4032x3024", "--no-library", "--output", "\(folder)/camctl-12mp.jpg"],
+            referenceName: "gst-launch-1.0 videotestsrc num-buffers=1 ! jpegenc ! filesink",
+            reference: ("/usr/bin/gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "!", "video/x-raw,width=4032,height=3024",
+                                                    "!", "jpegenc", "!", "filesink", "location=\(folder)/gst-12mp.jpg"]),
+            ratioGoal: 1.2))
+        benchmarks.append(StartUpBenchmark(name: "Start to exit: camctl --version", camctlArguments: ["--version"],
+                                           referenceName: "gst-launch-1.0 --version", reference: ("/usr/bin/gst-launch-1.0", ["--version"])))
         if FileManager.default.isExecutableFile(atPath: ffmpeg.0) {
             benchmarks.append(StartUpBenchmark(
                 name: "Start to photo saved: camctl capture --device test --no-library --output F, 1920x1080",
