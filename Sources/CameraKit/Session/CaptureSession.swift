@@ -161,33 +161,40 @@ public actor CaptureSession {
     /// restarting the camera. Photos taken from then on have the new look, size and orientation.
     public func changeImage(to image: ImageSettings) async throws(CaptureError) {
         try image.validate()
-        guard let current = running else {
-            configuration.image = image
-            return
+        // The session may stop, or its pipeline be made anew (a camera back after a stall, a
+        // switch), while a change waits: a pipeline replaced meanwhile gets the change in turn.
+        for _ in 0..<3 {
+            guard let current = running else {
+                configuration.image = image
+                return
+            }
+            if try await change(current.graph, to: image, format: current.format) { return }
         }
+        throw CaptureError(.notRunning, "the camera restarted again and again while its image settings were being changed")
+    }
+
+    /// Changes a running pipeline's picture; false when the session made another pipeline meanwhile.
+    private func change(_ graph: SessionGraph, to image: ImageSettings, format: CaptureFormat) async throws(CaptureError) -> Bool {
         var updated = configuration
         updated.image = image
-        let layout = layout(of: updated, format: current.format)
+        let layout = layout(of: updated, format: format)
         let stage = layout.image
-        // The session may stop, or switch cameras, while this waits: what it then changes is
-        // checked against the pipeline it started with.
-        let graph = current.graph
-        func stillRunning() throws(CaptureError) {
-            guard running?.graph.pipeline === graph.pipeline else {
-                throw CaptureError(.notRunning, "the session stopped while its image settings were being changed")
-            }
+        func stillRunning() throws(CaptureError) -> Bool {
+            guard let running else { throw CaptureError(.notRunning, "the session stopped while its image settings were being changed") }
+            return running.graph.pipeline === graph.pipeline
         }
         if image.filters != configuration.image.filters || image.overlay != configuration.image.overlay {
             let look = try ImageLook(stage)
             try await look.replace(graph.look, in: graph)
-            try stillRunning()
+            guard try stillRunning() else { return false }
             running?.graph.look = look
         }
         try await graph.adjust(to: stage)
         try await outputs.imageChanged(in: graph, layout: layout)
-        try stillRunning()
+        guard try stillRunning() else { return false }
         running?.description = layout.description
         configuration.image = image
+        return true
     }
 
     /// The pipeline the configuration makes, in gst-launch syntax, without starting it.
