@@ -137,7 +137,7 @@ public final class CameraServer: Sendable {
     /// the streams, and stops listening.
     public func stop() async {
         _ = try? await camera.perform(.stop)
-        await camera.finishProcessing()
+        try? await camera.finishProcessing()  // its reports are events, told to whoever still listens
         node?.leave()
         for task in watchers.withLock({ $0 }) { task.cancel() }
         events.finish()

@@ -103,6 +103,6 @@ struct BoothCommand: Subcommand {
         }
         await captureSession.stop()
         if ending == .interrupt { throw CommandFailure.interrupted }
-        await booth.finishProcessing()
+        try await booth.finishProcessing()
     }
 }

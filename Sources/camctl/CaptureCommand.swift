@@ -93,7 +93,7 @@ struct CaptureCommand: Subcommand {
             throw error
         }
         await captureSession.stop()
-        await operating.finishProcessing()
+        try await operating.finishProcessing()
     }
 
     private func takePhotos(with operating: OperatorConsole, controls: ControlInbox) async throws(CommandFailure) {

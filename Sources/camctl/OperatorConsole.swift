@@ -60,8 +60,14 @@ final class OperatorConsole: Sendable {
     }
 
     /// Waits until the photos finished after their shots are final; each is printed then.
-    func finishProcessing() async {
-        await camera.finishProcessing()
+    ///
+    /// - Throws: exit code 74 when standard output refused one (the photos are kept).
+    func finishProcessing() async throws(CommandFailure) {
+        do {
+            try await camera.finishProcessing()
+        } catch {
+            throw CommandFailure(error)
+        }
     }
 
     /// Does what the action asks; a hook that failed is noted. With `notingCameraFailure`, a

@@ -78,7 +78,7 @@ struct PreviewCommand: Subcommand {
             }
         }
         await captureSession.stop()
-        await operating.finishProcessing()
+        try await operating.finishProcessing()
         if let error = failure.error.withLock({ $0 }) { throw error }
     }
 

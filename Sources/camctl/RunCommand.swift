@@ -103,7 +103,7 @@ struct RunCommand: Subcommand {
             throw error
         }
         await session.stop()
-        await runner.operating.finishProcessing()
+        try await runner.operating.finishProcessing()
     }
 
     /// The largest description file read.

@@ -53,6 +53,7 @@ struct FailureMessagesTests {
 
     @Test("Results that standard output refuses (a full disk) exit 74, the photo kept", arguments: [
         ["capture", "--device", "test", "--resolution", "320x240", "--json"],
+        ["capture", "--device", "test", "--resolution", "320x240", "--hevc"],
         ["library", "list", "--json"],
         ["library", "list"],
         ["devices", "--json"],

@@ -24,6 +24,8 @@ public actor PhotoFinishing {
     private var queued = Set<Int64>()
     private var worker: Task<Void, Never>?
     private var idle: [CheckedContinuation<Void, Never>] = []
+    /// The first failure of `report` (standard output refused), for ``drain()`` to hand on.
+    private var reportFailure: (any Error)?
 
     init(folder: String, report: (@Sendable (Delivered) throws -> Void)?, events: AsyncStream<OperatorEvent>.Continuation) {
         self.folder = folder
@@ -39,7 +41,7 @@ public actor PhotoFinishing {
         let finishing = PhotoFinishing(folder: folder, report: nil, events: continuation)
         Task {
             await finishing.resume(whenSpooled: false)
-            await finishing.drain()
+            _ = await finishing.drain()
             await finishing.stop()
             continuation.finish()
         }
@@ -66,10 +68,12 @@ public actor PhotoFinishing {
         for photo in photos { enqueue(.finish(id: photo.id, item: nil, device: nil)) }
     }
 
-    /// Returns once every photo given so far is finished.
-    func drain() async {
-        guard worker != nil else { return }
-        await withCheckedContinuation { idle.append($0) }
+    /// Returns once every photo given so far is finished, with the first failure of telling of
+    /// one (taken, so it is handed on once).
+    func drain() async -> (any Error)? {
+        if worker != nil { await withCheckedContinuation { idle.append($0) } }
+        defer { reportFailure = nil }
+        return reportFailure
     }
 
     /// Stops the encoders (after ``drain()``, or leaving what is left to the next process).
@@ -92,7 +96,7 @@ public actor PhotoFinishing {
                 await finish(id, item: item, device: device)
                 queued.remove(id)
             case .tell(let delivered):
-                try? report?(delivered)
+                tell(delivered)
             }
         }
         worker = nil
@@ -120,11 +124,21 @@ public actor PhotoFinishing {
             events.yield(.processed(final))
             // This process's own photos are told of as it tells of every photo it delivers.
             if let item, let device {
-                try? report?(Delivered(path: final.path, libraryPhoto: final, copy: nil,
-                                       item: item.finished(codec: .hevc, byteCount: final.byteCount), device: device))
+                tell(Delivered(path: final.path, libraryPhoto: final, copy: nil,
+                               item: item.finished(codec: .hevc, byteCount: final.byteCount), device: device))
             }
         } catch {
             events.yield(.processingFailed(id: id, reason: Self.sentence(error)))
+        }
+    }
+
+    /// Reports a picture; after a failure, nothing more (the front end's output is gone).
+    private func tell(_ delivered: Delivered) {
+        guard reportFailure == nil else { return }
+        do {
+            try report?(delivered)
+        } catch {
+            reportFailure = error
         }
     }
 

@@ -86,9 +86,12 @@ public actor SessionOperator {
 
     /// Waits until every photo taken with deferred processing so far is final, then stops the
     /// encoders that made them (a front end calls it before it ends).
-    public func finishProcessing() async {
-        await finishing?.drain()
+    ///
+    /// - Throws: ``OperatorError/report(_:)`` when telling of one failed (its photo is kept).
+    public func finishProcessing() async throws(OperatorError) {
+        let failure = await finishing?.drain()
         await finishing?.stop()
+        if let failure { throw .report(failure) }
     }
 
     /// Whether photos taken with `settings` are finished later: when they ask to be, and the
