@@ -158,7 +158,6 @@ extension JSONValue {
         if case .object(let members) = self { members } else { nil }
     }
 
-    public var isNull: Bool { self == .null }
 }
 
 extension JSONValue: Equatable {
