@@ -16,7 +16,7 @@ final class FileServer {
     init() async throws {
         folder = try TemporaryFolder()
         process = try ChildProcess.Running("/usr/bin/python3", ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", folder.url.path])
-        guard await process.output(containing: "Serving HTTP", timeout: 20),
+        guard await process.output(containing: "Serving HTTP", timeout: 60),
               let port = process.outputSoFar.firstMatch(of: /port ([0-9]+)/).map({ String($0.1) }) else {
             throw ChildProcess.Failure(message: "the file server did not start: \(process.outputSoFar)")
         }
