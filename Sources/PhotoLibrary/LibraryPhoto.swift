@@ -1,8 +1,13 @@
 import FoundationEssentials
 import Glibc
 
-/// A photo kept in the library, as its index records it.
+/// A photo or movie kept in the library, as its index records it.
 public struct LibraryPhoto: Sendable, Equatable {
+    /// What a library item is.
+    public enum Kind: String, Sendable, Equatable {
+        case photo, movie
+    }
+
     /// The photo's number in the library, never reused.
     public let id: Int64
     /// The photo file.
@@ -16,7 +21,7 @@ public struct LibraryPhoto: Sendable, Equatable {
     /// Size in pixels.
     public let width: Int
     public let height: Int
-    /// `jpeg` or `hevc`.
+    /// `jpeg` or `hevc` for a photo, `h264` for a movie.
     public let codec: String
     /// The EXIF orientation, 1 to 8.
     public let orientation: Int
@@ -27,6 +32,10 @@ public struct LibraryPhoto: Sendable, Equatable {
     /// Whether the photo's final file is still to be made from its spooled frame; meanwhile its
     /// file is a proxy (a JPEG of the same picture).
     public let isProcessing: Bool
+    /// A photo, or a movie (an MP4 file, its thumbnail its first frame).
+    public let kind: Kind
+    /// A movie's length in seconds; `nil` for a photo.
+    public let duration: Double?
 
     /// The photo file's name in the library folder.
     public var fileName: String { path.split(separator: "/").last.map(String.init) ?? path }

@@ -89,10 +89,13 @@ extension PhotoLibrary {
         guard mkdir(spoolFolder, 0o755) == 0 || errno == EEXIST else { throw DurableFile.WriteError(path: spoolFolder, code: errno) }
     }
 
-    /// Adds the `state` column to an index made before photos were processed later.
-    func addStateColumn() throws(DatabaseError) {
+    /// Adds the columns an index made by an earlier camctl lacks: `state` (photos processed
+    /// later), `kind` and `duration_ms` (movies).
+    func addMissingColumns() throws(DatabaseError) {
         let columns = try database.query("PRAGMA table_info(photos)").compactMap { $0.text("name") }
-        guard !columns.contains("state") else { return }
-        try database.execute("ALTER TABLE photos ADD COLUMN state TEXT NOT NULL DEFAULT 'final'")
+        for (column, definition) in [("state", "TEXT NOT NULL DEFAULT 'final'"), ("kind", "TEXT NOT NULL DEFAULT 'photo'"),
+                                     ("duration_ms", "INTEGER")] where !columns.contains(column) {
+            try database.execute("ALTER TABLE photos ADD COLUMN \(column) \(definition)")
+        }
     }
 }

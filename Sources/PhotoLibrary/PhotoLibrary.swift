@@ -37,8 +37,12 @@ public final class PhotoLibrary {
         /// Files named as photos that are not whole pictures (damaged, or not photos at all),
         /// left as they are and not indexed; full paths.
         public var skipped: [String] = []
+        /// Movies whose recording was cut short (its process ended), kept up to their last whole fragment.
+        public var recoveredMovies: [LibraryPhoto] = []
 
-        public var isEmpty: Bool { indexed.isEmpty && dropped.isEmpty && removedLeftovers == 0 && skipped.isEmpty }
+        public var isEmpty: Bool {
+            indexed.isEmpty && dropped.isEmpty && removedLeftovers == 0 && skipped.isEmpty && recoveredMovies.isEmpty
+        }
     }
 
     /// Opens the library in `folder`, creating it if needed, and reconciles files and rows.
@@ -67,7 +71,7 @@ public final class PhotoLibrary {
         do {
             database = try Database(path: index)
             try database.execute(Self.schema)
-            try addStateColumn()
+            try addMissingColumns()
         } catch {
             throw LibraryError(error, index: index)
         }
@@ -222,7 +226,9 @@ public final class PhotoLibrary {
                     device: row.text("device") ?? "", width: Int(row.integer("width") ?? 0),
                     height: Int(row.integer("height") ?? 0), codec: row.text("codec") ?? "",
                     orientation: Int(row.integer("orientation") ?? 1), byteCount: Int(row.integer("byte_count") ?? 0),
-                    albums: albums, isProcessing: row.text("state") == "processing")
+                    albums: albums, isProcessing: row.text("state") == "processing",
+                    kind: LibraryPhoto.Kind(rawValue: row.text("kind") ?? "") ?? .photo,
+                    duration: row.integer("duration_ms").map { Double($0) / 1000 })
             }
         } catch {
             throw LibraryError(error, index: indexPath)
@@ -327,6 +333,7 @@ public final class PhotoLibrary {
                 for name in thumbnails where !keptThumbnails.contains(name) {
                     if unlink(thumbnailFolder + "/" + name) == 0 { found.removedLeftovers += 1 }
                 }
+                try recoverRecordings(into: &found)
                 // Spooled frames of photos no longer processing (finished, deleted, or never recorded).
                 for name in (try? FileManager.default.contentsOfDirectory(atPath: spoolFolder)) ?? []
                 where !processingStems.contains(Self.stem(of: name)) {
@@ -348,16 +355,23 @@ public final class PhotoLibrary {
     private func indexFound(_ name: String) throws -> LibraryPhoto? {
         let path = folder + "/" + name
         var link = stat()
-        guard lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFREG,
-              let data = try? RegularFile.contents(of: path, limit: Int.max) else { return nil }
+        guard lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFREG else { return nil }
+        let modified = Date(timeIntervalSince1970: Double(link.st_mtim.tv_sec) + Double(link.st_mtim.tv_nsec) / 1e9)
+        let thumbnail = Self.thumbnailName(for: name)
+        let hasThumbnail = FileManager.default.fileExists(atPath: thumbnailFolder + "/" + thumbnail)
+        if name.hasSuffix(".mp4") {
+            guard let movie = try? MovieFile(path: path), movie.frameCount > 0 else { return nil }
+            let id = try insertRow(file: name, thumbnail: hasThumbnail ? thumbnail : nil, capturedAt: modified.addingTimeInterval(-movie.duration),
+                                   device: "unknown", width: movie.width, height: movie.height, codec: "h264", orientation: 1,
+                                   byteCount: Int(link.st_size), movieDuration: movie.duration)
+            return try photo(id: id)
+        }
+        guard let data = try? RegularFile.contents(of: path, limit: Int.max) else { return nil }
         let codec = name.hasSuffix(".heic") ? "hevc" : "jpeg"
         let size = codec == "hevc"
             ? (try? HEIFContents(parsing: data))?.displaySize
             : JPEGFile.dimensions(of: data)
         guard let size, size.width > 0, size.height > 0 else { return nil }
-        let modified = Date(timeIntervalSince1970: Double(link.st_mtim.tv_sec) + Double(link.st_mtim.tv_nsec) / 1e9)
-        let thumbnail = Self.thumbnailName(for: name)
-        let hasThumbnail = FileManager.default.fileExists(atPath: thumbnailFolder + "/" + thumbnail)
         let id = try insertRow(file: name, thumbnail: hasThumbnail ? thumbnail : nil, capturedAt: modified, device: "unknown",
                                width: size.width, height: size.height, codec: codec, orientation: 1,
                                byteCount: data.count)
@@ -365,14 +379,16 @@ public final class PhotoLibrary {
     }
 
     /// Adds a photo's row; returns its id.
-    private func insertRow(file: String, thumbnail: String?, capturedAt: Date, device: String, width: Int, height: Int,
-                           codec: String, orientation: Int, byteCount: Int, state: String = "final") throws(DatabaseError) -> Int64 {
+    func insertRow(file: String, thumbnail: String?, capturedAt: Date, device: String, width: Int, height: Int,
+                   codec: String, orientation: Int, byteCount: Int, state: String = "final",
+                   movieDuration: Double? = nil) throws(DatabaseError) -> Int64 {
         try database.query("""
-            INSERT INTO photos (file, thumbnail, captured_at, device, width, height, codec, orientation, byte_count, state)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO photos (file, thumbnail, captured_at, device, width, height, codec, orientation, byte_count, state, kind, duration_ms)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, [.text(file), thumbnail.map { .text($0) } ?? .null, .text(Self.timestamp(capturedAt)), .text(device),
                   .integer(Int64(width)), .integer(Int64(height)), .text(codec), .integer(Int64(orientation)),
-                  .integer(Int64(byteCount)), .text(state)])
+                  .integer(Int64(byteCount)), .text(state), .text(movieDuration == nil ? "photo" : "movie"),
+                  movieDuration.map { .integer(Int64(($0 * 1000).rounded())) } ?? .null])
         return database.lastInsertedRowID
     }
 
@@ -390,7 +406,9 @@ public final class PhotoLibrary {
             codec TEXT NOT NULL,
             orientation INTEGER NOT NULL DEFAULT 1,
             byte_count INTEGER NOT NULL,
-            state TEXT NOT NULL DEFAULT 'final'
+            state TEXT NOT NULL DEFAULT 'final',
+            kind TEXT NOT NULL DEFAULT 'photo',
+            duration_ms INTEGER
         );
         CREATE INDEX IF NOT EXISTS photos_by_time ON photos (captured_at);
         CREATE TABLE IF NOT EXISTS albums (
@@ -429,7 +447,7 @@ public final class PhotoLibrary {
     /// Whether a file is named as the library names its photos (``fileName(capturedAt:extension:)``):
     /// other files in the folder (a copy, a link, a person's own picture) are not the library's.
     static func isPhotoFile(_ name: String) -> Bool {
-        name.wholeMatch(of: /[0-9]{8}-[0-9]{6}\.[0-9]{3}-[a-z0-9]{6}\.(jpg|heic)/) != nil
+        name.wholeMatch(of: /[0-9]{8}-[0-9]{6}\.[0-9]{3}-[a-z0-9]{6}\.(jpg|heic|mp4)/) != nil
     }
 
     /// Whether a name read from the index is a file name in one folder, not a path elsewhere.

@@ -1,0 +1,72 @@
+import Foundation
+import PhotoLibrary
+import TestSupport
+import Testing
+
+@Suite("Movies in the library: kept when finished, recovered when cut short, untouched while recorded", .timeLimit(.minutes(3)), .aside)
+struct MovieLibraryTests {
+    /// A 2 s 320x240 fragmented movie (half-second fragments), made by gst-launch-1.0.
+    static let movie: [UInt8] = {
+        let folder = try! TemporaryFolder()
+        let path = folder.path("movie.mp4")
+        let result = try! ChildProcess.run("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=60", "!",
+                                                              "video/x-raw,format=I420,width=320,height=240,framerate=30/1", "!",
+                                                              "x264enc", "key-int-max=15", "!", "h264parse", "!", "mp4mux",
+                                                              "fragment-duration=500", "!", "filesink", "location=\(path)"])
+        precondition(result.status == 0, result.standardError)
+        return try! [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+    }()
+
+    @Test("A finished recording becomes a movie: its row, length, size and thumbnail, beside the photos")
+    func finished() throws {
+        let folder = try TemporaryFolder()
+        let library = try PhotoLibrary(folder: folder.path("library"))
+        let recording = try library.beginRecording(capturedAt: Date())
+        try Data(Self.movie).write(to: URL(fileURLWithPath: recording.path))
+        let movie = try library.addMovie(recording, thumbnail: [0xFF, 0xD8, 0xFF, 0xD9], capturedAt: Date(), device: "Test camera",
+                                         albums: ["party"])
+        #expect(movie.kind == .movie && movie.codec == "h264" && movie.width == 320 && movie.height == 240)
+        #expect(movie.duration == 2 && movie.byteCount == Self.movie.count && movie.albums == ["party"])
+        #expect(movie.path.hasSuffix(".mp4") && !movie.path.contains("/recordings/") && FileManager.default.fileExists(atPath: movie.path))
+        #expect(movie.thumbnailPath.map { FileManager.default.fileExists(atPath: $0) } == true)
+        let reopened = try PhotoLibrary(folder: folder.path("library"))
+        let listed = try reopened.photos()
+        #expect(reopened.reconciliation.isEmpty && listed == [movie])
+    }
+
+    @Test("A recording held by its process is left alone by other openings; once let go, its whole fragments are kept")
+    func cutShort() throws {
+        let folder = try TemporaryFolder()
+        let library = try PhotoLibrary(folder: folder.path("library"))
+        var recording: PhotoLibrary.Recording? = try library.beginRecording(capturedAt: Date())
+        let path = try #require(recording?.path)
+        let cut = Array(Self.movie.prefix(Self.movie.count * 2 / 3))
+        try Data(cut).write(to: URL(fileURLWithPath: path))
+        let meanwhile = try PhotoLibrary(folder: folder.path("library"))
+        #expect(meanwhile.reconciliation.isEmpty && FileManager.default.fileExists(atPath: path))
+        recording = nil  // the process ends: its lock goes
+        let after = try PhotoLibrary(folder: folder.path("library"))
+        let kept = try #require(after.reconciliation.recoveredMovies.first)
+        #expect(kept.kind == .movie && kept.duration.map { $0 > 0 && $0 < 2 && ($0 * 2).rounded() == $0 * 2 } == true, "\(kept)")
+        #expect(!FileManager.default.fileExists(atPath: path))
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: kept.path)[.size] as? Int)
+        #expect(size == kept.byteCount && size < cut.count)
+        #expect(try after.photos().count == 1)
+    }
+
+    @Test("A recording cut before its first whole frame is removed, and only files named as recordings are touched")
+    func nothingWhole() throws {
+        let folder = try TemporaryFolder()
+        let library = try PhotoLibrary(folder: folder.path("library"))
+        var recording: PhotoLibrary.Recording? = try library.beginRecording(capturedAt: Date())
+        let path = try #require(recording?.path)
+        try Data(Self.movie.prefix(40)).write(to: URL(fileURLWithPath: path))
+        let mine = folder.path("library/recordings/my-own.mp4")
+        try Data(Self.movie.prefix(40)).write(to: URL(fileURLWithPath: mine))
+        recording = nil
+        let after = try PhotoLibrary(folder: folder.path("library"))
+        #expect(after.reconciliation.recoveredMovies.isEmpty && after.reconciliation.removedLeftovers == 1)
+        #expect(!FileManager.default.fileExists(atPath: path) && FileManager.default.fileExists(atPath: mine))
+        #expect(try after.photos().isEmpty)
+    }
+}
