@@ -33,6 +33,9 @@ struct APIError: Error, Sendable {
         case .nothingToCompose: self.init(409, "there are no photos to compose; take some first")
         case .nothingToReview: self.init(409, "there is no photo to review; take one first")
         case .nowhereToKeep: self.init(409, "the composed picture has nowhere to go: the server keeps no library")
+        case .alreadyRecording: self.init(409, "a movie is being recorded already; stop it first")
+        case .notRecording: self.init(409, "no movie is being recorded; start one first")
+        case .nowhereToRecord: self.init(409, "the movie has nowhere to go: the server keeps no library")
         }
     }
 
@@ -41,6 +44,7 @@ struct APIError: Error, Sendable {
         case .invalidSetting, .formatUnavailable: 400
         case .notRunning, .interrupted, .noCamera, .deviceNotFound, .deviceBusy: 503
         case .timeout: 504
+        case .movieNotWritten: 507
         default: 500
         }
         self.init(status, error.description)

@@ -49,6 +49,16 @@ public final class AppSource: Element, @unchecked Sendable {
         try check(gst_app_src_push_buffer(appSource, copy), "push a buffer")
     }
 
+    /// Queues a buffer of another pipeline at a time of this one's stream: only its metadata is
+    /// copied, not its memory.
+    public func push(_ buffer: Buffer, at time: ClockTime, duration: ClockTime?) throws(GStreamerError) {
+        guard let copy = gst_buffer_copy(buffer.raw) else { return }
+        copy.pointee.pts = GstClockTime(time.rawValue)
+        copy.pointee.dts = GstClockTime.max
+        copy.pointee.duration = duration.map { GstClockTime($0.rawValue) } ?? GstClockTime.max
+        try check(gst_app_src_push_buffer(appSource, copy), "push a buffer")
+    }
+
     /// Ends the stream after the queued buffers.
     public func endOfStream() throws(GStreamerError) {
         try check(gst_app_src_end_of_stream(appSource), "end the stream")

@@ -8,7 +8,7 @@ import PipelineScript
 enum Command {
     /// Every command, in the order help lists them.
     static var all: [any Subcommand.Type] {
-        [DevicesCommand.self, FiltersCommand.self, PreviewCommand.self, CaptureCommand.self, BoothCommand.self, RunCommand.self, ServeCommand.self, FleetCommand.self,
+        [DevicesCommand.self, FiltersCommand.self, PreviewCommand.self, CaptureCommand.self, RecordCommand.self, BoothCommand.self, RunCommand.self, ServeCommand.self, FleetCommand.self,
          LibraryCommand.self, OverlayCommand.self, CompletionsCommand.self]
     }
 

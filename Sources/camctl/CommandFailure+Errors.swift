@@ -14,6 +14,7 @@ extension CommandFailure {
         case .unreadableFile: .dataError
         case .invalidSetting: .usage
         case .sinkUnavailable, .notRunning, .pipeline: .software
+        case .movieNotWritten: .ioError
         }
         self.init(error.commandLineSentence, exitCode: code, details: error.debugInfo)
     }
@@ -77,6 +78,9 @@ extension CommandFailure {
         case .nowhereToKeep:
             self.init("the composed picture has nowhere to go (no library, no output path); keep the library, or name an output",
                       exitCode: .usage)
+        case .alreadyRecording: self.init("a movie is being recorded already; stop it first", exitCode: .usage)
+        case .notRecording: self.init("no movie is being recorded; start one first", exitCode: .usage)
+        case .nowhereToRecord: self.init("movies are recorded into the library; leave out --no-library", exitCode: .usage)
         }
     }
 }

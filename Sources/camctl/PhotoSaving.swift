@@ -1,6 +1,7 @@
 import CameraKit
 import CameraOperator
 import FileSystem
+import Formatting
 import FoundationEssentials
 import Glibc
 import PhotoLibrary
@@ -96,6 +97,10 @@ struct PhotoSaving {
         }
         if !repaired.indexed.isEmpty {
             Console.note("the library had \(repaired.indexed.count) photo file(s) without an entry; they were added")
+        }
+        for movie in repaired.recoveredMovies {
+            Console.note("a recording was cut short (its camctl ended); the movie is kept up to its last whole second: \(movie.path) ("
+                + String(printf: "%.1f s)", movie.duration ?? 0))
         }
         if !repaired.skipped.isEmpty {
             let named = repaired.skipped.prefix(5).joined(separator: ", ") + (repaired.skipped.count > 5 ? " and \(repaired.skipped.count - 5) more" : "")

@@ -69,6 +69,15 @@ enum SessionElement: String, CaseIterable, Sendable {
     /// The app sink of the live H.264 frames.
     case h264Frames = "h264_frames"
 
+    /// The valve closed while no movie is recorded.
+    case movieValve = "movie_valve"
+    /// The capsfilter that gives the movie's frames its size.
+    case movieSize = "movie_size"
+    /// The `videoflip` that turns (and mirrors) the movie's frames as photos are.
+    case movieOrientation = "movie_orientation"
+    /// The app sink of the movie's frames.
+    case movieFrames = "movie_frames"
+
     /// The identity element where the filters' tone segment at `index` is applied.
     static func tone(_ index: Int) -> String { "image_tone_\(index)" }
 

@@ -101,6 +101,16 @@ public final class PhotoOutput: Sendable {
         return try? await encoder.encode(RangeExpansion.fullRange(frame) ?? frame, quality: 80, width: width, height: height, turn: turn)
     }
 
+    /// A frame of another output (a movie's first) as a JPEG thumbnail whose longer side is at
+    /// most `maximumSide`; `nil` when the session is not running.
+    func thumbnail(of frame: Sample, maximumSide: Int) async -> [UInt8]? {
+        guard let info = frame.videoInfo, let encoder = state.withLock({ $0.attachment?.encoders.thumbnail }) else { return nil }
+        let scale = min(1, Double(maximumSide) / Double(max(info.width, info.height, 1)))
+        let width = max(2, Int((Double(info.width) * scale / 2).rounded()) * 2)
+        let height = max(2, Int((Double(info.height) * scale / 2).rounded()) * 2)
+        return try? await encoder.encode(RangeExpansion.fullRange(frame) ?? frame, quality: 80, width: width, height: height)
+    }
+
     /// The frame held now (the one a photo taken now would be of) as a JPEG of its own size and
     /// without metadata, answered without waiting for a new frame: a snapshot.
     ///

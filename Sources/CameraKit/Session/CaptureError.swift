@@ -26,6 +26,9 @@ public struct CaptureError: Error, Sendable, Equatable, CustomStringConvertible 
         case timeout
         /// The pipeline failed in a way the user cannot fix.
         case pipeline
+        /// A movie's file could not be written (the disk is full, its folder went away); what was
+        /// written up to its last whole fragment is kept.
+        case movieNotWritten
     }
 
     /// What the person can do about it, where that is a choice a front end offers in its own

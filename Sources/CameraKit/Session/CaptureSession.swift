@@ -31,6 +31,8 @@ public actor CaptureSession {
     public nonisolated let liveJPEGOutput = LiveJPEGOutput()
     /// Encodes the live picture as H.264 for RTSP viewers.
     public nonisolated let liveH264Output = LiveH264Output()
+    /// Records movies, when the configuration asks for movies.
+    public nonisolated let movieOutput: MovieOutput
 
     /// The configuration in force.
     public private(set) var configuration: SessionConfiguration
@@ -38,7 +40,9 @@ public actor CaptureSession {
     public private(set) var status: Status = .stopped
 
     /// The outputs, in the order their branches leave the tee. An output is registered here.
-    private nonisolated var outputs: SessionOutputs { SessionOutputs(all: [photoOutput, videoDataOutput, previewOutput, liveJPEGOutput, liveH264Output]) }
+    private nonisolated var outputs: SessionOutputs {
+        SessionOutputs(all: [photoOutput, videoDataOutput, previewOutput, liveJPEGOutput, liveH264Output, movieOutput])
+    }
 
     private var running: Running?
     private let eventStream = Broadcast<SessionEvent>()
@@ -59,6 +63,7 @@ public actor CaptureSession {
     /// Makes a session with a configuration; nothing runs until ``start()``.
     public init(configuration: SessionConfiguration = SessionConfiguration()) {
         self.configuration = configuration
+        movieOutput = MovieOutput(photoOutput: photoOutput)
     }
 
     /// The session's events from now on.

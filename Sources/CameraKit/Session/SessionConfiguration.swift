@@ -20,6 +20,9 @@ public struct SessionConfiguration: Sendable, Equatable {
     public var liveJPEG: LiveJPEGConfiguration?
     /// The live picture as H.264 (for RTSP), or `nil` for none.
     public var liveH264: LiveH264Configuration?
+    /// Whether movies can be recorded (``MovieOutput``): the session then has the movie branch,
+    /// shut while nothing is recorded.
+    public var movies = false
     /// The bytes a burst may hold in frames and photos not yet delivered
     /// (``PhotoOutput/captureBurst(count:_:memoryBudget:each:)``); 32 MiB unless changed.
     public var burstMemoryBudget = PhotoOutput.defaultBurstMemoryBudget

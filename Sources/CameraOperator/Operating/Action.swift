@@ -53,7 +53,14 @@ public enum Action: Sendable {
     /// End a running booth: a countdown or showing ends now, no more shots are taken, and those
     /// taken are composed (and reviewed, when the booth reviews) without showing the result.
     case endBooth
-    /// Stop the session.
+    /// Start recording a movie into the library (photos can be taken meanwhile); it ends by
+    /// ``stopRecording``, or by itself at the settings' length or size.
+    case startRecording(MovieSettings)
+    /// Stop taking frames into the movie, and take them again; the movie has no gap.
+    case pauseRecording, resumeRecording
+    /// End the movie and keep it.
+    case stopRecording
+    /// Stop the session (a movie being recorded is kept first).
     case stop
 }
 

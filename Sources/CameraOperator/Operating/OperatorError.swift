@@ -14,4 +14,10 @@ public enum OperatorError: Error, Sendable {
     case nowhereToKeep
     /// A review was asked for with nothing held, or while another review waits.
     case nothingToReview
+    /// A movie was asked for while one is being recorded.
+    case alreadyRecording
+    /// A movie was asked to stop, pause or resume while none is being recorded.
+    case notRecording
+    /// A movie was asked for without a library to keep it in.
+    case nowhereToRecord
 }

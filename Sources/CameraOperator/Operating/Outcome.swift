@@ -36,6 +36,12 @@ public enum Outcome: Sendable {
     case boothTaken([Shot], composed: Delivered?)
     /// ``Action/endBooth`` ended a running booth (`false`: none was running).
     case boothEnded(Bool)
+    /// A movie is being recorded into this file (in the library's `recordings/` until it is kept).
+    case recordingStarted(path: String)
+    /// Whether the movie is paused now.
+    case recordingPaused(Bool)
+    /// The movie, kept in the library.
+    case movie(KeptMovie)
     /// The session stopped.
     case stopped
 
@@ -73,6 +79,12 @@ public enum OperatorEvent: Sendable, Equatable {
     case processed(LibraryPhoto)
     /// A photo's final file could not be made; its proxy stays as the photo.
     case processingFailed(id: Int64, reason: String)
+    /// A movie is being recorded.
+    case recordingStarted
+    /// A movie was kept in the library (stopped, or ended by itself at its length or size).
+    case movieKept(LibraryPhoto)
+    /// A movie could not be kept, or was cut short; what was whole of it is kept when it could be.
+    case movieFailed(reason: String)
 }
 
 /// What a picture shown over the whole preview is.

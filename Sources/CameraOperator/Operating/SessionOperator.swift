@@ -16,12 +16,12 @@ import Glibc
 public actor SessionOperator {
     /// The session it drives.
     public nonisolated let session: CaptureSession
-    private let delivery: PhotoDelivery
+    let delivery: PhotoDelivery
     /// Where composed pictures are copied, besides the library.
     private let compositionCopy: PhotoDelivery.Target?
     /// The albums photos go into.
-    private let albums: [String]
-    private var device: CaptureDevice
+    let albums: [String]
+    private(set) var device: CaptureDevice
     /// Tells the front end of each picture as it is written, before its hook runs.
     private let report: (@Sendable (Delivered) throws -> Void)?
     /// How many pictures were delivered; numbers each copy's name.
@@ -51,10 +51,14 @@ public actor SessionOperator {
     public private(set) var shownPicture: (kind: ShownPicture, jpeg: [UInt8])?
     /// Whether a booth runs, and whether ``Action/endBooth`` asked it to end.
     private var booth: (isRunning: Bool, isEnding: Bool) = (false, false)
-    private let eventContinuation: AsyncStream<OperatorEvent>.Continuation
+    let eventContinuation: AsyncStream<OperatorEvent>.Continuation
     /// Finishes the library's photos taken with deferred processing, in the background; `nil`
     /// when every photo is delivered final.
     private let finishing: PhotoFinishing?
+
+    /// The movie being recorded: its number and the task that keeps it once it ends.
+    var movie: (number: Int, keeping: Task<Result<KeptMovie, OperatorError>, Never>)?
+    var movies = 0
 
     /// What happens while actions run (a countdown's seconds); one reader.
     public nonisolated let events: AsyncStream<OperatorEvent>
@@ -165,9 +169,23 @@ public actor SessionOperator {
                 return .imageChanged(image)
             case .compose(let columns, let quality, let albums):
                 return try await compose(columns: columns, quality: quality, albums: albums)
+            case .startRecording(let settings):
+                return try await startRecording(settings)
+            case .pauseRecording, .resumeRecording:
+                guard movie != nil else { throw OperatorError.notRecording }
+                if case .pauseRecording = action { session.movieOutput.pauseRecording() } else { session.movieOutput.resumeRecording() }
+                return .recordingPaused(session.movieOutput.isPaused)
+            case .stopRecording:
+                guard movie != nil else { throw OperatorError.notRecording }
+                session.movieOutput.endRecording()
+                return .movie(try await movieKept())
             case .stop:
                 countdown?.cancel()
                 _ = answerReview(nil)
+                if movie != nil {
+                    session.movieOutput.endRecording()
+                    _ = try? await movieKept()
+                }
                 await session.stop()
                 return .stopped
             }

@@ -1,0 +1,107 @@
+import GStreamer
+import Synchronization
+
+/// The pipeline one movie is written by: the session's frames pushed in, H.264 from x264 (tuned
+/// for a live camera: no frame held back for look-ahead, so memory stays small and a stop is
+/// final at once), muxed into fragmented MP4 with a fragment each second, so a process killed
+/// while recording leaves a file that plays up to its last whole fragment.
+final class MovieWriter: Sendable {
+    private let pipeline: Pipeline
+    private let source: AppSource
+    /// The first error the pipeline posted (the disk full, the file gone), once there is one.
+    private let failure = FirstFailure()
+    private let watch: Task<Void, Never>
+
+    /// The length of a fragment: what a kill can lose at most.
+    static let fragmentMilliseconds = 1000
+
+    /// Starts writing a movie of `width`x`height` I420 frames at `frameRate` to `path`.
+    init(path: String, width: Int, height: Int, frameRate: Fraction, kilobitsPerSecond: Int) async throws(CaptureError) {
+        let keyInterval = max(1, Int((frameRate.doubleValue * 2).rounded()))
+        let description = "appsrc name=input ! video/x-raw,format=I420,width=\(width),height=\(height),framerate=\(frameRate) "
+            + "! x264enc speed-preset=veryfast tune=zerolatency key-int-max=\(keyInterval) bitrate=\(kilobitsPerSecond) "
+            + "! video/x-h264,profile=high ! h264parse ! mp4mux fragment-duration=\(Self.fragmentMilliseconds) "
+            + "! filesink location=\"\(Self.quoted(path))\""
+        do {
+            pipeline = try Pipeline(describing: description)
+        } catch {
+            throw CaptureError.converting(error, context: "the movie's encoder could not be built")
+        }
+        guard let source = pipeline.element(named: "input", as: AppSource.self) else {
+            throw CaptureError(.pipeline, "the movie's encoder has no app source")
+        }
+        self.source = source
+        let messages = pipeline.messages(bufferingNewest: 64), failure = self.failure
+        watch = Task {
+            for await message in messages {
+                guard case .error(let report) = message else { continue }
+                failure.keep(GStreamerError(report))
+                return
+            }
+        }
+        do {
+            try await pipeline.beginStateChange(to: .playing)
+        } catch {
+            await stop()
+            throw CaptureError.converting(error, context: "the movie's encoder could not start")
+        }
+    }
+
+    /// A path as a quoted gst-launch property value.
+    private static func quoted(_ path: String) -> String {
+        path.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
+    }
+
+    /// Hands a frame to the encoder at `time` of the movie; `false` once the writer failed.
+    /// Called on the session's streaming thread; never waits.
+    func push(_ buffer: Buffer, at time: ClockTime, duration: ClockTime?) -> Bool {
+        guard failure.error == nil else { return false }
+        do {
+            try source.push(buffer, at: time, duration: duration)
+            return true
+        } catch {
+            failure.keep(error)
+            return false
+        }
+    }
+
+    /// The first failure, as a capture error, once there is one.
+    var failed: CaptureError? {
+        failure.error.map { error in
+            let cause = error.report?.domain == .resource ? "the movie's file could not be written (\(error.report?.text ?? error.message))"
+                : "the movie's encoder failed (\(error.message))"
+            return CaptureError(.movieNotWritten, cause + "; what was recorded before is kept", debugInfo: error.debugInfo)
+        }
+    }
+
+    /// Ends the movie: the frames pushed are encoded and the file's index written. Returns the
+    /// failure that cut it short, if one did.
+    func finish() async -> CaptureError? {
+        if failed == nil {
+            try? source.endOfStream()
+            do {
+                try await pipeline.waitForEndOfStream(timeout: .seconds(20))
+            } catch {
+                failure.keep(error)
+            }
+        }
+        await stop()
+        return failed
+    }
+
+    private func stop() async {
+        try? await pipeline.stop()
+        watch.cancel()
+    }
+}
+
+/// The first of the errors kept, shared between the bus's watch and the streaming thread.
+private final class FirstFailure: Sendable {
+    private let first = Mutex<GStreamerError?>(nil)
+
+    var error: GStreamerError? { first.withLock { $0 } }
+
+    func keep(_ error: GStreamerError) {
+        first.withLock { $0 = $0 ?? error }
+    }
+}

@@ -1,0 +1,312 @@
+import GStreamer
+import Glibc
+import Synchronization
+
+/// Records the session's picture (filters, zoom and framing as photos have them) into movie files,
+/// as AVCaptureMovieFileOutput does, beside the photo output: photos can be taken while recording.
+///
+/// Frames go from the session's branch (a valve shut while nothing is recorded) to a
+/// ``MovieWriter`` of their own, in place, never copied. Each frame is dated from the recording's
+/// start, less the time it was paused, so a movie plays without gaps.
+///
+/// ```swift
+/// try await session.movieOutput.startRecording(to: path, MovieSettings(maximumDuration: 10))
+/// await session.movieOutput.recordingEnded()   // its length reached
+/// let movie = try await session.movieOutput.stopRecording()
+/// ```
+public final class MovieOutput: Sendable {
+    private let state = Mutex(State())
+    /// Makes the thumbnail of a movie's first frame.
+    private let photoOutput: PhotoOutput
+
+    init(photoOutput: PhotoOutput) {
+        self.photoOutput = photoOutput
+    }
+
+    private struct State {
+        /// The branch's elements while the session runs.
+        var valve: Element?
+        var size: Element?
+        var orientation: Element?
+        /// The picture the image stage makes now, and the camera's frame rate.
+        var image: ImageStage?
+        var frameRate = Fraction(30)
+        var recording: Recording?
+        /// Told when a recording ends by itself (a limit, a failure); one waiter.
+        var endWaiter: CheckedContinuation<Void, Never>?
+    }
+
+    /// A recording in progress.
+    private struct Recording {
+        let writer: MovieWriter
+        let settings: MovieSettings
+        let path: String
+        let width: Int, height: Int
+        let frameDuration: ClockTime
+        /// The first frame's time on the session's clock, and the time spent paused since.
+        var start: ClockTime?
+        var pausedSpan: UInt64 = 0
+        /// The movie time of the last frame written.
+        var lastTime: ClockTime?
+        var frames = 0
+        var isPaused = false
+        /// Whether the next frame is the first after a pause.
+        var resuming = false
+        /// Why it ended by itself, once it did.
+        var ended: MovieEnding?
+        var firstFrame: Sample?
+    }
+
+    /// Whether a movie is being recorded now (paused or not).
+    public var isRecording: Bool { state.withLock { $0.recording != nil } }
+
+    /// Starts recording the session's picture into a new movie at `path`.
+    ///
+    /// - Throws: ``CaptureError`` when the session is not running or does not record movies
+    ///   (``SessionConfiguration/movies``), a movie is already being recorded, or the encoder fails.
+    public func startRecording(to path: String, _ settings: MovieSettings = MovieSettings()) async throws(CaptureError) {
+        let (image, frameRate, running) = state.withLock { ($0.image, $0.frameRate, $0.valve != nil) }
+        guard running, let image else {
+            throw CaptureError(.notRunning, "the session is not running with movies, so nothing can be recorded")
+        }
+        guard !isRecording else { throw CaptureError(.invalidSetting, "a movie is being recorded already; stop it first") }
+        let orientation = ExifOrientation(rotation: image.settings.rotation, mirrored: image.settings.mirrorsPhotos)
+        let picture = image.outputSize
+        let width = picture.width / 2 * 2, height = picture.height / 2 * 2
+        let (shownWidth, shownHeight) = orientation.swapsSides ? (height, width) : (width, height)
+        let writer = try await MovieWriter(path: path, width: shownWidth, height: shownHeight, frameRate: frameRate,
+                                           kilobitsPerSecond: settings.kilobitsPerSecond ?? Self.bitRate(width: width, height: height, frameRate: frameRate))
+        let frameDuration = ClockTime(nanoseconds: UInt64(1e9 / max(1, frameRate.doubleValue)))
+        let elements = state.withLock { state -> (Element?, Element?, Element?)? in
+            guard state.recording == nil else { return nil }
+            state.recording = Recording(writer: writer, settings: settings, path: path, width: shownWidth, height: shownHeight,
+                                        frameDuration: frameDuration)
+            return (state.valve, state.size, state.orientation)
+        }
+        guard let (valve, size, flip) = elements else {
+            _ = await writer.finish()
+            throw CaptureError(.invalidSetting, "a movie is being recorded already; stop it first")
+        }
+        try? size?.setProperty("caps", .string("video/x-raw,format=I420,width=\(width),height=\(height)"))
+        try? flip?.setProperty("video-direction", .string(ExifOrientation.direction(ofMethod: orientation.showing)))
+        try? valve?.setProperty("drop", false)
+    }
+
+    /// A bit rate that keeps detail at the frame size and rate: about an eighth of a bit a pixel.
+    static func bitRate(width: Int, height: Int, frameRate: Fraction) -> Int {
+        max(500, Int(Double(width * height) * frameRate.doubleValue / 8 / 1000))
+    }
+
+    /// Stops taking frames into the movie until ``resumeRecording()``; the movie shows no gap.
+    public func pauseRecording() {
+        let valve = state.withLock { state -> Element? in
+            guard state.recording != nil else { return nil }
+            state.recording?.isPaused = true
+            return state.valve
+        }
+        try? valve?.setProperty("drop", true)
+    }
+
+    /// Takes frames into the paused movie again.
+    public func resumeRecording() {
+        let valve = state.withLock { state -> Element? in
+            guard let recording = state.recording, recording.isPaused, recording.ended == nil else { return nil }
+            state.recording?.isPaused = false
+            state.recording?.resuming = true
+            return state.valve
+        }
+        try? valve?.setProperty("drop", false)
+    }
+
+    /// Whether the movie is paused now.
+    public var isPaused: Bool { state.withLock { $0.recording?.isPaused ?? false } }
+
+    /// Waits until the recording ends by itself: it reached its length or size, or its file
+    /// could not be written. Returns at once when nothing is recorded. One caller waits at a time.
+    public func recordingEnded() async {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state -> Bool in
+                guard let recording = state.recording, recording.ended == nil else { return true }
+                state.endWaiter?.resume()
+                state.endWaiter = continuation
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// Ends the recording as if it had reached its end: no frame is taken after this one, and
+    /// whoever waits in ``recordingEnded()`` goes on (to ``stopRecording()``).
+    public func endRecording() {
+        let valve = state.withLock { state -> Element? in
+            guard state.recording != nil else { return nil }
+            if state.recording?.ended == nil { state.recording?.ended = .stopped }
+            state.endWaiter?.resume()
+            state.endWaiter = nil
+            return state.valve
+        }
+        try? valve?.setProperty("drop", true)
+    }
+
+    /// Ends the movie: the frames taken are encoded and the file's index written.
+    ///
+    /// - Returns: What was recorded; its ``RecordedMovie/failure`` says when the file could not be
+    ///   written to its end (what was written whole before stays).
+    /// - Throws: ``CaptureError`` when no movie is being recorded.
+    public func stopRecording() async throws(CaptureError) -> RecordedMovie {
+        let taken = state.withLock { state -> (Recording, Element?)? in
+            guard let recording = state.recording else { return nil }
+            state.recording = nil
+            state.endWaiter?.resume()
+            state.endWaiter = nil
+            return (recording, state.valve)
+        }
+        guard let (recording, valve) = taken else { throw CaptureError(.invalidSetting, "no movie is being recorded") }
+        try? valve?.setProperty("drop", true)
+        let failure = await recording.writer.finish()
+        let duration = recording.lastTime.map { Double($0.nanoseconds + recording.frameDuration.nanoseconds) / 1e9 } ?? 0
+        var thumbnail: [UInt8] = []
+        if let first = recording.firstFrame { thumbnail = await photoOutput.thumbnail(of: first, maximumSide: 320) ?? [] }
+        return RecordedMovie(path: recording.path, width: recording.width, height: recording.height, frameCount: recording.frames,
+                             duration: duration, ending: failure.map { .failed($0) } ?? recording.ended ?? .stopped,
+                             thumbnail: thumbnail)
+    }
+
+    /// Called on the streaming thread with each frame while the valve is open.
+    private func deliver(_ sample: Sample) {
+        guard let buffer = sample.buffer, let time = buffer.presentationTime else { return }
+        let (ended, valve) = state.withLock { state -> (Bool, Element?) in
+            guard var recording = state.recording, !recording.isPaused, recording.ended == nil else { return (false, nil) }
+            defer { state.recording = recording }
+            let start = recording.start ?? time
+            if recording.start == nil {
+                recording.start = time
+                recording.firstFrame = sample
+            }
+            if recording.resuming, let last = recording.lastTime {
+                // The pause's span leaves the movie: this frame follows the last one written.
+                let elapsed = time.nanoseconds &- start.nanoseconds
+                recording.pausedSpan = elapsed &- (last.nanoseconds + recording.frameDuration.nanoseconds)
+                recording.resuming = false
+            }
+            let elapsed = time.nanoseconds >= start.nanoseconds + recording.pausedSpan ? time.nanoseconds - start.nanoseconds - recording.pausedSpan : 0
+            let movieTime = ClockTime(nanoseconds: max(elapsed, recording.lastTime.map { $0.nanoseconds + 1 } ?? 0))
+            guard recording.writer.push(buffer, at: movieTime, duration: recording.frameDuration) else {
+                recording.ended = .failed(recording.writer.failed ?? CaptureError(.movieNotWritten, "the movie's file could not be written"))
+                return (true, state.valve)
+            }
+            recording.lastTime = movieTime
+            recording.frames += 1
+            if let limit = recording.settings.maximumDuration,
+               Double(movieTime.nanoseconds + recording.frameDuration.nanoseconds) / 1e9 >= limit - 1e-6 {
+                recording.ended = .reachedDuration
+            } else if let limit = recording.settings.maximumBytes, recording.frames % 15 == 0, Self.nearsSize(limit, recording) {
+                recording.ended = .reachedSize
+            }
+            return (recording.ended != nil, state.valve)
+        }
+        guard ended else { return }
+        try? valve?.setProperty("drop", true)
+        state.withLock { state in
+            state.endWaiter?.resume()
+            state.endWaiter = nil
+        }
+    }
+
+    /// Whether the file is within a second and a half of `limit` bytes at its rate so far: the
+    /// fragment being made and the file's index still come.
+    private static func nearsSize(_ limit: Int, _ recording: Recording) -> Bool {
+        var status = stat()
+        guard stat(recording.path, &status) == 0, let last = recording.lastTime, last.nanoseconds > 0 else { return false }
+        let perSecond = Double(status.st_size) / (Double(last.nanoseconds) / 1e9)
+        return Double(status.st_size) + perSecond * 1.5 >= Double(limit)
+    }
+}
+
+extension MovieOutput: SessionOutput {
+    /// A queue holding two seconds of frames (the encoder may lag a moment), the valve, the
+    /// recording's size and turn, and an app sink that hands frames on without dropping any.
+    func branch(in layout: SessionPipeline) -> String? {
+        guard layout.configuration.movies else { return nil }
+        let picture = layout.image.outputSize
+        let queued = max(2, Int((layout.format.frameRate.doubleValue * 2).rounded()))
+        return "split. ! queue max-size-buffers=\(queued) max-size-bytes=0 max-size-time=0 leaky=downstream "
+            + "! valve \(SessionElement.movieValve.assignment) drop=\(!isRecording) ! videoscale add-borders=true ! videoconvert "
+            + "! capsfilter \(SessionElement.movieSize.assignment) caps=\"video/x-raw,format=I420,width=\(picture.width / 2 * 2),height=\(picture.height / 2 * 2)\" "
+            + "! videoflip \(SessionElement.movieOrientation.assignment) ! appsink \(SessionElement.movieFrames.assignment) "
+            + "sync=false async=false max-buffers=0 drop=false wait-on-eos=false"
+    }
+
+    func attach(to graph: SessionGraph, layout: SessionPipeline) throws(CaptureError) {
+        guard layout.configuration.movies else { return }
+        let valve = try graph.element(.movieValve), size = try graph.element(.movieSize), flip = try graph.element(.movieOrientation)
+        try graph.appSink(.movieFrames).setHandlers(onSample: { [self] in deliver($0) })
+        state.withLock { state in
+            (state.valve, state.size, state.orientation) = (valve, size, flip)
+            (state.image, state.frameRate) = (layout.image, layout.format.frameRate)
+        }
+    }
+
+    /// A recording keeps its size and turn; the next one takes the new picture's.
+    func imageChanged(in graph: SessionGraph, layout: SessionPipeline) async throws(CaptureError) {
+        state.withLock { $0.image = layout.image }
+    }
+
+    /// The pipeline stops: a recording in progress ends, to be stopped and kept.
+    func detach(_ reason: CaptureError) {
+        state.withLock { state in
+            if state.recording != nil, state.recording?.ended == nil { state.recording?.ended = .sessionStopped }
+            (state.valve, state.size, state.orientation, state.image) = (nil, nil, nil, nil)
+            state.endWaiter?.resume()
+            state.endWaiter = nil
+        }
+    }
+}
+
+/// How a movie is recorded.
+public struct MovieSettings: Sendable, Equatable {
+    /// Seconds after which the recording ends by itself; `nil` for no limit.
+    public var maximumDuration: Double?
+    /// Bytes the file stays within, ending the recording by itself; `nil` for no limit.
+    public var maximumBytes: Int?
+    /// The H.264 bit rate; `nil` chooses one for the picture's size and rate.
+    public var kilobitsPerSecond: Int?
+
+    public init(maximumDuration: Double? = nil, maximumBytes: Int? = nil, kilobitsPerSecond: Int? = nil) {
+        (self.maximumDuration, self.maximumBytes, self.kilobitsPerSecond) = (maximumDuration, maximumBytes, kilobitsPerSecond)
+    }
+}
+
+/// Why a recording ended.
+public enum MovieEnding: Sendable, Equatable {
+    /// It was stopped.
+    case stopped
+    /// It reached ``MovieSettings/maximumDuration``.
+    case reachedDuration
+    /// It neared ``MovieSettings/maximumBytes``.
+    case reachedSize
+    /// The session stopped (the camera went away, or the session was stopped).
+    case sessionStopped
+    /// Its file could not be written on; what was written whole before stays.
+    case failed(CaptureError)
+}
+
+/// A movie recorded: its file, picture, frames and length, and how it ended.
+public struct RecordedMovie: Sendable {
+    public let path: String
+    public let width: Int
+    public let height: Int
+    /// The frames handed to the encoder.
+    public let frameCount: Int
+    /// Seconds, from the first frame to the end of the last.
+    public let duration: Double
+    public let ending: MovieEnding
+    /// The first frame as a JPEG of at most 320 pixels a side; empty when none could be made.
+    public let thumbnail: [UInt8]
+
+    /// The failure that cut it short, if one did.
+    public var failure: CaptureError? {
+        if case .failed(let error) = ending { return error }
+        return nil
+    }
+}

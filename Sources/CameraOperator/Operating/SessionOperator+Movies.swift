@@ -1,0 +1,74 @@
+import CameraKit
+import FoundationEssentials
+import Glibc
+import PhotoLibrary
+
+/// Movies: recorded into the library's `recordings/`, kept beside the photos once they end.
+extension SessionOperator {
+    /// Starts a movie; a task waits for its end (asked, or by itself) and keeps it.
+    func startRecording(_ settings: MovieSettings) async throws(OperatorError) -> Outcome {
+        guard movie == nil else { throw .alreadyRecording }
+        guard let library = delivery.library else { throw .nowhereToRecord }
+        let startedAt = Date()
+        let recording: PhotoLibrary.Recording
+        do {
+            recording = try library.beginRecording(capturedAt: startedAt)
+        } catch {
+            throw .delivery(.library(error))
+        }
+        do {
+            try await session.movieOutput.startRecording(to: recording.path, settings)
+        } catch {
+            unlink(recording.path)
+            throw .capture(error)
+        }
+        movies += 1
+        let number = movies
+        movie = (number, Task { await self.keepWhenEnded(recording, startedAt: startedAt, number: number) })
+        eventContinuation.yield(.recordingStarted)
+        return .recordingStarted(path: recording.path)
+    }
+
+    /// Waits until the movie being recorded is kept (it was asked to end, or ended by itself).
+    ///
+    /// - Throws: ``OperatorError/notRecording`` when none is being recorded, or the failure that
+    ///   kept the movie from being kept or cut it short (what was whole of it is kept).
+    public func movieKept() async throws(OperatorError) -> KeptMovie {
+        guard let movie else { throw .notRecording }
+        return try await movie.keeping.value.get()
+    }
+
+    /// Whether a movie is being recorded.
+    public var isRecording: Bool { movie != nil }
+
+    private func keepWhenEnded(_ recording: PhotoLibrary.Recording, startedAt: Date, number: Int) async -> Result<KeptMovie, OperatorError> {
+        await session.movieOutput.recordingEnded()
+        let result = await keep(recording, startedAt: startedAt)
+        if movie?.number == number { movie = nil }
+        switch result {
+        case .success(let kept):
+            eventContinuation.yield(.movieKept(kept.libraryMovie))
+            if let failure = kept.recorded.failure { eventContinuation.yield(.movieFailed(reason: failure.description)) }
+        case .failure(let error):
+            eventContinuation.yield(.movieFailed(reason: "\(error)"))
+        }
+        return result
+    }
+
+    /// Ends the movie's file and keeps it in the library, with its first frame as its thumbnail.
+    private func keep(_ recording: PhotoLibrary.Recording, startedAt: Date) async -> Result<KeptMovie, OperatorError> {
+        let recorded: RecordedMovie
+        do {
+            recorded = try await session.movieOutput.stopRecording()
+        } catch {
+            return .failure(.capture(error))
+        }
+        guard let library = delivery.library else { return .failure(.nowhereToRecord) }
+        do {
+            let kept = try library.addMovie(recording, thumbnail: recorded.thumbnail, capturedAt: startedAt, device: device.name, albums: albums)
+            return .success(KeptMovie(libraryMovie: kept, recorded: recorded, device: (device.name, device.id)))
+        } catch {
+            return .failure(recorded.failure.map { .capture($0) } ?? .delivery(.library(error)))
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import CameraKit
+import CameraOperator
+import Formatting
+import FoundationEssentials
+import Glibc
+
+/// `camctl record`: records a movie into the library until stopped, or for `--duration` seconds,
+/// or up to `--max-size` megabytes; photos can be taken meanwhile.
+struct RecordCommand: Subcommand {
+    static let name = "record"
+    static let synopsis = """
+        camctl record   [--device D] [--duration SECONDS] [--max-size MB] [--bitrate KBPS] [--resolution WxH[@FPS]]
+                        [--library DIR] [--sink ELEMENT] [--json] [--wait-for-device] [--print-pipeline]
+                        [--filter NAME] [--zoom N] [--aspect W:H] [--rotate 0|90|180|270] [...image options]
+        """
+    static let summary = "record a movie (H.264 in MP4) into the library; photos can be taken meanwhile"
+    static let help = """
+        Records the camera's picture, with its filters, zoom and framing, as H.264 in an MP4 file in the
+        library (--library DIR, else $CAMCTL_LIBRARY, else ~/Pictures/camctl), until q, SIGUSR2 or
+        Ctrl-C (which exits 130 once the movie is kept), or for --duration seconds, or until the file
+        nears --max-size megabytes. The movie's path is printed once it is kept (--json: its JSON
+        object, "kind": "movie"), with a thumbnail of its first frame. SIGUSR1, space or Enter takes a
+        photo meanwhile; p pauses and resumes the recording (the movie has no gap). --bitrate sets the
+        H.264 rate (by default about 1/8 bit a pixel: 7.8 Mbit/s at 1080p30). The file is written in
+        fragments of a second: a recording cut by a kill, a crash or a power cut is kept as a movie up
+        to its last whole fragment the next time the library is opened; a disk that fills ends the
+        recording, keeps what was written whole, and exits 74. --sink shows a preview meanwhile.
+        """ + "\n" + ImageOptions.help
+    static let options = SessionOptions.options + PhotoSaving.options + [
+        .init(name: "--duration", value: "SECONDS"), .init(name: "--max-size", value: "MB"),
+        .init(name: "--bitrate", value: "KBPS"), .init(name: "--sink", value: "ELEMENT"),
+    ]
+
+    let session: SessionOptions
+    let arguments: ParsedArguments
+    let settings: MovieSettings
+    let sink: String?
+
+    init(_ arguments: ParsedArguments) throws(CommandFailure) {
+        try arguments.requirePositionals([])
+        self.arguments = arguments
+        session = try SessionOptions(arguments)
+        if arguments.flag("--no-library") {
+            throw CommandFailure("movies are recorded into the library; leave out --no-library", exitCode: .usage)
+        }
+        let megabytes = try arguments.integer("--max-size", in: 1...1_000_000)
+        settings = MovieSettings(maximumDuration: try arguments.seconds("--duration", in: 0.1...31_536_000),
+                                 maximumBytes: megabytes.map { $0 * 1_000_000 },
+                                 kilobitsPerSecond: try arguments.integer("--bitrate", in: 100...200_000))
+        sink = arguments.string("--sink")
+    }
+
+    func run() async throws(CommandFailure) {
+        let controls = ControlInbox.shared.claimed()
+        if let sink { try SessionOptions.checkSink(sink, from: "--sink") }
+        let saving = try PhotoSaving(arguments, photoCount: nil)
+        let printsJSON = saving.printsJSON
+        let camera = try await session.camera(controls: controls)
+        var configuration = session.configuration(for: camera)
+        configuration.movies = true
+        if let sink { configuration.preview = PreviewConfiguration(sink: sink, showsShutter: true) }
+        let captureSession = CaptureSession(configuration: configuration)
+        try await session.start(captureSession)
+        let operating = OperatorConsole(session: captureSession, device: camera, saving: saving)
+        let recorder = operating.camera
+        guard case .recordingStarted(let path)? = try await perform(.startRecording(settings), with: operating, session: captureSession) else {
+            await captureSession.stop()
+            throw CommandFailure("the recording did not start", exitCode: .software)
+        }
+        // The movie kept, once it ends: asked to, or by itself at its length or size.
+        let kept = Task { () -> Result<KeptMovie, OperatorError> in
+            do throws(OperatorError) {
+                let movie = try await recorder.movieKept()
+                controls.post(.finish)
+                return .success(movie)
+            } catch {
+                controls.post(.finish)
+                return .failure(error)
+            }
+        }
+        controls.listenToKeys()
+        if printsJSON { try Console.json(["event": "recording", "path": path]) }
+        Console.progress("recording \(camera.name) into \(path); q or SIGUSR2 stops, space or SIGUSR1 takes a photo, p pauses")
+        var interrupted = false
+        loop: while true {
+            switch await controls.next(within: nil) {
+            case nil, .finish?:
+                break loop
+            case .interrupt?:
+                interrupted = true
+                break loop
+            case .captureNow?:
+                _ = try await perform(.takePhoto(PhotoSettings()), with: operating, session: captureSession)
+            case .togglePreview?:
+                let paused = captureSession.movieOutput.isPaused
+                _ = try? await recorder.perform(paused ? .resumeRecording : .pauseRecording)
+                Console.progress(paused ? "recording resumed" : "recording paused (p resumes)")
+            case let key?:
+                try await operating.act(on: key)
+            }
+        }
+        _ = try? await recorder.perform(.stopRecording)
+        let result = await kept.value
+        await captureSession.stop()
+        try await operating.finishProcessing()
+        let movie: KeptMovie
+        do {
+            movie = try result.get()
+        } catch {
+            throw CommandFailure(error)
+        }
+        if printsJSON {
+            try Console.json(movie.record)
+        } else {
+            try Console.result(movie.libraryMovie.path)
+            Console.progress(String(printf: "%d frames, %.2f seconds, %dx%d", movie.recorded.frameCount, movie.libraryMovie.duration ?? 0,
+                                    movie.libraryMovie.width, movie.libraryMovie.height))
+        }
+        if let failure = movie.recorded.failure { throw CommandFailure(failure) }
+        if interrupted { throw CommandFailure("interrupted; the movie is kept", exitCode: .interrupted) }
+    }
+
+    /// Does what the action asks; a failure stops the session first.
+    private func perform(_ action: Action, with operating: OperatorConsole, session: CaptureSession) async throws(CommandFailure) -> Outcome? {
+        do {
+            return try await operating.perform(action)
+        } catch {
+            await session.stop()
+            throw error
+        }
+    }
+}

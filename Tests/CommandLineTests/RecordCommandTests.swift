@@ -1,0 +1,102 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+@Suite("camctl record: movies in the library", .timeLimit(.minutes(3)), .aside)
+struct RecordCommandTests {
+    /// What ffprobe reads of a movie's video stream, every frame counted.
+    static func probe(_ path: String) throws -> [String: String] {
+        let result = try ChildProcess.run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                                                      "stream=codec_name,width,height,r_frame_rate,nb_read_frames:format=duration",
+                                                      "-of", "default=noprint_wrappers=1", path])
+        #expect(result.status == 0, "\(result.standardError)")
+        return Dictionary(result.standardOutput.split(separator: "\n").compactMap { line in
+            line.firstIndex(of: "=").map { (String(line[..<$0]), String(line[line.index(after: $0)...])) }
+        }, uniquingKeysWith: { $1 })
+    }
+
+    /// The presentation times of a movie's video frames, in seconds, in order.
+    static func frameTimes(_ path: String) throws -> [Double] {
+        let result = try ChildProcess.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time",
+                                                      "-of", "csv=p=0", path])
+        return result.standardOutput.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }.sorted()
+    }
+
+    @Test("record --duration 3 at 1080p30: H.264 of that size and rate, 3 s within a frame, every frame, a thumbnail")
+    func recordsForDuration() throws {
+        let camctl = try Camctl()
+        let result = try camctl("record", "--device", "test", "--resolution", "1920x1080@30", "--duration", "3", "--json")
+        #expect(result.status == 0, "\(result.standardError)")
+        let movie = try #require(Camctl.objects(result.standardOutput).first { $0["kind"] as? String == "movie" }, "\(result.standardOutput)")
+        let path = try #require(movie["path"] as? String)
+        let probed = try Self.probe(path)
+        #expect(probed["codec_name"] == "h264" && probed["width"] == "1920" && probed["height"] == "1080" && probed["r_frame_rate"] == "30/1",
+                "\(probed)")
+        #expect(abs((Double(probed["duration"] ?? "") ?? 0) - 3) <= 1.0 / 30 + 1e-6, "\(probed)")
+        #expect(probed["nb_read_frames"] == "90" && movie["frames"] as? Int == 90, "\(probed) \(movie)")
+        let discovered = try ChildProcess.run("gst-discoverer-1.0", [path])
+        #expect(discovered.status == 0 && discovered.standardOutput.contains("H.264"), "\(discovered.standardOutput)")
+        // The library lists it as a movie with its length and a thumbnail of its first frame.
+        let listed = try #require(camctl.photos().first)
+        #expect(listed["kind"] as? String == "movie" && listed["codec"] as? String == "h264" && listed["path"] as? String == path)
+        #expect(abs((listed["duration"] as? Double ?? 0) - 3) < 0.05, "\(listed)")
+        let thumbnail = try #require(listed["thumbnail_path"] as? String)
+        let size = try ChildProcess.run("gst-discoverer-1.0", [thumbnail])
+        #expect(size.standardOutput.contains("Width: 320") && size.standardOutput.contains("Height: 180"), "\(size.standardOutput)")
+    }
+
+    @Test("A photo taken during a recording is kept, and the movie's frames follow each other without a gap")
+    func photoWhileRecording() throws {
+        let camctl = try Camctl()
+        let run = try camctl.start(["record", "--device", "test", "--resolution", "1280x720@30", "--duration", "4", "--json"])
+        #expect(run.waitForOutput(containing: "\"event\":\"recording\""), "\(run.outputSoFar)")
+        Thread.sleep(forTimeInterval: 1)
+        run.send(SIGUSR1)
+        let result = run.finish(timeout: 60)
+        #expect(result.status == 0, "\(result.standardError)")
+        let objects = Camctl.objects(result.standardOutput)
+        let photo = try #require(objects.first { ($0["path"] as? String)?.hasSuffix(".jpg") == true }, "\(result.standardOutput)")
+        #expect(photo["width"] as? Int == 1280)
+        let movie = try #require(objects.first { $0["kind"] as? String == "movie" })
+        let times = try Self.frameTimes(try #require(movie["path"] as? String))
+        #expect(times.count == 120, "\(times.count) frames")
+        let steps = zip(times.dropFirst(), times).map { $0 - $1 }
+        #expect(steps.allSatisfy { abs($0 - 1.0 / 30) < 0.002 }, "steps: \(Set(steps.map { ($0 * 1000).rounded() }))")
+        #expect(try camctl.photos().count == 2)
+    }
+
+    @Test("SIGKILL during a 10 s recording: the next opening keeps a movie that plays up to within a fragment of the kill")
+    func killedWhileRecording() throws {
+        let camctl = try Camctl()
+        let run = try camctl.start(["record", "--device", "test", "--resolution", "1280x720@30", "--duration", "10", "--json"])
+        #expect(run.waitForOutput(containing: "\"event\":\"recording\""), "\(run.outputSoFar)")
+        let started = Date()
+        Thread.sleep(forTimeInterval: 4)
+        run.send(SIGKILL)
+        let recorded = Date().timeIntervalSince(started)
+        _ = run.finish(timeout: 30)
+        let recordings = try FileManager.default.contentsOfDirectory(atPath: camctl.library.path("recordings"))
+        #expect(recordings.count == 1, "\(recordings)")
+        let listing = try camctl("library", "list", "--json")
+        #expect(listing.status == 0 && listing.standardError.contains("movie"), "\(listing.standardError)")
+        let movie = try #require(Camctl.objects(listing.standardOutput).first)
+        #expect(movie["kind"] as? String == "movie")
+        let path = try #require(movie["path"] as? String)
+        let probed = try Self.probe(path)
+        let duration = Double(probed["duration"] ?? "") ?? 0
+        // A fragment is a second; the recording began a moment before its start was printed.
+        #expect(duration >= recorded - 1.5 && duration <= recorded + 0.5, "\(duration) s kept of \(recorded) s recorded")
+        #expect(Int(probed["nb_read_frames"] ?? "") == Int((duration * 30).rounded()), "\(probed)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: camctl.library.path("recordings")).isEmpty)
+    }
+
+    @Test("--no-library, --duration 0 and --max-size 0 are usage errors (64)")
+    func usageErrors() throws {
+        let camctl = try Camctl()
+        for arguments in [["--no-library", "--output", "/tmp/x.mp4"], ["--duration", "0"], ["--max-size", "0"]] {
+            let result = try camctl.run(["record", "--device", "test"] + arguments)
+            #expect(result.status == 64, "\(arguments): \(result.standardError)")
+        }
+    }
+}
