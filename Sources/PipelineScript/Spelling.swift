@@ -4,21 +4,29 @@ public enum Spelling {
     /// its letters differ).
     public static func closest(to word: String, among candidates: [String]) -> String? {
         guard word.count < 40 else { return nil }
-        guard let best = candidates.min(by: { distance(word, $0) < distance(word, $1) }),
-              distance(word, best) <= max(1, best.count / 3) else { return nil }
-        return best
+        let letters = Array(word.unicodeScalars)
+        var best: (candidate: String, distance: Int)?
+        for candidate in candidates {
+            let distance = distance(letters, Array(candidate.unicodeScalars))
+            if distance < best?.distance ?? Int.max { best = (candidate, distance) }
+        }
+        guard let best, best.distance <= max(1, best.candidate.count / 3) else { return nil }
+        return best.candidate
     }
 
     /// The Levenshtein distance: the fewest insertions, deletions and substitutions from one word to the other.
     public static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+        distance(Array(a.unicodeScalars), Array(b.unicodeScalars))
+    }
+
+    private static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        var previous = Array(0...b.count), current = [Int](repeating: 0, count: b.count + 1)
+        for i in a.indices {
+            current[0] = i + 1
+            for j in b.indices {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (a[i] == b[j] ? 0 : 1))
             }
-            previous = current
+            swap(&previous, &current)
         }
         return previous[b.count]
     }
