@@ -10,6 +10,14 @@ import HEIF
 extension PhotoLibrary {
     var recordingFolder: String { folder + "/recordings" }
 
+    /// The space held beside each recording, freed when it ends, so a recording that filled the
+    /// disk still has room for its thumbnail and its index row.
+    static let reservedBytes = 1 << 20
+
+    static func reservePath(of recording: String) -> String {
+        stem(of: recording) + ".reserve"
+    }
+
     /// A movie being recorded into the library: a file in `recordings/` that this process holds
     /// locked until ``PhotoLibrary/addMovie(_:thumbnail:capturedAt:device:albums:)`` moves it
     /// beside the photos (or it is let go, to be kept by the next opening of the library).
@@ -44,10 +52,15 @@ extension PhotoLibrary {
             let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             if descriptor < 0, errno == EEXIST { continue }
             guard descriptor >= 0 else { throw LibraryError(DurableFile.WriteError(path: path, code: errno)) }
-            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-                let failure = errno
+            let reserve = Self.reservePath(of: path)
+            let reserved = open(reserve, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            let failure = flock(descriptor, LOCK_EX | LOCK_NB) != 0 ? errno
+                : reserved < 0 ? errno : posix_fallocate(reserved, 0, off_t(Self.reservedBytes))
+            if reserved >= 0 { close(reserved) }
+            guard failure == 0 else {
                 close(descriptor)
                 unlink(path)
+                unlink(reserve)
                 throw LibraryError(DurableFile.WriteError(path: path, code: failure))
             }
             return Recording(path: path, name: name, lock: descriptor)
@@ -60,6 +73,7 @@ extension PhotoLibrary {
     @discardableResult
     public func addMovie(_ recording: Recording, thumbnail: [UInt8], capturedAt: Date, device: String,
                          albums: [String] = []) throws(LibraryError) -> LibraryPhoto {
+        unlink(Self.reservePath(of: recording.path))
         var written: [String] = []
         do {
             return try database.writeTransaction { () throws -> LibraryPhoto in
@@ -73,12 +87,12 @@ extension PhotoLibrary {
                 written.append(target)
                 DurableFile.syncFolder(folder)
                 DurableFile.syncFolder(recordingFolder)
+                // A thumbnail that finds the disk full is left out: the movie matters more.
                 var thumbnailName: String?
-                if !thumbnail.isEmpty {
-                    let name = Self.thumbnailName(for: recording.name)
-                    try DurableFile.write(thumbnail, to: thumbnailFolder + "/" + name, exclusive: true)
-                    written.append(thumbnailFolder + "/" + name)
-                    thumbnailName = name
+                let thumbnailPath = thumbnailFolder + "/" + Self.thumbnailName(for: recording.name)
+                if !thumbnail.isEmpty, (try? DurableFile.write(thumbnail, to: thumbnailPath, exclusive: true)) != nil {
+                    written.append(thumbnailPath)
+                    thumbnailName = Self.thumbnailName(for: recording.name)
                 }
                 let id = try insertRow(file: recording.name, thumbnail: thumbnailName, capturedAt: capturedAt, device: device,
                                        width: movie.width, height: movie.height, codec: "h264", orientation: 1,
@@ -116,12 +130,17 @@ extension PhotoLibrary {
     /// Run inside reconciling's transaction.
     func recoverRecordings(into found: inout Reconciliation) throws {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: recordingFolder) else { return }
+        for name in names.sorted() where Self.isPhotoFile(Self.stem(of: name) + ".mp4") && name.hasSuffix(".reserve")
+            && !names.contains(Self.stem(of: name) + ".mp4") {
+            if unlink(recordingFolder + "/" + name) == 0 { found.removedLeftovers += 1 }  // its recording was kept
+        }
         for name in names.sorted() where Self.isPhotoFile(name) && name.hasSuffix(".mp4") {
             let path = recordingFolder + "/" + name
             let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
             guard descriptor >= 0 else { continue }
             defer { close(descriptor) }
             guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { continue }  // still being recorded
+            unlink(Self.reservePath(of: path))
             guard let movie = try? Self.keepWhole(path), movie.frameCount > 0, access(folder + "/" + name, F_OK) != 0 else {
                 if unlink(path) == 0 { found.removedLeftovers += 1 }
                 continue

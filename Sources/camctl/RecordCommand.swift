@@ -113,7 +113,7 @@ struct RecordCommand: Subcommand {
             try Console.json(movie.record)
         } else {
             try Console.result(movie.libraryMovie.path)
-            Console.progress(String(printf: "%d frames, %.2f seconds, %dx%d", movie.recorded.frameCount, movie.libraryMovie.duration ?? 0,
+            Console.progress(String(printf: "%d frames, %.2f seconds, %dx%d", movie.frameCount, movie.libraryMovie.duration ?? 0,
                                     movie.libraryMovie.width, movie.libraryMovie.height))
         }
         if let failure = movie.recorded.failure { throw CommandFailure(failure) }

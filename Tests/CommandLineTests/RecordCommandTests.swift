@@ -77,7 +77,7 @@ struct RecordCommandTests {
         let recorded = Date().timeIntervalSince(started)
         _ = run.finish(timeout: 30)
         let recordings = try FileManager.default.contentsOfDirectory(atPath: camctl.library.path("recordings"))
-        #expect(recordings.count == 1, "\(recordings)")
+        #expect(Set(recordings.map { URL(fileURLWithPath: $0).pathExtension }) == ["mp4", "reserve"], "\(recordings)")
         let listing = try camctl("library", "list", "--json")
         #expect(listing.status == 0 && listing.standardError.contains("movie"), "\(listing.standardError)")
         let movie = try #require(Camctl.objects(listing.standardOutput).first)
@@ -89,6 +89,28 @@ struct RecordCommandTests {
         #expect(duration >= recorded - 1.5 && duration <= recorded + 0.5, "\(duration) s kept of \(recorded) s recorded")
         #expect(Int(probed["nb_read_frames"] ?? "") == Int((duration * 30).rounded()), "\(probed)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: camctl.library.path("recordings")).isEmpty)
+    }
+
+    @Test("A disk that fills while recording: 74 with one sentence, and the movie kept up to its last whole fragment",
+          .enabled(if: getuid() == 0, "mounting a small tmpfs needs root"))
+    func diskFull() throws {
+        let mount = try TemporaryMount(options: "size=4m")
+        let camctl = try Camctl()
+        let library = mount.path("library")
+        let result = try camctl("record", "--device", "test:snow", "--resolution", "640x480@30", "--bitrate", "8000", "--duration", "30",
+                                "--library", library, "--json")
+        #expect(result.status == 74, "\(result.standardError)")
+        let sentences = result.standardError.split(separator: "\n")
+        #expect(sentences.count == 1 && sentences[0].contains("the disk filled") && sentences[0].contains("kept"), "\(result.standardError)")
+        let movie = try #require(Camctl.objects(result.standardOutput).first { $0["kind"] as? String == "movie" }, "\(result.standardOutput)")
+        #expect(movie["ended"] as? String == "failed" && movie["frames"] as? Int == Int(((movie["duration"] as? Double ?? 0) * 30).rounded()))
+        let path = try #require(movie["path"] as? String)
+        let probed = try Self.probe(path)
+        let duration = Double(probed["duration"] ?? "") ?? 0
+        #expect(duration >= 1 && duration < 30 && Int(probed["nb_read_frames"] ?? "") == Int((duration * 30).rounded()), "\(probed)")
+        let listed = Camctl.objects(try camctl("library", "list", "--json", "--library", library).standardOutput)
+        #expect(listed.count == 1 && listed.first?["path"] as? String == path)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: library + "/recordings").isEmpty)
     }
 
     @Test("--no-library, --duration 0 and --max-size 0 are usage errors (64)")

@@ -68,9 +68,13 @@ final class MovieWriter: Sendable {
     /// The first failure, as a capture error, once there is one.
     var failed: CaptureError? {
         failure.error.map { error in
-            let cause = error.report?.domain == .resource ? "the movie's file could not be written (\(error.report?.text ?? error.message))"
-                : "the movie's encoder failed (\(error.message))"
-            return CaptureError(.movieNotWritten, cause + "; what was recorded before is kept", debugInfo: error.debugInfo)
+            let sentence = switch (error.report?.domain, error.report?.code) {
+            case (.resource?, Message.Report.ResourceCode.noSpaceLeft?):
+                "the disk filled while recording; the movie is kept up to its last whole second, and freeing space lets you record again"
+            case (.resource?, _): "the movie's file could not be written (\(error.report?.text ?? error.message)); it is kept up to its last whole second"
+            default: "the movie's encoder failed (\(error.message)); the movie is kept up to its last whole second"
+            }
+            return CaptureError(.movieNotWritten, sentence, debugInfo: error.debugInfo)
         }
     }
 

@@ -9,6 +9,8 @@ public struct KeptMovie: Sendable {
     public let libraryMovie: LibraryPhoto
     /// What was recorded: its frames, and how the recording ended.
     public let recorded: RecordedMovie
+    /// The frames the kept file holds: those recorded, less a fragment cut short.
+    public let frameCount: Int
     /// The camera's name and id.
     public let device: (name: String, id: String)
 
@@ -17,7 +19,7 @@ public struct KeptMovie: Sendable {
         var record: [String: Any] = [
             "kind": "movie", "path": libraryMovie.path, "id": libraryMovie.id,
             "width": libraryMovie.width, "height": libraryMovie.height, "codec": libraryMovie.codec,
-            "duration": libraryMovie.duration ?? 0, "frames": recorded.frameCount,
+            "duration": libraryMovie.duration ?? 0, "frames": frameCount,
             "captured_at": Delivered.isoTime(libraryMovie.capturedAt),
             "device": device.name, "device_id": device.id, "bytes": libraryMovie.byteCount,
             "thumbnail_path": libraryMovie.thumbnailPath ?? JSONValue.null,

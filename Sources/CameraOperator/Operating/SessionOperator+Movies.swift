@@ -1,6 +1,7 @@
 import CameraKit
 import FoundationEssentials
 import Glibc
+import HEIF
 import PhotoLibrary
 
 /// Movies: recorded into the library's `recordings/`, kept beside the photos once they end.
@@ -66,7 +67,8 @@ extension SessionOperator {
         guard let library = delivery.library else { return .failure(.nowhereToRecord) }
         do {
             let kept = try library.addMovie(recording, thumbnail: recorded.thumbnail, capturedAt: startedAt, device: device.name, albums: albums)
-            return .success(KeptMovie(libraryMovie: kept, recorded: recorded, device: (device.name, device.id)))
+            let frames = (try? MovieFile(path: kept.path))?.frameCount ?? recorded.frameCount
+            return .success(KeptMovie(libraryMovie: kept, recorded: recorded, frameCount: frames, device: (device.name, device.id)))
         } catch {
             return .failure(recorded.failure.map { .capture($0) } ?? .delivery(.library(error)))
         }
