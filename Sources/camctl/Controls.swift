@@ -15,6 +15,8 @@ enum Control: Sendable, Equatable {
     case switchCamera
     /// `p`: pause or resume the preview.
     case togglePreview
+    /// `r`: start or stop recording a movie.
+    case toggleRecording
     /// `f`: the next filter.
     case nextFilter
     /// `+` or `-`: zoom in or out.
@@ -215,6 +217,7 @@ struct KeyDecoder {
         case UInt8(ascii: "p"), UInt8(ascii: "P"): return .togglePreview
         case UInt8(ascii: "q"), UInt8(ascii: "Q"): return .finish
         case UInt8(ascii: "f"), UInt8(ascii: "F"): return .nextFilter
+        case UInt8(ascii: "r"), UInt8(ascii: "R"): return .toggleRecording
         case UInt8(ascii: "+"), UInt8(ascii: "="): return .zoom(in: true)
         case UInt8(ascii: "-"), UInt8(ascii: "_"): return .zoom(in: false)
         default: break

@@ -15,6 +15,8 @@ final class OperatorConsole: Sendable {
     private let progress: Task<Void, Never>
     /// Whether a review waits for its verdict, as the operator's events tell.
     private let reviews = ReviewWatch()
+    /// The movie being recorded: the task that prints it once kept, and a failure to tell.
+    private let movie = MovieWatch()
 
     /// An operator for `session`, running on `device`, delivering as `saving` says.
     init(session: CaptureSession, device: CaptureDevice, saving: sending PhotoSaving, albums: [String] = [],
@@ -117,9 +119,66 @@ final class OperatorConsole: Sendable {
             let paused = session.previewOutput.isPaused
             try await perform(paused ? .resumePreview : .pausePreview)
             Console.progress(paused ? "preview resumed" : "preview paused (p resumes)")
+        case .toggleRecording:
+            if await camera.isRecording {
+                do {
+                    try await keepRecording()
+                } catch {
+                    Console.note(error.message)
+                }
+            } else {
+                try await startRecording(MovieSettings(), notingCameraFailure: true)
+            }
         case .captureNow, .keep, .discard, .finish, .interrupt:
             break
         }
+    }
+
+    /// Starts a movie; once it ends (asked to, or by itself at its length or size, or cut short)
+    /// it is printed (its path, or its JSON object) and `ended` is called. Returns its path while
+    /// recording; `nil` when it did not start and `notingCameraFailure` noted why.
+    @discardableResult
+    func startRecording(_ settings: MovieSettings, notingCameraFailure: Bool = false,
+                        ended: @escaping @Sendable () -> Void = {}) async throws(CommandFailure) -> String? {
+        guard case .recordingStarted(let path)? = try await perform(.startRecording(settings),
+                                                                    notingCameraFailure: notingCameraFailure ? "no movie" : nil) else {
+            return nil
+        }
+        let watch = Task { [camera, printsJSON, movie] in
+            do throws(OperatorError) {
+                let kept = try await camera.movieKept()
+                do {
+                    if printsJSON {
+                        try Console.json(kept.record)
+                    } else {
+                        try Console.result(kept.libraryMovie.path)
+                        Console.progress(String(printf: "%d frames, %.2f seconds, %dx%d", kept.frameCount, kept.libraryMovie.duration ?? 0,
+                                                kept.libraryMovie.width, kept.libraryMovie.height))
+                    }
+                    if let failure = kept.recorded.failure { movie.keep(CommandFailure(failure)) }
+                } catch {
+                    movie.keep(error as? CommandFailure ?? CommandFailure("the movie was kept, but could not be reported", exitCode: .ioError))
+                }
+            } catch .notRecording {
+            } catch {
+                movie.keep(CommandFailure(error))
+            }
+            ended()
+        }
+        movie.watch(watch)
+        if printsJSON { try Console.json(["event": "recording", "path": path]) }
+        Console.progress("recording into \(path)")
+        return path
+    }
+
+    /// Ends the movie being recorded, if one is, and waits until it is printed.
+    ///
+    /// - Throws: The failure that cut a movie short (exit code 74: its file could not be written
+    ///   to its end; what was whole is kept), or kept it from being kept or printed, once.
+    func keepRecording() async throws(CommandFailure) {
+        if await camera.isRecording { _ = try? await camera.perform(.stopRecording) }
+        await movie.watching?.value
+        if let failure = movie.takeFailure() { throw failure }
     }
 
     /// Keeps what is held without waiting (a run ending with photos after its last review).
@@ -309,4 +368,27 @@ private final class ReviewWatch: Sendable {
     }
 
     var isWaiting: Bool { state.withLock { $0.isWaiting } }
+}
+
+/// The console's side of a movie: the task that prints it once it is kept, and the failure that
+/// cut it short, kept for the command to end with.
+final class MovieWatch: Sendable {
+    private let state = Mutex<(watch: Task<Void, Never>?, failure: CommandFailure?)>((nil, nil))
+
+    func watch(_ task: Task<Void, Never>) {
+        state.withLock { $0.watch = task }
+    }
+
+    var watching: Task<Void, Never>? { state.withLock { $0.watch } }
+
+    func keep(_ failure: CommandFailure) {
+        state.withLock { $0.failure = $0.failure ?? failure }
+    }
+
+    func takeFailure() -> CommandFailure? {
+        state.withLock { state in
+            defer { state.failure = nil }
+            return state.failure
+        }
+    }
 }

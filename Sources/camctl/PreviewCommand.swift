@@ -17,8 +17,9 @@ struct PreviewCommand: Subcommand {
     static let help = """
         Opens the preview in --sink (autovideosink by default; ximagesink, xvimagesink, glimagesink,
         fakesink or a gst-launch description such as "ximagesink display=:1"). In a terminal, keys act:
-        space or Enter takes a photo into the library, s switches to the next camera, p pauses and
-        resumes the preview, q quits. SIGUSR1 takes a photo, SIGUSR2 quits. --duration ends the
+        space or Enter takes a photo into the library, r starts and stops recording a movie into the
+        library (as camctl record does; its path is printed once kept), s switches to the next
+        camera, p pauses and resumes the preview, q quits (keeping a movie being recorded). SIGUSR1 takes a photo, SIGUSR2 quits. --duration ends the
         preview by itself. Each photo's thumbnail shows in the lower left corner until the next
         (--no-last-photo: not). A camera unplugged while previewing is waited for and resumed.
         """ + "\n" + ImageOptions.help
@@ -47,6 +48,7 @@ struct PreviewCommand: Subcommand {
         var configuration = session.configuration(for: camera)
         configuration.preview = PreviewConfiguration(sink: sink, showsLastPhoto: !arguments.flag("--no-last-photo"), showsShutter: true)
         configuration.resumesAutomatically = true
+        configuration.movies = true
         let captureSession = CaptureSession(configuration: configuration)
         let failure = FailureRecord()
         let reporter = report(captureSession.events(), controls: controls, json: arguments.flag("--json"), failure: failure)
@@ -54,7 +56,7 @@ struct PreviewCommand: Subcommand {
         try await session.start(captureSession)
         let operating = OperatorConsole(session: captureSession, device: camera, saving: saving)
         controls.listenToKeys()
-        Console.progress("previewing \(camera.name) in \(sink); space: photo, s: next camera, p: pause, f: next filter, "
+        Console.progress("previewing \(camera.name) in \(sink); space: photo, r: record, s: next camera, p: pause, f: next filter, "
             + "+/-: zoom, q: quit")
 
         let end = duration.map { ContinuousClock.now + .milliseconds(Int($0 * 1000)) }
@@ -64,6 +66,7 @@ struct PreviewCommand: Subcommand {
             case nil, .finish?:
                 break loop
             case .interrupt?:
+                try? await operating.keepRecording()
                 await captureSession.stop()
                 throw CommandFailure.interrupted
             case .captureNow?:
@@ -77,8 +80,16 @@ struct PreviewCommand: Subcommand {
                 try await operating.act(on: key)
             }
         }
+        let kept: Result<Void, CommandFailure>
+        do {
+            try await operating.keepRecording()
+            kept = .success(())
+        } catch {
+            kept = .failure(error)
+        }
         await captureSession.stop()
         try await operating.finishProcessing()
+        try kept.get()
         if let error = failure.error.withLock({ $0 }) { throw error }
     }
 

@@ -54,7 +54,6 @@ struct RecordCommand: Subcommand {
         let controls = ControlInbox.shared.claimed()
         if let sink { try SessionOptions.checkSink(sink, from: "--sink") }
         let saving = try PhotoSaving(arguments, photoCount: nil)
-        let printsJSON = saving.printsJSON
         let camera = try await session.camera(controls: controls)
         var configuration = session.configuration(for: camera)
         configuration.movies = true
@@ -62,29 +61,18 @@ struct RecordCommand: Subcommand {
         let captureSession = CaptureSession(configuration: configuration)
         try await session.start(captureSession)
         let operating = OperatorConsole(session: captureSession, device: camera, saving: saving)
-        let recorder = operating.camera
-        guard case .recordingStarted(let path)? = try await perform(.startRecording(settings), with: operating, session: captureSession) else {
+        do {
+            try await operating.startRecording(settings) { controls.post(.finish) }
+        } catch {
             await captureSession.stop()
-            throw CommandFailure("the recording did not start", exitCode: .software)
-        }
-        // The movie kept, once it ends: asked to, or by itself at its length or size.
-        let kept = Task { () -> Result<KeptMovie, OperatorError> in
-            do throws(OperatorError) {
-                let movie = try await recorder.movieKept()
-                controls.post(.finish)
-                return .success(movie)
-            } catch {
-                controls.post(.finish)
-                return .failure(error)
-            }
+            throw error
         }
         controls.listenToKeys()
-        if printsJSON { try Console.json(["event": "recording", "path": path]) }
-        Console.progress("recording \(camera.name) into \(path); q or SIGUSR2 stops, space or SIGUSR1 takes a photo, p pauses")
+        Console.progress("q or SIGUSR2 stops, space or SIGUSR1 takes a photo, p pauses")
         var interrupted = false
         loop: while true {
             switch await controls.next(within: nil) {
-            case nil, .finish?:
+            case nil, .finish?, .toggleRecording?:
                 break loop
             case .interrupt?:
                 interrupted = true
@@ -93,30 +81,22 @@ struct RecordCommand: Subcommand {
                 _ = try await perform(.takePhoto(PhotoSettings()), with: operating, session: captureSession)
             case .togglePreview?:
                 let paused = captureSession.movieOutput.isPaused
-                _ = try? await recorder.perform(paused ? .resumeRecording : .pauseRecording)
+                _ = try? await operating.camera.perform(paused ? .resumeRecording : .pauseRecording)
                 Console.progress(paused ? "recording resumed" : "recording paused (p resumes)")
             case let key?:
                 try await operating.act(on: key)
             }
         }
-        _ = try? await recorder.perform(.stopRecording)
-        let result = await kept.value
+        let kept: Result<Void, CommandFailure>
+        do {
+            try await operating.keepRecording()
+            kept = .success(())
+        } catch {
+            kept = .failure(error)
+        }
         await captureSession.stop()
         try await operating.finishProcessing()
-        let movie: KeptMovie
-        do {
-            movie = try result.get()
-        } catch {
-            throw CommandFailure(error)
-        }
-        if printsJSON {
-            try Console.json(movie.record)
-        } else {
-            try Console.result(movie.libraryMovie.path)
-            Console.progress(String(printf: "%d frames, %.2f seconds, %dx%d", movie.frameCount, movie.libraryMovie.duration ?? 0,
-                                    movie.libraryMovie.width, movie.libraryMovie.height))
-        }
-        if let failure = movie.recorded.failure { throw CommandFailure(failure) }
+        try kept.get()
         if interrupted { throw CommandFailure("interrupted; the movie is kept", exitCode: .interrupted) }
     }
 

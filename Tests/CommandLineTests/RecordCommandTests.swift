@@ -66,6 +66,33 @@ struct RecordCommandTests {
         #expect(try camctl.photos().count == 2)
     }
 
+    @Test("p pauses and resumes: the paused span leaves the movie, whose frames follow each other without a gap")
+    func pauseAndResume() throws {
+        let camctl = try Camctl()
+        let result = try camctl.inTerminal(["record", "--device", "test", "--resolution", "640x480@30"],
+                                           typing: [(after: 2, key: "p"), (after: 2, key: "p"), (after: 1.5, key: "q")])
+        let movie = try #require(camctl.photos().first, "\(result.standardOutput)")
+        let path = try #require(movie["path"] as? String)
+        let duration = movie["duration"] as? Double ?? 0
+        // About 1.5 s before the pause (the start takes a moment) and 1.5 s after it, not the 2 s paused.
+        #expect(duration > 2 && duration < 4.5, "\(duration) s: \(result.standardOutput)")
+        let times = try Self.frameTimes(path)
+        let steps = zip(times.dropFirst(), times).map { $0 - $1 }
+        #expect(steps.allSatisfy { abs($0 - 1.0 / 30) < 0.002 }, "steps: \(Set(steps.map { ($0 * 1000).rounded() }))")
+        #expect(result.standardOutput.contains("recording paused") && result.standardOutput.contains("recording resumed"))
+    }
+
+    @Test("r in the preview starts and stops a movie, kept in the library with its path printed")
+    func recordFromPreview() throws {
+        let camctl = try Camctl()
+        let result = try camctl.inTerminal(["preview", "--device", "test", "--resolution", "640x480@30", "--sink", "fakesink"],
+                                           typing: [(after: 2, key: "r"), (after: 2, key: "r"), (after: 1, key: "q")])
+        let movie = try #require(camctl.photos().first, "\(result.standardOutput)")
+        #expect(movie["kind"] as? String == "movie")
+        #expect(result.standardOutput.contains(try #require(movie["path"] as? String)), "\(result.standardOutput)")
+        #expect((movie["duration"] as? Double ?? 0) > 1, "\(movie)")
+    }
+
     @Test("SIGKILL during a 10 s recording: the next opening keeps a movie that plays up to within a fragment of the kill")
     func killedWhileRecording() throws {
         let camctl = try Camctl()
