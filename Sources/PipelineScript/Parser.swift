@@ -8,7 +8,7 @@ public enum Parser {
     }
     /// The words that start a step.
     enum Step: String, CaseIterable {
-        case countdown, capture, burst, wait, `repeat`, timelapse, `switch`, pause, resume, compose, review, print
+        case countdown, capture, burst, wait, `repeat`, timelapse, `switch`, pause, resume, compose, review, print, record
     }
 
     static let settings = Setting.allCases.map(\.rawValue)
@@ -364,6 +364,17 @@ public enum Parser {
                     return add(.review(timeout: seconds))
                 }
                 add(.review(timeout: nil))
+            case .record:
+                switch arguments.map(\.text) {
+                case ["start"]: add(.startRecording)
+                case ["stop"]: add(.stopRecording)
+                case let words where words.count == 1:
+                    guard let seconds = seconds(arguments[0]) else { return }
+                    guard seconds > 0 else { return fail(arguments[0], "record takes more than 0 seconds") }
+                    add(.record(seconds: seconds))
+                default:
+                    return fail(arguments.first ?? head, "record takes a number of seconds (record 10), or start or stop")
+                }
             case .print:
                 guard arguments.count == 1 else {
                     return fail(arguments.first ?? head, "print takes one message, in quotes if it has spaces: print \"smile!\"")

@@ -47,6 +47,11 @@ public struct Script: Sendable, Equatable {
         /// start or the last review are shown to keep or discard; `nil` timeout: the command line's.
         case review(timeout: Double?)
         case print(String)
+        /// Record a movie for this many seconds (the run waits for it).
+        case record(seconds: Double)
+        /// Start recording a movie, kept at `stopRecording` or the run's end; steps go on meanwhile.
+        case startRecording
+        case stopRecording
         /// An image word after the first step: the running session's picture changes.
         case image(ImageChange)
     }
@@ -82,6 +87,20 @@ public struct Script: Sendable, Equatable {
                 if case .repeatBlock(_, let inner) = step { return contains(inner) }
                 if case .review = step { return true }
                 return false
+            }
+        }
+        return contains(steps)
+    }
+
+    /// Whether a `record` step is among the steps, in blocks too: the session then records movies.
+    public var records: Bool {
+        func contains(_ steps: [Step]) -> Bool {
+            steps.contains { step in
+                switch step {
+                case .repeatBlock(_, let inner): contains(inner)
+                case .record, .startRecording, .stopRecording: true
+                default: false
+                }
             }
         }
         return contains(steps)
@@ -124,6 +143,9 @@ public struct Script: Sendable, Equatable {
         case .compose(let layout): return "compose \(layout.rawValue)"
         case .review(let timeout): return "review" + (timeout.map { " timeout \(number($0))" } ?? "")
         case .print(let message): return "print \"\(message)\""
+        case .record(let seconds): return "record \(number(seconds))"
+        case .startRecording: return "record start"
+        case .stopRecording: return "record stop"
         case .image(let change): return change.text
         }
     }

@@ -144,6 +144,7 @@ final class OperatorConsole: Sendable {
                                                                     notingCameraFailure: notingCameraFailure ? "no movie" : nil) else {
             return nil
         }
+        movie.begin()
         let watch = Task { [camera, printsJSON, movie] in
             do throws(OperatorError) {
                 let kept = try await camera.movieKept()
@@ -163,6 +164,7 @@ final class OperatorConsole: Sendable {
             } catch {
                 movie.keep(CommandFailure(error))
             }
+            movie.finished()
             ended()
         }
         movie.watch(watch)
@@ -170,6 +172,9 @@ final class OperatorConsole: Sendable {
         Console.progress("recording into \(path)")
         return path
     }
+
+    /// Whether a movie started here is still being recorded or kept.
+    var isWatchingMovie: Bool { movie.isWatching }
 
     /// Ends the movie being recorded, if one is, and waits until it is printed.
     ///
@@ -373,11 +378,23 @@ private final class ReviewWatch: Sendable {
 /// The console's side of a movie: the task that prints it once it is kept, and the failure that
 /// cut it short, kept for the command to end with.
 final class MovieWatch: Sendable {
-    private let state = Mutex<(watch: Task<Void, Never>?, failure: CommandFailure?)>((nil, nil))
+    private let state = Mutex<(watch: Task<Void, Never>?, isWatching: Bool, failure: CommandFailure?)>((nil, false, nil))
+
+    /// A movie started: its printing task comes next.
+    func begin() {
+        state.withLock { $0.isWatching = true }
+    }
 
     func watch(_ task: Task<Void, Never>) {
         state.withLock { $0.watch = task }
     }
+
+    /// The movie was printed (or failed to be kept).
+    func finished() {
+        state.withLock { $0.isWatching = false }
+    }
+
+    var isWatching: Bool { state.withLock { $0.isWatching } }
 
     var watching: Task<Void, Never>? { state.withLock { $0.watch } }
 

@@ -198,6 +198,7 @@ struct RunCommand: Subcommand {
         for change in script.session.image { image = try image.applying(change) }
         configuration.image = try ImageOptions.settings(from: arguments, startingFrom: image)  // the command line has the last word
         configuration.resumesAutomatically = true
+        configuration.movies = script.records
         if let budget = try SessionOptions.burstMemory(arguments) { configuration.burstMemoryBudget = budget }
         return configuration
     }

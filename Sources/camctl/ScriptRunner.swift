@@ -38,6 +38,11 @@ struct ScriptRunner {
             failure = CommandFailure("the run stopped: \(error)", exitCode: .software)
         }
         if script.reviews { try await operating.keepHeld() }
+        do {
+            try await operating.keepRecording()  // a movie started and not stopped ends with the run
+        } catch {
+            failure = failure ?? error
+        }
         if let failure { throw failure }
     }
 
@@ -85,6 +90,16 @@ struct ScriptRunner {
                 if printsJSON { try Console.json(["event": "print", "message": message]) } else { try Console.result(message) }
             case .image(let change):
                 try await operating.perform(.changeImage(try await session.configuration.image.applying(change)))
+            case .record(let seconds):
+                try await operating.startRecording(MovieSettings(maximumDuration: seconds))
+                while operating.isWatchingMovie {  // keys and signals act meanwhile
+                    try await check(await controls.next(within: .milliseconds(100)))
+                }
+                try await operating.keepRecording()
+            case .startRecording:
+                try await operating.startRecording(MovieSettings())
+            case .stopRecording:
+                try await operating.keepRecording()
             }
         }
     }

@@ -99,10 +99,14 @@ struct ParserTests {
             pause preview
             resume preview
             compose strip
-            """).script.steps
-        #expect(steps == [.capture(.init(codec: "hevc", quality: 70, rotation: 90)), .burst(count: 10), .wait(seconds: 1.5),
-                          .timelapse(everySeconds: 10, count: 360), .switchCamera, .pausePreview, .resumePreview,
-                          .compose(.strip)])
+            record 2.5
+            record start
+            record stop
+            """).script
+        #expect(steps.steps == [.capture(.init(codec: "hevc", quality: 70, rotation: 90)), .burst(count: 10), .wait(seconds: 1.5),
+                                .timelapse(everySeconds: 10, count: 360), .switchCamera, .pausePreview, .resumePreview,
+                                .compose(.strip), .record(seconds: 2.5), .startRecording, .stopRecording])
+        #expect(steps.records && steps.stepListing.suffix(3) == ["record 2.5", "record start", "record stop"])
     }
 
     @Test("Malformed files give FILE:LINE:COLUMN messages", arguments: [
@@ -122,6 +126,9 @@ struct ParserTests {
         ("capture\nrepeat 2 {\n  camera test\n}\n", ["f.camctl:3:3: camera is a setting; settings go outside repeat blocks"]),
         ("wait 1\nsnap\nburst x\n", ["f.camctl:2:1: unknown step \"snap\"", "f.camctl:3:7: \"x\" is not a whole number"]),
         ("capture\n\u{1}\n", ["f.camctl:2:1: a control character (code 1) is not allowed; the file must be text"]),
+        ("record\n", ["f.camctl:1:1: record takes a number of seconds (record 10), or start or stop"]),
+        ("record pause\n", ["f.camctl:1:8: \"pause\" is not a number of seconds"]),
+        ("record 0\n", ["f.camctl:1:8: record takes more than 0 seconds"]),
     ])
     func malformed(text: String, expected: [String]) {
         let found = Self.errors(text)
