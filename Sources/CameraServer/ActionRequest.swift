@@ -8,7 +8,8 @@ import JSON
 enum ActionRequest {
     /// The actions the API takes, by name.
     static let names = ["capture", "burst", "countdown", "show_result", "show_shots", "cut_short", "switch_camera",
-                        "pause_preview", "resume_preview", "image", "compose", "hold", "review", "keep", "discard", "booth", "end_booth"]
+                        "pause_preview", "resume_preview", "image", "compose", "hold", "review", "keep", "discard", "booth", "end_booth",
+                        "record_start", "record_stop", "record_pause", "record_resume"]
 
     /// The hint a review shows at the foot of the preview.
     static let reviewHint = "Save or Cancel on the page"
@@ -63,6 +64,13 @@ enum ActionRequest {
         case "end_booth": return .endBooth
         case "keep": return .decide(.keep)
         case "discard": return .decide(.discard)
+        case "record_start":
+            return .startRecording(MovieSettings(maximumDuration: try number("duration", in: object, 0.1...86_400),
+                                                 maximumBytes: try integer("max_size", in: object, 1...1_000_000).map { $0 * 1_000_000 },
+                                                 kilobitsPerSecond: try integer("bitrate", in: object, 100...200_000)))
+        case "record_stop": return .stopRecording
+        case "record_pause": return .pauseRecording
+        case "record_resume": return .resumeRecording
         default:
             throw .badRequest("there is no action \"\(name)\"; the actions are \(names.joined(separator: ", "))")
         }

@@ -95,7 +95,7 @@ struct Router: Sendable {
             return HTTPResponse(type: "image/svg+xml", bytes: svg, headers: [("Cache-Control", "private, max-age=3600")])
         case ("GET", "file"):
             let photo = try await photo(id)
-            return try Self.file(photo.path, type: photo.codec == "hevc" ? "image/heic" : "image/jpeg")
+            return try Self.file(photo.path, type: photo.mediaType)
         case ("GET", "thumbnail"):
             let photo = try await photo(id)
             guard let thumbnail = photo.thumbnailPath else { throw APIError.notFound("photo \(id) has no thumbnail") }
@@ -161,8 +161,8 @@ struct Router: Sendable {
         guard let links, let id = links.photo(named: part), let shelf, let photo = try? await shelf.photo(id: id),
               let path = thumbnail ? photo.thumbnailPath : photo.path,
               let data = FileManager.default.contents(atPath: path) else { throw missing }
-        let type = thumbnail || photo.codec != "hevc" ? "image/jpeg" : "image/heic"
-        let name = "camctl-\(photo.id)\(thumbnail ? "-thumbnail" : "").\(type == "image/heic" ? "heic" : "jpg")"
+        let type = thumbnail ? "image/jpeg" : photo.mediaType
+        let name = "camctl-\(photo.id)\(thumbnail ? "-thumbnail" : "").\(thumbnail ? "jpg" : URL(fileURLWithPath: photo.path).pathExtension)"
         return HTTPResponse(type: type, bytes: [UInt8](data),
                             headers: [("Content-Disposition", "attachment; filename=\"\(name)\""), ("Cache-Control", "private, max-age=86400")])
     }

@@ -61,6 +61,7 @@ enum WebPage {
           <div class="controls">
             <button id="shutter" aria-label="Take a photo"></button>
             <button id="booth">Booth</button>
+            <button id="record">Record</button>
             <button id="end" disabled>End booth</button>
             <button id="switch">Switch camera</button>
             <button id="filter">Filter</button>
@@ -134,6 +135,17 @@ enum WebPage {
           told(await act({ action: "booth", layout: $("layout").value, review: $("review").checked,
                            countdown: Math.max(1, Number($("delay").value) || 3) }));
         });
+        let recording = false;
+        function showRecording(on) {
+          recording = on;
+          $("record").textContent = on ? "Stop recording" : "Record";
+          $("record").classList.toggle("primary", on);
+          if (on) say("Recording…");
+        }
+        $("record").onclick = () => act({ action: recording ? "record_stop" : "record_start" }).then((outcome) => {
+          if (outcome.outcome === "recording") showRecording(true);
+          if (outcome.outcome === "movie") { showRecording(false); say("Movie saved."); }
+        }).catch((error) => say(error.message, true));
         $("end").onclick = () => act({ action: "end_booth" }).catch((error) => say(error.message, true));
         $("save").onclick = () => act({ action: "keep" }).catch((error) => say(error.message, true));
         $("cancel").onclick = () => act({ action: "discard" }).catch((error) => say(error.message, true));
@@ -217,6 +229,9 @@ enum WebPage {
               case "cleared": clearPicture(); break;
               case "booth_shot": say("Shot " + event.number + " of " + event.of); break;
               case "photo": if (event.id) { addPhoto(event, true); if (!event.composed) showLast(event); offerDownload(event); } break;
+              case "recording": showRecording(true); break;
+              case "movie": showRecording(false); addPhoto(event.movie, true); break;
+              case "movie_failed": showRecording(false); say(event.message, true); break;
               case "interrupted": case "failed": say(event.message, true); break;
               case "resumed": say(event.message); watchLive(); break;
             }

@@ -37,6 +37,11 @@ public struct LibraryPhoto: Sendable, Equatable {
     /// A movie's length in seconds; `nil` for a photo.
     public let duration: Double?
 
+    /// The file's media type: `image/jpeg`, `image/heic` or `video/mp4`.
+    public var mediaType: String {
+        kind == .movie ? "video/mp4" : codec == "hevc" ? "image/heic" : "image/jpeg"
+    }
+
     /// The photo file's name in the library folder.
     public var fileName: String { path.split(separator: "/").last.map(String.init) ?? path }
 }

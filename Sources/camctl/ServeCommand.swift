@@ -134,6 +134,7 @@ struct ServeCommand: Subcommand {
         configuration.liveJPEG = LiveJPEGConfiguration()
         if rtspPort != nil { configuration.liveH264 = LiveH264Configuration() }
         configuration.resumesAutomatically = true
+        configuration.movies = true
         let captureSession = CaptureSession(configuration: configuration)
         try await session.start(captureSession)
         // Other machines reach this one by its name, when it listens on every address.

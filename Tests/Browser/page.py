@@ -86,6 +86,20 @@ try:
     WebDriverWait(driver, 60).until(lambda d: d.find_element(By.ID, "message").text == "Saved.")
     seen["booth_total"] = total()
 
+    # A movie: Record, then Stop recording; the movie's thumbnail joins the gallery.
+    before = gallery(driver)
+    driver.find_element(By.ID, "record").click()
+    wait.until(lambda d: d.find_element(By.ID, "record").text == "Stop recording")
+    seen["recording_said"] = driver.find_element(By.ID, "message").text
+    time.sleep(2)
+    driver.find_element(By.ID, "record").click()
+    wait.until(lambda d: d.find_element(By.ID, "record").text == "Record" and gallery(d) == before + 1)
+    seen["movie_message"] = driver.find_element(By.ID, "message").text
+    seen["movie_thumbnail_shown"] = driver.execute_script(
+        "const i = document.querySelector('#gallery a img'); return i.complete && i.naturalWidth > 0")
+    movie = json.load(urllib.request.urlopen(base + "/api/photos"))["photos"][0]
+    seen["movie_kind"] = movie["kind"]
+
     # Phone and tablet screens: nothing wider than the screen, the shutter on screen.
     for name, (width, height) in {"phone": (390, 844), "tablet": (820, 1180)}.items():
         driver.set_window_size(width, height)

@@ -9,7 +9,7 @@ struct PageTests {
     static let hasBrowser = FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
         && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")
 
-    @Test("Headless Chromium: the live picture moves, a reviewed photo is saved (its QR code downloads it) or cancelled, the booth runs, phone and tablet screens fit",
+    @Test("Headless Chromium: the live picture moves, a reviewed photo is saved (its QR code downloads it) or cancelled, the booth runs, a movie is recorded, phone and tablet screens fit",
           .enabled(if: hasBrowser, "needs chromium, chromium-driver, python3-selenium and zbar-tools"))
     func page() async throws {
         let served = try await ServedCamera()
@@ -26,6 +26,8 @@ struct PageTests {
         #expect(seen["qr_download_identical"] as? Bool == true, "the link downloads the library's file")
         #expect(seen["cancelled_total"] as? Int == 1 && seen["cancelled_gallery"] as? Int == 1, "Cancel leaves the library as it was")
         #expect(seen["booth_total"] as? Int == 6, "four shots and the strip: \(seen)")
+        #expect(seen["recording_said"] as? String == "Recording…" && seen["movie_message"] as? String == "Movie saved.", "\(seen)")
+        #expect(seen["movie_kind"] as? String == "movie" && seen["movie_thumbnail_shown"] as? Bool == true, "the movie's thumbnail shows: \(seen)")
         for screen in ["phone", "tablet"] {
             let fit = seen[screen] as? [String: Bool]
             #expect(fit?["fits"] == true && fit?["shutter"] == true, "\(screen): \(String(describing: fit))")

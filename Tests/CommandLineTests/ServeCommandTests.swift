@@ -228,6 +228,40 @@ struct ServeCommandTests {
                 "\(lines)")
     }
 
+    @Test("Record over the API: started, told as events, stopped into a movie the library serves as video/mp4; SIGTERM keeps one in progress")
+    func record() async throws {
+        let served = try await ServedCamera()
+        defer { served.process.send(SIGTERM) }
+        let listener = try ChildProcess.Running("/usr/bin/curl", ["-s", "-N", "--max-time", "60", served.base + "/api/events"])
+        try await Task.sleep(for: .milliseconds(500))
+        let started = try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "record_start"}"#])
+        #expect(started.object["outcome"] as? String == "recording", "\(started)")
+        let again = try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "record_start"}"#])
+        #expect(again.status == 409, "\(again)")
+        try await Task.sleep(for: .seconds(2))
+        let stopped = try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "record_stop"}"#])
+        let movie = try #require(stopped.object["movie"] as? [String: Any], "\(stopped)")
+        #expect(movie["kind"] as? String == "movie" && (movie["duration"] as? Double ?? 0) > 1.5, "\(movie)")
+        let id = try #require(movie["id"] as? Int)
+        let file = try await served.request("/api/photos/\(id)/file", ["-D", "/dev/stderr"])
+        #expect(file.status == 200 && file.bytes.count == movie["bytes"] as? Int)
+        let headers = try await ChildProcess.finished("curl", ["-s", "-o", "/dev/null", "-D", "-", served.base + "/api/photos/\(id)/file"])
+        #expect(headers.standardOutput.lowercased().contains("content-type: video/mp4"), "\(headers.standardOutput)")
+        #expect(try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "record_stop"}"#]).status == 409)
+        listener.send(SIGKILL)
+        let lines = await listener.finished(timeout: 10).standardOutput.split(separator: "\n").filter { $0.hasPrefix("data: ") }
+        let events = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.dropFirst(6).utf8)) as? [String: Any] }
+        #expect(events.contains { $0["event"] as? String == "recording" }, "\(lines)")
+        #expect(events.contains { $0["event"] as? String == "movie" && ($0["movie"] as? [String: Any])?["id"] as? Int == id }, "\(lines)")
+        // A movie being recorded as the server is stopped is kept.
+        #expect(try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "record_start"}"#]).status == 200)
+        try await Task.sleep(for: .seconds(1.5))
+        let ended = await served.stop()
+        #expect(ended.status == 0, "\(ended.standardError)")
+        let movies = try served.camctl.photos().filter { $0["kind"] as? String == "movie" }
+        #expect(movies.count == 2 && movies.allSatisfy { ($0["duration"] as? Double ?? 0) > 0.5 }, "\(movies)")
+    }
+
     @Test("A review over the API: the photo waits, keep saves it, discard leaves the library as it was")
     func review() async throws {
         let served = try await ServedCamera()
