@@ -89,6 +89,12 @@ struct ResourceBenchmarks {
 
     /// Runs a program under GNU time and reads its peak resident memory and CPU seconds.
     private func usage(_ program: String, _ arguments: [String]) throws -> Usage {
+        try Self.usage(program, arguments, folder: folder)
+    }
+
+    /// Runs a program under GNU time, its report written in `folder`, and reads its peak resident
+    /// memory and CPU seconds.
+    static func usage(_ program: String, _ arguments: [String], folder: String) throws -> Usage {
         let report = folder + "/usage.txt"
         _ = try timeProcess("/usr/bin/time", ["-o", report, "-f", "%M %U %S", program] + arguments)
         let fields = try String(contentsOfFile: report, encoding: .utf8).split(whereSeparator: \.isWhitespace).compactMap { Double($0) }

@@ -5,7 +5,7 @@
 //
 // Groups: frames, latency, image (what filters and zoom cost), shutter, burst, heic, resources (memory and CPU, one run of --preview-seconds,
 // 60 by default), startup, serve (camctl serve: snapshots, the live picture's age, CPU per viewer), fleet (20 nodes: fan-out, skew),
-// soak (memory over --soak-minutes, 10 by default). A partial run (--only)
+// movie (camctl record at 1080p30 for --preview-seconds: CPU, memory, stop to file), soak (memory over --soak-minutes, 10 by default). A partial run (--only)
 // writes its table to stdout only.
 
 import Foundation
@@ -54,6 +54,11 @@ if options.includes("serve") {
 }
 if options.includes("fleet") {
     for row in try await withScratchFolder({ try FleetBenchmarks(folder: $0, rounds: 20).run() }) { record(row) }
+}
+if options.includes("movie") {
+    for row in try await withScratchFolder({ try MovieBenchmarks(folder: $0, seconds: options.previewSeconds).run(runs: options.runs) }) {
+        record(row)
+    }
 }
 if options.includes("soak") {
     record(try await withScratchFolder { try SoakBenchmark(folder: $0, minutes: options.soakMinutes).run() })

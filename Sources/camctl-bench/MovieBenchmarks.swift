@@ -1,0 +1,70 @@
+import Foundation
+
+/// Recording a 1920x1080@30 movie: camctl record's CPU time and peak memory against gst-launch-1.0
+/// encoding the same frames with the same x264 settings into the same fragmented MP4, and the
+/// time from the stop (SIGUSR2; gst-launch's end of stream on SIGINT) to the finished file.
+struct MovieBenchmarks {
+    let folder: String
+    /// How long each recording runs.
+    let seconds: Int
+
+    func run(runs: Int) throws -> [BenchmarkRow] {
+        let bitRate = 1920 * 1080 * 30 / 8 / 1000  // camctl's own choice at this size and rate
+        let reference = ["-q", "-e", "videotestsrc", "is-live=true", "num-buffers=\(seconds * 30)", "!",
+                         "video/x-raw,format=I420,width=1920,height=1080,framerate=30/1", "!",
+                         "x264enc", "speed-preset=veryfast", "tune=zerolatency", "key-int-max=60", "bitrate=\(bitRate)", "!",
+                         "video/x-h264,profile=high", "!", "h264parse", "!", "mp4mux", "fragment-duration=1000", "!",
+                         "filesink", "location=\(folder)/gst.mp4"]
+        let ours = try ResourceBenchmarks.usage(StartUpBenchmark.camctl, ["record", "--device", "test", "--resolution", "1920x1080@30",
+                                                                          "--duration", "\(seconds)", "--library", folder + "/library"],
+                                                folder: folder)
+        let theirs = try ResourceBenchmarks.usage("/usr/bin/gst-launch-1.0", reference, folder: folder)
+        let name = "recording 1920x1080@30 H.264 for \(seconds) s (camctl record; gst-launch: videotestsrc ! x264enc, the same settings ! mp4mux fragmented ! filesink)"
+        var stops: [Double] = [], referenceStops: [Double] = []
+        for _ in 0..<max(3, runs) {
+            stops.append(try stopToFile(StartUpBenchmark.camctl, ["record", "--device", "test", "--resolution", "1920x1080@30", "--json",
+                                                                  "--library", folder + "/library"], signal: SIGUSR2))
+            referenceStops.append(try stopToFile("/usr/bin/gst-launch-1.0", reference.map { $0.hasPrefix("num-buffers") ? "num-buffers=-1" : $0 },
+                                                 signal: SIGINT))
+        }
+        return [
+            BenchmarkRow(name: "CPU time, " + name, unit: "CPU s", camctl: Measurement(samples: [ours.cpuSeconds]),
+                         reference: Measurement(samples: [theirs.cpuSeconds]), referenceName: "gst-launch-1.0").goal(ratioAtMost: 1.1),
+            BenchmarkRow(name: "Peak memory, " + name, unit: "MiB", camctl: Measurement(samples: [ours.peakKiB / 1024]),
+                         reference: Measurement(samples: [theirs.peakKiB / 1024]), referenceName: "gst-launch-1.0").goal(ratioAtMost: 1.3),
+            BenchmarkRow(name: "Stop to finished movie, 1920x1080@30 after 3 s (camctl record: SIGUSR2 to the movie kept in the library)",
+                         unit: "ms", camctl: Measurement(samples: stops.map { $0 * 1000 }),
+                         reference: Measurement(samples: referenceStops.map { $0 * 1000 }),
+                         referenceName: "gst-launch-1.0 -e, SIGINT to its exit"),
+        ]
+    }
+
+    /// Starts a recording, stops it with `signal` three seconds after it began writing, and
+    /// returns the seconds from the signal to the finished file: camctl's movie printed, or the
+    /// reference's exit.
+    private func stopToFile(_ program: String, _ arguments: [String], signal: Int32) throws -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        Thread.sleep(forTimeInterval: 3.5)
+        let stopped = ContinuousClock.now
+        kill(process.processIdentifier, signal)
+        var finished: ContinuousClock.Instant?
+        if program == StartUpBenchmark.camctl {
+            var text = ""
+            while !text.contains("\"kind\":\"movie\"") {
+                let chunk = output.fileHandleForReading.availableData
+                guard !chunk.isEmpty else { throw BenchmarkFailure("camctl record ended without printing its movie") }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            finished = ContinuousClock.now
+        }
+        process.waitUntilExit()
+        return ((finished ?? ContinuousClock.now) - stopped).seconds
+    }
+}
