@@ -60,6 +60,12 @@ enum ActionRequest {
             plan.reviewTimeout = try seconds(object, name: "timeout").map { $0 > 0 ? $0 : nil } ?? 60
             plan.reviewHint = reviewHint
             plan.settings = try settings(object)
+            if let animation = object["animation"] {
+                guard let name = animation.string, let style = ShotAnimation.Style(rawValue: name) else {
+                    throw .badRequest("animation must be mp4 or boomerang")
+                }
+                plan.animation = style
+            }
             return .booth(plan)
         case "end_booth": return .endBooth
         case "keep": return .decide(.keep)

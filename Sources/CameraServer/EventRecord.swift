@@ -17,6 +17,7 @@ enum EventRecord {
         case .cleared: ["event": "cleared"]
         case .processed(let photo): ["event": "processed", "photo": photo.record]
         case .processingFailed(let id, let reason): ["event": "processing_failed", "id": id, "message": reason]
+        case .animationKept(let clip): ["event": "animation", "movie": clip.record]
         case .recordingStarted: ["event": "recording"]
         case .movieKept(let movie): ["event": "movie", "movie": movie.record]
         case .movieFailed(let reason): ["event": "movie_failed", "message": reason]

@@ -46,7 +46,8 @@ public struct LibraryPhoto: Sendable, Equatable {
     public var fileName: String { path.split(separator: "/").last.map(String.init) ?? path }
 }
 
-/// A photo to add to the library: the encoded file and what is known about it.
+/// A photo (or a short movie made whole in memory, such as a booth's clip) to add to the library:
+/// the encoded file and what is known about it.
 public struct NewPhoto: Sendable {
     public var data: [UInt8]
     /// The thumbnail as JPEG data; empty for none.
@@ -65,9 +66,12 @@ public struct NewPhoto: Sendable {
     /// What the final file is made from later, when ``data`` is a proxy: kept in the library's
     /// spool until ``PhotoLibrary/finish(id:data:codec:)``, and the photo is processing meanwhile.
     public var pending: [UInt8]?
+    /// A movie's length in seconds, when ``data`` is an MP4 movie (codec `h264`); `nil` for a photo.
+    public var duration: Double?
 
     public init(data: [UInt8], thumbnail: [UInt8] = [], codec: String, width: Int, height: Int, orientation: Int = 1,
-                capturedAt: Date, device: String, albums: [String] = [], origin: String? = nil, pending: [UInt8]? = nil) {
+                capturedAt: Date, device: String, albums: [String] = [], origin: String? = nil, pending: [UInt8]? = nil,
+                duration: Double? = nil) {
         self.data = data
         self.thumbnail = thumbnail
         self.codec = codec
@@ -79,8 +83,9 @@ public struct NewPhoto: Sendable {
         self.albums = albums
         self.origin = origin
         self.pending = pending
+        self.duration = duration
     }
 
     /// The file name extension for the codec.
-    var fileExtension: String { codec == "hevc" ? "heic" : "jpg" }
+    var fileExtension: String { duration != nil ? "mp4" : codec == "hevc" ? "heic" : "jpg" }
 }

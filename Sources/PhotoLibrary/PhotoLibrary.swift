@@ -128,7 +128,7 @@ public final class PhotoLibrary {
                 let id = try insertRow(file: name, thumbnail: thumbnailName, capturedAt: photo.capturedAt, device: photo.device,
                                        width: photo.width, height: photo.height, codec: photo.codec,
                                        orientation: photo.orientation, byteCount: photo.data.count,
-                                       state: photo.pending == nil ? "final" : "processing")
+                                       state: photo.pending == nil ? "final" : "processing", movieDuration: photo.duration)
                 for album in photo.albums {
                     try database.query("INSERT OR IGNORE INTO albums (photo_id, name) VALUES (?, ?)", [.integer(id), .text(album)])
                 }

@@ -11,6 +11,7 @@ struct BoothCommand: Subcommand {
         camctl booth    [--device D] [--shots 4] [--countdown 5] [--layout 2x2|1x4] [--sink ELEMENT] [--output PATH]
                         [--library DIR | --no-library] [--jpeg | --hevc] [--quality 1-100] [--json] [--print-pipeline]
                         [--show-shots SECONDS] [--show-result SECONDS] [--review] [--review-timeout SECONDS]
+                        [--animation mp4|boomerang]
         """
     static let summary = "the photo booth: countdown, shots, and one composed picture of them"
     static let help = """
@@ -25,12 +26,15 @@ struct BoothCommand: Subcommand {
         (--json: one object each). Each shot's thumbnail shows in the preview's lower left corner
         until the next (--no-last-photo: not). With --review, nothing is saved until the composed
         picture, shown on the preview, is kept: the shots and the picture are kept or discarded
-        together.
+        together. --animation also keeps a short clip of the shots in the library, 640 pixels wide,
+        for phones: mp4 shows them in turn (0.6 s each, three times), boomerang forwards then
+        backwards (0.3 s each, four times); its path is printed last.
         """ + "\n" + ReviewOptions.help + "\n" + ImageOptions.help
     static let options = SessionOptions.options + PhotoSaving.options + PhotoOptions.options + ReviewOptions.options + [
         .init(name: "--shots", value: "N"), .init(name: "--countdown", value: "SECONDS"),
         .init(name: "--layout", value: "2x2|1x4"), .init(name: "--sink", value: "ELEMENT"), .init(name: "--no-last-photo", value: nil),
         .init(name: "--show-result", value: "SECONDS"), .init(name: "--show-shots", value: "SECONDS"),
+        .init(name: "--animation", value: "mp4|boomerang"),
     ]
 
     enum Layout: String, CaseIterable {
@@ -50,6 +54,7 @@ struct BoothCommand: Subcommand {
     let sink: String
     let composedOutput: String?
     let settings: PhotoSettings
+    let animation: ShotAnimation.Style?
 
     init(_ arguments: ParsedArguments) throws(CommandFailure) {
         try arguments.requirePositionals([])
@@ -63,6 +68,7 @@ struct BoothCommand: Subcommand {
         layout = try arguments.choice("--layout", as: Layout.self) ?? .grid
         sink = arguments.string("--sink") ?? "autovideosink"
         composedOutput = arguments.string("--output")
+        animation = try arguments.choice("--animation", as: ShotAnimation.Style.self)
         var settings = try PhotoOptions.settings(from: arguments)
         // Each shot's thumbnail (always JPEG) is made at the cell's width, and is what is composed.
         settings.thumbnailMaximumSide = ShotComposition.cellWidth
@@ -73,6 +79,9 @@ struct BoothCommand: Subcommand {
         let controls = ControlInbox.shared.claimed()
         // The shots go to the library only; --output is for the composed picture.
         try arguments.refuseTogether("--library", "--no-library")
+        if PhotoSaving.library(arguments) == .none, animation != nil {
+            throw CommandFailure("--animation keeps its clip in the library; leave out --no-library", exitCode: .usage)
+        }
         if PhotoSaving.library(arguments) == .none, composedOutput == nil {
             throw CommandFailure("--no-library needs --output PATH for the composed picture, or the booth would keep nothing", exitCode: .usage)
         }
@@ -94,6 +103,7 @@ struct BoothCommand: Subcommand {
         (plan.shots, plan.countdown, plan.columns) = (shots, countdown, layout == .grid ? 2 : 1)
         (plan.showShots, plan.showResult, plan.settings) = (showShots, showResult, settings)
         (plan.reviews, plan.reviewTimeout, plan.reviewHint) = (review.isOn, review.timeout, OperatorConsole.reviewHint)
+        plan.animation = animation
         let ending: Control?
         do throws(CommandFailure) {
             ending = try await booth.booth(plan, controls: controls)
@@ -102,6 +112,9 @@ struct BoothCommand: Subcommand {
             throw error
         }
         await captureSession.stop()
+        if let clip = await booth.camera.lastAnimation {
+            if arguments.flag("--json") { try Console.json(clip.record) } else { try Console.result(clip.path) }
+        }
         if ending == .interrupt { throw CommandFailure.interrupted }
         try await booth.finishProcessing()
     }

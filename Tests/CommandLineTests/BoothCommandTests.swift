@@ -38,6 +38,52 @@ struct BoothCommandTests {
         #expect(strip.min()! < reviewedPictureBound, "the composed strip after the last shot: \(strip)")
     }
 
+    @Test("--animation keeps a clip of the shots: ffprobe reads H.264 640 pixels wide, a boomerang runs forwards then backwards, under 2 MB",
+          arguments: ["mp4", "boomerang"])
+    func animation(style: String) throws {
+        let camctl = try Camctl()
+        let result = try camctl("booth", "--device", "test:ball", "--resolution", "1280x720@30", "--shots", "4", "--countdown", "0.3",
+                                "--show-shots", "0", "--show-result", "0", "--sink", "fakesink", "--animation", style, "--json")
+        #expect(result.status == 0, "\(result.standardError)")
+        let clip = try #require(Camctl.objects(result.standardOutput).last, "\(result.standardOutput)")
+        #expect(clip["kind"] as? String == "movie" && clip["width"] as? Int == 640 && clip["height"] as? Int == 360, "\(clip)")
+        let path = try #require(clip["path"] as? String)
+        let probed = try RecordCommandTests.probe(path)
+        #expect(probed["codec_name"] == "h264" && probed["width"] == "640", "\(probed)")
+        let bytes = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(bytes < 2_000_000, "\(bytes) bytes")
+        // Which shot each frame shows, by its nearest shot (each shot's thumbnail, 640 wide).
+        let shots = Camctl.objects(result.standardOutput).filter { ($0["path"] as? String)?.hasSuffix(".jpg") == true }.prefix(4)
+        let frames = try Self.frames(of: path, width: 640, height: 360)
+        let references = try shots.map { try Self.frames(ofPicture: try #require($0["thumbnail_path"] as? String), width: 640, height: 360) }
+        let shown = frames.map { frame in
+            references.indices.min { Self.distance(frame, references[$0]) < Self.distance(frame, references[$1]) }!
+        }
+        var order: [Int] = []
+        for index in shown where order.last != index { order.append(index) }
+        let round = style == "mp4" ? [0, 1, 2, 3] : [0, 1, 2, 3, 2, 1]
+        #expect(Array(order.prefix(round.count)) == round, "shown in the order \(order)")
+        #expect(shown.count == 72, "\(shown.count) frames: 4 shots, 6 frames each, 3 times; or 6 turns, 3 frames each, 4 times")
+        #expect(try camctl.photos().filter { $0["kind"] as? String == "movie" }.count == 1)
+    }
+
+    /// A movie's frames as RGB, read by ffmpeg at `width`x`height`.
+    static func frames(of path: String, width: Int, height: Int) throws -> [[UInt8]] {
+        let result = try ChildProcess.run("ffmpeg", ["-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgb24",
+                                                     "-s", "\(width)x\(height)", "-"])
+        let size = width * height * 3, bytes = [UInt8](result.standardOutputBytes)
+        return stride(from: 0, to: bytes.count - size + 1, by: size).map { Array(bytes[$0..<$0 + size]) }
+    }
+
+    static func frames(ofPicture path: String, width: Int, height: Int) throws -> [UInt8] {
+        try #require(try frames(of: path, width: width, height: height).first)
+    }
+
+    /// The mean absolute difference of two RGB pictures of one size, on every 7th byte.
+    static func distance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        stride(from: 0, to: min(a.count, b.count), by: 7).reduce(0) { $0 + abs(Int(a[$1]) - Int(b[$1])) }
+    }
+
     @Test("f during a countdown changes the filter and does not fire the shutter",
           .enabled(if: ChildProcess.isInstalled("script"), "needs script(1) for a terminal"))
     func filterKeyDuringCountdown() throws {

@@ -20,6 +20,8 @@ public struct BoothPlan: Sendable {
     /// The shots' settings; their thumbnails are made at the composition's cell width.
     public var settings = PhotoSettings()
     public var albums = ["booth"]
+    /// A short clip of the shots kept beside the composition (in the library), or `nil` for none.
+    public var animation: ShotAnimation.Style?
 
     public init() {}
 }

@@ -79,6 +79,8 @@ public enum OperatorEvent: Sendable, Equatable {
     case processed(LibraryPhoto)
     /// A photo's final file could not be made; its proxy stays as the photo.
     case processingFailed(id: Int64, reason: String)
+    /// A booth's clip of its shots was kept in the library.
+    case animationKept(LibraryPhoto)
     /// A movie is being recorded.
     case recordingStarted
     /// A movie was kept in the library (stopped, or ended by itself at its length or size).

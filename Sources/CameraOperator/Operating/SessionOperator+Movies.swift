@@ -73,4 +73,23 @@ extension SessionOperator {
             return .failure(recorded.failure.map { .capture($0) } ?? .delivery(.library(error)))
         }
     }
+
+    /// Makes a booth's clip of its shots and keeps it in the library (the first shot its thumbnail).
+    func keepAnimation(of shots: [[UInt8]], style: ShotAnimation.Style, albums: [String]) async throws(OperatorError) {
+        guard let library = delivery.library, let first = shots.first else { return }
+        let clip: ShotAnimation.Clip
+        do {
+            clip = try await ShotAnimation.make(shots, style: style, folder: library.folder)
+        } catch {
+            throw .capture(error)
+        }
+        do {
+            let kept = try library.add(NewPhoto(data: clip.data, thumbnail: first, codec: "h264", width: clip.width, height: clip.height,
+                                                capturedAt: Date(), device: device.name, albums: albums, duration: clip.duration))
+            lastAnimation = kept
+            eventContinuation.yield(.animationKept(kept))
+        } catch {
+            throw .delivery(.library(error))
+        }
+    }
 }

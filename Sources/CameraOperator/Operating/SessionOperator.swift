@@ -1,6 +1,7 @@
 import CameraKit
 import FoundationEssentials
 import Glibc
+import PhotoLibrary
 
 /// Drives a running capture session and delivers its photos: every front end (keys, signals,
 /// description files, the network) asks with an ``Action`` and renders the ``Outcome``.
@@ -56,6 +57,8 @@ public actor SessionOperator {
     /// when every photo is delivered final.
     private let finishing: PhotoFinishing?
 
+    /// The last booth's clip of its shots, once kept.
+    public internal(set) var lastAnimation: LibraryPhoto?
     /// The movie being recorded: its number and the task that keeps it once it ends.
     var movie: (number: Int, keeping: Task<Result<KeptMovie, OperatorError>, Never>)?
     var movies = 0
@@ -396,10 +399,14 @@ public actor SessionOperator {
             holding = false
             return .boothTaken([], composed: nil)
         }
+        let shotPictures = cells.suffix(taken).map(\.thumbnail)
         let composition = try await perform(.compose(columns: plan.columns, quality: settings.quality, albums: plan.albums))
         if plan.reviews {
-            return try await perform(.review(timeout: plan.reviewTimeout, unanswered: .keep, hint: plan.reviewHint))
+            let verdict = try await perform(.review(timeout: plan.reviewTimeout, unanswered: .keep, hint: plan.reviewHint))
+            if case .kept = verdict, let style = plan.animation { try await keepAnimation(of: shotPictures, style: style, albums: plan.albums) }
+            return verdict
         }
+        if let style = plan.animation { try await keepAnimation(of: shotPictures, style: style, albums: plan.albums) }
         if !booth.isEnding { _ = try await perform(.showResult(seconds: plan.showResult)) }
         guard case .composed(let composed) = composition else { return .boothTaken(shots, composed: nil) }
         return .boothTaken(shots, composed: composed)
