@@ -173,6 +173,23 @@ final class OperatorConsole: Sendable {
         return path
     }
 
+    /// Ends a command's session: a movie being recorded is kept and printed, the session stops,
+    /// and photos finished after their shots are made final.
+    ///
+    /// - Throws: The first failure among those, once all are done.
+    func end(_ session: CaptureSession) async throws(CommandFailure) {
+        let kept: Result<Void, CommandFailure>
+        do {
+            try await keepRecording()
+            kept = .success(())
+        } catch {
+            kept = .failure(error)
+        }
+        await session.stop()
+        try await finishProcessing()
+        try kept.get()
+    }
+
     /// Whether a movie started here is still being recorded or kept.
     var isWatchingMovie: Bool { movie.isWatching }
 

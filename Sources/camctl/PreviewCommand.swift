@@ -80,16 +80,7 @@ struct PreviewCommand: Subcommand {
                 try await operating.act(on: key)
             }
         }
-        let kept: Result<Void, CommandFailure>
-        do {
-            try await operating.keepRecording()
-            kept = .success(())
-        } catch {
-            kept = .failure(error)
-        }
-        await captureSession.stop()
-        try await operating.finishProcessing()
-        try kept.get()
+        try await operating.end(captureSession)
         if let error = failure.error.withLock({ $0 }) { throw error }
     }
 

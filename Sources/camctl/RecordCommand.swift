@@ -87,16 +87,7 @@ struct RecordCommand: Subcommand {
                 try await operating.act(on: key)
             }
         }
-        let kept: Result<Void, CommandFailure>
-        do {
-            try await operating.keepRecording()
-            kept = .success(())
-        } catch {
-            kept = .failure(error)
-        }
-        await captureSession.stop()
-        try await operating.finishProcessing()
-        try kept.get()
+        try await operating.end(captureSession)
         if interrupted { throw CommandFailure("interrupted; the movie is kept", exitCode: .interrupted) }
     }
 

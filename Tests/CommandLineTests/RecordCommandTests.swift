@@ -140,6 +140,50 @@ struct RecordCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: library + "/recordings").isEmpty)
     }
 
+    @Test("A filter and zoom changed while recording reach the movie from that frame on, the movie keeping its size")
+    func imageChangesReachTheMovie() throws {
+        let camctl = try Camctl()
+        let folder = try TemporaryFolder()
+        let file = folder.path("changes.camctl")
+        try "camera test\nresolution 640x480@30\nrecord start\nwait 1.5\nfilter mono\nzoom 2\nwait 1.5\nrecord stop\n"
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let result = try camctl.run(["run", file, "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let movie = try #require(Camctl.objects(result.standardOutput).first { $0["kind"] as? String == "movie" })
+        #expect(movie["width"] as? Int == 640 && movie["height"] as? Int == 480)
+        let frames = try BoothCommandTests.frames(of: try #require(movie["path"] as? String), width: 64, height: 48)
+        // How far each frame is from grey: the test pattern's colours, then none.
+        let colour = frames.map(Self.colourfulness)
+        let most = colour.max() ?? 0
+        let grey = colour.map { $0 < most / 20 }
+        let greyCount = grey.filter { $0 }.count
+        #expect(grey.first == false && grey.last == true, "\(colour)")
+        #expect(grey.drop { !$0 }.allSatisfy { $0 }, "once grey, every frame after is: \(colour)")
+        #expect(greyCount >= 30 && grey.count - greyCount >= 30, "about half and half: \(greyCount) grey of \(grey.count)")
+    }
+
+    /// How far an RGB picture is from grey: the sum of its pixels' channel differences.
+    static func colourfulness(_ frame: [UInt8]) -> Int {
+        var sum = 0
+        for index in stride(from: 0, to: frame.count - 2, by: 3) {
+            let (red, green, blue) = (Int(frame[index]), Int(frame[index + 1]), Int(frame[index + 2]))
+            sum += abs(red - green) + abs(green - blue)
+        }
+        return sum
+    }
+
+    @Test("--max-size ends the recording before the file passes it")
+    func maximumSize() throws {
+        let camctl = try Camctl()
+        let result = try camctl("record", "--device", "test:snow", "--resolution", "640x480@30", "--bitrate", "8000", "--max-size", "5",
+                                "--duration", "30", "--json")
+        #expect(result.status == 0, "\(result.standardError)")
+        let movie = try #require(Camctl.objects(result.standardOutput).first { $0["kind"] as? String == "movie" })
+        // Random snow takes about 1.6 MB a second at that rate: the file stops within about a second's worth of the bound.
+        #expect(movie["ended"] as? String == "size" && (movie["bytes"] as? Int ?? .max) <= 5_000_000 && (movie["duration"] as? Double ?? 0) > 1.5,
+                "\(movie)")
+    }
+
     @Test("--no-library, --duration 0 and --max-size 0 are usage errors (64)")
     func usageErrors() throws {
         let camctl = try Camctl()
