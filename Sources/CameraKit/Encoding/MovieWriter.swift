@@ -18,7 +18,11 @@ final class MovieWriter: Sendable {
     /// Starts writing a movie of `width`x`height` I420 frames at `frameRate` to `path`.
     init(path: String, width: Int, height: Int, frameRate: Fraction, kilobitsPerSecond: Int) async throws(CaptureError) {
         let keyInterval = max(1, Int((frameRate.doubleValue * 2).rounded()))
-        let description = "appsrc name=input ! video/x-raw,format=I420,width=\(width),height=\(height),framerate=\(frameRate) "
+        // At most two frames wait for the encoder; a third waits in the session's movie branch,
+        // whose queue lets frames pass (counted as lost) only when the encoder lags for seconds.
+        let waiting = width * height * 3 / 2 * 2
+        let description = "appsrc name=input max-bytes=\(waiting) block=true "
+            + "! video/x-raw,format=I420,width=\(width),height=\(height),framerate=\(frameRate) "
             + "! x264enc speed-preset=veryfast tune=zerolatency key-int-max=\(keyInterval) bitrate=\(kilobitsPerSecond) "
             + "! video/x-h264,profile=high ! h264parse ! mp4mux fragment-duration=\(Self.fragmentMilliseconds) "
             + "! filesink location=\"\(Self.quoted(path))\""
@@ -53,7 +57,7 @@ final class MovieWriter: Sendable {
     }
 
     /// Hands a frame to the encoder at `time` of the movie; `false` once the writer failed.
-    /// Called on the session's streaming thread; never waits.
+    /// Called on the movie branch's streaming thread; waits while two frames wait for the encoder.
     func push(_ buffer: Buffer, at time: ClockTime, duration: ClockTime?) -> Bool {
         guard failure.error == nil else { return false }
         do {

@@ -172,11 +172,13 @@ public final class MovieOutput: Sendable {
                              thumbnail: thumbnail)
     }
 
-    /// Called on the streaming thread with each frame while the valve is open.
+    /// Called on the movie branch's streaming thread with each frame while the valve is open. The
+    /// frame is dated under the lock and pushed outside it: a push waits while the encoder has
+    /// frames enough in hand, and nothing else waits for that.
     private func deliver(_ sample: Sample) {
         guard let buffer = sample.buffer, let time = buffer.presentationTime else { return }
-        let (ended, valve) = state.withLock { state -> (Bool, Element?) in
-            guard var recording = state.recording, !recording.isPaused, recording.ended == nil else { return (false, nil) }
+        let dated = state.withLock { state -> (writer: MovieWriter, time: ClockTime, duration: ClockTime)? in
+            guard var recording = state.recording, !recording.isPaused, recording.ended == nil else { return nil }
             defer { state.recording = recording }
             let start = recording.start ?? time
             if recording.start == nil {
@@ -191,26 +193,30 @@ public final class MovieOutput: Sendable {
             }
             let elapsed = time.nanoseconds >= start.nanoseconds + recording.pausedSpan ? time.nanoseconds - start.nanoseconds - recording.pausedSpan : 0
             let movieTime = ClockTime(nanoseconds: max(elapsed, recording.lastTime.map { $0.nanoseconds + 1 } ?? 0))
-            guard recording.writer.push(buffer, at: movieTime, duration: recording.frameDuration) else {
-                recording.ended = .failed(recording.writer.failed ?? CaptureError(.movieNotWritten, "the movie's file could not be written"))
-                return (true, state.valve)
-            }
             recording.lastTime = movieTime
             recording.frames += 1
-            if let limit = recording.settings.maximumDuration,
-               Double(movieTime.nanoseconds + recording.frameDuration.nanoseconds) / 1e9 >= limit - 1e-6 {
+            return (recording.writer, movieTime, recording.frameDuration)
+        }
+        guard let dated else { return }
+        let pushed = dated.writer.push(buffer, at: dated.time, duration: dated.duration)
+        let (ended, valve) = state.withLock { state -> (Bool, Element?) in
+            guard var recording = state.recording, recording.writer === dated.writer, recording.ended == nil else { return (false, nil) }
+            defer { state.recording = recording }
+            if !pushed {
+                recording.frames -= 1
+                recording.ended = .failed(recording.writer.failed ?? CaptureError(.movieNotWritten, "the movie's file could not be written"))
+            } else if let limit = recording.settings.maximumDuration,
+                      Double(dated.time.nanoseconds + dated.duration.nanoseconds) / 1e9 >= limit - 1e-6 {
                 recording.ended = .reachedDuration
             } else if let limit = recording.settings.maximumBytes, recording.frames % 15 == 0, Self.nearsSize(limit, recording) {
                 recording.ended = .reachedSize
             }
-            return (recording.ended != nil, state.valve)
-        }
-        guard ended else { return }
-        try? valve?.setProperty("drop", true)
-        state.withLock { state in
+            guard recording.ended != nil else { return (false, nil) }
             state.endWaiter?.resume()
             state.endWaiter = nil
+            return (true, state.valve)
         }
+        if ended { try? valve?.setProperty("drop", true) }
     }
 
     /// Whether the file is within a second and a half of `limit` bytes at its rate so far: the
