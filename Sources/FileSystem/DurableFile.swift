@@ -65,12 +65,40 @@ public enum DurableFile {
     /// in a power cut costs nothing that cannot be had otherwise.
     public static func write(_ bytes: some ContiguousBytes, to path: String, exclusive: Bool = false,
                              syncing: Bool = true) throws(WriteError) {
+        try write(to: path, exclusive: exclusive, syncing: syncing) { descriptor in bytes.withUnsafeBytes { writeAll($0, to: descriptor) } }
+    }
+
+    /// Copies the file at `source` to `path` as ``write(_:to:exclusive:syncing:)`` writes bytes, a
+    /// megabyte at a time, so a file of any size copies in little memory.
+    public static func copy(_ source: String, to path: String) throws(WriteError) {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw WriteError(path: source, code: errno) }
+        defer { close(input) }
+        try write(to: path, exclusive: false, syncing: true) { descriptor in copyAll(from: input, to: descriptor) }
+    }
+
+    /// Everything `input` holds, written to `output`; returns 0 or the `errno` of the failure.
+    public static func copyAll(from input: Int32, to output: Int32) -> Int32 {
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { return errno }
+            guard count > 0 else { return 0 }
+            let failure = chunk.withUnsafeBytes { writeAll(UnsafeRawBufferPointer(rebasing: $0[..<count]), to: output) }
+            guard failure == 0 else { return failure }
+        }
+    }
+
+    /// Writes a file through a temporary beside it, which `fill` writes into; returns 0 or the
+    /// `errno` of the failure.
+    private static func write(to path: String, exclusive: Bool, syncing: Bool, fill: (Int32) -> Int32) throws(WriteError) {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         let temporary = folder + "/" + temporaryName(for: url.lastPathComponent)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw WriteError(path: path, code: errno) }
-        var failure = bytes.withUnsafeBytes { writeAll($0, to: descriptor) }
+        var failure = fill(descriptor)
         if failure == 0, syncing, fsync(descriptor) != 0 { failure = errno }
         close(descriptor)
         if failure == 0 {

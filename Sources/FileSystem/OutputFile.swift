@@ -57,10 +57,29 @@ public enum OutputFile {
     /// Writes `bytes` to `path` as ``plan(for:)`` says; returns the plan carried out.
     @discardableResult
     public static func write(_ bytes: some ContiguousBytes, to path: String) throws(DurableFile.WriteError) -> Plan {
+        try write(to: path, file: { file throws(DurableFile.WriteError) in try DurableFile.write(bytes, to: file) },
+                  stream: { descriptor in bytes.withUnsafeBytes { DurableFile.writeAll($0, to: descriptor) } })
+    }
+
+    /// Copies the file at `source` to `path` as ``plan(for:)`` says, a megabyte at a time; returns
+    /// the plan carried out.
+    @discardableResult
+    public static func copy(_ source: String, to path: String) throws(DurableFile.WriteError) -> Plan {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw DurableFile.WriteError(path: source, code: errno) }
+        defer { close(input) }
+        return try write(to: path, file: { file throws(DurableFile.WriteError) in try DurableFile.copy(source, to: file) },
+                         stream: { descriptor in DurableFile.copyAll(from: input, to: descriptor) })
+    }
+
+    /// Carries out ``plan(for:)``: a file through `file`, a FIFO or device through `stream`, which
+    /// writes into its descriptor and returns 0 or the `errno` of the failure.
+    private static func write(to path: String, file: (String) throws(DurableFile.WriteError) -> Void,
+                              stream streamWrite: (Int32) -> Int32) throws(DurableFile.WriteError) -> Plan {
         let plan = try plan(for: path)
         switch plan {
-        case .file(let file):
-            try DurableFile.write(bytes, to: file)
+        case .file(let target):
+            try file(target)
         case .stream(let stream):
             // Non-blocking, so a FIFO without a reader fails at once (ENXIO) instead of hanging.
             let descriptor = open(stream, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
@@ -71,7 +90,7 @@ public enum OutputFile {
             defer { close(descriptor) }
             let flags = fcntl(descriptor, F_GETFL)
             _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK)
-            let failure = bytes.withUnsafeBytes { DurableFile.writeAll($0, to: descriptor) }
+            let failure = streamWrite(descriptor)
             guard failure == 0 else { throw DurableFile.WriteError(path: path, code: failure) }
         }
         return plan

@@ -1,8 +1,10 @@
 import CameraKit
 import CameraOperator
+import FileSystem
 import Formatting
 import FoundationEssentials
 import Glibc
+import PhotoLibrary
 import Synchronization
 
 /// The command line's side of a ``SessionOperator``: it hands over the delivery the options
@@ -138,7 +140,7 @@ final class OperatorConsole: Sendable {
     /// it is printed (its path, or its JSON object) and `ended` is called. Returns its path while
     /// recording; `nil` when it did not start and `notingCameraFailure` noted why.
     @discardableResult
-    func startRecording(_ settings: MovieSettings, notingCameraFailure: Bool = false,
+    func startRecording(_ settings: MovieSettings, copyTo copy: String? = nil, notingCameraFailure: Bool = false,
                         ended: @escaping @Sendable () -> Void = {}) async throws(CommandFailure) -> String? {
         guard case .recordingStarted(let path)? = try await perform(.startRecording(settings),
                                                                     notingCameraFailure: notingCameraFailure ? "no movie" : nil) else {
@@ -149,8 +151,13 @@ final class OperatorConsole: Sendable {
             do throws(OperatorError) {
                 let kept = try await camera.movieKept()
                 do {
-                    if printsJSON {
-                        try Console.json(kept.record)
+                    if let copy { try Self.copy(kept, to: copy) }
+                    if copy == "-" {
+                        if printsJSON { try Console.json(kept.record) }
+                    } else if printsJSON {
+                        var record = kept.record
+                        if let copy { record["output"] = copy }
+                        try Console.json(record)
                     } else {
                         try Console.result(kept.libraryMovie.path)
                         Console.progress(String(printf: "%d frames, %.2f seconds, %dx%d", kept.frameCount, kept.libraryMovie.duration ?? 0,
@@ -188,6 +195,24 @@ final class OperatorConsole: Sendable {
         await session.stop()
         try await finishProcessing()
         try kept.get()
+    }
+
+    /// Copies a kept movie to `path` (`-`: standard output).
+    private static func copy(_ movie: KeptMovie, to path: String) throws(CommandFailure) {
+        do throws(DurableFile.WriteError) {
+            if path == "-" {
+                let input = open(movie.libraryMovie.path, O_RDONLY | O_CLOEXEC)
+                guard input >= 0 else { throw DurableFile.WriteError(path: movie.libraryMovie.path, code: errno) }
+                defer { close(input) }
+                let failure = DurableFile.copyAll(from: input, to: STDOUT_FILENO)
+                guard failure == 0 else { throw DurableFile.WriteError(path: path, code: failure) }
+            } else {
+                try OutputFile.copy(movie.libraryMovie.path, to: path)
+            }
+        } catch {
+            let base = CommandFailure(LibraryError(error))
+            throw CommandFailure(base.message + "; the movie is in the library as \(movie.libraryMovie.path)", exitCode: base.exitCode)
+        }
     }
 
     /// Whether a movie started here is still being recorded or kept.

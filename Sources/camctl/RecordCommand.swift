@@ -10,7 +10,7 @@ struct RecordCommand: Subcommand {
     static let name = "record"
     static let synopsis = """
         camctl record   [--device D] [--duration SECONDS] [--max-size MB] [--bitrate KBPS] [--resolution WxH[@FPS]]
-                        [--library DIR] [--sink ELEMENT] [--json] [--wait-for-device] [--print-pipeline]
+                        [--output PATH] [--library DIR] [--sink ELEMENT] [--json] [--wait-for-device] [--print-pipeline]
                         [--filter NAME] [--zoom N] [--aspect W:H] [--rotate 0|90|180|270] [...image options]
         """
     static let summary = "record a movie (H.264 in MP4) into the library; photos can be taken meanwhile"
@@ -24,9 +24,13 @@ struct RecordCommand: Subcommand {
         H.264 rate (by default about 1/8 bit a pixel: 7.8 Mbit/s at 1080p30). The file is written in
         fragments of a second: a recording cut by a kill, a crash or a power cut is kept as a movie up
         to its last whole fragment the next time the library is opened; a disk that fills ends the
-        recording, keeps what was written whole, and exits 74. --sink shows a preview meanwhile.
+        recording, keeps what was written whole, and exits 74. --output copies the movie, once kept,
+        to a path (as cp does: a file there is replaced whole) or - for standard output. Photos taken
+        meanwhile go into the library. --sink shows a preview meanwhile.
         """ + "\n" + ImageOptions.help
-    static let options = SessionOptions.options + PhotoSaving.options + [
+    static let options = SessionOptions.options + [
+        .init(name: "--output", value: "PATH", short: "-o"), .init(name: "--library", value: "DIR"), .init(name: "--no-library", value: nil),
+        .init(name: "--json", value: nil),
         .init(name: "--duration", value: "SECONDS"), .init(name: "--max-size", value: "MB"),
         .init(name: "--bitrate", value: "KBPS"), .init(name: "--sink", value: "ELEMENT"),
     ]
@@ -35,6 +39,8 @@ struct RecordCommand: Subcommand {
     let arguments: ParsedArguments
     let settings: MovieSettings
     let sink: String?
+    /// Where the movie is copied once kept.
+    let copy: String?
 
     init(_ arguments: ParsedArguments) throws(CommandFailure) {
         try arguments.requirePositionals([])
@@ -48,12 +54,17 @@ struct RecordCommand: Subcommand {
                                  maximumBytes: megabytes.map { $0 * 1_000_000 },
                                  kilobitsPerSecond: try arguments.integer("--bitrate", in: 100...200_000))
         sink = arguments.string("--sink")
+        copy = arguments.string("--output")
+        if copy == "-", arguments.flag("--json") {
+            throw CommandFailure("--output - and --json cannot both use standard output", exitCode: .usage)
+        }
     }
 
     func run() async throws(CommandFailure) {
         let controls = ControlInbox.shared.claimed()
         if let sink { try SessionOptions.checkSink(sink, from: "--sink") }
-        let saving = try PhotoSaving(arguments, photoCount: nil)
+        if let copy, copy != "-" { try PhotoSaving.checkWritable(copy) }
+        let saving = try PhotoSaving(library: PhotoSaving.library(arguments), output: nil, printsJSON: arguments.flag("--json"), photoCount: nil)
         let camera = try await session.camera(controls: controls)
         var configuration = session.configuration(for: camera)
         configuration.movies = true
@@ -62,7 +73,7 @@ struct RecordCommand: Subcommand {
         try await session.start(captureSession)
         let operating = OperatorConsole(session: captureSession, device: camera, saving: saving)
         do {
-            try await operating.startRecording(settings) { controls.post(.finish) }
+            try await operating.startRecording(settings, copyTo: copy) { controls.post(.finish) }
         } catch {
             await captureSession.stop()
             throw error

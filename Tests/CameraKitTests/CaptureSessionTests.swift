@@ -459,9 +459,10 @@ struct CaptureSessionTests {
     func resumeAfterInterruption() async throws {
         let folder = try TemporaryFolder()
         let video = folder.path("short.avi")
-        // Four seconds, then the camera "stops"; played again once it is back, long enough for a
-        // photo to be taken on a busy machine before it stops again.
-        try await Self.brighteningVideo(at: video, frames: 120)
+        // Eight seconds, then the camera "stops"; played again once it is back, long enough for a
+        // photo to be taken on a busy machine before it stops again (four seconds were not, once,
+        // on a loaded full run).
+        try await Self.brighteningVideo(at: video, frames: 240)
         var configuration = try Self.configuration("160x120@30", device: try DeviceDiscovery.device(named: "file:\(video)"))
         configuration.exposureSettling = nil
         configuration.resumesAutomatically = true

@@ -184,6 +184,22 @@ struct RecordCommandTests {
                 "\(movie)")
     }
 
+    @Test("--output copies the kept movie to a path, whole, or to standard output; with --json it must be a path")
+    func output() throws {
+        let camctl = try Camctl()
+        let folder = try TemporaryFolder()
+        let result = try camctl("record", "--device", "test", "--resolution", "320x240@30", "--duration", "1", "--output", folder.path("copy.mp4"), "--json")
+        #expect(result.status == 0, "\(result.standardError)")
+        let movie = try #require(Camctl.objects(result.standardOutput).first { $0["kind"] as? String == "movie" })
+        #expect(movie["output"] as? String == folder.path("copy.mp4"))
+        let kept = try Data(contentsOf: URL(fileURLWithPath: try #require(movie["path"] as? String)))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder.path("copy.mp4"))) == kept)
+        let streamed = try camctl("record", "--device", "test", "--resolution", "320x240@30", "--duration", "1", "--output", "-")
+        #expect(streamed.status == 0 && Array(streamed.standardOutputBytes.prefix(8).suffix(4)) == Array("ftyp".utf8), "\(streamed.standardError)")
+        #expect(try camctl.photos().count == 2)
+        #expect(try camctl("record", "--device", "test", "--output", "-", "--json").status == 64)
+    }
+
     @Test("--no-library, --duration 0 and --max-size 0 are usage errors (64)")
     func usageErrors() throws {
         let camctl = try Camctl()
