@@ -50,4 +50,12 @@ static inline void cgst_rtsp_factory_allow(GstRTSPMediaFactory *factory, const g
                                     GST_RTSP_PERM_MEDIA_FACTORY_CONSTRUCT, G_TYPE_BOOLEAN, TRUE, NULL);
 }
 
+// The element factories that encode video into `caps` (a GstCaps of the encoded format), of at
+// least marginal rank, highest rank first; free with gst_plugin_feature_list_free.
+static inline GList *cgst_video_encoders(const GstCaps *caps) {
+    GList *all = gst_element_factory_list_get_elements(GST_ELEMENT_FACTORY_TYPE_VIDEO_ENCODER, GST_RANK_MARGINAL);
+    GList *fitting = gst_element_factory_list_filter(all, caps, GST_PAD_SRC, FALSE);
+    gst_plugin_feature_list_free(all);
+    return g_list_sort(fitting, (GCompareFunc)gst_plugin_feature_rank_compare_func);
+}
 #endif

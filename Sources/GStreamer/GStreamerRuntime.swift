@@ -26,6 +26,25 @@ public enum GStreamerRuntime {
         return true
     }
 
+    /// The element factories that encode video into `caps` (such as `video/x-h264`), of at least
+    /// marginal rank, highest rank first; their ranks can be changed with `GST_PLUGIN_FEATURE_RANK`.
+    public static func videoEncoders(producing caps: String) -> [String] {
+        guard (try? initialize()) != nil, let parsed = gst_caps_from_string(caps) else { return [] }
+        defer { gst_caps_unref(parsed) }
+        let list = cgst_video_encoders(parsed)
+        defer { gst_plugin_feature_list_free(list) }
+        var names: [String] = []
+        var node = list
+        while let current = node {
+            if let name = gst_object_get_name(current.pointee.data?.assumingMemoryBound(to: GstObject.self)) {
+                names.append(String(cString: name))
+                g_free(name)
+            }
+            node = current.pointee.next
+        }
+        return names
+    }
+
     /// Keeps a device provider out of every device monitor this process makes (its rank is set to
     /// none), for a provider known to misbehave.
     public static func disableDeviceProvider(named name: String) {

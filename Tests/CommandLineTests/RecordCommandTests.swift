@@ -201,6 +201,25 @@ struct RecordCommandTests {
         #expect(try camctl("record", "--device", "test", "--output", "-", "--json").status == 64)
     }
 
+    @Test("The highest-ranked H.264 encoder records: x264 here, another when it is ranked above (as a board's hardware encoder is)")
+    func encoderByRank() throws {
+        let camctl = try Camctl()
+        let usual = try camctl("record", "--device", "test", "--resolution", "320x240@30", "--duration", "1", "--json")
+        let x264 = try #require(Camctl.objects(usual.standardOutput).first { $0["kind"] as? String == "movie" }, "\(usual.standardError)")
+        #expect(x264["encoder"] as? String == "x264enc")
+        let ranked = try camctl.run(["record", "--device", "test", "--resolution", "320x240@30", "--duration", "1", "--json"],
+                                    environment: ["GST_PLUGIN_FEATURE_RANK": "openh264enc:MAX"])
+        let other = try #require(Camctl.objects(ranked.standardOutput).first { $0["kind"] as? String == "movie" }, "\(ranked.standardError)")
+        #expect(other["encoder"] as? String == "openh264enc")
+        let path = try #require(other["path"] as? String)
+        let probed = try Self.probe(path)
+        #expect(probed["codec_name"] == "h264" && probed["nb_read_frames"] == "30", "\(probed)")
+        // x264 signs its streams; openh264 does not.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(bytes.range(of: Data("x264".utf8)) == nil)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: try #require(x264["path"] as? String))).range(of: Data("x264".utf8)) != nil)
+    }
+
     @Test("--no-library, --duration 0 and --max-size 0 are usage errors (64)")
     func usageErrors() throws {
         let camctl = try Camctl()

@@ -39,7 +39,7 @@ struct LeakTests {
         #expect(alive.contains { $0.contains("type-name=(string)GstMemory") })
     }
 
-    @Test("A hundred capture-session start/stop cycles, with photos, camera switches, live filter, zoom and aspect changes, frames, a preview, a file camera, HEIC photos and a composition, leave nothing alive")
+    @Test("A hundred capture-session start/stop cycles, with photos, camera switches, live filter, zoom and aspect changes, frames, a preview, a file camera, HEIC photos, a composition, a movie and a booth's clip, leave nothing alive")
     func sessionCyclesDoNotLeak() throws {
         try Self.expectNothingAlive(["--session", "100"], reporting: "session cycles: 100, photos: 35")
     }

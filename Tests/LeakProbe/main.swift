@@ -5,7 +5,8 @@
 //                                                 out through an app source, an encoder, probes,
 //                                                 caps, tags and bus messages
 //   gst-leak-probe --session CYCLES               capture-session start/stop cycles with photos, camera
-//                                                 switches, live image changes, and a composition
+//                                                 switches, live image changes, a composition, a movie
+//                                                 and a booth's clip
 //   gst-leak-probe --rtsp VIEWS                   a session's live H.264 served over RTSP, watched
 //                                                 VIEWS times in turn by a client pipeline
 //
@@ -134,6 +135,21 @@ func cycleSession(_ cycles: Int) async throws -> Int {
     _ = try await PhotoComposer.compose([still, still], layout: PhotoComposer.Layout(
         columns: 2, rows: 1, cellWidth: 160, cellHeight: 120, margin: 4))
     _ = try Element(factory: "videotestsrc").launchDescription
+    // A movie recorded for half a second (its writer's pipeline made and stopped), and a booth's clip.
+    try await session.configure {
+        $0.device = .testCamera()
+        $0.format = FormatRequest(width: 320, height: 240, frameRate: Fraction(30))
+        $0.movies = true
+    }
+    let folder = FileManager.default.temporaryDirectory.path
+    let movie = folder + "/leak-probe-\(getpid()).mp4"
+    defer { try? FileManager.default.removeItem(atPath: movie) }
+    try await session.start()
+    try await session.movieOutput.startRecording(to: movie, MovieSettings(maximumDuration: 0.5))
+    await session.movieOutput.recordingEnded()
+    _ = try await session.movieOutput.stopRecording()
+    await session.stop()
+    _ = try await ShotAnimation.make([still, still], style: .boomerang, width: 160, folder: folder)
     return photos + 5  // the still written as the file, its photos (JPEG, HEIC, tiled HEIC), and the composition
 }
 

@@ -1,16 +1,23 @@
 import GStreamer
 import Synchronization
 
-/// The pipeline one movie is written by: the session's frames pushed in, H.264 from x264 (tuned
-/// for a live camera: no frame held back for look-ahead, so memory stays small and a stop is
-/// final at once), muxed into fragmented MP4 with a fragment each second, so a process killed
-/// while recording leaves a file that plays up to its last whole fragment.
+/// The pipeline one movie is written by: the session's frames pushed in, H.264 from the
+/// highest-ranked encoder (x264 tuned for a live camera: no frame held back for look-ahead, so
+/// memory stays small and a stop is final at once), muxed into fragmented MP4 with a fragment each
+/// second, so a process killed while recording leaves a file that plays up to its last whole fragment.
 final class MovieWriter: Sendable {
     private let pipeline: Pipeline
     private let source: AppSource
     /// The first error the pipeline posted (the disk full, the file gone), once there is one.
     private let failure = FirstFailure()
     private let watch: Task<Void, Never>
+
+    /// The H.264 encoder's element: the highest-ranked one GStreamer offers, which is x264 unless a
+    /// board's plugins rank their hardware encoder above it. x264 is tuned for a live camera and
+    /// given the bit rate; another encoder runs with its own defaults, as their settings differ.
+    let encoder: String
+
+    static var encoder: String { GStreamerRuntime.videoEncoders(producing: "video/x-h264").first ?? "x264enc" }
 
     /// The length of a fragment: what a kill can lose at most.
     static let fragmentMilliseconds = 1000
@@ -21,10 +28,13 @@ final class MovieWriter: Sendable {
         // At most two frames wait for the encoder; a third waits in the session's movie branch,
         // whose queue lets frames pass (counted as lost) only when the encoder lags for seconds.
         let waiting = width * height * 3 / 2 * 2
+        encoder = Self.encoder
+        let encoding = encoder == "x264enc"
+            ? "x264enc speed-preset=veryfast tune=zerolatency key-int-max=\(keyInterval) bitrate=\(kilobitsPerSecond) ! video/x-h264,profile=high"
+            : "\(encoder) ! video/x-h264"
         let description = "appsrc name=input max-bytes=\(waiting) block=true "
             + "! video/x-raw,format=I420,width=\(width),height=\(height),framerate=\(frameRate) "
-            + "! x264enc speed-preset=veryfast tune=zerolatency key-int-max=\(keyInterval) bitrate=\(kilobitsPerSecond) "
-            + "! video/x-h264,profile=high ! h264parse ! mp4mux fragment-duration=\(Self.fragmentMilliseconds) "
+            + "! \(encoding) ! h264parse ! mp4mux fragment-duration=\(Self.fragmentMilliseconds) "
             + "! filesink location=\"\(Self.quoted(path))\""
         do {
             pipeline = try Pipeline(describing: description)

@@ -169,7 +169,7 @@ public final class MovieOutput: Sendable {
         if let first = recording.firstFrame { thumbnail = await photoOutput.thumbnail(of: first, maximumSide: 320) ?? [] }
         return RecordedMovie(path: recording.path, width: recording.width, height: recording.height, frameCount: recording.frames,
                              duration: duration, ending: failure.map { .failed($0) } ?? recording.ended ?? .stopped,
-                             thumbnail: thumbnail)
+                             encoder: recording.writer.encoder, thumbnail: thumbnail)
     }
 
     /// Called on the movie branch's streaming thread with each frame while the valve is open. The
@@ -307,6 +307,8 @@ public struct RecordedMovie: Sendable {
     /// Seconds, from the first frame to the end of the last.
     public let duration: Double
     public let ending: MovieEnding
+    /// The H.264 encoder's element (`x264enc`, or a hardware encoder ranked above it).
+    public let encoder: String
     /// The first frame as a JPEG of at most 320 pixels a side; empty when none could be made.
     public let thumbnail: [UInt8]
 

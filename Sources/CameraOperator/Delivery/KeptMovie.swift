@@ -23,7 +23,7 @@ public struct KeptMovie: Sendable {
             "captured_at": Delivered.isoTime(libraryMovie.capturedAt),
             "device": device.name, "device_id": device.id, "bytes": libraryMovie.byteCount,
             "thumbnail_path": libraryMovie.thumbnailPath ?? JSONValue.null,
-            "ended": recorded.ending.word,
+            "ended": recorded.ending.word, "encoder": recorded.encoder,
         ]
         if let failure = recorded.failure { record["error"] = failure.description }
         return record
