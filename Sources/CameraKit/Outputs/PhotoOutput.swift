@@ -360,7 +360,10 @@ public final class PhotoOutput: Sendable {
             return photo
         } catch {
             finish(id, with: nil)
-            let failure = (error as? CaptureError) ?? CaptureError(.pipeline, "the photo could not be made: \(error)")
+            var failure = (error as? CaptureError) ?? CaptureError(.pipeline, "the photo could not be made: \(error)")
+            // The session stopped under the capture (a video used as a camera ended, the camera
+            // went away) and its encoders with it: the stop's reason says what happened.
+            if let reason = state.withLock({ $0.attachment?.encoders !== attachment.encoders ? $0.detachedReason : nil }) { failure = reason }
             eventStream.send(.didFinishCapture(id: id, error: failure))
             throw failure
         }
