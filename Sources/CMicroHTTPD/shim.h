@@ -18,6 +18,7 @@ typedef struct {
     struct MHD_Response *(*create_response_from_buffer)(size_t size, void *buffer, enum MHD_ResponseMemoryMode mode);
     struct MHD_Response *(*create_response_from_callback)(uint64_t size, size_t block_size, MHD_ContentReaderCallback reader,
                                                           void *context, MHD_ContentReaderFreeCallback free_context);
+    struct MHD_Response *(*create_response_from_fd)(size_t size, int fd);
     void (*destroy_response)(struct MHD_Response *response);
     enum MHD_Result (*add_response_header)(struct MHD_Response *response, const char *header, const char *content);
     enum MHD_Result (*queue_response)(struct MHD_Connection *connection, unsigned int status, struct MHD_Response *response);
@@ -36,6 +37,7 @@ static inline int camctl_microhttpd_load(camctl_microhttpd *api) {
     CAMCTL_FIND(get_daemon_info, "MHD_get_daemon_info");
     CAMCTL_FIND(create_response_from_buffer, "MHD_create_response_from_buffer");
     CAMCTL_FIND(create_response_from_callback, "MHD_create_response_from_callback");
+    CAMCTL_FIND(create_response_from_fd, "MHD_create_response_from_fd");
     CAMCTL_FIND(destroy_response, "MHD_destroy_response");
     CAMCTL_FIND(add_response_header, "MHD_add_response_header");
     CAMCTL_FIND(queue_response, "MHD_queue_response");

@@ -159,12 +159,15 @@ struct Router: Sendable {
     private func guestDownload(_ part: String, thumbnail: Bool) async throws(APIError) -> HTTPResponse {
         let missing = APIError.notFound("this download link is not valid")
         guard let links, let id = links.photo(named: part), let shelf, let photo = try? await shelf.photo(id: id),
-              let path = thumbnail ? photo.thumbnailPath : photo.path,
-              let data = FileManager.default.contents(atPath: path) else { throw missing }
+              let path = thumbnail ? photo.thumbnailPath : photo.path else { throw missing }
         let type = thumbnail ? "image/jpeg" : photo.mediaType
         let name = "camctl-\(photo.id)\(thumbnail ? "-thumbnail" : "").\(thumbnail ? "jpg" : URL(fileURLWithPath: photo.path).pathExtension)"
-        return HTTPResponse(type: type, bytes: [UInt8](data),
-                            headers: [("Content-Disposition", "attachment; filename=\"\(name)\""), ("Cache-Control", "private, max-age=86400")])
+        do {
+            return try Self.file(path, type: type, headers: [("Content-Disposition", "attachment; filename=\"\(name)\""),
+                                                             ("Cache-Control", "private, max-age=86400")])
+        } catch {
+            throw missing
+        }
     }
 
     /// `{"action": "photos", "after": ID, "limit": N}` from a fleet's controller: the library's
@@ -237,10 +240,11 @@ struct Router: Sendable {
     }
 
     /// A file of the library, read whole.
-    private static func file(_ path: String, type: String) throws(APIError) -> HTTPResponse {
-        guard let data = FileManager.default.contents(atPath: path) else {
+    /// A library file sent from disk as it is read (a movie is never whole in memory).
+    private static func file(_ path: String, type: String, headers: [(name: String, value: String)] = [("Cache-Control", "private, max-age=3600")]) throws(APIError) -> HTTPResponse {
+        guard let file = HTTPFile(path: path) else {
             throw APIError.notFound("the photo's file is missing from the library")
         }
-        return HTTPResponse(type: type, bytes: [UInt8](data), headers: [("Cache-Control", "private, max-age=3600")])
+        return HTTPResponse(status: 200, headers: [("Content-Type", type)] + headers, body: .file(file))
     }
 }

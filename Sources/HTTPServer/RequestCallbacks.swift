@@ -99,6 +99,11 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer, serve
             reader.release()
             server.forget(stream)
         }
+    case .file(let file):
+        // The server closes the descriptor once the response is freed, sent or not.
+        guard let descriptor = file.take() else { return queue(HTTPResponse(status: 500), on: connection, server: server) }
+        made = MicroHTTPD.functions.create_response_from_fd(file.size, descriptor)
+        if made == nil { close(descriptor) }
     }
     guard let made else { return MHD_Result.NO }
     defer { MicroHTTPD.functions.destroy_response(made) }

@@ -41,6 +41,36 @@ struct HTTPServerTests {
         #expect(answer.body == "POST /some where 1 yes hello")
     }
 
+    @Test("A file body is sent from disk whole, with its length; the descriptor is closed once sent")
+    func fileBody() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("movie.bin")
+        let bytes = (0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let server = try HTTPServer(host: "127.0.0.1", port: 0) { _ in
+            guard let file = HTTPFile(path: path) else { return HTTPResponse(status: 404) }
+            return HTTPResponse(status: 200, headers: [("Content-Type", "video/mp4")], body: .file(file))
+        }
+        defer { server.stop() }
+        // This process's descriptors open on the file.
+        let open = {
+            ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).filter {
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)) == path
+            }.count
+        }
+        for _ in 0..<3 {
+            let result = try await ChildProcess.finished("curl", ["-s", "-D", folder.path("headers"), "-o", folder.path("copy"), "--max-time", "60",
+                                                                  "http://127.0.0.1:\(server.port)/"])
+            #expect(result.status == 0)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: folder.path("copy"))) == Data(bytes))
+            let headers = try String(contentsOfFile: folder.path("headers"), encoding: .utf8).lowercased()
+            #expect(headers.contains("content-length: 3000000") && headers.contains("content-type: video/mp4"), "\(headers)")
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(open() == 0, "the file was closed once sent")
+        #expect(HTTPFile(path: folder.path("missing")) == nil && HTTPFile(path: folder.url.path) == nil)
+    }
+
     @Test("A body over the limit is answered 413, announced or not, and the handler never sees it")
     func bodyLimit() async throws {
         let server = try Self.answering200 { $0.bodyBytes = 1000 }

@@ -17,13 +17,14 @@ extension Trait where Self == Aside {
     public static var aside: Self { Aside() }
 }
 
-/// A pool of four threads of its own, which the tests that wait for children share: at most
-/// four such tests run at once (most of their time is waiting: children started, sleeps, pipes;
-/// three left the last tests of a full run queued past their time limits), and none of them takes
-/// a thread of Swift's shared pool. Jobs run newest first (see `work`).
+/// A pool of three threads of its own, which the tests that wait for children share: at most
+/// three such tests run at once (as many children as the machine bears beside the timing tests
+/// in the process: four made a fleet's synchronized capture miss its instants), and none of them
+/// takes a thread of Swift's shared pool. A test's time limit counts its wait for a thread, so the
+/// suites here allow five minutes. Jobs run newest first (see `work`).
 private final class AsideExecutor: TaskExecutor, @unchecked Sendable {
     // @unchecked Sendable: the queue of jobs is only touched under `condition`'s lock.
-    static let shared = AsideExecutor(threads: 4)
+    static let shared = AsideExecutor(threads: 3)
 
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []

@@ -54,8 +54,7 @@ public struct ChildProcess {
         }
         let outputData = ChildProcess.readToEnd(output)
         reading.wait()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus,
+        return Result(status: ChildProcess.exitStatus(of: process),
                       standardOutput: String(decoding: outputData, as: UTF8.self),
                       standardError: String(decoding: errorData.data, as: UTF8.self),
                       standardOutputBytes: outputData)
@@ -80,6 +79,23 @@ public struct ChildProcess {
     /// A queue for reading one of a child's pipes, or for its watchdog. A serial queue of its own
     /// runs on a thread of its own: reading a child never waits for a thread of the shared pool,
     /// which Swift's tasks and the global queues use, and which blocked tests can fill.
+    /// How a child ended: its exit code, or the signal that ended it, as Foundation tells them.
+    /// Foundation's `Process` learns of an end from SIGCHLD, and on a loaded full run it missed one
+    /// (its `waitUntilExit` then waited for ever on a zombie): the child is reaped here too.
+    static func exitStatus(of process: Process) -> Int32 {
+        let pid = process.processIdentifier
+        while true {
+            if !process.isRunning { return process.terminationStatus }
+            var status: Int32 = 0
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid {
+                let signal = status & 0x7F
+                return signal == 0 ? (status >> 8) & 0xFF : signal
+            }
+            usleep(reaped < 0 ? 1000 : 5000)  // reaped by Foundation meanwhile (ECHILD), or still running
+        }
+    }
+
     static func helper() -> DispatchQueue {
         DispatchQueue(label: "camctl-tests.child-process")
     }
@@ -258,8 +274,7 @@ extension ChildProcess {
                 send(SIGKILL)
                 reading.wait()
             }
-            process.waitUntilExit()
-            return Result(status: process.terminationStatus,
+            return Result(status: ChildProcess.exitStatus(of: process),
                           standardOutput: String(decoding: outputData.data, as: UTF8.self),
                           standardError: String(decoding: errorData.data, as: UTF8.self),
                           standardOutputBytes: outputData.data)
