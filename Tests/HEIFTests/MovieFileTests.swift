@@ -7,21 +7,9 @@ import Testing
 /// damaged and hostile movies are refused with a sentence, never a trap or a hang.
 @Suite("MP4 movies read, cut ones to their last whole fragment", .timeLimit(.minutes(5)), .aside)
 struct MovieFileTests {
-    /// A 2 s 320x240 movie at 30 fps in fragments of half a second, made by gst-launch-1.0.
-    static let fragmented: [UInt8] = movie(fragmentMilliseconds: 500)
-    /// The same movie unfragmented (its sample table in the movie box).
-    static let plain: [UInt8] = movie(fragmentMilliseconds: 0)
-
-    static func movie(fragmentMilliseconds: Int) -> [UInt8] {
-        let folder = try! TemporaryFolder()
-        let path = folder.path("movie.mp4")
-        let result = try! ChildProcess.run("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=60", "!",
-                                                              "video/x-raw,format=I420,width=320,height=240,framerate=30/1", "!",
-                                                              "x264enc", "key-int-max=15", "!", "h264parse", "!", "mp4mux",
-                                                              "fragment-duration=\(fragmentMilliseconds)", "!", "filesink", "location=\(path)"])
-        precondition(result.status == 0, result.standardError)
-        return try! [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-    }
+    /// A 2 s 320x240 movie at 30 fps in fragments of half a second, and the same unfragmented.
+    static let fragmented = MovieFixture.movie(fragmentMilliseconds: 500)
+    static let plain = MovieFixture.movie(fragmentMilliseconds: 0)
 
     @Test("A whole movie, fragmented or not: its size, 60 frames and 2 s, every byte whole")
     func wholeMovies() throws {

@@ -5,17 +5,8 @@ import Testing
 
 @Suite("Movies in the library: kept when finished, recovered when cut short, untouched while recorded", .timeLimit(.minutes(5)), .aside)
 struct MovieLibraryTests {
-    /// A 2 s 320x240 fragmented movie (half-second fragments), made by gst-launch-1.0.
-    static let movie: [UInt8] = {
-        let folder = try! TemporaryFolder()
-        let path = folder.path("movie.mp4")
-        let result = try! ChildProcess.run("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=60", "!",
-                                                              "video/x-raw,format=I420,width=320,height=240,framerate=30/1", "!",
-                                                              "x264enc", "key-int-max=15", "!", "h264parse", "!", "mp4mux",
-                                                              "fragment-duration=500", "!", "filesink", "location=\(path)"])
-        precondition(result.status == 0, result.standardError)
-        return try! [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-    }()
+    /// A 2 s 320x240 fragmented movie (half-second fragments).
+    static let movie = MovieFixture.movie(fragmentMilliseconds: 500)
 
     /// The library opened once no process holds a recording's lock: a child this test process
     /// forks meanwhile (another test's) holds a copy of the lock's descriptor for a moment, until it
