@@ -5,7 +5,7 @@ import ImageMetadata
 import Testing
 import TestSupport
 
-@Suite("Photos dated by their frame's instant", .timeLimit(.minutes(1)))
+@Suite("Photos dated by their frame's instant", .timeLimit(.minutes(3)))
 struct FrameInstantTests {
     @Test("A photo's date is when the camera took its frame, on the real-time clock, to the millisecond in its EXIF")
     func framesInstant() async throws {
@@ -39,7 +39,7 @@ struct FrameInstantTests {
     }
 }
 
-@Suite("Photos of the frame nearest an instant", .timeLimit(.minutes(1)))
+@Suite("Photos of the frame nearest an instant", .timeLimit(.minutes(3)))
 struct SynchronizedCaptureTests {
     @Test("Two cameras asked for the same instant ahead of time take frames within half a frame interval of it")
     func nearestInstant() async throws {
@@ -49,7 +49,9 @@ struct SynchronizedCaptureTests {
         let settings = { var settings = PhotoSettings(); settings.prioritization = .speed; return settings }()
         for session in sessions { _ = try await session.photoOutput.capture(settings) }  // the encoders warm
         for _ in 0..<3 {
-            let instant = Date().addingTimeInterval(1.5)  // ahead enough for a busy machine to ask in time
+            // Ahead enough for a busy machine to ask in time: on a loaded full run the shared pool
+            // once took more than 1.5 s to get to the request.
+            let instant = Date().addingTimeInterval(4)
             async let first = sessions[0].photoOutput.capture(settings, nearest: instant)
             async let second = sessions[1].photoOutput.capture(settings, nearest: instant)
             let photos = try await [first, second]
