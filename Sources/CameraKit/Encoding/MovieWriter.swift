@@ -10,6 +10,8 @@ final class MovieWriter: Sendable {
     private let source: AppSource
     /// The first error the pipeline posted (the disk full, the file gone), once there is one.
     private let failure = FirstFailure()
+    /// Whether ``finish()`` has begun: frames pushed after it are let go, not failures.
+    private let isEnding = Atomic<Bool>(false)
     private let watch: Task<Void, Never>
 
     /// The H.264 encoder's element: the highest-ranked one GStreamer offers, which is x264 unless a
@@ -69,12 +71,13 @@ final class MovieWriter: Sendable {
     /// Hands a frame to the encoder at `time` of the movie; `false` once the writer failed.
     /// Called on the movie branch's streaming thread; waits while two frames wait for the encoder.
     func push(_ buffer: Buffer, at time: ClockTime, duration: ClockTime?) -> Bool {
-        guard failure.error == nil else { return false }
+        guard failure.error == nil, !isEnding.load(ordering: .acquiring) else { return false }
         do {
             try source.push(buffer, at: time, duration: duration)
             return true
         } catch {
-            failure.keep(error)
+            // A frame that meets the stream's end, asked for meanwhile, is simply not in the movie.
+            if !isEnding.load(ordering: .acquiring) { failure.keep(error) }
             return false
         }
     }
@@ -95,6 +98,7 @@ final class MovieWriter: Sendable {
     /// Ends the movie: the frames pushed are encoded and the file's index written. Returns the
     /// failure that cut it short, if one did.
     func finish() async -> CaptureError? {
+        isEnding.store(true, ordering: .releasing)
         if failed == nil {
             try? source.endOfStream()
             do {
