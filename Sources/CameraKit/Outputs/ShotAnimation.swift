@@ -41,7 +41,9 @@ public enum ShotAnimation {
             throw CaptureError(.invalidSetting, "there are no shots to animate, or the first is not a JPEG")
         }
         let height = max(2, (width * size.height / size.width) / 2 * 2)
-        let path = folder + "/.animation-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).mp4"
+        // Named as the library's temporary files are, so one left by a process killed meanwhile is
+        // removed when the library next opens.
+        let path = folder + "/.animation-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
         defer { unlink(path) }
         let description = "appsrc name=input caps=image/jpeg,framerate=\(frameRate)/1 format=time ! jpegdec ! videoconvert ! videoscale "
             + "! video/x-raw,format=I420,width=\(width),height=\(height),pixel-aspect-ratio=1/1 "
@@ -53,7 +55,6 @@ public enum ShotAnimation {
         } catch {
             throw CaptureError.converting(error, context: "the clip's encoder could not be built")
         }
-        defer { Task { [pipeline] in try? await pipeline.stop() } }
         guard let source = pipeline.element(named: "input", as: AppSource.self) else {
             throw CaptureError(.pipeline, "the clip's encoder has no app source")
         }
@@ -77,6 +78,7 @@ public enum ShotAnimation {
             try await pipeline.waitForEndOfStream(timeout: .seconds(60))
             try await pipeline.stop()
         } catch {
+            try? await pipeline.stop()
             throw CaptureError.converting(error, context: "the clip could not be made")
         }
         guard let data = try? RegularFile.contents(of: path) else { throw CaptureError(.pipeline, "the clip's file could not be read back") }
