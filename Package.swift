@@ -25,6 +25,7 @@ let package = Package(
         .systemLibrary(name: "CV4L2"),
         // The kernel's clock discipline (whether the system clock is synchronized), header only.
         .systemLibrary(name: "CTimex"),
+        .systemLibrary(name: "CSpawn"),
         // An HTTP server library (limits on connections, idle time and sizes built in): its header;
         // the library itself is loaded when a server first starts.
         .systemLibrary(name: "CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
@@ -58,7 +59,7 @@ let package = Package(
         // JSON values read from outside bytes and written as text,
         .target(name: "JSON"),
         // child processes and threads of their own, for work that blocks,
-        .target(name: "Processes"),
+        .target(name: "Processes", dependencies: ["CSpawn"]),
         // text laid out: numbers as printf lays them out in any locale, trimmed ends, padded columns,
         .target(name: "Formatting"),
         // and files read and written safely: durable writes, destinations as cp treats them,

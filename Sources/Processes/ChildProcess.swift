@@ -1,5 +1,6 @@
 import Dispatch
 import FoundationEssentials
+import CSpawn
 import Glibc
 import Synchronization
 
@@ -34,7 +35,9 @@ public struct ChildProcess: Sendable {
     /// Starts `program` (a path, or a name looked up in `PATH`) with `arguments` (not including
     /// its own name) and `environment` (`NAME=value`). With `ownGroup`, the child leads a process
     /// group of its own, which ``signalGroup(_:)`` ends with everything it started. Standard
-    /// input is `/dev/null`; standard error is the parent's, or `/dev/null` with `quiet`.
+    /// input is `/dev/null`; standard error is the parent's, or `/dev/null` with `quiet`. The child
+    /// gets no other descriptor of the parent's: a child that outlives its parent's use of a pipe or
+    /// socket (a hook's `sleep &`) never holds it open.
     public static func start(_ program: String, _ arguments: [String], environment: [String],
                              output: Output = .inherited, quiet: Bool = false, ownGroup: Bool = false) throws(StartError) -> ChildProcess {
         var attributes = posix_spawnattr_t()
@@ -70,6 +73,7 @@ public struct ChildProcess: Sendable {
             guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pipeEnds) == 0 else { throw StartError(reason: String(cString: strerror(errno))) }
             posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], STDOUT_FILENO)
         }
+        posix_spawn_file_actions_addclosefrom_np(&actions, STDERR_FILENO + 1)
         var pid: pid_t = 0
         let status = withCStrings([program] + arguments) { argv in
             withCStrings(environment) { envp in

@@ -291,7 +291,7 @@ struct ServeCommandTests {
         #expect(result.status == 0, "\(result.standardError)")
         // A stop held up by the viewer's stream would last until its curl gives up, 20 s; a loaded
         // full run's first seconds once took 10.08 s to tell this one's end.
-        #expect(Date().timeIntervalSince(started) < 15)
+        #expect(Date().timeIntervalSince(started) < 15, "\(result.standardError)")
         _ = await viewer.finished(timeout: 10)
         let answered = await capture.finished(timeout: 10).standardOutput
         let photos = try await served.camctl.photosAwaited()

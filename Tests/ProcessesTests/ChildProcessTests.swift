@@ -32,6 +32,16 @@ struct ChildProcessTests {
         #expect(await exiting.wait() == .exited(7))
     }
 
+    @Test("A child gets standard input, output and error only: a pipe the parent holds open is not passed on")
+    func descriptors() throws {
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)  // without close-on-exec, as Foundation's Pipe makes them
+        defer { ends.forEach { close($0) } }
+        let listing = try #require(ChildProcess.output(of: "sh", ["-c", "ls /proc/$$/fd"], timeout: .seconds(10)))
+        let open = String(decoding: listing, as: UTF8.self).split(separator: "\n").compactMap { Int32($0) }
+        #expect(!open.contains(ends[0]) && !open.contains(ends[1]), "\(open)")
+    }
+
     @Test("A program that cannot be started says why")
     func cannotStart() {
         #expect(throws: ChildProcess.StartError.self) { try ChildProcess.start("/nonexistent/program", [], environment: []) }
