@@ -14,8 +14,8 @@ enum ActionRequest {
     /// The hint a review shows at the foot of the preview.
     static let reviewHint = "Save or Cancel on the page"
 
-    /// The action `object` asks for; `image` is the session's picture settings now.
-    static func action(_ object: [String: JSONValue], image: ImageSettings) throws(APIError) -> Action {
+    /// The action `object` asks for; `image` is the session's picture settings now, `camera` its camera.
+    static func action(_ object: [String: JSONValue], image: ImageSettings, camera: CaptureDevice) throws(APIError) -> Action {
         guard let name = object["action"]?.string else {
             throw .badRequest("the request names no action; give \"action\": one of \(names.joined(separator: ", "))")
         }
@@ -73,13 +73,23 @@ enum ActionRequest {
         case "record_start":
             return .startRecording(MovieSettings(maximumDuration: try number("duration", in: object, 0.1...86_400),
                                                  maximumBytes: try integer("max_size", in: object, 1...1_000_000).map { $0 * 1_000_000 },
-                                                 kilobitsPerSecond: try integer("bitrate", in: object, 100...200_000)))
+                                                 kilobitsPerSecond: try integer("bitrate", in: object, 100...200_000),
+                                                 audio: try audio(object, camera: camera)))
         case "record_stop": return .stopRecording
         case "record_pause": return .pauseRecording
         case "record_resume": return .resumeRecording
         default:
             throw .badRequest("there is no action \"\(name)\"; the actions are \(names.joined(separator: ", "))")
         }
+    }
+
+    /// The sound `audio` names (`none`, `default`, `test`, a microphone), or the camera's by default.
+    private static func audio(_ object: [String: JSONValue], camera: CaptureDevice) throws(APIError) -> MovieAudio? {
+        guard let value = object["audio"] else { return MovieAudio.automatic(for: camera) }
+        guard let word = value.string, !word.isEmpty else {
+            throw .badRequest("audio must be \"none\", \"default\", \"test\" or a microphone's name")
+        }
+        return MovieAudio.named(word: word)
     }
 
     private static func settings(_ object: [String: JSONValue]) throws(APIError) -> PhotoSettings {

@@ -138,7 +138,8 @@ struct Router: Sendable {
 
     /// What the action a JSON object asks for did, as its JSON object (photos with their links).
     func outcome(of object: [String: JSONValue]) async throws(APIError) -> [String: Any] {
-        let action = try ActionRequest.action(object, image: await session.configuration.image)
+        let configuration = await session.configuration
+        let action = try ActionRequest.action(object, image: configuration.image, camera: configuration.device)
         do {
             var outcome = OutcomeRecord.json(try await camera.perform(action))
             if let photos = outcome["photos"] as? [[String: Any]] { outcome["photos"] = photos.map(annotated) }

@@ -43,6 +43,15 @@ public final class Pipeline: Bin, @unchecked Sendable {
 }
 
 extension Pipeline {
+    /// Makes the pipeline run on the system's monotonic clock even when an element of it (a
+    /// microphone's source) offers a clock of its own, so its times compare with another
+    /// pipeline's on the same clock.
+    public func useSystemClock() {
+        let clock = gst_system_clock_obtain()
+        gst_pipeline_use_clock(upcast(raw), clock)
+        gst_object_unref(clock)
+    }
+
     /// The messages posted from now on, in order.
     ///
     /// Each call returns its own stream; every stream sees every message. A stream keeps

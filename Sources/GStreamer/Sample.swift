@@ -21,6 +21,15 @@ public final class Sample: @unchecked Sendable {
         gst_sample_get_buffer(raw).map { Buffer(retaining: $0) }
     }
 
+    /// The buffer's presentation time as running time: its place on the pipeline's clock since
+    /// it started playing, through the segment the buffer came in (which a source may start
+    /// anywhere). `nil` when the buffer is undated or outside its segment.
+    public var runningTime: ClockTime? {
+        guard let buffer = gst_sample_get_buffer(raw), let time = ClockTime(buffer.pointee.pts) else { return nil }
+        guard let segment = gst_sample_get_segment(raw), segment.pointee.format == GST_FORMAT_TIME else { return time }
+        return ClockTime(gst_segment_to_running_time(segment, GST_FORMAT_TIME, GstClockTime(time.rawValue)))
+    }
+
     /// The format of the data.
     public var caps: Caps? {
         gst_sample_get_caps(raw).map { Caps(retaining: $0) }

@@ -34,6 +34,12 @@ extension PhotoLibrary {
             (self.path, self.name, self.lock) = (path, name, lock)
         }
 
+        /// Removes the recording and the space held beside it: a recording that could not start.
+        public func abandon() {
+            unlink(path)
+            unlink(PhotoLibrary.reservePath(of: path))
+        }
+
         deinit {
             close(lock)
         }

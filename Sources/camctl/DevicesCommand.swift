@@ -7,28 +7,34 @@ import JSON
 /// `camctl devices`: every camera, with what it offers; the test camera last.
 struct DevicesCommand: Subcommand {
     static let name = "devices"
-    static let synopsis = "camctl devices  [--controls] [--json]"
+    static let synopsis = "camctl devices  [--controls] [--microphones] [--json]"
     static let summary = "list the cameras and the formats, sizes and frame rates they offer"
     static let help = """
         Lists every camera the system reports (V4L2, PipeWire, libcamera) with its device path, name,
         position and the formats, sizes and frame rates it offers; the built-in test camera is last.
         --json prints one JSON object per camera. --controls adds each V4L2 camera's controls
         (exposure, white balance, focus, …) with their ranges and values, as keys for --control.
+        --microphones lists the microphones instead, by the names `record --audio` takes; the last,
+        test, is a tone camctl makes.
         """
     static let options: [ParsedArguments.Option] = [
         .init(name: "--json", value: nil), .init(name: "--controls", value: nil), .init(name: "--verbose", value: nil),
+        .init(name: "--microphones", value: nil),
     ]
 
     let printsJSON: Bool
     let listsControls: Bool
+    let listsMicrophones: Bool
 
     init(_ arguments: ParsedArguments) throws(CommandFailure) {
         try arguments.requirePositionals([])
         printsJSON = arguments.flag("--json")
         listsControls = arguments.flag("--controls")
+        listsMicrophones = arguments.flag("--microphones")
     }
 
     func run() async throws(CommandFailure) {
+        if listsMicrophones { return try listMicrophones() }
         let cameras: [CaptureDevice]
         do {
             cameras = try DeviceDiscovery.devices()
@@ -42,6 +48,18 @@ struct DevicesCommand: Subcommand {
                 try Console.json(record)
             } else {
                 try Console.result(([Self.text(camera)] + (listsControls ? Self.controlLines(camera) : [])).joined(separator: "\n"))
+            }
+        }
+    }
+
+    /// Each microphone's name, then the test tone's.
+    private func listMicrophones() throws(CommandFailure) {
+        let microphones = MovieAudio.microphones().map { ($0, false) } + [("test", true)]
+        for (name, isTest) in microphones {
+            if printsJSON {
+                try Console.json(["name": name, "test_tone": isTest])
+            } else {
+                try Console.result(isTest ? "test  (a 440 Hz tone camctl makes)" : name)
             }
         }
     }

@@ -19,6 +19,8 @@ final class OperatorConsole: Sendable {
     private let reviews = ReviewWatch()
     /// The movie being recorded: the task that prints it once kept, and a failure to tell.
     private let movie = MovieWatch()
+    /// The camera operated on.
+    private let device: CaptureDevice
 
     /// An operator for `session`, running on `device`, delivering as `saving` says.
     init(session: CaptureSession, device: CaptureDevice, saving: sending PhotoSaving, albums: [String] = [],
@@ -27,6 +29,7 @@ final class OperatorConsole: Sendable {
         let (copy, sidecar) = (delivery.copy, delivery.sidecar)
         hookCommand = delivery.hook?.command
         self.printsJSON = printsJSON
+        self.device = device
         camera = SessionOperator(session: session, delivery: delivery, device: device, albums: albums,
                                  compositionCopy: PhotoSaving.target(compositionCopy)) { delivered in
             try PhotoSaving.report(delivered, printsJSON: printsJSON, copy: copy, sidecar: sidecar)
@@ -129,11 +132,17 @@ final class OperatorConsole: Sendable {
                     Console.note(error.message)
                 }
             } else {
-                try await startRecording(MovieSettings(), notingCameraFailure: true)
+                try await startRecording(movieSettings(), notingCameraFailure: true)
             }
         case .captureNow, .keep, .discard, .finish, .interrupt:
             break
         }
+    }
+
+    /// A movie's settings when its starter asks for nothing but a length: the sound the camera
+    /// gets by default (a system camera's microphone).
+    func movieSettings(maximumDuration: Double? = nil) -> MovieSettings {
+        MovieSettings(maximumDuration: maximumDuration, audio: MovieAudio.automatic(for: device))
     }
 
     /// Starts a movie; once it ends (asked to, or by itself at its length or size, or cut short)

@@ -9,7 +9,8 @@ import Glibc
 struct RecordCommand: Subcommand {
     static let name = "record"
     static let synopsis = """
-        camctl record   [--device D] [--duration SECONDS] [--max-size MB] [--bitrate KBPS] [--resolution WxH[@FPS]]
+        camctl record   [--device D] [--duration SECONDS] [--max-size MB] [--bitrate KBPS] [--audio none|default|test|NAME]
+                        [--resolution WxH[@FPS]]
                         [--output PATH] [--library DIR] [--sink ELEMENT] [--json] [--wait-for-device] [--print-pipeline]
                         [--filter NAME] [--zoom N] [--aspect W:H] [--rotate 0|90|180|270] [...image options]
         """
@@ -21,7 +22,10 @@ struct RecordCommand: Subcommand {
         nears --max-size megabytes. The movie's path is printed once it is kept (--json: its JSON
         object, "kind": "movie"), with a thumbnail of its first frame. SIGUSR1, space or Enter takes a
         photo meanwhile; p pauses and resumes the recording (the movie has no gap). --bitrate sets the
-        H.264 rate (by default about 1/8 bit a pixel: 7.8 Mbit/s at 1080p30). The file is written in
+        H.264 rate (by default about 1/8 bit a pixel: 7.8 Mbit/s at 1080p30). --audio records sound as
+        AAC: default is the system's microphone, NAME one of `camctl devices --microphones`, test a
+        440 Hz tone; by default a camera of the system gets the default microphone when there is one,
+        and the test camera and files record none. The file is written in
         fragments of a second: a recording cut by a kill, a crash or a power cut is kept as a movie up
         to its last whole fragment the next time the library is opened; a disk that fills ends the
         recording, keeps what was written whole, and exits 74. --output copies the movie, once kept,
@@ -32,12 +36,14 @@ struct RecordCommand: Subcommand {
         .init(name: "--output", value: "PATH", short: "-o"), .init(name: "--library", value: "DIR"), .init(name: "--no-library", value: nil),
         .init(name: "--json", value: nil),
         .init(name: "--duration", value: "SECONDS"), .init(name: "--max-size", value: "MB"),
-        .init(name: "--bitrate", value: "KBPS"), .init(name: "--sink", value: "ELEMENT"),
+        .init(name: "--bitrate", value: "KBPS"), .init(name: "--sink", value: "ELEMENT"), .init(name: "--audio", value: "SOURCE"),
     ]
 
     let session: SessionOptions
     let arguments: ParsedArguments
     let settings: MovieSettings
+    /// What --audio asked for: `nil` when it was not given.
+    let audio: String?
     let sink: String?
     /// Where the movie is copied once kept.
     let copy: String?
@@ -53,6 +59,8 @@ struct RecordCommand: Subcommand {
         settings = MovieSettings(maximumDuration: try arguments.seconds("--duration", in: 0.1...31_536_000),
                                  maximumBytes: megabytes.map { $0 * 1_000_000 },
                                  kilobitsPerSecond: try arguments.integer("--bitrate", in: 100...200_000))
+        audio = arguments.string("--audio")
+        if audio?.isEmpty == true { throw CommandFailure("--audio needs none, default, test or a microphone's name", exitCode: .usage) }
         sink = arguments.string("--sink")
         copy = arguments.string("--output")
         if copy == "-", arguments.flag("--json") {
@@ -72,6 +80,8 @@ struct RecordCommand: Subcommand {
         let captureSession = CaptureSession(configuration: configuration)
         try await session.start(captureSession)
         let operating = OperatorConsole(session: captureSession, device: camera, saving: saving)
+        var settings = settings
+        settings.audio = Self.audio(audio, for: camera)
         do {
             try await operating.startRecording(settings, copyTo: copy) { controls.post(.finish) }
         } catch {
@@ -100,6 +110,11 @@ struct RecordCommand: Subcommand {
         }
         try await operating.end(captureSession)
         if interrupted { throw CommandFailure("interrupted; the movie is kept", exitCode: .interrupted) }
+    }
+
+    /// The sound --audio names (`none`, `default`, `test`, a microphone), or what a camera gets by default.
+    static func audio(_ option: String?, for camera: CaptureDevice) -> MovieAudio? {
+        option.map { MovieAudio.named(word: $0) } ?? MovieAudio.automatic(for: camera)
     }
 
     /// Does what the action asks; a failure stops the session first.

@@ -91,13 +91,13 @@ struct ScriptRunner {
             case .image(let change):
                 try await operating.perform(.changeImage(try await session.configuration.image.applying(change)))
             case .record(let seconds):
-                try await operating.startRecording(MovieSettings(maximumDuration: seconds))
+                try await operating.startRecording(operating.movieSettings(maximumDuration: seconds))
                 while operating.isWatchingMovie {  // keys and signals act meanwhile
                     try await check(await controls.next(within: .milliseconds(100)))
                 }
                 try await operating.keepRecording()
             case .startRecording:
-                try await operating.startRecording(MovieSettings())
+                try await operating.startRecording(operating.movieSettings())
             case .stopRecording:
                 try await operating.keepRecording()
             }

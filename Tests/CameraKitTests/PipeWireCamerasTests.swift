@@ -35,6 +35,23 @@ struct PipeWireCamerasTests {
         ])
     }
 
+    @Test("Audio/Source nodes become microphones read by pipewiresrc, virtual ones after; a speaker is none")
+    func microphonesInDump() {
+        let dump = """
+            [
+              {"type": "PipeWire:Interface:Node", "info": {"props": {"media.class": "Audio/Sink", "object.serial": 30, "node.description": "Speakers"}}},
+              {"type": "PipeWire:Interface:Node", "info": {"props": {"media.class": "Audio/Source/Virtual", "object.serial": 71,
+                "node.description": "Noise-free microphone"}}},
+              {"type": "PipeWire:Interface:Node", "info": {"props": {"media.class": "Audio/Source", "object.serial": 58,
+                "node.description": "HD Pro Webcam C920 Analog Stereo"}}},
+              {"type": "PipeWire:Interface:Node", "info": {"props": {"media.class": "Audio/Source", "node.description": "no serial"}}}
+            ]
+            """
+        let found = Microphone.pipeWireMicrophones(inDump: Data(dump.utf8))
+        #expect(found.map(\.name) == ["HD Pro Webcam C920 Analog Stereo", "Noise-free microphone"])
+        #expect(found.map(\.source) == ["pipewiresrc target-object=58", "pipewiresrc target-object=71"])
+    }
+
     @Test("A dump that is not JSON, or not PipeWire's, gives no cameras")
     func badDump() {
         #expect(PipeWireCameras.cameras(inDump: Data("not json".utf8)).isEmpty)

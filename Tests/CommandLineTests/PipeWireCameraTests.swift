@@ -18,6 +18,20 @@ struct PipeWireCameraTests {
         #expect(exif.standardOutput == "640x480\n\(PipeWireCamera.name)\n")
     }
 
+    @Test("A PipeWire camera, whose frames come undated, records a movie of the asked length with every frame dated")
+    func recordFromPipeWire() throws {
+        let folder = try TemporaryFolder()
+        let camctl = ChildProcess.buildFolder.appendingPathComponent("camctl").path
+        let result = try PipeWireCamera.run(camctl, ["record", "--device", "pipewire test", "--resolution", "640x480", "--duration", "2",
+                                                     "--library", folder.path("library"), "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let movie = try #require(Camctl.objects(result.standardOutput).first { $0["kind"] as? String == "movie" }, "\(result.standardOutput)")
+        // PipeWire's frames come as it sends them, not on a fixed grid: 2 s within a frame and a half.
+        #expect(abs((movie["duration"] as? Double ?? 0) - 2) < 0.05, "\(movie)")
+        let times = try RecordCommandTests.frameTimes(try #require(movie["path"] as? String))
+        #expect(times.count >= 55 && times.count <= 62 && (times.last ?? 0) < 2, "\(times.count) frames, the last at \(times.last ?? 0) s")
+    }
+
     @Test("--device front picks the camera that reports itself in front; back, which none reports, says so and lists them")
     func frontAndBack() throws {
         let folder = try TemporaryFolder()

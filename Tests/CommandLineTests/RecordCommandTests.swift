@@ -83,6 +83,53 @@ struct RecordCommandTests {
         #expect(result.standardOutput.contains("recording paused") && result.standardOutput.contains("recording resumed"))
     }
 
+    /// What ffprobe reads of each of a movie's streams, by type (`video`, `audio`).
+    static func streams(_ path: String) throws -> [String: [String: String]] {
+        let result = try ChildProcess.run("ffprobe", ["-v", "error", "-show_entries",
+                                                      "stream=codec_type,codec_name,sample_rate,channels,start_time,duration",
+                                                      "-of", "compact=p=0", path])
+        #expect(result.status == 0, "\(result.standardError)")
+        let streams = result.standardOutput.split(separator: "\n").map { line in
+            Dictionary(line.split(separator: "|").compactMap { field -> (String, String)? in
+                let parts = field.split(separator: "=", maxSplits: 1)
+                return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
+            }, uniquingKeysWith: { $1 })
+        }
+        return Dictionary(streams.compactMap { stream in stream["codec_type"].map { ($0, stream) } }, uniquingKeysWith: { $1 })
+    }
+
+    @Test("--audio test: AAC sound at 48 kHz beside the frames, from their first to their last; a pause leaves out both alike")
+    func soundWithTheFrames() throws {
+        let camctl = try Camctl()
+        let result = try camctl.inTerminal(["record", "--device", "test", "--resolution", "640x480@30", "--audio", "test"],
+                                           typing: [(after: 2, key: "p"), (after: 1.5, key: "p"), (after: 1.5, key: "q")])
+        let movie = try #require(camctl.photos().first, "\(result.standardOutput)")
+        let streams = try Self.streams(try #require(movie["path"] as? String))
+        let video = try #require(streams["video"], "\(streams)"), audio = try #require(streams["audio"], "\(streams)")
+        #expect(audio["codec_name"] == "aac" && audio["sample_rate"] == "48000" && audio["channels"] == "2", "\(audio)")
+        let (videoLength, soundLength) = (Double(video["duration"] ?? "") ?? 0, Double(audio["duration"] ?? "") ?? 0)
+        #expect(videoLength > 2 && videoLength < 3.5, "the paused 1.5 s is left out: \(videoLength) s")
+        // Sound starts with the first frame and ends with the last, within an AAC frame (21 ms) and a video frame.
+        #expect(abs(soundLength - videoLength) < 0.06, "sound \(soundLength) s, frames \(videoLength) s")
+        #expect((Double(audio["start_time"] ?? "") ?? 1) < 0.03, "\(audio)")
+        #expect(result.standardOutput.contains("recording paused"))
+    }
+
+    @Test("--audio naming no microphone here: 69 and one sentence, before anything is recorded; none records silence")
+    func missingMicrophone() throws {
+        let camctl = try Camctl()
+        let missing = try camctl("record", "--device", "test", "--duration", "1", "--audio", "no such microphone")
+        #expect(missing.status == 69 && missing.standardError.contains("no microphone named \"no such microphone\""), "\(missing.standardError)")
+        #expect(missing.standardError.split(separator: "\n").count == 1, "\(missing.standardError)")
+        let recordings = camctl.library.url.appendingPathComponent("recordings").path
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: recordings))?.isEmpty ?? true, "nothing left in recordings/")
+        let silent = try camctl("record", "--device", "test", "--resolution", "320x240@30", "--duration", "1", "--audio", "none", "--json")
+        #expect(silent.status == 0, "\(silent.standardError)")
+        let movie = try #require(Camctl.objects(silent.standardOutput).first { $0["kind"] as? String == "movie" })
+        #expect(try Self.streams(try #require(movie["path"] as? String))["audio"] == nil)
+        #expect(movie["audio_codec"] is NSNull, "\(movie)")
+    }
+
     @Test("r in the preview starts and stops a movie, kept in the library with its path printed")
     func recordFromPreview() throws {
         let camctl = try Camctl()

@@ -234,7 +234,9 @@ struct ServeCommandTests {
         defer { served.process.send(SIGTERM) }
         let listener = try ChildProcess.Running("/usr/bin/curl", ["-s", "-N", "--max-time", "60", served.base + "/api/events"])
         try await Task.sleep(for: .milliseconds(500))
-        let started = try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "record_start"}"#])
+        let unheard = try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "record_start", "audio": "no such microphone"}"#])
+        #expect(unheard.status != 200 && (unheard.object["error"] as? String)?.contains("no microphone named") == true, "\(unheard)")
+        let started = try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "record_start", "audio": "test"}"#])
         #expect(started.object["outcome"] as? String == "recording", "\(started)")
         let again = try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "record_start"}"#])
         #expect(again.status == 409, "\(again)")
@@ -242,6 +244,7 @@ struct ServeCommandTests {
         let stopped = try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "record_stop"}"#])
         let movie = try #require(stopped.object["movie"] as? [String: Any], "\(stopped)")
         #expect(movie["kind"] as? String == "movie" && (movie["duration"] as? Double ?? 0) > 1.5, "\(movie)")
+        #expect(movie["audio_codec"] as? String == "aac", "\(movie)")
         let id = try #require(movie["id"] as? Int)
         let file = try await served.request("/api/photos/\(id)/file", ["-D", "/dev/stderr"])
         #expect(file.status == 200 && file.bytes.count == movie["bytes"] as? Int)

@@ -37,10 +37,10 @@ public enum DeviceDiscovery {
         }
     }
 
-    /// A monitor of video sources, without GStreamer's PipeWire provider (see ``PipeWireCameras``).
-    static func makeMonitor() throws(GStreamerError) -> DeviceMonitor {
+    /// A monitor of video sources (or `classes`), without GStreamer's PipeWire provider (see ``PipeWireDump``).
+    static func makeMonitor(classes: [String] = ["Video/Source"]) throws(GStreamerError) -> DeviceMonitor {
         _ = withoutPipeWireProvider
-        return try DeviceMonitor(classes: ["Video/Source"])
+        return try DeviceMonitor(classes: classes)
     }
 
     private static let withoutPipeWireProvider: Void = GStreamerRuntime.disableDeviceProvider(named: "pipewiredeviceprovider")

@@ -1,34 +1,18 @@
-import Dispatch
-import FoundationEssentials
-import Glibc
 import GStreamer
-import Processes
 import JSON
 
-/// Cameras shared through PipeWire, listed with PipeWire's own `pw-dump` and read with
-/// `pipewiresrc`, so several programs can use a camera at once.
-///
-/// GStreamer's PipeWire device provider is not used: the one in Debian 12 (PipeWire 0.3.65)
-/// corrupts memory when probed (`gst-device-monitor-1.0` itself crashed in 8 of 10 runs here
-/// while a PipeWire camera was published), so it is switched off for camctl's monitors, which
-/// then see V4L2 cameras directly.
+/// Cameras shared through PipeWire, listed from ``PipeWireDump`` and read with `pipewiresrc`, so
+/// several programs can use a camera at once.
 enum PipeWireCameras {
     /// The cameras PipeWire offers now; empty where PipeWire does not run or `pw-dump` is missing.
     static func list() -> [CaptureDevice] {
-        guard let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"],
-              FileManager.default.fileExists(atPath: runtime + "/pipewire-0"),
-              let dump = ChildProcess.output(of: "pw-dump", timeout: .seconds(3)) else { return [] }
-        return cameras(inDump: dump)
+        PipeWireDump.current().map(cameras(inDump:)) ?? []
     }
 
     /// The `Video/Source` nodes of a `pw-dump` as cameras.
     static func cameras(inDump dump: some Collection<UInt8>) -> [CaptureDevice] {
-        guard let objects = (try? JSONValue(parsing: dump))?.array?.compactMap(\.object) else { return [] }
-        return objects.compactMap { object in
-            guard object["type"]?.string == "PipeWire:Interface:Node",
-                  let info = object["info"]?.object, let properties = info["props"]?.object,
-                  properties["media.class"]?.string == "Video/Source",
-                  let serial = properties["object.serial"]?.int else { return nil }
+        PipeWireDump.nodes(ofClass: "Video/Source", inDump: dump).compactMap { info, properties in
+            guard let serial = properties["object.serial"]?.int else { return nil }
             let name = properties["node.description"]?.string ?? properties["node.name"]?.string ?? "PipeWire camera \(serial)"
             let objectPath = (properties["object.path"]?.string).flatMap { $0.hasPrefix("v4l2:") ? String($0.dropFirst(5)) : nil }
             let path = properties["api.v4l2.path"]?.string ?? objectPath

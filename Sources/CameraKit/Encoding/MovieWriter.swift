@@ -5,13 +5,20 @@ import Synchronization
 /// highest-ranked encoder (x264 tuned for a live camera: no frame held back for look-ahead, so
 /// memory stays small and a stop is final at once), muxed into fragmented MP4 with a fragment each
 /// second, so a process killed while recording leaves a file that plays up to its last whole fragment.
+///
+/// With sound, a ``Microphone``'s buffers are put on the movie's timeline by a ``SoundTimeline``
+/// and pushed in beside the frames, encoded as AAC into the same file. Neither input is live: the
+/// muxer interleaves them by their times.
 final class MovieWriter: Sendable {
     private let pipeline: Pipeline
     private let source: AppSource
-    /// The first error the pipeline posted (the disk full, the file gone), once there is one.
-    private let failure = FirstFailure()
-    /// Whether ``finish()`` has begun: frames pushed after it are let go, not failures.
-    private let isEnding = Atomic<Bool>(false)
+    /// The sound's input, its microphone and its timeline, when the movie has sound.
+    private let soundInput: AppSource?
+    private let microphone: Microphone?
+    let sound: SoundTimeline?
+    /// The first error the pipeline or the microphone posted (the disk full, the file gone, the
+    /// microphone unplugged), and whether the movie is ending.
+    private let status = WriterStatus()
     private let watch: Task<Void, Never>
 
     /// The H.264 encoder's element: the highest-ranked one GStreamer offers, which is x264 unless a
@@ -24,8 +31,13 @@ final class MovieWriter: Sendable {
     /// The length of a fragment: what a kill can lose at most.
     static let fragmentMilliseconds = 1000
 
-    /// Starts writing a movie of `width`x`height` I420 frames at `frameRate` to `path`.
-    init(path: String, width: Int, height: Int, frameRate: Fraction, kilobitsPerSecond: Int) async throws(CaptureError) {
+    /// The AAC bit rate of a movie's sound.
+    static let soundBitsPerSecond = 128_000
+
+    /// Starts writing a movie of `width`x`height` I420 frames at `frameRate` to `path`, with
+    /// `audio`'s sound when there is one.
+    init(path: String, width: Int, height: Int, frameRate: Fraction, kilobitsPerSecond: Int,
+         audio: MovieAudio? = nil) async throws(CaptureError) {
         let keyInterval = max(1, Int((frameRate.doubleValue * 2).rounded()))
         // At most two frames wait for the encoder; a third waits in the session's movie branch,
         // whose queue lets frames pass (counted as lost) only when the encoder lags for seconds.
@@ -34,10 +46,15 @@ final class MovieWriter: Sendable {
         let encoding = encoder == "x264enc"
             ? "x264enc speed-preset=veryfast tune=zerolatency key-int-max=\(keyInterval) bitrate=\(kilobitsPerSecond) ! video/x-h264,profile=high"
             : "\(encoder) ! video/x-h264"
-        let description = "appsrc name=input max-bytes=\(waiting) block=true "
+        var description = "appsrc name=input format=time max-bytes=\(waiting) block=true "
             + "! video/x-raw,format=I420,width=\(width),height=\(height),framerate=\(frameRate) "
-            + "! \(encoding) ! h264parse ! mp4mux fragment-duration=\(Self.fragmentMilliseconds) "
+            + "! \(encoding) ! h264parse ! mp4mux name=mux fragment-duration=\(Self.fragmentMilliseconds) "
             + "! filesink location=\"\(Self.quoted(path))\""
+        if audio != nil {
+            // Half a second of sound may wait for the frames it goes with.
+            description += " appsrc name=sound format=time max-bytes=96000 block=true caps=\"\(Microphone.caps)\" "
+                + "! voaacenc bitrate=\(Self.soundBitsPerSecond) ! aacparse ! mux."
+        }
         do {
             pipeline = try Pipeline(describing: description)
         } catch {
@@ -47,21 +64,51 @@ final class MovieWriter: Sendable {
             throw CaptureError(.pipeline, "the movie's encoder has no app source")
         }
         self.source = source
-        let messages = pipeline.messages(bufferingNewest: 64), failure = self.failure
+        soundInput = pipeline.element(named: "sound", as: AppSource.self)
+        let messages = pipeline.messages(bufferingNewest: 64), status = self.status
         watch = Task {
             for await message in messages {
                 guard case .error(let report) = message else { continue }
-                failure.keep(GStreamerError(report))
+                status.keep(GStreamerError(report))
                 return
             }
         }
-        do {
-            try await pipeline.beginStateChange(to: .playing)
+        guard let audio, let soundInput else {
+            (sound, microphone) = (nil, nil)
+            do {
+                try await pipeline.beginStateChange(to: .playing)
+            } catch {
+                await stop()
+                throw CaptureError.converting(error, context: "the movie's encoder could not start")
+            }
+            return
+        }
+        let sound = SoundTimeline()
+        self.sound = sound
+        do throws(CaptureError) {
+            do {
+                try await pipeline.beginStateChange(to: .playing)
+            } catch {
+                throw CaptureError.converting(error, context: "the movie's encoder could not start")
+            }
+            microphone = try await Microphone(audio) { buffer in
+                guard let time = buffer.presentationTime,
+                      let movieTime = sound.movieTime(ofSoundAt: time, lasting: buffer.duration) else { return }
+                do throws(GStreamerError) {
+                    try soundInput.push(buffer, at: movieTime, duration: buffer.duration)
+                } catch {
+                    if !status.isEnding.load(ordering: .acquiring) { status.keep(error) }
+                }
+            }
         } catch {
+            microphone = nil
             await stop()
-            throw CaptureError.converting(error, context: "the movie's encoder could not start")
+            throw error
         }
     }
+
+    /// The microphone's running time, on the clock its sound is stamped on; `nil` without sound.
+    var soundRunningTime: ClockTime? { microphone?.runningTime }
 
     /// A path as a quoted gst-launch property value.
     private static func quoted(_ path: String) -> String {
@@ -71,21 +118,24 @@ final class MovieWriter: Sendable {
     /// Hands a frame to the encoder at `time` of the movie; `false` once the writer failed.
     /// Called on the movie branch's streaming thread; waits while two frames wait for the encoder.
     func push(_ buffer: Buffer, at time: ClockTime, duration: ClockTime?) -> Bool {
-        guard failure.error == nil, !isEnding.load(ordering: .acquiring) else { return false }
+        if let lost = microphone?.failed { status.keep(lost, fromMicrophone: true) }
+        guard status.error == nil, !status.isEnding.load(ordering: .acquiring) else { return false }
         do {
             try source.push(buffer, at: time, duration: duration)
             return true
         } catch {
             // A frame that meets the stream's end, asked for meanwhile, is simply not in the movie.
-            if !isEnding.load(ordering: .acquiring) { failure.keep(error) }
+            if !status.isEnding.load(ordering: .acquiring) { status.keep(error) }
             return false
         }
     }
 
     /// The first failure, as a capture error, once there is one.
     var failed: CaptureError? {
-        failure.error.map { error in
+        status.error.map { error in
             let sentence = switch (error.report?.domain, error.report?.code) {
+            case _ where status.isMicrophone:
+                "the microphone stopped (\(error.report?.text ?? error.message)); the movie is kept up to its last whole second"
             case (.resource?, Message.Report.ResourceCode.noSpaceLeft?):
                 "the disk filled while recording; the movie is kept up to its last whole second, and freeing space lets you record again"
             case (.resource?, _): "the movie's file could not be written (\(error.report?.text ?? error.message)); it is kept up to its last whole second"
@@ -95,16 +145,28 @@ final class MovieWriter: Sendable {
         }
     }
 
-    /// Ends the movie: the frames pushed are encoded and the file's index written. Returns the
-    /// failure that cut it short, if one did.
-    func finish() async -> CaptureError? {
-        isEnding.store(true, ordering: .releasing)
+    /// Ends the movie at `end` (the end of its last frame): the frames pushed and the sound up to
+    /// it are encoded and the file's index written. Returns the failure that cut it short, if one did.
+    func finish(at end: ClockTime) async -> CaptureError? {
+        status.isEnding.store(true, ordering: .releasing)
+        if let sound, failed == nil {
+            // The sound of the last frames is still on its way from the microphone: a moment's wait.
+            sound.ends(at: end)
+            let deadline = ContinuousClock.now + .milliseconds(500)
+            while !sound.reachedEnd, microphone?.failed == nil, ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+        }
         if failed == nil {
             try? source.endOfStream()
+            // Once the frames have ended the muxer takes all the sound it is given: the
+            // microphone's last push returns and it can close.
+            await microphone?.stop()
+            try? soundInput?.endOfStream()
             do {
                 try await pipeline.waitForEndOfStream(timeout: .seconds(20))
             } catch {
-                failure.keep(error)
+                status.keep(error)
             }
         }
         await stop()
@@ -112,18 +174,25 @@ final class MovieWriter: Sendable {
     }
 
     private func stop() async {
+        await microphone?.stop()
         try? await pipeline.stop()
         watch.cancel()
     }
 }
 
-/// The first of the errors kept, shared between the bus's watch and the streaming thread.
-private final class FirstFailure: Sendable {
-    private let first = Mutex<GStreamerError?>(nil)
+/// The first of the errors kept, and whether the movie is ending, shared between the bus's watch
+/// and the streaming threads.
+private final class WriterStatus: Sendable {
+    /// Whether ``MovieWriter/finish(at:)`` has begun: frames pushed after it are let go, not failures.
+    let isEnding = Atomic<Bool>(false)
+    private let first = Mutex<(error: GStreamerError, isMicrophone: Bool)?>(nil)
 
-    var error: GStreamerError? { first.withLock { $0 } }
+    var error: GStreamerError? { first.withLock { $0?.error } }
 
-    func keep(_ error: GStreamerError) {
-        first.withLock { $0 = $0 ?? error }
+    /// Whether the first error was the microphone's.
+    var isMicrophone: Bool { first.withLock { $0?.isMicrophone ?? false } }
+
+    func keep(_ error: GStreamerError, fromMicrophone: Bool = false) {
+        first.withLock { $0 = $0 ?? (error, fromMicrophone) }
     }
 }

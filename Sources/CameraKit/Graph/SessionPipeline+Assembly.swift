@@ -9,6 +9,10 @@ extension SessionPipeline {
     func build() throws(CaptureError) -> SessionGraph {
         do {
             let pipeline = try Pipeline(describing: afterCamera)
+            // The system's monotonic clock, even when the camera offers one (PipeWire's jumps when
+            // its stream is renegotiated): frame times stay on one timeline, which a microphone's
+            // pipeline shares.
+            pipeline.useSystemClock()
             let source = try makeSource()
             try pipeline.add(source)
             let graph = try SessionGraph(pipeline: pipeline, source: source, look: try ImageLook(image))
@@ -30,6 +34,10 @@ extension SessionPipeline {
             }
             let source = try Bin(fragment: source)
             try Self.expose(.cameraOutput, "src", of: source)
+            if let camera = source.element(named: SessionElement.camera.rawValue), camera.factoryName == "pipewiresrc" {
+                // pipewiresrc leaves its frames undated: they are dated on arrival, as movies need.
+                camera.staticPad(named: "src")?.dateOnArrival()
+            }
             return source
         } catch {
             throw CaptureError.converting(error, context: "the camera's pipeline could not be built",

@@ -25,6 +25,7 @@ public final class MovieOutput: Sendable {
 
     private struct State {
         /// The branch's elements while the session runs.
+        var pipeline: Pipeline?
         var valve: Element?
         var size: Element?
         var orientation: Element?
@@ -75,7 +76,14 @@ public final class MovieOutput: Sendable {
         let width = picture.width / 2 * 2, height = picture.height / 2 * 2
         let (shownWidth, shownHeight) = orientation.swapsSides ? (height, width) : (width, height)
         let writer = try await MovieWriter(path: path, width: shownWidth, height: shownHeight, frameRate: frameRate,
-                                           kilobitsPerSecond: settings.kilobitsPerSecond ?? Self.bitRate(width: width, height: height, frameRate: frameRate))
+                                           kilobitsPerSecond: settings.kilobitsPerSecond ?? Self.bitRate(width: width, height: height, frameRate: frameRate),
+                                           audio: settings.audio)
+        if let sound = writer.sound {
+            let session = state.withLock { $0.pipeline }
+            if let soundTime = writer.soundRunningTime, let sessionTime = session?.runningTime {
+                sound.align(microphone: soundTime, session: sessionTime)
+            }
+        }
         let frameDuration = ClockTime(nanoseconds: UInt64(1e9 / max(1, frameRate.doubleValue)))
         let elements = state.withLock { state -> (Element?, Element?, Element?)? in
             guard state.recording == nil else { return nil }
@@ -84,7 +92,7 @@ public final class MovieOutput: Sendable {
             return (state.valve, state.size, state.orientation)
         }
         guard let (valve, size, flip) = elements else {
-            _ = await writer.finish()
+            _ = await writer.finish(at: .zero)
             throw CaptureError(.invalidSetting, "a movie is being recorded already; stop it first")
         }
         try? size?.setProperty("caps", .string("video/x-raw,format=I420,width=\(width),height=\(height)"))
@@ -102,6 +110,7 @@ public final class MovieOutput: Sendable {
         let valve = state.withLock { state -> Element? in
             guard state.recording != nil else { return nil }
             state.recording?.isPaused = true
+            state.recording?.writer.sound?.pause()
             return state.valve
         }
         try? valve?.setProperty("drop", true)
@@ -163,20 +172,21 @@ public final class MovieOutput: Sendable {
         }
         guard let (recording, valve) = taken else { throw CaptureError(.invalidSetting, "no movie is being recorded") }
         try? valve?.setProperty("drop", true)
-        let failure = await recording.writer.finish()
-        let duration = recording.lastTime.map { Double($0.nanoseconds + recording.frameDuration.nanoseconds) / 1e9 } ?? 0
+        let end = recording.lastTime.map { ClockTime(nanoseconds: $0.nanoseconds + recording.frameDuration.nanoseconds) } ?? .zero
+        let failure = await recording.writer.finish(at: end)
+        let duration = end.seconds
         var thumbnail: [UInt8] = []
         if let first = recording.firstFrame { thumbnail = await photoOutput.thumbnail(of: first, maximumSide: 320) ?? [] }
         return RecordedMovie(path: recording.path, width: recording.width, height: recording.height, frameCount: recording.frames,
                              duration: duration, ending: failure.map { .failed($0) } ?? recording.ended ?? .stopped,
-                             encoder: recording.writer.encoder, thumbnail: thumbnail)
+                             encoder: recording.writer.encoder, hasSound: recording.writer.sound != nil, thumbnail: thumbnail)
     }
 
     /// Called on the movie branch's streaming thread with each frame while the valve is open. The
     /// frame is dated under the lock and pushed outside it: a push waits while the encoder has
     /// frames enough in hand, and nothing else waits for that.
     private func deliver(_ sample: Sample) {
-        guard let buffer = sample.buffer, let time = buffer.presentationTime else { return }
+        guard let buffer = sample.buffer, let time = sample.runningTime else { return }
         let dated = state.withLock { state -> (writer: MovieWriter, time: ClockTime, duration: ClockTime)? in
             guard var recording = state.recording, !recording.isPaused, recording.ended == nil else { return nil }
             defer { state.recording = recording }
@@ -184,12 +194,15 @@ public final class MovieOutput: Sendable {
             if recording.start == nil {
                 recording.start = time
                 recording.firstFrame = sample
+                recording.resuming = false
+                recording.writer.sound?.started(at: time)
             }
             if recording.resuming, let last = recording.lastTime {
                 // The pause's span leaves the movie: this frame follows the last one written.
                 let elapsed = time.nanoseconds &- start.nanoseconds
                 recording.pausedSpan = elapsed &- (last.nanoseconds + recording.frameDuration.nanoseconds)
                 recording.resuming = false
+                recording.writer.sound?.resumed(pausedSpan: recording.pausedSpan)
             }
             let elapsed = time.nanoseconds >= start.nanoseconds + recording.pausedSpan ? time.nanoseconds - start.nanoseconds - recording.pausedSpan : 0
             let movieTime = ClockTime(nanoseconds: max(elapsed, recording.lastTime.map { $0.nanoseconds + 1 } ?? 0))
@@ -248,7 +261,7 @@ extension MovieOutput: SessionOutput {
         let valve = try graph.element(.movieValve), size = try graph.element(.movieSize), flip = try graph.element(.movieOrientation)
         try graph.appSink(.movieFrames).setHandlers(onSample: { [self] in deliver($0) })
         state.withLock { state in
-            (state.valve, state.size, state.orientation) = (valve, size, flip)
+            (state.pipeline, state.valve, state.size, state.orientation) = (graph.pipeline, valve, size, flip)
             (state.image, state.frameRate) = (layout.image, layout.format.frameRate)
         }
     }
@@ -262,7 +275,7 @@ extension MovieOutput: SessionOutput {
     func detach(_ reason: CaptureError) {
         state.withLock { state in
             if state.recording != nil, state.recording?.ended == nil { state.recording?.ended = .sessionStopped }
-            (state.valve, state.size, state.orientation, state.image) = (nil, nil, nil, nil)
+            (state.pipeline, state.valve, state.size, state.orientation, state.image) = (nil, nil, nil, nil, nil)
             state.endWaiter?.resume()
             state.endWaiter = nil
         }
@@ -277,9 +290,12 @@ public struct MovieSettings: Sendable, Equatable {
     public var maximumBytes: Int?
     /// The H.264 bit rate; `nil` chooses one for the picture's size and rate.
     public var kilobitsPerSecond: Int?
+    /// Where the movie's sound comes from; `nil` for a silent movie.
+    public var audio: MovieAudio?
 
-    public init(maximumDuration: Double? = nil, maximumBytes: Int? = nil, kilobitsPerSecond: Int? = nil) {
+    public init(maximumDuration: Double? = nil, maximumBytes: Int? = nil, kilobitsPerSecond: Int? = nil, audio: MovieAudio? = nil) {
         (self.maximumDuration, self.maximumBytes, self.kilobitsPerSecond) = (maximumDuration, maximumBytes, kilobitsPerSecond)
+        self.audio = audio
     }
 }
 
@@ -309,6 +325,8 @@ public struct RecordedMovie: Sendable {
     public let ending: MovieEnding
     /// The H.264 encoder's element (`x264enc`, or a hardware encoder ranked above it).
     public let encoder: String
+    /// Whether the movie has a sound track (AAC).
+    public let hasSound: Bool
     /// The first frame as a JPEG of at most 320 pixels a side; empty when none could be made.
     public let thumbnail: [UInt8]
 

@@ -24,6 +24,7 @@ public struct KeptMovie: Sendable {
             "device": device.name, "device_id": device.id, "bytes": libraryMovie.byteCount,
             "thumbnail_path": libraryMovie.thumbnailPath ?? JSONValue.null,
             "ended": recorded.ending.word, "encoder": recorded.encoder,
+            "audio_codec": recorded.hasSound ? "aac" : JSONValue.null,
         ]
         if let failure = recorded.failure { record["error"] = failure.description }
         return record

@@ -20,7 +20,7 @@ extension SessionOperator {
         do {
             try await session.movieOutput.startRecording(to: recording.path, settings)
         } catch {
-            unlink(recording.path)
+            recording.abandon()
             throw .capture(error)
         }
         movies += 1

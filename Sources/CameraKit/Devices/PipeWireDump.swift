@@ -1,0 +1,28 @@
+import FoundationEssentials
+import JSON
+import Processes
+
+/// What PipeWire shares, as its own `pw-dump` lists it.
+///
+/// GStreamer's PipeWire device provider is not used: the one in Debian 12 (PipeWire 0.3.65)
+/// corrupts memory when probed (`gst-device-monitor-1.0` itself crashed in 8 of 10 runs here
+/// while a PipeWire camera was published), so it is switched off for camctl's monitors.
+enum PipeWireDump {
+    /// `pw-dump`'s output now; `nil` where PipeWire does not run or `pw-dump` is missing.
+    static func current() -> [UInt8]? {
+        guard let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"],
+              FileManager.default.fileExists(atPath: runtime + "/pipewire-0") else { return nil }
+        return ChildProcess.output(of: "pw-dump", timeout: .seconds(3))
+    }
+
+    /// The nodes of a `media.class` in a dump: each node's info and its properties, in order.
+    static func nodes(ofClass mediaClass: String, inDump dump: some Collection<UInt8>) -> [(info: [String: JSONValue], properties: [String: JSONValue])] {
+        guard let objects = (try? JSONValue(parsing: dump))?.array?.compactMap(\.object) else { return [] }
+        return objects.compactMap { object in
+            guard object["type"]?.string == "PipeWire:Interface:Node",
+                  let info = object["info"]?.object, let properties = info["props"]?.object,
+                  properties["media.class"]?.string == mediaClass else { return nil }
+            return (info, properties)
+        }
+    }
+}
