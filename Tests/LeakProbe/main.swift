@@ -135,7 +135,8 @@ func cycleSession(_ cycles: Int) async throws -> Int {
     _ = try await PhotoComposer.compose([still, still], layout: PhotoComposer.Layout(
         columns: 2, rows: 1, cellWidth: 160, cellHeight: 120, margin: 4))
     _ = try Element(factory: "videotestsrc").launchDescription
-    // A movie recorded for half a second (its writer's pipeline made and stopped), and a booth's clip.
+    // A movie with sound recorded for half a second (its writer's and microphone's pipelines made
+    // and stopped), and a booth's clip.
     try await session.configure {
         $0.device = .testCamera()
         $0.format = FormatRequest(width: 320, height: 240, frameRate: Fraction(30))
@@ -145,7 +146,7 @@ func cycleSession(_ cycles: Int) async throws -> Int {
     let movie = folder + "/leak-probe-\(getpid()).mp4"
     defer { try? FileManager.default.removeItem(atPath: movie) }
     try await session.start()
-    try await session.movieOutput.startRecording(to: movie, MovieSettings(maximumDuration: 0.5))
+    try await session.movieOutput.startRecording(to: movie, MovieSettings(maximumDuration: 0.5, audio: .testTone))
     await session.movieOutput.recordingEnded()
     _ = try await session.movieOutput.stopRecording()
     await session.stop()
