@@ -52,6 +52,7 @@ let package = Package(
         .target(name: "ImageMetadata", dependencies: ["CZlib"]),
         // HEIF (HEIC) files written and read,
         .target(name: "HEIF"),
+        .target(name: "GIF"),
         // pipeline description files, parsed,
         .target(name: "PipelineScript"),
         // SHA-256 and HMAC (download links that cannot be guessed, photos' checksums),
@@ -66,9 +67,9 @@ let package = Package(
         // inputs that are never special files.
         .target(name: "FileSystem"),
         // Layer 4: the capture model (session, devices, outputs, photos). Knows nothing about the command line.
-        .target(name: "CameraKit", dependencies: ["GStreamer", "ImageMetadata", "HEIF", "FileSystem", "JSON", "Processes", "Formatting", "CV4L2"]),
+        .target(name: "CameraKit", dependencies: ["GStreamer", "ImageMetadata", "HEIF", "GIF", "FileSystem", "JSON", "Processes", "Formatting", "CV4L2"]),
         // Layer 5: the photo library, files and an SQLite index.
-        .target(name: "PhotoLibrary", dependencies: ["CSQLite", "ImageMetadata", "HEIF", "FileSystem", "Formatting"]),
+        .target(name: "PhotoLibrary", dependencies: ["CSQLite", "ImageMetadata", "HEIF", "GIF", "FileSystem", "Formatting"]),
         // Layer 6: the operator layer, which every front end drives: photo delivery (library,
         // copies, links, sidecars, hooks), as data.
         .target(name: "CameraOperator", dependencies: ["CameraKit", "PhotoLibrary", "HEIF", "FileSystem", "JSON", "Processes"]),
@@ -90,6 +91,7 @@ let package = Package(
         .testTarget(name: "CameraKitTests", dependencies: ["CameraKit", "ImageMetadata", "GStreamer", "HEIF", "TestSupport"]),
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "CSQLite", "TestSupport"]),
         .testTarget(name: "HEIFTests", dependencies: ["HEIF", "TestSupport"]),
+        .testTarget(name: "GIFTests", dependencies: ["GIF", "TestSupport"]),
         .testTarget(name: "PipelineScriptTests", dependencies: ["PipelineScript"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "ChecksumsTests", dependencies: ["Checksums"]),

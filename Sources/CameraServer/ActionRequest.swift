@@ -62,7 +62,7 @@ enum ActionRequest {
             plan.settings = try settings(object)
             if let animation = object["animation"] {
                 guard let name = animation.string, let style = ShotAnimation.Style(rawValue: name) else {
-                    throw .badRequest("animation must be mp4 or boomerang")
+                    throw .badRequest("animation must be mp4, gif or boomerang")
                 }
                 plan.animation = style
             }

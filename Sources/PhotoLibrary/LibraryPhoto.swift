@@ -32,14 +32,14 @@ public struct LibraryPhoto: Sendable, Equatable {
     /// Whether the photo's final file is still to be made from its spooled frame; meanwhile its
     /// file is a proxy (a JPEG of the same picture).
     public let isProcessing: Bool
-    /// A photo, or a movie (an MP4 file, its thumbnail its first frame).
+    /// A photo, or a movie (an MP4 file, or an animated GIF, its thumbnail its first frame).
     public let kind: Kind
     /// A movie's length in seconds; `nil` for a photo.
     public let duration: Double?
 
-    /// The file's media type: `image/jpeg`, `image/heic` or `video/mp4`.
+    /// The file's media type: `image/jpeg`, `image/heic`, `video/mp4` or `image/gif`.
     public var mediaType: String {
-        kind == .movie ? "video/mp4" : codec == "hevc" ? "image/heic" : "image/jpeg"
+        codec == "gif" ? "image/gif" : kind == .movie ? "video/mp4" : codec == "hevc" ? "image/heic" : "image/jpeg"
     }
 
     /// The photo file's name in the library folder.
@@ -87,5 +87,5 @@ public struct NewPhoto: Sendable {
     }
 
     /// The file name extension for the codec.
-    var fileExtension: String { duration != nil ? "mp4" : codec == "hevc" ? "heic" : "jpg" }
+    var fileExtension: String { codec == "gif" ? "gif" : duration != nil ? "mp4" : codec == "hevc" ? "heic" : "jpg" }
 }

@@ -1,5 +1,6 @@
 import FileSystem
 import FoundationEssentials
+import GIF
 import Glibc
 import HEIF
 import ImageMetadata
@@ -367,6 +368,13 @@ public final class PhotoLibrary {
             return try photo(id: id)
         }
         guard let data = try? RegularFile.contents(of: path, limit: Int.max) else { return nil }
+        if name.hasSuffix(".gif") {
+            guard let animation = try? GIFFile(parsing: data), animation.width > 0, animation.height > 0 else { return nil }
+            let id = try insertRow(file: name, thumbnail: hasThumbnail ? thumbnail : nil, capturedAt: modified, device: "unknown",
+                                   width: animation.width, height: animation.height, codec: "gif", orientation: 1,
+                                   byteCount: data.count, movieDuration: animation.duration)
+            return try photo(id: id)
+        }
         let codec = name.hasSuffix(".heic") ? "hevc" : "jpeg"
         let size = codec == "hevc"
             ? (try? HEIFContents(parsing: data))?.displaySize
@@ -447,7 +455,7 @@ public final class PhotoLibrary {
     /// Whether a file is named as the library names its photos (``fileName(capturedAt:extension:)``):
     /// other files in the folder (a copy, a link, a person's own picture) are not the library's.
     static func isPhotoFile(_ name: String) -> Bool {
-        name.wholeMatch(of: /[0-9]{8}-[0-9]{6}\.[0-9]{3}-[a-z0-9]{6}\.(jpg|heic|mp4)/) != nil
+        name.wholeMatch(of: /[0-9]{8}-[0-9]{6}\.[0-9]{3}-[a-z0-9]{6}\.(jpg|heic|mp4|gif)/) != nil
     }
 
     /// Whether a name read from the index is a file name in one folder, not a path elsewhere.

@@ -11,7 +11,7 @@ struct BoothCommand: Subcommand {
         camctl booth    [--device D] [--shots 4] [--countdown 5] [--layout 2x2|1x4] [--sink ELEMENT] [--output PATH]
                         [--library DIR | --no-library] [--jpeg | --hevc] [--quality 1-100] [--json] [--print-pipeline]
                         [--show-shots SECONDS] [--show-result SECONDS] [--review] [--review-timeout SECONDS]
-                        [--animation mp4|boomerang]
+                        [--animation mp4|gif|boomerang]
         """
     static let summary = "the photo booth: countdown, shots, and one composed picture of them"
     static let help = """
@@ -28,13 +28,14 @@ struct BoothCommand: Subcommand {
         picture, shown on the preview, is kept: the shots and the picture are kept or discarded
         together. --animation also keeps a short clip of the shots in the library, 640 pixels wide,
         for phones: mp4 shows them in turn (0.6 s each, three times), boomerang forwards then
-        backwards (0.3 s each, four times); its path is printed last.
+        backwards (0.3 s each, four times), gif in turn as an animated GIF that loops (0.6 s each,
+        256 colours chosen for the shots); its path is printed last.
         """ + "\n" + ReviewOptions.help + "\n" + ImageOptions.help
     static let options = SessionOptions.options + PhotoSaving.options + PhotoOptions.options + ReviewOptions.options + [
         .init(name: "--shots", value: "N"), .init(name: "--countdown", value: "SECONDS"),
         .init(name: "--layout", value: "2x2|1x4"), .init(name: "--sink", value: "ELEMENT"), .init(name: "--no-last-photo", value: nil),
         .init(name: "--show-result", value: "SECONDS"), .init(name: "--show-shots", value: "SECONDS"),
-        .init(name: "--animation", value: "mp4|boomerang"),
+        .init(name: "--animation", value: "mp4|gif|boomerang"),
     ]
 
     enum Layout: String, CaseIterable {

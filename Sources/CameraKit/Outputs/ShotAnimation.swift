@@ -1,22 +1,28 @@
 import FileSystem
+import GIF
 import GStreamer
 import Glibc
 import ImageMetadata
 
 /// A booth's shots as a short clip for phones: H.264 in MP4 (moov first, so it plays while it
 /// downloads), the shots in turn (or forwards then backwards, a boomerang), played over a few times
-/// so a player that does not loop still shows it as one.
+/// so a player that does not loop still shows it as one; or an animated GIF of the shots in turn,
+/// which every viewer plays over for ever.
 public enum ShotAnimation {
     public enum Style: String, Sendable, CaseIterable {
         /// The shots in turn, each for 0.6 s, three times.
         case mp4
         /// The shots forwards then backwards, each for 0.3 s, four times.
         case boomerang
+        /// The shots in turn, each for 0.6 s, as an animated GIF that loops.
+        case gif
     }
 
-    /// A clip made: its MP4 file, picture size and length.
+    /// A clip made: its file (MP4 or GIF), picture size and length.
     public struct Clip: Sendable {
         public let data: [UInt8]
+        /// `h264` (an MP4 file) or `gif`.
+        public let codec: String
         public let width: Int
         public let height: Int
         public let duration: Double
@@ -29,6 +35,7 @@ public enum ShotAnimation {
     static func sequence(shots count: Int, style: Style) -> (order: [Int], framesEach: Int, rounds: Int) {
         switch style {
         case .mp4: (Array(0..<count), 6, 3)
+        case .gif: (Array(0..<count), 6, 1)
         case .boomerang: (Array(0..<count) + Array((1..<max(1, count - 1)).reversed()), 3, 4)
         }
     }
@@ -41,6 +48,7 @@ public enum ShotAnimation {
             throw CaptureError(.invalidSetting, "there are no shots to animate, or the first is not a JPEG")
         }
         let height = max(2, (width * size.height / size.width) / 2 * 2)
+        if style == .gif { return try await gif(of: shots, width: width, height: height) }
         // Named as the library's temporary files are, so one left by a process killed meanwhile is
         // removed when the library next opens.
         let path = folder + "/.animation-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
@@ -82,6 +90,64 @@ public enum ShotAnimation {
             throw CaptureError.converting(error, context: "the clip could not be made")
         }
         guard let data = try? RegularFile.contents(of: path) else { throw CaptureError(.pipeline, "the clip's file could not be read back") }
-        return Clip(data: data, width: width, height: height, duration: Double(frames) / Double(frameRate))
+        return Clip(data: data, codec: "h264", width: width, height: height, duration: Double(frames) / Double(frameRate))
+    }
+
+    /// The shots in turn as an animated GIF: decoded and scaled by GStreamer, one palette chosen
+    /// for them all, each shown for 0.6 s.
+    private static func gif(of shots: [[UInt8]], width: Int, height: Int) async throws(CaptureError) -> Clip {
+        let (order, framesEach, _) = sequence(shots: shots.count, style: .gif)
+        let centiseconds = framesEach * 100 / frameRate
+        var started: AppPipeline?
+        do {
+            let decoder = try await AppPipeline(describing: """
+                appsrc name=input caps=image/jpeg ! jpegdec ! videoconvert ! videoscale \
+                ! video/x-raw,format=RGB,width=\(width),height=\(height),pixel-aspect-ratio=1/1 ! appsink name=output sync=false
+                """, label: "animation")
+            started = decoder
+            let buffers = try shots.map { shot in try shot.withUnsafeBytes { try Buffer(copying: $0) } }
+            // Decoding and the GIF's encoding (its palette, its compression) run on the pipeline's
+            // lane, off Swift's cooperative threads.
+            let data = try await decoder.run { () throws(CaptureError) -> [UInt8] in
+                var pictures: [[UInt8]] = []
+                for buffer in buffers {
+                    do {
+                        try decoder.input.push(buffer)
+                    } catch {
+                        throw CaptureError.converting(error, context: "a shot could not be decoded for the animation")
+                    }
+                    guard let sample = decoder.output.pullSample(timeout: .seconds(30)), let picture = rgb(of: sample, width: width, height: height) else {
+                        throw CaptureError(.unreadableFile, "a shot could not be decoded for the animation")
+                    }
+                    pictures.append(picture)
+                }
+                return AnimatedGIF.encode(order.map { pictures[$0] }, width: width, height: height, centiseconds: [centiseconds])
+            }
+            await decoder.stop()
+            started = nil
+            return Clip(data: data, codec: "gif", width: width, height: height, duration: Double(order.count * centiseconds) / 100)
+        } catch let error as CaptureError {
+            await started?.stop()
+            throw error
+        } catch {
+            await started?.stop()
+            throw CaptureError.converting(error, context: "the animation could not be made")
+        }
+    }
+
+    /// A decoded RGB picture's pixels, rows packed (a row of the sample may be padded).
+    private static func rgb(of sample: Sample, width: Int, height: Int) -> [UInt8]? {
+        guard let stride = sample.videoInfo?.planes.first?.stride, stride >= width * 3 else { return nil }
+        return try? sample.withUnsafeBytes { bytes -> [UInt8]? in
+            guard bytes.count >= stride * (height - 1) + width * 3 else { return nil }
+            var packed = [UInt8](repeating: 0, count: width * height * 3)
+            for row in 0..<height {
+                let from = row * stride
+                packed.withUnsafeMutableBytes { target in
+                    target.baseAddress!.advanced(by: row * width * 3).copyMemory(from: bytes.baseAddress!.advanced(by: from), byteCount: width * 3)
+                }
+            }
+            return packed
+        }
     }
 }

@@ -84,7 +84,7 @@ extension SessionOperator {
             throw .capture(error)
         }
         do {
-            let kept = try library.add(NewPhoto(data: clip.data, thumbnail: first, codec: "h264", width: clip.width, height: clip.height,
+            let kept = try library.add(NewPhoto(data: clip.data, thumbnail: first, codec: clip.codec, width: clip.width, height: clip.height,
                                                 capturedAt: Date(), device: device.name, albums: albums, duration: clip.duration))
             lastAnimation = kept
             eventContinuation.yield(.animationKept(kept))
