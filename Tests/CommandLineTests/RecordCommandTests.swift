@@ -264,6 +264,14 @@ struct RecordCommandTests {
         // x264 signs its streams; openh264 does not.
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(bytes.range(of: Data("x264".utf8)) == nil)
+        // The bit rate reaches it too, in its own unit (bits a second): an eighth of the rate, a
+        // file far smaller (about 98 and 336 KB here).
+        let sizes = try [200, 1600].compactMap { rate in
+            let run = try camctl.run(["record", "--device", "test", "--resolution", "320x240@30", "--duration", "2", "--bitrate", "\(rate)", "--json"],
+                                     environment: ["GST_PLUGIN_FEATURE_RANK": "openh264enc:MAX"])
+            return Camctl.objects(run.standardOutput).first { $0["kind"] as? String == "movie" }?["bytes"] as? Int
+        }
+        #expect(sizes.count == 2 && Double(sizes[0]) < Double(sizes[1]) * 0.5, "\(sizes) bytes at 200 and 1600 kbit/s")
         #expect(try Data(contentsOf: URL(fileURLWithPath: try #require(x264["path"] as? String))).range(of: Data("x264".utf8)) != nil)
     }
 

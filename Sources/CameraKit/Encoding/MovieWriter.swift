@@ -22,8 +22,9 @@ final class MovieWriter: Sendable {
     private let watch: Task<Void, Never>
 
     /// The H.264 encoder's element: the highest-ranked one GStreamer offers, which is x264 unless a
-    /// board's plugins rank their hardware encoder above it. x264 is tuned for a live camera and
-    /// given the bit rate; another encoder runs with its own defaults, as their settings differ.
+    /// board's plugins rank their hardware encoder above it. x264 is tuned for a live camera; each
+    /// encoder in ``settings(of:kilobitsPerSecond:keyInterval:)`` gets the bit rate and key-frame
+    /// interval in its own properties' names and units, others run with their own defaults.
     let encoder: String
 
     static var encoder: String { GStreamerRuntime.videoEncoders(producing: "video/x-h264").first ?? "x264enc" }
@@ -45,7 +46,7 @@ final class MovieWriter: Sendable {
         encoder = Self.encoder
         let encoding = encoder == "x264enc"
             ? "x264enc speed-preset=veryfast tune=zerolatency key-int-max=\(keyInterval) bitrate=\(kilobitsPerSecond) ! video/x-h264,profile=high"
-            : "\(encoder) ! video/x-h264"
+            : "\(encoder) name=encoder ! video/x-h264"
         var description = "appsrc name=input format=time max-bytes=\(waiting) block=true "
             + "! video/x-raw,format=I420,width=\(width),height=\(height),framerate=\(frameRate) "
             + "! \(encoding) ! h264parse ! mp4mux name=mux fragment-duration=\(Self.fragmentMilliseconds) "
@@ -64,6 +65,12 @@ final class MovieWriter: Sendable {
             throw CaptureError(.pipeline, "the movie's encoder has no app source")
         }
         self.source = source
+        if let element = pipeline.element(named: "encoder") {
+            // A property the element lacks (a board's plugin of another version) is left out.
+            for (property, value) in Self.settings(of: encoder, kilobitsPerSecond: kilobitsPerSecond, keyInterval: keyInterval) {
+                try? element.setProperty(property, .string(value))
+            }
+        }
         soundInput = pipeline.element(named: "sound", as: AppSource.self)
         let messages = pipeline.messages(bufferingNewest: 64), status = self.status
         watch = Task {
@@ -104,6 +111,27 @@ final class MovieWriter: Sendable {
             microphone = nil
             await stop()
             throw error
+        }
+    }
+
+    /// The bit rate and key-frame interval in the properties of the H.264 encoders whose settings
+    /// are known (software and hardware encoders GStreamer offers), in their units.
+    static func settings(of encoder: String, kilobitsPerSecond: Int, keyInterval: Int) -> KeyValuePairs<String, String> {
+        switch encoder {
+        case "openh264enc":
+            ["rate-control": "bitrate", "bitrate": "\(kilobitsPerSecond * 1000)", "max-bitrate": "\(kilobitsPerSecond * 1500)",
+             "gop-size": "\(keyInterval)"]
+        case "vaapih264enc":
+            ["rate-control": "cbr", "bitrate": "\(kilobitsPerSecond)", "keyframe-period": "\(keyInterval)"]
+        case "vah264enc", "vah264lpenc":
+            ["rate-control": "cbr", "bitrate": "\(kilobitsPerSecond)", "key-int-max": "\(keyInterval)"]
+        case "nvh264enc", "nvv4l2h264enc", "qsvh264enc", "msdkh264enc":
+            ["bitrate": "\(encoder == "nvv4l2h264enc" ? kilobitsPerSecond * 1000 : kilobitsPerSecond)", "gop-size": "\(keyInterval)",
+             "iframeinterval": "\(keyInterval)"]
+        case "v4l2h264enc":
+            ["extra-controls": "controls,video_bitrate=\(kilobitsPerSecond * 1000),h264_i_frame_period=\(keyInterval)"]
+        default:
+            [:]
         }
     }
 
