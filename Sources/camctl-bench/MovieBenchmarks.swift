@@ -3,7 +3,8 @@ import Processes
 
 /// Recording a 1920x1080@30 movie: camctl record's CPU time and peak memory against gst-launch-1.0
 /// encoding the same frames with the same x264 settings into the same fragmented MP4, and the
-/// time from the stop (SIGUSR2; gst-launch's end of stream on SIGINT) to the finished file.
+/// time from the stop (SIGUSR2; gst-launch's end of stream on SIGINT) to the finished file; and the
+/// same recording with sound (a test tone as AAC) against gst-launch muxing both.
 struct MovieBenchmarks {
     let folder: String
     /// How long each recording runs.
@@ -11,7 +12,8 @@ struct MovieBenchmarks {
 
     func run(runs: Int) throws -> [BenchmarkRow] {
         let bitRate = 1920 * 1080 * 30 / 8 / 1000  // camctl's own choice at this size and rate
-        let reference = ["-q", "-e", "videotestsrc", "is-live=true", "num-buffers=\(seconds * 30)", "!",
+        // The test camera's own picture: the colour bars moving sideways (a still picture costs x264 far less).
+        let reference = ["-q", "-e", "videotestsrc", "is-live=true", "horizontal-speed=4", "num-buffers=\(seconds * 30)", "!",
                          "video/x-raw,format=I420,width=1920,height=1080,framerate=30/1", "!",
                          "x264enc", "speed-preset=veryfast", "tune=zerolatency", "key-int-max=60", "bitrate=\(bitRate)", "!",
                          "video/x-h264,profile=high", "!", "h264parse", "!", "mp4mux", "fragment-duration=1000", "!",
@@ -20,7 +22,17 @@ struct MovieBenchmarks {
                                                                           "--duration", "\(seconds)", "--library", folder + "/library"],
                                                 folder: folder)
         let theirs = try ResourceBenchmarks.usage("/usr/bin/gst-launch-1.0", reference, folder: folder)
-        let name = "recording 1920x1080@30 H.264 for \(seconds) s (camctl record; gst-launch: videotestsrc ! x264enc, the same settings ! mp4mux fragmented ! filesink)"
+        let name = "recording 1920x1080@30 H.264 for \(seconds) s (camctl record; gst-launch: videotestsrc horizontal-speed=4 ! x264enc, the same settings ! mp4mux fragmented ! filesink)"
+        // With sound: camctl's test tone against audiotestsrc in gst-launch, both AAC at 128 kbit/s
+        // from 48 kHz stereo, ten-millisecond buffers.
+        let sounding = reference.flatMap { $0 == "mp4mux" ? ["mp4mux", "name=mux"] : [$0] }
+            + ["audiotestsrc", "is-live=true", "wave=sine", "freq=440", "volume=0.2", "samplesperbuffer=480", "num-buffers=\(seconds * 100)", "!",
+               "audio/x-raw,rate=48000,channels=2", "!", "voaacenc", "bitrate=128000", "!", "aacparse", "!", "mux."]
+        let oursSounding = try ResourceBenchmarks.usage(StartUpBenchmark.camctl, ["record", "--device", "test", "--resolution", "1920x1080@30",
+                                                                                  "--duration", "\(seconds)", "--audio", "test",
+                                                                                  "--library", folder + "/library"], folder: folder)
+        let theirsSounding = try ResourceBenchmarks.usage("/usr/bin/gst-launch-1.0", sounding, folder: folder)
+        let soundName = "recording 1920x1080@30 H.264 with AAC sound for \(seconds) s (camctl record --audio test; gst-launch: the same, with audiotestsrc ! voaacenc)"
         var stops: [Double] = [], referenceStops: [Double] = []
         for _ in 0..<max(3, runs) {
             stops.append(try stopToFile(StartUpBenchmark.camctl, ["record", "--device", "test", "--resolution", "1920x1080@30", "--json",
@@ -33,6 +45,10 @@ struct MovieBenchmarks {
                          reference: Measurement(samples: [theirs.cpuSeconds]), referenceName: "gst-launch-1.0").goal(ratioAtMost: 1.1),
             BenchmarkRow(name: "Peak memory, " + name, unit: "MiB", camctl: Measurement(samples: [ours.peakKiB / 1024]),
                          reference: Measurement(samples: [theirs.peakKiB / 1024]), referenceName: "gst-launch-1.0").goal(ratioAtMost: 1.3),
+            BenchmarkRow(name: "CPU time, " + soundName, unit: "CPU s", camctl: Measurement(samples: [oursSounding.cpuSeconds]),
+                         reference: Measurement(samples: [theirsSounding.cpuSeconds]), referenceName: "gst-launch-1.0").goal(ratioAtMost: 1.1),
+            BenchmarkRow(name: "Peak memory, " + soundName, unit: "MiB", camctl: Measurement(samples: [oursSounding.peakKiB / 1024]),
+                         reference: Measurement(samples: [theirsSounding.peakKiB / 1024]), referenceName: "gst-launch-1.0").goal(ratioAtMost: 1.3),
             BenchmarkRow(name: "Stop to finished movie and exit, 1920x1080@30 after 3.5 s (camctl record: SIGUSR2, the movie kept in the library)",
                          unit: "ms", camctl: Measurement(samples: stops.map { $0 * 1000 }),
                          reference: Measurement(samples: referenceStops.map { $0 * 1000 }),
