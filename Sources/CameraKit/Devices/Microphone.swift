@@ -14,9 +14,10 @@ final class Microphone: Sendable {
     private let news = News()
     private let watch: Task<Void, Never>
 
-    /// What the streaming thread and the bus's watch tell: the first sound, the first error.
+    /// What the streaming thread and the bus's watch tell: the first sound, the latest, the first error.
     private final class News: Sendable {
         let heard = Atomic<Bool>(false)
+        let lastSound = Mutex<ContinuousClock.Instant?>(nil)
         let failure = Mutex<GStreamerError?>(nil)
     }
 
@@ -46,6 +47,7 @@ final class Microphone: Sendable {
         sink.setHandlers(onSample: { sample in
             guard let buffer = sample.buffer else { return }
             news.heard.store(true, ordering: .releasing)
+            news.lastSound.withLock { $0 = .now }
             onSound(buffer)
         })
         let messages = pipeline.messages(bufferingNewest: 16)
@@ -84,6 +86,11 @@ final class Microphone: Sendable {
 
     /// The microphone's running time: the clock its buffers are stamped on.
     var runningTime: ClockTime? { pipeline.runningTime }
+
+    /// How long the microphone has sent nothing (zero before its first sound).
+    var silence: Duration {
+        news.lastSound.withLock { $0.map { .now - $0 } } ?? .zero
+    }
 
     /// The error the microphone's pipeline posted, once it did (the microphone went away).
     var failed: GStreamerError? { news.failure.withLock { $0 } }

@@ -10,6 +10,8 @@ public enum MovieAudio: Sendable, Equatable {
     /// The microphone with this name, or the one whose name contains it, as GStreamer's device
     /// monitor lists them.
     case named(String)
+    /// A live source in gst-launch syntax (`alsasrc device=hw:1`), for a source no list shows.
+    case custom(description: String)
 
     /// The sound a word names: `none` (`nil`), `default`, `test`, else a microphone's name.
     public static func named(word: String) -> MovieAudio? {
@@ -60,6 +62,8 @@ public enum MovieAudio: Sendable, Equatable {
                     : "no microphone named \"\(name)\" is here; the microphones are: \(known.joined(separator: ", "))")
             }
             return chosen.source
+        case .custom(let description):
+            return description
         }
     }
 }

@@ -16,6 +16,9 @@ final class MovieWriter: Sendable {
     private let soundInput: AppSource?
     private let microphone: Microphone?
     let sound: SoundTimeline?
+    /// Ends the sound of a microphone that stops sending without an error, so the frames, which
+    /// the muxer would otherwise hold back waiting for sound, go on to the recording's end.
+    private let silenceWatch: Task<Void, Never>?
     /// The first error the pipeline or the microphone posted (the disk full, the file gone, the
     /// microphone unplugged), and whether the movie is ending.
     private let status = WriterStatus()
@@ -81,7 +84,7 @@ final class MovieWriter: Sendable {
             }
         }
         guard let audio, let soundInput else {
-            (sound, microphone) = (nil, nil)
+            (sound, microphone, silenceWatch) = (nil, nil, nil)
             do {
                 try await pipeline.beginStateChange(to: .playing)
             } catch {
@@ -92,6 +95,7 @@ final class MovieWriter: Sendable {
         }
         let sound = SoundTimeline()
         self.sound = sound
+        let microphone: Microphone
         do throws(CaptureError) {
             do {
                 try await pipeline.beginStateChange(to: .playing)
@@ -108,11 +112,25 @@ final class MovieWriter: Sendable {
                 }
             }
         } catch {
-            microphone = nil
+            (self.microphone, silenceWatch) = (nil, nil)
             await stop()
             throw error
         }
+        self.microphone = microphone
+        silenceWatch = Task { [status] in
+            while !Task.isCancelled, !status.isEnding.load(ordering: .acquiring) {
+                if microphone.silence > Self.longestSilence {
+                    status.isSilent.store(true, ordering: .releasing)
+                    try? soundInput.endOfStream()
+                    return
+                }
+                try? await Task.sleep(for: .milliseconds(250))
+            }
+        }
     }
+
+    /// How long a microphone may send nothing before it counts as gone.
+    static let longestSilence = Duration.seconds(2)
 
     /// The bit rate and key-frame interval in the properties of the H.264 encoders whose settings
     /// are known (software and hardware encoders GStreamer offers), in their units.
@@ -147,7 +165,7 @@ final class MovieWriter: Sendable {
     /// Called on the movie branch's streaming thread; waits while two frames wait for the encoder.
     func push(_ buffer: Buffer, at time: ClockTime, duration: ClockTime?) -> Bool {
         if let lost = microphone?.failed { status.keep(lost, fromMicrophone: true) }
-        guard status.error == nil, !status.isEnding.load(ordering: .acquiring) else { return false }
+        guard status.error == nil, !status.isSilent.load(ordering: .acquiring), !status.isEnding.load(ordering: .acquiring) else { return false }
         do {
             try source.push(buffer, at: time, duration: duration)
             return true
@@ -160,7 +178,10 @@ final class MovieWriter: Sendable {
 
     /// The first failure, as a capture error, once there is one.
     var failed: CaptureError? {
-        status.error.map { error in
+        if status.isSilent.load(ordering: .acquiring) {
+            return CaptureError(.movieNotWritten, "the microphone sent no sound for \(Self.longestSilence.components.seconds) seconds; the movie is kept up to its last whole second")
+        }
+        return status.error.map { error in
             let sentence = switch (error.report?.domain, error.report?.code) {
             case _ where status.isMicrophone:
                 "the microphone stopped (\(error.report?.text ?? error.message)); the movie is kept up to its last whole second"
@@ -202,6 +223,7 @@ final class MovieWriter: Sendable {
     }
 
     private func stop() async {
+        silenceWatch?.cancel()
         await microphone?.stop()
         try? await pipeline.stop()
         watch.cancel()
@@ -213,6 +235,8 @@ final class MovieWriter: Sendable {
 private final class WriterStatus: Sendable {
     /// Whether ``MovieWriter/finish(at:)`` has begun: frames pushed after it are let go, not failures.
     let isEnding = Atomic<Bool>(false)
+    /// Whether the microphone went silent without an error, ending the movie.
+    let isSilent = Atomic<Bool>(false)
     private let first = Mutex<(error: GStreamerError, isMicrophone: Bool)?>(nil)
 
     var error: GStreamerError? { first.withLock { $0?.error } }

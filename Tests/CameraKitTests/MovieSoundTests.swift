@@ -1,0 +1,35 @@
+import CameraKit
+import Foundation
+import GStreamer
+import TestSupport
+import Testing
+
+@Suite("A movie's sound from a microphone that goes quiet", .timeLimit(.minutes(3)))
+struct MovieSoundTests {
+    @Test("A microphone that stops sending without an error ends the recording 2 s later, the movie kept with its sound so far")
+    func silentMicrophone() async throws {
+        var configuration = SessionConfiguration()
+        configuration.device = .testCamera()
+        configuration.format = FormatRequest(width: 320, height: 240, frameRate: Fraction(30))
+        configuration.movies = true
+        let session = CaptureSession(configuration: configuration)
+        try await session.start()
+        let folder = try TemporaryFolder()
+        let path = folder.path("quiet.mp4")
+        // A second of sound, then its stream ends: no error, no more sound.
+        let quiet = MovieAudio.custom(description: "audiotestsrc is-live=true samplesperbuffer=480 num-buffers=100")
+        let started = ContinuousClock.now
+        try await session.movieOutput.startRecording(to: path, MovieSettings(maximumDuration: 30, audio: quiet))
+        await session.movieOutput.recordingEnded()
+        let movie = try await session.movieOutput.stopRecording()
+        await session.stop()
+        let took = ContinuousClock.now - started
+        #expect(took > .seconds(2.5) && took < .seconds(10), "ended after \(took)")
+        let failure = try #require(movie.failure, "\(movie.ending)")
+        #expect(failure.message.contains("the microphone sent no sound for 2 seconds"), "\(failure.message)")
+        #expect(movie.hasSound)
+        // The file is cut to its whole fragments by the library; as written, ffprobe reads both streams.
+        let probed = try ChildProcess.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", path])
+        #expect(probed.standardOutput.contains("video") && probed.standardOutput.contains("audio"), "\(probed.standardOutput) \(probed.standardError)")
+    }
+}
