@@ -85,7 +85,7 @@ struct PreviewCommandTests {
         let result = try PipeWireCamera.run(camctl, ["preview", "--device", "pipewire test", "--resolution", "640x480",
                                                      "--sink", "fakesink", "--duration", "10", "--json", "--no-library",
                                                      "--output", "/tmp/unused-%d.jpg"],
-                                            unplugAfter: 2.5, replugAfter: 1.5)
+                                            unplugAfter: 1.5, replugAfter: 1.5)
         #expect(result.status == 0, "\(result.standardError)")
         let events = Camctl.objects(result.standardOutput).compactMap { $0["event"] as? String }
         #expect(events.contains("interrupted"), "\(events)")
@@ -110,15 +110,20 @@ struct PreviewCommandTests {
         let display = try VirtualDisplay()
         let camctl = try Camctl()
         let capture = try camctl.start(["capture", "--device", "test:black", "--resolution", "640x480", "--sink", "ximagesink",
-                                        "--countdown", "4"], environment: ["DISPLAY": display.name])
-        Thread.sleep(forTimeInterval: 2)
-        let pixels = try display.screenshot()
+                                        "--countdown", "8"], environment: ["DISPLAY": display.name])
+        // The window shows once camctl has started, which takes seconds on a loaded machine: the
+        // screen is looked at every half second while the countdown runs.
+        var white = 0
+        for _ in 0..<14 where white <= 2000 {
+            Thread.sleep(forTimeInterval: 0.5)
+            let pixels = try display.screenshot()
+            white = 0
+            for index in stride(from: 0, to: pixels.count - 2, by: 3) where pixels[index] > 200 && pixels[index + 1] > 200 && pixels[index + 2] > 200 {
+                white += 1
+            }
+        }
         let result = capture.finish()
         #expect(result.status == 0, "\(result.standardError)")
-        var white = 0
-        for index in stride(from: 0, to: pixels.count - 2, by: 3) where pixels[index] > 200 && pixels[index + 1] > 200 && pixels[index + 2] > 200 {
-            white += 1
-        }
         #expect(white > 2000, "a large white digit on the black picture: \(white) white pixels")
         #expect(try camctl.photos().count == 1)
     }

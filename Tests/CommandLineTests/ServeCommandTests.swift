@@ -311,13 +311,13 @@ struct ServeCameraLossTests {
     func cameraLost() async throws {
         let folder = try TemporaryFolder()
         let camctl = ChildProcess.buildFolder.appendingPathComponent("camctl").path
-        // The camera goes 2.5 s after the script starts and comes back 4 s later; the script asks
+        // The camera goes 1.5 s after its picture starts flowing and comes back 4 s later; the script asks
         // for the status while it is gone (a camera silent for 2 s is lost), and counts the live
         // picture's parts after it is back.
         let script = """
             "\(camctl)" serve --device "pipewire test" --resolution 640x480 --listen 127.0.0.1:0 --json --library "$1/library" > "$1/served" &
             server=$!
-            for i in $(seq 100); do grep -q serving "$1/served" 2>/dev/null && break; sleep 0.05; done
+            for i in $(seq 600); do grep -q serving "$1/served" 2>/dev/null && break; sleep 0.05; done
             port=$(sed -n 's/.*"port":\\([0-9]*\\).*/\\1/p' "$1/served")
             curl -s -N --max-time 12 "http://127.0.0.1:$port/api/events" > "$1/events" &
             sleep 5
@@ -329,7 +329,7 @@ struct ServeCameraLossTests {
             """
         let path = folder.url.path
         let result = try await ChildProcess.offThePools {
-            try PipeWireCamera.run("/bin/sh", ["-c", script, "sh", path], unplugAfter: 2.5, replugAfter: 4)
+            try PipeWireCamera.run("/bin/sh", ["-c", script, "sh", path], unplugAfter: 1.5, replugAfter: 4)
         }
         #expect(result.status == 0, "\(result.standardError)")
         let read = { (name: String) in (try? String(contentsOfFile: folder.path(name), encoding: .utf8)) ?? "" }

@@ -17,7 +17,8 @@ public enum PipeWireCamera {
     }
 
     /// Runs a program while the camera is published. With `unplugAfter`, the camera goes away that
-    /// many seconds after the program started, and comes back `replugAfter` seconds later.
+    /// many seconds after its picture began to flow (a reader's stream runs: on a loaded machine the
+    /// program may take seconds to get there), and comes back `replugAfter` seconds later.
     public static func run(_ program: String, _ arguments: [String], location: String? = nil,
                            unplugAfter: Double? = nil, replugAfter: Double = 2) throws -> ChildProcess.Result {
         let runtime = try TemporaryFolder()
@@ -36,12 +37,16 @@ public enum PipeWireCamera {
                     >/dev/null 2>&1 & camera=$!
             }
             publish
-            for i in $(seq 50); do
+            for i in $(seq 200); do
                 pw-cli ls Node 2>/dev/null | grep -q "\(name)" && break
                 sleep 0.1
             done
             "$@" & program=$!
             if [ -n "$UNPLUG_AFTER" ]; then
+                for i in $(seq 300); do
+                    pw-dump 2>/dev/null | grep -q '"state": "running"' && break
+                    sleep 0.05
+                done
                 sleep "$UNPLUG_AFTER"; kill -9 $camera; wait $camera
                 sleep "$REPLUG_AFTER"; publish
             fi

@@ -12,7 +12,8 @@ enum PipeWireDump {
     static func current() -> [UInt8]? {
         guard let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"],
               FileManager.default.fileExists(atPath: runtime + "/pipewire-0") else { return nil }
-        return ChildProcess.output(of: "pw-dump", timeout: .seconds(3))
+        // It answers in about 50 ms; a loaded machine once took over 3 s, and the camera was not found.
+        return ChildProcess.output(of: "pw-dump", timeout: .seconds(10))
     }
 
     /// The nodes of a `media.class` in a dump: each node's info and its properties, in order.
