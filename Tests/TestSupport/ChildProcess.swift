@@ -37,11 +37,13 @@ public struct ChildProcess {
         }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         if let directory { process.currentDirectoryURL = directory }
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
+        let output = try ChildPipe(), errors = try ChildPipe()
+        process.standardOutput = output.forWriting
+        process.standardError = errors.forWriting
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        output.closeChildEnd()
+        errors.closeChildEnd()
         // A child that hangs fails its test instead of hanging the suite.
         let watchdog = DispatchWorkItem { [process] in if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         ChildProcess.helper().asyncAfter(deadline: .now() + .seconds(120), execute: watchdog)
@@ -102,8 +104,8 @@ public struct ChildProcess {
 
     /// Everything a pipe's writers write, until they all close it. A read interrupted by a
     /// signal is made again (Foundation's own reader stops the process on that).
-    static func readToEnd(_ pipe: Pipe, eachChunk: (ArraySlice<UInt8>) -> Void = { _ in }) -> Data {
-        let descriptor = pipe.fileHandleForReading.fileDescriptor
+    static func readToEnd(_ pipe: ChildPipe, eachChunk: (ArraySlice<UInt8>) -> Void = { _ in }) -> Data {
+        let descriptor = pipe.forReading.fileDescriptor
         var data = Data(), chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
@@ -150,9 +152,9 @@ extension ChildProcess {
     /// after the dispatch group that runs them has finished; the process is otherwise only signalled.
     public final class Running: @unchecked Sendable {
         private let process: Process
-        private let output = Pipe(), errors = Pipe()
+        private let output: ChildPipe, errors: ChildPipe
         /// The child's standard input, when it was started with one to write to.
-        private let input: Pipe?
+        private let input: ChildPipe?
         private let errorData = DataBox(), outputData = DataBox()
         /// Standard output as it comes, for a test to wait for a line.
         private let written = OutputSoFar()
@@ -174,11 +176,15 @@ extension ChildProcess {
             process.executableURL = URL(fileURLWithPath: program)
             process.arguments = arguments
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-            process.standardOutput = output
-            process.standardError = errors
-            input = writingInput ? Pipe() : nil
-            process.standardInput = input ?? FileHandle.nullDevice
+            (output, errors) = (try ChildPipe(), try ChildPipe())
+            process.standardOutput = output.forWriting
+            process.standardError = errors.forWriting
+            input = writingInput ? try ChildPipe() : nil
+            process.standardInput = input?.forReading ?? FileHandle.nullDevice
             try process.run()
+            output.closeChildEnd()
+            errors.closeChildEnd()
+            input?.closeChildEnd(reading: true)
             ChildProcess.helper().async(group: reading) { [output, outputData, written] in
                 outputData.data = ChildProcess.readToEnd(output) { chunk in written.bytes.withLock { $0 += chunk } }
             }
@@ -231,7 +237,7 @@ extension ChildProcess {
         /// Writes to the child's standard input (started `writingInput`).
         public func write(_ text: String) {
             signal(SIGPIPE, SIG_IGN)  // a child that has ended fails the write, not the tests
-            try? input?.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+            try? input?.forWriting.write(contentsOf: Data(text.utf8))
         }
 
         /// The child's process id.
@@ -269,7 +275,7 @@ extension ChildProcess {
 
         /// Waits for the child to end (killing it after `timeout` seconds) and returns what it wrote.
         public func finish(timeout: Double = 60) -> Result {
-            try? input?.fileHandleForWriting.close()
+            try? input?.forWriting.close()
             if reading.wait(timeout: .now() + timeout) == .timedOut {
                 send(SIGKILL)
                 reading.wait()
@@ -279,5 +285,34 @@ extension ChildProcess {
                           standardError: String(decoding: errorData.data, as: UTF8.self),
                           standardOutputBytes: outputData.data)
         }
+    }
+}
+
+/// A pipe to or from a child, both ends close-on-exec from their making (Foundation's `Pipe` makes
+/// them without): a child another test starts at the same moment cannot inherit an end and hold
+/// it open, which kept a reader from seeing its child's end for as long as that other child lived.
+/// The child gets its end as a standard descriptor (a copy, which is not close-on-exec); the
+/// parent closes its copy of that end once the child runs.
+final class ChildPipe: @unchecked Sendable {
+    // @unchecked Sendable: the handles are set once; each end is used by one thread at a time.
+    let forReading: FileHandle
+    let forWriting: FileHandle
+
+    init() throws {
+        var ends: [Int32] = [-1, -1]
+        guard Self.pipe2(&ends, O_CLOEXEC) == 0 else { throw ChildProcess.Failure(message: "no pipe: \(String(cString: strerror(errno)))") }
+        forReading = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
+        forWriting = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+    }
+
+    /// glibc's pipe2, which its headers offer only to GNU sources, so Swift's Glibc module lacks it.
+    private static let pipe2: @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32 = {
+        unsafeBitCast(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pipe2"), to: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32).self)
+    }()
+
+    /// Closes the parent's copy of the child's end: the writing end for the child's output, the
+    /// reading end (`reading`) for its input.
+    func closeChildEnd(reading: Bool = false) {
+        try? (reading ? forReading : forWriting).close()
     }
 }
