@@ -99,9 +99,11 @@ final class HEVCStillEncoder: Sendable {
             try transform.input.push(frame)
             // The parser may hand out the parameter sets on their own before the picture; the
             // picture is the first access unit with a slice in it.
+            // A minute is a hang, not a slow machine: a 12-MP picture took over 30 s beside a
+            // loaded test run's other encoders.
             for _ in 0..<4 {
-                guard let encoded = transform.output.pullSample(timeout: .seconds(30)), let buffer = encoded.buffer else {
-                    throw CaptureError(.timeout, "the HEVC encoder gave no picture within 30 seconds")
+                guard let encoded = transform.output.pullSample(timeout: .seconds(60)), let buffer = encoded.buffer else {
+                    throw CaptureError(.timeout, "the HEVC encoder gave no picture within 60 seconds")
                 }
                 guard let configuration = encoded.caps?.structures.first?["codec_data"]?.bytesValue else {
                     throw CaptureError(.pipeline, "the HEVC encoder gave no decoder configuration (codec_data)")
