@@ -16,17 +16,17 @@ struct MovieSoundTests {
         try await session.start()
         let folder = try TemporaryFolder()
         let path = folder.path("quiet.mp4")
-        // Three seconds of sound, then its stream ends: no error, no more sound. (The movie keeps
-        // its whole fragments, a second each: a loaded machine may start the picture late.)
-        let quiet = MovieAudio.custom(description: "audiotestsrc is-live=true samplesperbuffer=480 num-buffers=300")
+        // Six seconds of sound, then its stream ends: no error, no more sound. (Sound before the
+        // movie's first frame is left out, and a loaded CI run took over three seconds to that frame.)
+        let quiet = MovieAudio.custom(description: "audiotestsrc is-live=true samplesperbuffer=480 num-buffers=600")
         let started = ContinuousClock.now
         try await session.movieOutput.startRecording(to: path, MovieSettings(maximumDuration: 30, audio: quiet))
         await session.movieOutput.recordingEnded()
         let movie = try await session.movieOutput.stopRecording()
         await session.stop()
         let took = ContinuousClock.now - started
-        // Three seconds of sound and two of silence, and the picture's start and end: a loaded run took 18 s.
-        #expect(took > .seconds(4.5) && took < .seconds(60), "ended after \(took)")
+        // Six seconds of sound and two of silence, and the picture's start and end: a loaded run took 18 s.
+        #expect(took > .seconds(7.5) && took < .seconds(60), "ended after \(took)")
         let failure = try #require(movie.failure, "\(movie.ending)")
         #expect(failure.message.contains("the microphone sent no sound for 2 seconds"), "\(failure.message)")
         #expect(movie.hasSound)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A PipeWire daemon of the test's own, with a camera in it: a `videotestsrc` published as a
 /// `Video/Source` node, which the device monitor lists and `pipewiresrc` reads like a webcam
@@ -37,8 +38,9 @@ public enum PipeWireCamera {
                     >/dev/null 2>&1 & camera=$!
             }
             publish
+            # Published once PipeWire lists its formats too: a camera found before them offers nothing.
             for i in $(seq 200); do
-                pw-cli ls Node 2>/dev/null | grep -q "\(name)" && break
+                pw-dump 2>/dev/null | grep -q '"mediaType": "video"' && pw-cli ls Node 2>/dev/null | grep -q "\(name)" && break
                 sleep 0.1
             done
             "$@" & program=$!
@@ -56,7 +58,12 @@ public enum PipeWireCamera {
             """
         var environment = ["XDG_RUNTIME_DIR": runtime.url.path, "REPLUG_AFTER": "\(replugAfter)"]
         if let unplugAfter { environment["UNPLUG_AFTER"] = "\(unplugAfter)" }
-        return try ChildProcess.run("sh", ["-c", script, "sh", program] + arguments,
-                                    environment: environment)
+        // One PipeWire daemon at a time: run side by side (each with its own runtime folder and
+        // bus), a camera program once found no camera at all in its own daemon.
+        return try oneAtATime.withLock { _ in
+            try ChildProcess.run("sh", ["-c", script, "sh", program] + arguments, environment: environment)
+        }
     }
+
+    private static let oneAtATime = Mutex(())
 }
