@@ -240,7 +240,6 @@ struct Router: Sendable {
         return number
     }
 
-    /// A file of the library, read whole.
     /// A library file sent from disk as it is read (a movie is never whole in memory).
     private static func file(_ path: String, type: String, headers: [(name: String, value: String)] = [("Cache-Control", "private, max-age=3600")]) throws(APIError) -> HTTPResponse {
         guard let file = HTTPFile(path: path) else {

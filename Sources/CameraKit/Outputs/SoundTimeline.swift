@@ -23,8 +23,6 @@ final class SoundTimeline: Sendable {
         var end: UInt64?
         /// The movie time the sound has reached.
         var reached: UInt64 = 0
-        /// Whether a buffer came from the microphone at all.
-        var heard = false
     }
 
     /// Sets the difference of the two pipelines' running times, read together.
@@ -52,16 +50,12 @@ final class SoundTimeline: Sendable {
         state.withLock { $0.end = end.nanoseconds }
     }
 
-    /// Whether any sound came from the microphone.
-    var heard: Bool { state.withLock { $0.heard } }
-
     /// Whether the sound has reached the movie's end, once it has one.
     var reachedEnd: Bool { state.withLock { state in state.end.map { state.reached >= $0 } ?? false } }
 
     /// The movie time of a sound buffer stamped `time` on the microphone's clock; `nil` leaves it out.
     func movieTime(ofSoundAt time: ClockTime, lasting duration: ClockTime?) -> ClockTime? {
         state.withLock { state -> ClockTime? in
-            state.heard = true
             guard let start = state.start, !state.isHeld else { return nil }
             let onSession = Int64(bitPattern: time.nanoseconds) &- state.offset
             let movie = onSession - Int64(bitPattern: start.nanoseconds) - Int64(bitPattern: state.pausedSpan)
