@@ -8,12 +8,18 @@ import Processes
 /// corrupts memory when probed (`gst-device-monitor-1.0` itself crashed in 8 of 10 runs here
 /// while a PipeWire camera was published), so it is switched off for camctl's monitors.
 enum PipeWireDump {
-    /// `pw-dump`'s output now; `nil` where PipeWire does not run or `pw-dump` is missing.
+    /// `pw-dump`'s output now; `nil` where PipeWire does not run, `pw-dump` is missing, or it
+    /// failed three times.
     static func current() -> [UInt8]? {
         guard let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"],
               FileManager.default.fileExists(atPath: runtime + "/pipewire-0") else { return nil }
-        // It answers in about 50 ms; a loaded machine once took over 3 s, and the camera was not found.
-        return ChildProcess.output(of: "pw-dump", timeout: .seconds(10))
+        // It answers in about 50 ms; a loaded machine once took over 3 s, and the camera was not
+        // found. It fails now and then when a client of PipeWire comes or goes while it dumps:
+        // asked again, it answers.
+        for _ in 0..<3 {
+            if let dump = ChildProcess.output(of: "pw-dump", timeout: .seconds(10)) { return dump }
+        }
+        return nil
     }
 
     /// The nodes of a `media.class` in a dump: each node's info and its properties, in order.
