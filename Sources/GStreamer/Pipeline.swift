@@ -95,7 +95,7 @@ extension Pipeline {
             throw GStreamerError(.timeout, element: name,
                 "did not reach the \(target) state within \(timeout); an element is waiting for data that does not come")
         default:
-            if let report = dispatcher.firstError { throw GStreamerError(report) }
+            if let report = await dispatcher.firstError(waitingAtMost: .milliseconds(500)) { throw GStreamerError(report) }
             throw GStreamerError(.stateChange, element: name, "could not change to the \(target) state")
         }
     }

@@ -1,7 +1,8 @@
 import JSON
+import TestSupport
 import Testing
 
-@Suite("JSON values read from outside bytes and written as text")
+@Suite("JSON values read from outside bytes and written as text", .timeLimit(.minutes(5)), .blocking)
 struct JSONValueTests {
     @Test("Every kind of value is read, and numbers keep whether they were whole")
     func reads() throws {

@@ -1,59 +1,93 @@
 import Foundation
 import Testing
 
-/// Runs a suite's tests on threads of their own instead of Swift's shared pool, for tests that
-/// wait for child processes, blocking their thread for seconds; on the shared pool (as many threads as
-/// cores) they left the in-process tests beside them no thread to run on.
+/// Runs a suite's tests on threads of their own instead of Swift's shared pool. On the shared pool
+/// (as many threads as cores) a test that blocks its thread for seconds, waiting for a child
+/// process or computing, leaves every other test in the process no thread to go on with: their
+/// awaits end late, and whatever they time looks slow.
 public struct Aside: SuiteTrait, TestTrait, TestScoping {
+    fileprivate let executor: AsideExecutor
+
     public var isRecursive: Bool { true }
 
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
-        try await withTaskExecutorPreference(AsideExecutor.shared) { try await function() }
+        try await withTaskExecutorPreference(executor) { try await function() }
     }
 }
 
 extension Trait where Self == Aside {
-    /// Runs the tests on threads of their own, not Swift's shared pool.
-    public static var aside: Self { Aside() }
+    /// For tests that wait for child processes: they share three threads of their own, so at most
+    /// three run at once (as many children as the machine bears beside the timing tests in the
+    /// process: four made a fleet's synchronized capture miss its instants).
+    public static var aside: Self { Aside(executor: AsideExecutor.children) }
+
+    /// For tests in the process that block their thread: a long computation, a tool run to its end
+    /// (exiftool, ffmpeg), a wait on an app sink. Each gets a thread when it needs one, so none
+    /// waits behind another's computation, and Swift's pool stays free for the rest.
+    public static var blocking: Self { Aside(executor: AsideExecutor.blocking) }
 }
 
-/// A pool of three threads of its own, which the tests that wait for children share: at most
-/// three such tests run at once (as many children as the machine bears beside the timing tests
-/// in the process: four made a fleet's synchronized capture miss its instants), and none of them
-/// takes a thread of Swift's shared pool. A test's time limit counts its wait for a thread, so the
-/// suites here allow five minutes. Jobs run newest first (see `work`).
+/// A pool of threads of its own, started as jobs come, up to a limit. A test's time limit counts
+/// its wait for a thread, so the suites that use one allow five minutes. Jobs run newest first
+/// (see `nextJob`).
 private final class AsideExecutor: TaskExecutor, @unchecked Sendable {
-    // @unchecked Sendable: the queue of jobs is only touched under `condition`'s lock.
-    static let shared = AsideExecutor(threads: 3)
+    // @unchecked Sendable: the jobs, the idle workers and the count are only touched under `lock`.
+    static let children = AsideExecutor(limit: 3, name: "aside")
+    static let blocking = AsideExecutor(limit: .max, name: "blocking")
 
-    private let condition = NSCondition()
+    /// A thread waiting for work, woken by its own semaphore.
+    private final class Worker: Sendable {
+        let wake = DispatchSemaphore(value: 0)
+    }
+
+    private let limit: Int
+    private let name: String
+    private let lock = NSLock()
     private var jobs: [UnownedJob] = []
+    private var idle: [Worker] = []
+    private var started = 0
 
-    private init(threads: Int) {
-        for index in 0..<threads {
-            let thread = Thread { [self] in work() }
-            thread.name = "camctl-tests.aside.\(index)"
-            thread.start()
-        }
+    private init(limit: Int, name: String) {
+        (self.limit, self.name) = (limit, name)
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        condition.lock()
+        lock.lock()
         jobs.append(job)
-        condition.signal()
-        condition.unlock()
+        if let worker = idle.popLast() {
+            lock.unlock()
+            worker.wake.signal()
+        } else if started < limit {
+            started += 1
+            let index = started
+            lock.unlock()
+            let thread = Thread { [self] in work(as: Worker()) }
+            thread.name = "camctl-tests.\(name).\(index)"
+            thread.start()
+        } else {
+            lock.unlock()  // a busy worker takes it when done
+        }
     }
 
-    private func work() {
+    private func work(as worker: Worker) {
         while true {
-            condition.lock()
-            while jobs.isEmpty { condition.wait() }
-            // Newest first: the tests' first jobs are all queued as the run starts, and a test that
-            // awaited something must not wait behind every test not yet begun to go on.
-            let job = jobs.removeLast()
-            condition.unlock()
-            job.runSynchronously(on: asUnownedTaskExecutor())
+            if let job = nextJob(orPark: worker) {
+                job.runSynchronously(on: asUnownedTaskExecutor())
+            } else {
+                worker.wake.wait()
+            }
         }
+    }
+
+    /// The newest job, or `nil` with the worker listed as idle. Newest first: the tests' first jobs
+    /// are all queued as the run starts, and a test that awaited something must not wait behind
+    /// every test not yet begun to go on.
+    private func nextJob(orPark worker: Worker) -> UnownedJob? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let job = jobs.popLast() { return job }
+        idle.append(worker)
+        return nil
     }
 }

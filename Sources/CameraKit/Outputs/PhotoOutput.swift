@@ -135,7 +135,7 @@ public final class PhotoOutput: Sendable {
     /// Takes a photo.
     ///
     /// With prioritization `speed` or `balanced` the photo is the frame current at the request;
-    /// with `quality`, the next frame. With `previous`, the photo is of a later frame than that
+    /// with `quality`, the first frame taken at or after the request. With `previous`, the photo is of a later frame than that
     /// photo's (a series of photos taken in quick succession never repeats a frame).
     public func capture(_ settings: PhotoSettings = PhotoSettings(), after previous: Photo? = nil) async throws(CaptureError) -> Photo {
         let request = try begin(settings)
@@ -144,7 +144,7 @@ public final class PhotoOutput: Sendable {
                 return try await frameLitByFlash(flash)
             }
             return try await chooseFrame(for: settings.prioritization, settlingTimeout: request.attachment.settlingTimeout,
-                                         newerThan: previous?.frameTime)
+                                         newerThan: previous?.frameTime, requestTime: request.requestTime)
         }
     }
 
@@ -426,11 +426,15 @@ public final class PhotoOutput: Sendable {
     }
 
     private func chooseFrame(for prioritization: PhotoSettings.QualityPrioritization, settlingTimeout: Duration?,
-                             newerThan previous: ClockTime?) async throws(CaptureError) -> Sample {
+                             newerThan previous: ClockTime?, requestTime: ClockTime?) async throws(CaptureError) -> Sample {
         if let settled = try await firstSettledFrame(waitingAtMost: settlingTimeout) {
             return settled
         }
-        if prioritization != .quality, let current = try feed.latest() {
+        if prioritization == .quality {
+            // Not merely the next frame to arrive: on a busy machine that may have been taken before the request.
+            return try await feed.next(takenAfter: requestTime, timeout: .seconds(5))
+        }
+        if let current = try feed.latest() {
             guard let previous, let time = current.buffer?.presentationTime, time <= previous else { return current }
         }
         return try await feed.next(timeout: .seconds(5))

@@ -22,7 +22,7 @@ public struct PhotoSettings: Sendable, Equatable {
         case speed
         /// The frame on screen at the request (zero shutter lag).
         case balanced
-        /// The next frame after the request, which may wait up to one frame interval.
+        /// The first frame taken at or after the request, which may wait up to one frame interval.
         case quality
     }
 

@@ -103,6 +103,17 @@ final class BusDispatcher: Sendable {
         state.withLock { $0.errors.first }
     }
 
+    /// The first error posted since ``beginWatch()``, waiting at most `timeout` for one to come:
+    /// a bin tells that a change of state failed before it passes on the error that made it fail.
+    func firstError(waitingAtMost timeout: Duration) async -> Message.Report? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let report = firstError { return report }
+            guard ContinuousClock.now < deadline else { return nil }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
     /// Whether end-of-stream was posted since ``beginWatch()``.
     var hasReachedEndOfStream: Bool {
         state.withLock { $0.endOfStream }
