@@ -52,9 +52,31 @@ struct PipeWireCamerasTests {
         #expect(found.map(\.source) == ["pipewiresrc target-object=58", "pipewiresrc target-object=71"])
     }
 
+    @Test("What changed while pw-dump ran, printed after the dump, counts: a camera removed is gone, one changed has its change")
+    func dumpWithUpdates() {
+        let dump = """
+            [
+              {"id": 36, "type": "PipeWire:Interface:Node", "info": {"props": {"media.class": "Video/Source", "object.serial": 343,
+                "node.description": "Lab camera"}, "state": "suspended"}},
+              {"id": 39, "type": "PipeWire:Interface:Node", "info": {"props": {"media.class": "Video/Source", "object.serial": 350,
+                "node.description": "Unplugged camera"}}}
+            ]
+            [
+              {"id": 39, "info": null},
+              {"id": 36, "info": {"state": "running"}}
+            ]
+            """
+        #expect(PipeWireCameras.cameras(inDump: Data(dump.utf8)).map(\.name) == ["Lab camera"])
+        let objects = PipeWireDump.objects(inDump: Data(dump.utf8))
+        #expect(objects.count == 1)
+        #expect(objects.first?["info"]?["state"]?.string == "running")
+        #expect(objects.first?["info"]?["props"]?["node.description"]?.string == "Lab camera", "what did not change is kept")
+    }
+
     @Test("A dump that is not JSON, or not PipeWire's, gives no cameras")
     func badDump() {
         #expect(PipeWireCameras.cameras(inDump: Data("not json".utf8)).isEmpty)
         #expect(PipeWireCameras.cameras(inDump: Data(#"{"a": 1}"#.utf8)).isEmpty)
+        #expect(PipeWireCameras.cameras(inDump: Data(#"[{"id": 1, "type": "PipeWire:Interface:Node"}] [{"id": "#.utf8)).isEmpty)
     }
 }

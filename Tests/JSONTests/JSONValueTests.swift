@@ -47,6 +47,18 @@ struct JSONValueTests {
         #expect(try JSONValue(parsing: value.text()) == value)
     }
 
+    @Test("Texts one after another are read in order: with whitespace or nothing between; one that is not JSON fails them all")
+    func sequence() throws {
+        let values = try JSONValue.sequence(parsing: Array(#"[1, "]"] {"a": "}{"}"b"  2 true\#n[]null"#.utf8))
+        #expect(values == [[1, "]"], ["a": "}{"], "b", 2, true, [], nil])
+        #expect(try JSONValue.sequence(parsing: Array(" \n".utf8)).isEmpty)
+        for broken in [#"[1] [2"#, #"[1]]"#, #"{"a": 1} x"#, "12[", #""open"#] {
+            #expect(throws: JSONError.self, "\(broken)") { try JSONValue.sequence(parsing: Array(broken.utf8)) }
+        }
+        let deep = String(repeating: "[", count: 70) + String(repeating: "]", count: 70)
+        #expect(throws: JSONError.self) { try JSONValue.sequence(parsing: Array(("[] " + deep).utf8)) }
+    }
+
     @Test("Random and mutated bytes never crash or hang the reader")
     func fuzzed() {
         var generator = SystemRandomNumberGenerator()
@@ -69,6 +81,10 @@ struct JSONValueTests {
             }
             if let value = try? JSONValue(parsing: bytes) {
                 #expect((try? JSONValue(parsing: value.text())) == value)
+            }
+            if let values = try? JSONValue.sequence(parsing: bytes) {
+                let written = values.flatMap { value -> [UInt8] in value.text() + [0x0A] }
+                #expect((try? JSONValue.sequence(parsing: written)) == values)
             }
         }
     }

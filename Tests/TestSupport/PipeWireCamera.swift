@@ -39,10 +39,17 @@ public enum PipeWireCamera {
             }
             publish
             # Published once PipeWire lists its formats too: a camera found before them offers nothing.
-            for i in $(seq 200); do
-                pw-dump 2>/dev/null | grep -q '"mediaType": "video"' && pw-cli ls Node 2>/dev/null | grep -q "\(name)" && break
+            # A loaded machine may take many seconds to get there.
+            published=
+            for i in $(seq 600); do
+                pw-dump 2>/dev/null | grep -q '"mediaType": "video"' && pw-cli ls Node 2>/dev/null | grep -q "\(name)" && published=1 && break
                 sleep 0.1
             done
+            if [ -z "$published" ]; then
+                echo "the PipeWire test camera was not published within a minute" >&2
+                kill -9 $camera $manager $daemon $bus 2>/dev/null; wait
+                exit 97
+            fi
             "$@" & program=$!
             if [ -n "$UNPLUG_AFTER" ]; then
                 for i in $(seq 300); do
@@ -53,6 +60,8 @@ public enum PipeWireCamera {
                 sleep "$REPLUG_AFTER"; publish
             fi
             wait $program; status=$?
+            # What PipeWire had when the program failed, to tell a camera gone from one never found.
+            [ $status -ne 0 ] && pw-cli ls Node >&2 2>/dev/null
             kill -9 $camera $manager $daemon $bus 2>/dev/null; wait  # -9: a test runner's children may inherit a blocked SIGTERM
             exit $status
             """

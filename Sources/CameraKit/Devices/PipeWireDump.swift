@@ -24,12 +24,40 @@ enum PipeWireDump {
 
     /// The nodes of a `media.class` in a dump: each node's info and its properties, in order.
     static func nodes(ofClass mediaClass: String, inDump dump: some Collection<UInt8>) -> [(info: [String: JSONValue], properties: [String: JSONValue])] {
-        guard let objects = (try? JSONValue(parsing: dump))?.array?.compactMap(\.object) else { return [] }
-        return objects.compactMap { object in
+        objects(inDump: dump).compactMap { object in
             guard object["type"]?.string == "PipeWire:Interface:Node",
                   let info = object["info"]?.object, let properties = info["props"]?.object,
                   properties["media.class"]?.string == mediaClass else { return nil }
             return (info, properties)
+        }
+    }
+
+    /// The objects of a dump as they stand at its end, in the order they came. After the dump
+    /// itself `pw-dump` prints what changed while it ran, each time as another array: an object
+    /// again, with what changed, or only its id and `"info": null` when it was removed.
+    static func objects(inDump dump: some Collection<UInt8>) -> [[String: JSONValue]] {
+        guard let batches = try? JSONValue.sequence(parsing: dump) else { return [] }
+        var order: [Int] = [], byID: [Int: [String: JSONValue]] = [:]
+        for (index, entry) in batches.flatMap({ $0.array ?? [] }).compactMap(\.object).enumerated() {
+            let id = entry["id"]?.int ?? -1 - index  // one without an id is kept as it is
+            if entry.keys.allSatisfy({ $0 == "id" || $0 == "info" }), case .null? = entry["info"] {
+                byID[id] = nil
+                order.removeAll { $0 == id }
+            } else if let known = byID[id] {
+                byID[id] = merged(known, entry)
+            } else {
+                byID[id] = entry
+                order.append(id)
+            }
+        }
+        return order.compactMap { byID[$0] }
+    }
+
+    /// `earlier` with what `later` says in its place, objects within merged the same way.
+    private static func merged(_ earlier: [String: JSONValue], _ later: [String: JSONValue]) -> [String: JSONValue] {
+        earlier.merging(later) { old, new in
+            if let old = old.object, let new = new.object { return .object(merged(old, new)) }
+            return new
         }
     }
 }
