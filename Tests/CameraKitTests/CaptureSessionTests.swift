@@ -5,7 +5,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-@Suite("The capture session on the test camera and files", .timeLimit(.minutes(5)), .blocking)
+@Suite("The capture session on the test camera and files", .timeLimit(.minutes(3)))
 struct CaptureSessionTests {
     /// The cameras the session tests run on: the test camera, and a still image used as a camera.
     enum Camera: String, CaseIterable, Sendable {

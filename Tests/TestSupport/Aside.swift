@@ -22,8 +22,10 @@ extension Trait where Self == Aside {
     public static var aside: Self { Aside(executor: AsideExecutor.children) }
 
     /// For tests in the process that block their thread: a long computation, a tool run to its end
-    /// (exiftool, ffmpeg), a wait on an app sink. Each gets a thread when it needs one, so none
-    /// waits behind another's computation, and Swift's pool stays free for the rest.
+    /// (exiftool, ffmpeg), a wait on an app sink. They share two threads of their own: they load
+    /// the machine no more than on Swift's pool (as many threads as cores), and leave that pool
+    /// free for the tests that time what they await. A test that times its work stays off it: it
+    /// would wait behind the others' computations.
     public static var blocking: Self { Aside(executor: AsideExecutor.blocking) }
 }
 
@@ -33,7 +35,7 @@ extension Trait where Self == Aside {
 private final class AsideExecutor: TaskExecutor, @unchecked Sendable {
     // @unchecked Sendable: the jobs, the idle workers and the count are only touched under `lock`.
     static let children = AsideExecutor(limit: 3, name: "aside")
-    static let blocking = AsideExecutor(limit: .max, name: "blocking")
+    static let blocking = AsideExecutor(limit: 2, name: "blocking")
 
     /// A thread waiting for work, woken by its own semaphore.
     private final class Worker: Sendable {
