@@ -43,7 +43,7 @@ try:
     second = driver.find_element(By.ID, "live").screenshot_as_png
     seen["live_changes"] = first != second
 
-    # The shutter with a review: Save keeps the photo, and the gallery shows it within a second.
+    # The shutter with a review: Save keeps the photo, and the gallery shows it at once.
     driver.find_element(By.ID, "review").click()
     before = gallery(driver)
     driver.find_element(By.ID, "shutter").click()

