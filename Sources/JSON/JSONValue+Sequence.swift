@@ -26,27 +26,13 @@ extension JSONValue {
             while index < bytes.count, !isWhitespace(bytes[index]) { index += 1 }
             return index
         }
-        var depth = 0, inString = false, escaped = false
+        var structure = JSONStructure()
         while index < bytes.count {
-            let byte = bytes[index]
+            let step = structure.step(bytes[index])
             index += 1
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                    if depth == 0 { return index }
-                }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
-            case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                depth -= 1
-                if depth <= 0 { return index }
+            switch step {
+            case .stringEnded where structure.depth == 0: return index
+            case .closed where structure.depth <= 0: return index
             default: continue
             }
         }

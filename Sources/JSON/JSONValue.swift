@@ -87,26 +87,9 @@ public enum JSONValue: Sendable {
 
     /// Whether arrays and objects nest no deeper than ``maximumDepth``, counted outside strings.
     private static func nestingFits(_ data: Data) -> Bool {
-        var depth = 0, inString = false, escaped = false
+        var structure = JSONStructure()
         for byte in data {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "["), UInt8(ascii: "{"):
-                depth += 1
-                if depth > maximumDepth { return false }
-            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
-            default: continue
-            }
+            if structure.step(byte) == .opened, structure.depth > maximumDepth { return false }
         }
         return true
     }

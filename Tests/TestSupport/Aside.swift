@@ -22,9 +22,10 @@ extension Trait where Self == Aside {
     public static var aside: Self { Aside(executor: AsideExecutor.children) }
 
     /// For tests in the process that block their thread: a long computation, a tool run to its end
-    /// (exiftool, ffmpeg), a wait on an app sink. They share two threads of their own: they load
-    /// the machine no more than on Swift's pool (as many threads as cores), and leave that pool
-    /// free for the tests that time what they await. A test that times its work stays off it: it
+    /// (exiftool, ffmpeg), a wait on an app sink. They share two threads of their own, which leave
+    /// Swift's pool free for the tests that time what they await, and run at a lower priority (as
+    /// do the tools they start), so the machine's cores go first to the tests that run in real time
+    /// (a recording at 1080p30, photos in a burst). A test that times its work stays off it: it
     /// would wait behind the others' computations.
     public static var blocking: Self { Aside(executor: AsideExecutor.blocking) }
 }
@@ -35,7 +36,7 @@ extension Trait where Self == Aside {
 private final class AsideExecutor: TaskExecutor, @unchecked Sendable {
     // @unchecked Sendable: the jobs, the idle workers and the count are only touched under `lock`.
     static let children = AsideExecutor(limit: 3, name: "aside")
-    static let blocking = AsideExecutor(limit: 2, name: "blocking")
+    static let blocking = AsideExecutor(limit: 2, name: "blocking", niceness: 10)
 
     /// A thread waiting for work, woken by its own semaphore.
     private final class Worker: Sendable {
@@ -44,13 +45,16 @@ private final class AsideExecutor: TaskExecutor, @unchecked Sendable {
 
     private let limit: Int
     private let name: String
+    /// Added to its threads' scheduling niceness (Linux's is a thread's own, and passes to the
+    /// processes a thread starts).
+    private let niceness: Int32
     private let lock = NSLock()
     private var jobs: [UnownedJob] = []
     private var idle: [Worker] = []
     private var started = 0
 
-    private init(limit: Int, name: String) {
-        (self.limit, self.name) = (limit, name)
+    private init(limit: Int, name: String, niceness: Int32 = 0) {
+        (self.limit, self.name, self.niceness) = (limit, name, niceness)
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
@@ -64,7 +68,10 @@ private final class AsideExecutor: TaskExecutor, @unchecked Sendable {
             started += 1
             let index = started
             lock.unlock()
-            let thread = Thread { [self] in work(as: Worker()) }
+            let thread = Thread { [self] in
+                if niceness != 0 { _ = nice(niceness) }  // this thread's alone on Linux
+                work(as: Worker())
+            }
             thread.name = "camctl-tests.\(name).\(index)"
             thread.start()
         } else {
