@@ -1,7 +1,7 @@
 /// Reads JSON text a byte at a time and tells where its strings end and its arrays and objects
 /// open and close: enough to bound the nesting, or to find where one text ends, before parsing.
 struct JSONStructure {
-    enum Step { case other, stringStarted, stringEnded, opened, closed }
+    enum Step { case other, stringEnded, opened, closed }
 
     /// Arrays and objects open at this point.
     private(set) var depth = 0
@@ -22,7 +22,7 @@ struct JSONStructure {
         switch byte {
         case UInt8(ascii: "\""):
             inString = true
-            return .stringStarted
+            return .other
         case UInt8(ascii: "["), UInt8(ascii: "{"):
             depth += 1
             return .opened

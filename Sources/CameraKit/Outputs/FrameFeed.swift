@@ -172,25 +172,15 @@ final class FrameFeed: Sendable {
         return stream
     }
 
-    /// Waits for the first frame whose exposure ends after `time` (its timestamp plus its
-    /// duration), at most `timeout` for each frame; any next frame when either is unknown.
-    func next(takenAfter time: ClockTime?, timeout: Duration) async throws(CaptureError) -> Sample {
+    /// Waits for the next frame to arrive, at most `timeout`; with `time`, for the first whose
+    /// exposure ends after it (its timestamp plus its duration), at most `timeout` for each frame.
+    func next(takenAfter time: ClockTime? = nil, timeout: Duration) async throws(CaptureError) -> Sample {
         do {
             for try await frame in frames(count: .max, frameTimeout: timeout) {
                 guard let time, let start = frame.buffer?.presentationTime else { return frame }
                 let end = start.nanoseconds + (frame.buffer?.duration?.nanoseconds ?? 0)
                 if end > time.nanoseconds { return frame }
             }
-        } catch {
-            throw CaptureError.converting(error, context: "waiting for a frame failed")
-        }
-        throw CaptureError(.interrupted, "the camera stopped before sending a frame")
-    }
-
-    /// Waits for the next frame to arrive, at most `timeout`.
-    func next(timeout: Duration) async throws(CaptureError) -> Sample {
-        do {
-            for try await frame in frames(count: 1, frameTimeout: timeout) { return frame }
         } catch {
             throw CaptureError.converting(error, context: "waiting for a frame failed")
         }

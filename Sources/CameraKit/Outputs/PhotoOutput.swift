@@ -135,8 +135,9 @@ public final class PhotoOutput: Sendable {
     /// Takes a photo.
     ///
     /// With prioritization `speed` or `balanced` the photo is the frame current at the request;
-    /// with `quality`, the first frame taken at or after the request. With `previous`, the photo is of a later frame than that
-    /// photo's (a series of photos taken in quick succession never repeats a frame).
+    /// with `quality`, the first frame taken at or after the request. With `previous`, the photo
+    /// is of a later frame than that photo's (a series of photos taken in quick succession never
+    /// repeats a frame).
     public func capture(_ settings: PhotoSettings = PhotoSettings(), after previous: Photo? = nil) async throws(CaptureError) -> Photo {
         let request = try begin(settings)
         return try await complete(request) { () async throws(CaptureError) -> Sample in
