@@ -34,4 +34,25 @@ struct MovieSoundTests {
         let probed = try ChildProcess.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", path])
         #expect(probed.standardOutput.contains("video") && probed.standardOutput.contains("audio"), "\(probed.standardOutput) \(probed.standardError)")
     }
+
+    @Test("A microphone whose little sound all came before the first frame still leaves a movie that players read")
+    func soundBeforeTheFirstFrame() async throws {
+        var configuration = SessionConfiguration()
+        configuration.device = .testCamera()
+        configuration.format = FormatRequest(width: 320, height: 240, frameRate: Fraction(30))
+        configuration.movies = true
+        let session = CaptureSession(configuration: configuration)
+        try await session.start()
+        let folder = try TemporaryFolder()
+        let path = folder.path("early.mp4")
+        // A hundredth of a second of sound, heard as the recording starts, before its first frame.
+        let early = MovieAudio.custom(description: "audiotestsrc is-live=true samplesperbuffer=480 num-buffers=1")
+        try await session.movieOutput.startRecording(to: path, MovieSettings(maximumDuration: 30, audio: early))
+        await session.movieOutput.recordingEnded()
+        _ = try await session.movieOutput.stopRecording()
+        await session.stop()
+        let probed = try ChildProcess.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", path])
+        #expect(probed.status == 0 && probed.standardOutput.contains("video") && probed.standardOutput.contains("audio"),
+                "\(probed.standardOutput) \(probed.standardError)")
+    }
 }

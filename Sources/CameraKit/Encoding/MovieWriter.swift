@@ -107,6 +107,7 @@ final class MovieWriter: Sendable {
                       let movieTime = sound.movieTime(ofSoundAt: time, lasting: buffer.duration) else { return }
                 do throws(GStreamerError) {
                     try soundInput.push(buffer, at: movieTime, duration: buffer.duration)
+                    status.hasSound.store(true, ordering: .releasing)
                 } catch {
                     if !status.isEnding.load(ordering: .acquiring) { status.keep(error) }
                 }
@@ -121,7 +122,7 @@ final class MovieWriter: Sendable {
             while !Task.isCancelled, !status.isEnding.load(ordering: .acquiring) {
                 if microphone.silence > Self.longestSilence {
                     status.isSilent.store(true, ordering: .releasing)
-                    try? soundInput.endOfStream()
+                    Self.endSound(soundInput, status: status)
                     return
                 }
                 try? await Task.sleep(for: .milliseconds(250))
@@ -211,7 +212,7 @@ final class MovieWriter: Sendable {
             // Once the frames have ended the muxer takes all the sound it is given: the
             // microphone's last push returns and it can close.
             await microphone?.stop()
-            try? soundInput?.endOfStream()
+            if let soundInput { Self.endSound(soundInput, status: status) }
             do {
                 try await pipeline.waitForEndOfStream(timeout: .seconds(20))
             } catch {
@@ -220,6 +221,19 @@ final class MovieWriter: Sendable {
         }
         await stop()
         return failed
+    }
+
+    /// Ends the sound's input. A sound track that got no sound (all of it came before the first
+    /// frame) first gets a hundredth of a second of silence: a track without a sample leaves the
+    /// file's index without the track's format, and no player reads the file then.
+    private static func endSound(_ input: AppSource, status: WriterStatus) {
+        if !status.hasSound.load(ordering: .acquiring) {
+            let span = ClockTime(.milliseconds(10))
+            if let silence = try? Buffer(count: 480 * 4, presentationTime: .zero, duration: span, initializingWith: { $0.initializeMemory(as: UInt8.self, repeating: 0) }) {
+                try? input.push(silence, at: .zero, duration: span)
+            }
+        }
+        try? input.endOfStream()
     }
 
     private func stop() async {
@@ -237,6 +251,8 @@ private final class WriterStatus: Sendable {
     let isEnding = Atomic<Bool>(false)
     /// Whether the microphone went silent without an error, ending the movie.
     let isSilent = Atomic<Bool>(false)
+    /// Whether any sound went into the movie.
+    let hasSound = Atomic<Bool>(false)
     private let first = Mutex<(error: GStreamerError, isMicrophone: Bool)?>(nil)
 
     var error: GStreamerError? { first.withLock { $0?.error } }
