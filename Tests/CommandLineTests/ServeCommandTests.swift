@@ -320,7 +320,7 @@ struct ServeCameraLossTests {
             server=$!
             for i in $(seq 600); do grep -q serving "$1/served" 2>/dev/null && break; sleep 0.05; done
             port=$(sed -n 's/.*"port":\\([0-9]*\\).*/\\1/p' "$1/served")
-            curl -s -N --max-time 12 "http://127.0.0.1:$port/api/events" > "$1/events" &
+            curl -s -N --max-time 60 "http://127.0.0.1:$port/api/events" > "$1/events" &  # ends with the server
             sleep 5
             for i in $(seq 8); do curl -s "http://127.0.0.1:$port/api/status" >> "$1/status-gone"; sleep 0.15; done
             sleep 2.5

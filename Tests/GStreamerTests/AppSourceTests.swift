@@ -1,8 +1,7 @@
 import GStreamer
-import TestSupport
 import Testing
 
-@Suite("App source: buffers from Swift into a pipeline", .timeLimit(.minutes(5)), .blocking)
+@Suite("App source: buffers from Swift into a pipeline", .timeLimit(.minutes(3)))
 struct AppSourceTests {
     @Test("Pushed buffers come out unchanged, with their timestamps, then the stream ends")
     func pushedBuffersArriveUnchanged() async throws {

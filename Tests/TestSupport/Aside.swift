@@ -22,11 +22,11 @@ extension Trait where Self == Aside {
     public static var aside: Self { Aside(executor: AsideExecutor.children) }
 
     /// For tests in the process that block their thread: a long computation, a tool run to its end
-    /// (exiftool, ffmpeg), a wait on an app sink. They share two threads of their own, which leave
-    /// Swift's pool free for the tests that time what they await, and run at a lower priority (as
-    /// do the tools they start), so the machine's cores go first to the tests that run in real time
-    /// (a recording at 1080p30, photos in a burst). A test that times its work stays off it: it
-    /// would wait behind the others' computations.
+    /// (exiftool, ffmpeg). They share two threads of their own, which leave Swift's pool free for
+    /// the tests that time what they await, and run at a lower priority (as do the tools they
+    /// start), so the machine's cores go first to the tests that run in real time (a recording at
+    /// 1080p30, photos in a burst). A test that times its work stays off it: it would wait behind
+    /// the others' computations, and a pipeline it starts would run at that priority too.
     public static var blocking: Self { Aside(executor: AsideExecutor.blocking) }
 }
 
