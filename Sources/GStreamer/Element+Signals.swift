@@ -39,4 +39,21 @@ extension Element {
             GConnectFlags(rawValue: 0))
         return SignalConnection(element: self, id: id)
     }
+
+    /// Calls `handler` each time the element emits `signal`, one whose handlers take no
+    /// arguments and return nothing, such as a queue's `overrun`. Runs on the emitting thread (a
+    /// streaming thread for a queue's signals).
+    @discardableResult
+    public func on(_ signal: String, _ handler: @escaping @Sendable () -> Void) -> SignalConnection {
+        typealias Emitted = @convention(c) (UnsafeMutablePointer<GstElement>?, gpointer?) -> Void
+        let callback: Emitted = { _, userData in
+            guard let userData else { return }
+            CallbackBox<@Sendable () -> Void>.value(userData)()
+        }
+        let id = g_signal_connect_data(
+            upcast(raw, to: GObject.self), signal, unsafeBitCast(callback, to: GCallback.self),
+            CallbackBox<@Sendable () -> Void>.retained(handler), releaseBoxOfClosure,
+            GConnectFlags(rawValue: 0))
+        return SignalConnection(element: self, id: id)
+    }
 }

@@ -172,6 +172,7 @@ final class OperatorConsole: Sendable {
                         Console.progress(String(printf: "%d frames, %.2f seconds, %dx%d", kept.frameCount, kept.libraryMovie.duration ?? 0,
                                                 kept.libraryMovie.width, kept.libraryMovie.height))
                     }
+                    if let note = kept.lostFramesNote { Console.note(note) }
                     if let failure = kept.recorded.failure { movie.keep(CommandFailure(failure)) }
                 } catch {
                     movie.keep(error as? CommandFailure ?? CommandFailure("the movie was kept, but could not be reported", exitCode: .ioError))

@@ -36,14 +36,24 @@ struct RecordCommandTests {
         let probed = try Self.probe(path)
         #expect(probed["codec_name"] == "h264" && probed["width"] == "1280" && probed["height"] == "720" && probed["r_frame_rate"] == "30/1",
                 "\(probed)")
-        #expect(abs((Double(probed["duration"] ?? "") ?? 0) - 3) <= 1.0 / 30 + 1e-6, "\(probed)")
-        #expect(probed["nb_read_frames"] == "90" && movie["frames"] as? Int == 90, "\(probed) \(movie)")
+        let frames = try #require(movie["frames"] as? Int), lost = try #require(movie["lost_frames"] as? Int)
+        #expect(probed["nb_read_frames"] == String(frames), "\(probed) \(movie)")
+        if lost == 0 {
+            #expect(abs((Double(probed["duration"] ?? "") ?? 0) - 3) <= 1.0 / 30 + 1e-6, "\(probed)")
+            #expect(frames == 90, "\(probed) \(movie)")
+        } else {
+            // A machine too busy to encode every frame (a loaded full run on two cores): the movie
+            // still ends by 3 s, and camctl tells how many frames it lacks, truly.
+            #expect((Double(probed["duration"] ?? "") ?? 0) <= 3 + 1e-6, "\(probed)")
+            #expect((90...91).contains(frames + lost), "\(frames) frames, \(lost) lost")
+            #expect(result.standardError.contains("the movie lacks \(lost) of the camera's frames (it has \(frames))"), "\(result.standardError)")
+        }
         let discovered = try ChildProcess.run("gst-discoverer-1.0", [path])
         #expect(discovered.status == 0 && discovered.standardOutput.contains("H.264"), "\(discovered.standardOutput)")
         // The library lists it as a movie with its length and a thumbnail of its first frame.
         let listed = try #require(camctl.photos().first)
         #expect(listed["kind"] as? String == "movie" && listed["codec"] as? String == "h264" && listed["path"] as? String == path)
-        #expect(abs((listed["duration"] as? Double ?? 0) - 3) < 0.05, "\(listed)")
+        #expect(abs((listed["duration"] as? Double ?? 0) - (Double(probed["duration"] ?? "") ?? 0)) < 0.05, "\(listed)")
         let thumbnail = try #require(listed["thumbnail_path"] as? String)
         let size = try ChildProcess.run("gst-discoverer-1.0", [thumbnail])
         #expect(size.standardOutput.contains("Width: 320") && size.standardOutput.contains("Height: 180"), "\(size.standardOutput)")

@@ -44,7 +44,7 @@ final class MovieWriter: Sendable {
          audio: MovieAudio? = nil) async throws(CaptureError) {
         let keyInterval = max(1, Int((frameRate.doubleValue * 2).rounded()))
         // At most two frames wait for the encoder; a third waits in the session's movie branch,
-        // whose queue lets frames pass (counted as lost) only when the encoder lags for seconds.
+        // whose queue lets frames go (counted as lost) only when the encoder lags for seconds.
         let waiting = width * height * 3 / 2 * 2
         encoder = Self.encoder
         let encoding = encoder == "x264enc"

@@ -69,6 +69,8 @@ enum SessionElement: String, CaseIterable, Sendable {
     /// The app sink of the live H.264 frames.
     case h264Frames = "h264_frames"
 
+    /// The leaky queue before the movie's valve, whose overruns are frames a recording lost.
+    case movieQueue = "movie_queue"
     /// The valve closed while no movie is recorded.
     case movieValve = "movie_valve"
     /// The capsfilter that gives the movie's frames its size.

@@ -50,6 +50,9 @@ public final class MovieOutput: Sendable {
         /// The movie time of the last frame written.
         var lastTime: ClockTime?
         var frames = 0
+        /// Frames the camera made while recording that the movie's queue let go: the encoder
+        /// could not take them as fast as they came.
+        var lostFrames = 0
         var isPaused = false
         /// Whether the next frame is the first after a pause.
         var resuming = false
@@ -178,17 +181,18 @@ public final class MovieOutput: Sendable {
         var thumbnail: [UInt8] = []
         if let first = recording.firstFrame { thumbnail = await photoOutput.thumbnail(of: first, maximumSide: 320) ?? [] }
         return RecordedMovie(path: recording.path, width: recording.width, height: recording.height, frameCount: recording.frames,
-                             duration: duration, ending: failure.map { .failed($0) } ?? recording.ended ?? .stopped,
+                             lostFrameCount: recording.lostFrames, duration: duration, ending: failure.map { .failed($0) } ?? recording.ended ?? .stopped,
                              encoder: recording.writer.encoder, hasSound: recording.writer.sound != nil, thumbnail: thumbnail)
     }
 
     /// Called on the movie branch's streaming thread with each frame while the valve is open. The
     /// frame is dated under the lock and pushed outside it: a push waits while the encoder has
-    /// frames enough in hand, and nothing else waits for that.
+    /// frames enough in hand, and nothing else waits for that. A frame that begins at or after the
+    /// recording's length is not taken: it ends the recording.
     private func deliver(_ sample: Sample) {
         guard let buffer = sample.buffer, let time = sample.runningTime else { return }
-        let dated = state.withLock { state -> (writer: MovieWriter, time: ClockTime, duration: ClockTime)? in
-            guard var recording = state.recording, !recording.isPaused, recording.ended == nil else { return nil }
+        let dated = state.withLock { state -> FrameDating in
+            guard var recording = state.recording, !recording.isPaused, recording.ended == nil else { return .notTaken }
             defer { state.recording = recording }
             let start = recording.start ?? time
             if recording.start == nil {
@@ -206,30 +210,67 @@ public final class MovieOutput: Sendable {
             }
             let elapsed = time.nanoseconds >= start.nanoseconds + recording.pausedSpan ? time.nanoseconds - start.nanoseconds - recording.pausedSpan : 0
             let movieTime = ClockTime(nanoseconds: max(elapsed, recording.lastTime.map { $0.nanoseconds + 1 } ?? 0))
+            if let limit = recording.settings.maximumDuration, recording.lastTime != nil, movieTime.seconds >= limit - 1e-6 {
+                recording.ended = .reachedDuration
+                return .endsRecording
+            }
             recording.lastTime = movieTime
             recording.frames += 1
-            return (recording.writer, movieTime, recording.frameDuration)
+            return .taken(writer: recording.writer, time: movieTime, duration: recording.frameDuration)
         }
-        guard let dated else { return }
-        let pushed = dated.writer.push(buffer, at: dated.time, duration: dated.duration)
-        let (ended, valve) = state.withLock { state -> (Bool, Element?) in
-            guard var recording = state.recording, recording.writer === dated.writer, recording.ended == nil else { return (false, nil) }
+        let taken: (writer: MovieWriter, time: ClockTime, duration: ClockTime)
+        switch dated {
+        case .notTaken: return
+        case .endsRecording: return endByItself()
+        case .taken(let writer, let time, let duration): taken = (writer, time, duration)
+        }
+        let pushed = taken.writer.push(buffer, at: taken.time, duration: taken.duration)
+        let ended = state.withLock { state -> Bool in
+            guard var recording = state.recording, recording.writer === taken.writer, recording.ended == nil else { return false }
             defer { state.recording = recording }
             if !pushed {
                 recording.frames -= 1
                 recording.ended = .failed(recording.writer.failed ?? CaptureError(.movieNotWritten, "the movie's file could not be written"))
             } else if let limit = recording.settings.maximumDuration,
-                      Double(dated.time.nanoseconds + dated.duration.nanoseconds) / 1e9 >= limit - 1e-6 {
+                      Double(taken.time.nanoseconds + taken.duration.nanoseconds) / 1e9 >= limit - 1e-6 {
                 recording.ended = .reachedDuration
             } else if let limit = recording.settings.maximumBytes, recording.frames % 15 == 0, Self.nearsSize(limit, recording) {
                 recording.ended = .reachedSize
             }
-            guard recording.ended != nil else { return (false, nil) }
+            return recording.ended != nil
+        }
+        if ended { endByItself() }
+    }
+
+    /// What becomes of a frame that reaches the movie's app sink.
+    private enum FrameDating {
+        /// Nothing is being recorded, or the recording is paused or has ended.
+        case notTaken
+        /// It begins at or after the recording's length, which it ends.
+        case endsRecording
+        /// It goes into the movie at `time`.
+        case taken(writer: MovieWriter, time: ClockTime, duration: ClockTime)
+    }
+
+    /// Tells whoever waits that the recording ended by itself, and shuts its valve.
+    private func endByItself() {
+        let valve = state.withLock { state -> Element? in
             state.endWaiter?.resume()
             state.endWaiter = nil
-            return (true, state.valve)
+            return state.valve
         }
-        if ended { try? valve?.setProperty("drop", true) }
+        try? valve?.setProperty("drop", true)
+    }
+
+    /// Counts a frame the movie's queue let go (it was full: the encoder lags by its length) as
+    /// lost, when a recording has taken its first frame and takes more. The queue lets its oldest
+    /// frame go, the next the movie would take, so what is counted lies between the movie's
+    /// frames. Called on the camera's streaming thread.
+    private func queueOverran() {
+        state.withLock { state in
+            guard let recording = state.recording, recording.start != nil, !recording.isPaused, recording.ended == nil else { return }
+            state.recording?.lostFrames += 1
+        }
     }
 
     /// Whether the file is within a second and a half of `limit` bytes at its rate so far: the
@@ -249,7 +290,7 @@ extension MovieOutput: SessionOutput {
         guard layout.configuration.movies else { return nil }
         let picture = layout.image.outputSize
         let queued = max(2, Int((layout.format.frameRate.doubleValue * 2).rounded()))
-        return "split. ! queue max-size-buffers=\(queued) max-size-bytes=0 max-size-time=0 leaky=downstream "
+        return "split. ! queue \(SessionElement.movieQueue.assignment) max-size-buffers=\(queued) max-size-bytes=0 max-size-time=0 leaky=downstream "
             + "! valve \(SessionElement.movieValve.assignment) drop=\(!isRecording) ! videoscale add-borders=true ! videoconvert "
             + "! capsfilter \(SessionElement.movieSize.assignment) caps=\"video/x-raw,format=I420,width=\(picture.width / 2 * 2),height=\(picture.height / 2 * 2)\" "
             + "! videoflip \(SessionElement.movieOrientation.assignment) ! appsink \(SessionElement.movieFrames.assignment) "
@@ -260,6 +301,7 @@ extension MovieOutput: SessionOutput {
         guard layout.configuration.movies else { return }
         let valve = try graph.element(.movieValve), size = try graph.element(.movieSize), flip = try graph.element(.movieOrientation)
         try graph.appSink(.movieFrames).setHandlers(onSample: { [self] in deliver($0) })
+        try graph.element(.movieQueue).on("overrun") { [self] in queueOverran() }
         state.withLock { state in
             (state.pipeline, state.valve, state.size, state.orientation) = (graph.pipeline, valve, size, flip)
             (state.image, state.frameRate) = (layout.image, layout.format.frameRate)
@@ -320,6 +362,9 @@ public struct RecordedMovie: Sendable {
     public let height: Int
     /// The frames handed to the encoder.
     public let frameCount: Int
+    /// Frames the camera made while recording that the movie lacks: the encoder could not take
+    /// them as fast as they came (a picture too large for the machine at its rate).
+    public let lostFrameCount: Int
     /// Seconds, from the first frame to the end of the last.
     public let duration: Double
     public let ending: MovieEnding

@@ -19,7 +19,7 @@ public struct KeptMovie: Sendable {
         var record: [String: Any] = [
             "kind": "movie", "path": libraryMovie.path, "id": libraryMovie.id,
             "width": libraryMovie.width, "height": libraryMovie.height, "codec": libraryMovie.codec,
-            "duration": libraryMovie.duration ?? 0, "frames": frameCount,
+            "duration": libraryMovie.duration ?? 0, "frames": frameCount, "lost_frames": recorded.lostFrameCount,
             "captured_at": Delivered.isoTime(libraryMovie.capturedAt),
             "device": device.name, "device_id": device.id, "bytes": libraryMovie.byteCount,
             "thumbnail_path": libraryMovie.thumbnailPath ?? JSONValue.null,
@@ -28,6 +28,13 @@ public struct KeptMovie: Sendable {
         ]
         if let failure = recorded.failure { record["error"] = failure.description }
         return record
+    }
+
+    /// A sentence for the user when the movie lacks frames the camera made; `nil` when it has them all.
+    public var lostFramesNote: String? {
+        guard recorded.lostFrameCount > 0 else { return nil }
+        return "the movie lacks \(recorded.lostFrameCount) of the camera's frames (it has \(frameCount)): this machine could not "
+            + "encode \(recorded.width)x\(recorded.height) as fast as they came; record a smaller --resolution or a lower rate"
     }
 }
 
