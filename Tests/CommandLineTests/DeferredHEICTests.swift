@@ -108,6 +108,32 @@ struct DeferredHEICTests {
         #expect(photos.filter { $0["codec"] as? String == "hevc" }.count == 2 && Self.spooled(camctl).isEmpty)
     }
 
+    @Test("A photo taken while another run's leftovers are finished is told of at once, not after them")
+    func leftoversWaitBehindNewPhotos() async throws {
+        let camctl = try Camctl()
+        // A burst of HEICs finished later, killed once a dozen are spooled: they are left processing.
+        let burst = try camctl.start(["capture", "--device", "test:snow", "--resolution", "640x480", "--count", "200", "--hevc"])
+        let spool = camctl.library.path("spool")
+        try await ChildProcess.offThePools {
+            let deadline = Date().addingTimeInterval(60)
+            while ((try? FileManager.default.contentsOfDirectory(atPath: spool)) ?? []).filter({ $0.hasSuffix(".pending") }).count < 12,
+                  Date() < deadline { usleep(20_000) }
+            burst.send(SIGKILL)
+        }
+        _ = await burst.finished()
+        let left = try camctl.photos().filter { $0["state"] as? String == "processing" }.count
+        #expect(left >= 12)
+        // The next run's JPEG is printed while the leftovers are still being finished, each
+        // taking a while with the slow encoder.
+        let next = try camctl.start(["capture", "--device", "test", "--resolution", "320x240"])
+        #expect(await next.output(containing: ".jpg\n", timeout: 60), "\(next.outputSoFar)")
+        let stillProcessing = try camctl.photos().filter { $0["state"] as? String == "processing" }.count
+        #expect(stillProcessing > 0, "\(left) left, none processing once the JPEG was told")
+        let result = await next.finished(timeout: 120)
+        #expect(result.status == 0 && result.standardOutput.split(separator: "\n").count == 1, "\(result.standardError)")
+        #expect(try camctl.photos().allSatisfy { $0["state"] as? String == "final" } && Self.spooled(camctl).isEmpty)
+    }
+
     @Test("A spooled frame damaged on disk: the proxy is kept as the photo, said in one sentence, exit 65")
     func damagedSpool() async throws {
         let pictures = try Self.largePicture(), picture = pictures.path("picture.png")

@@ -4,14 +4,16 @@ import PhotoLibrary
 /// Finishes the library's photos taken with deferred processing, one at a time, oldest first:
 /// reads each one's spooled frame, encodes its HEIC (``HEICFinisher``), and has the library put
 /// it in place of the proxy. Photos left processing by a process that ended first are finished
-/// too (``resume()``). A spooled frame that cannot be read or encoded leaves the proxy as the photo.
+/// too (``resume()``), after this process's own: those are told of as they are taken, and never
+/// wait behind another run's. A spooled frame that cannot be read or encoded leaves the proxy as
+/// the photo.
 ///
 /// It keeps a library connection of its own, so finishing never waits for the operator's.
 public actor PhotoFinishing {
-    /// A photo to finish (for one this process took, with what to tell of it once final), or a
-    /// picture delivered after photos still processing, to tell of after them.
+    /// A photo this process took to finish, with what to tell of it once final, or a picture
+    /// delivered after photos still processing, to tell of after them.
     private enum Job {
-        case finish(id: Int64, item: DeliveryItem?, device: (name: String, id: String)?)
+        case finish(id: Int64, item: DeliveryItem, device: (name: String, id: String))
         case tell(Delivered)
     }
 
@@ -20,9 +22,14 @@ public actor PhotoFinishing {
     private let finisher = HEICFinisher()
     private let report: (@Sendable (Delivered) throws -> Void)?
     private let events: AsyncStream<OperatorEvent>.Continuation
+    /// This process's photos to finish and pictures to tell of, in the order they were taken.
     private var queue: [Job] = []
+    /// Photos left processing by a process that ended first, finished when `queue` is empty.
+    private var leftovers: [Int64] = []
     private var queued = Set<Int64>()
     private var worker: Task<Void, Never>?
+    /// Whether a job of `queue` is under way (a photo of this process's being finished).
+    private var workingOnQueue = false
     private var idle: [CheckedContinuation<Void, Never>] = []
     /// The first failure of `report` (standard output refused), for ``drain()`` to hand on.
     private var reportFailure: (any Error)?
@@ -49,14 +56,19 @@ public actor PhotoFinishing {
     }
 
     /// Finishes a photo this process delivered as a proxy; `item` and `device` are what it was.
+    /// It is finished before the photos other runs left, and told of once final.
     func add(_ id: Int64, item: DeliveryItem, device: (name: String, id: String)) {
-        enqueue(.finish(id: id, item: item.withoutData(), device: device))
+        // Listed among those left by other runs when that listing came after its proxy.
+        leftovers.removeAll { $0 == id }
+        queued.insert(id)
+        queue.append(.finish(id: id, item: item.withoutData(), device: device))
+        startWorking()
     }
 
-    /// Tells of a picture after the photos delivered before it, when some are still processing;
-    /// returns false (nothing done) when none are.
+    /// Tells of a picture after the photos this process delivered before it, when some of those
+    /// are still processing; returns false (nothing done) when none are.
     func reportsInTurn(_ delivered: Delivered) -> Bool {
-        guard worker != nil, report != nil else { return false }
+        guard report != nil, !queue.isEmpty || workingOnQueue else { return false }
         queue.append(.tell(delivered.withoutData()))
         return true
     }
@@ -65,7 +77,8 @@ public actor PhotoFinishing {
     /// opened only when its spool holds a photo (so a start pays nothing when there is none).
     func resume(whenSpooled: Bool = true) {
         guard !whenSpooled || PhotoLibrary.hasSpooledPhotos(folder: folder), let photos = try? openLibrary().processingPhotos() else { return }
-        for photo in photos { enqueue(.finish(id: photo.id, item: nil, device: nil)) }
+        for photo in photos where queued.insert(photo.id).inserted { leftovers.append(photo.id) }
+        startWorking()
     }
 
     /// Returns once every photo given so far is finished, with the first failure of telling of
@@ -82,21 +95,29 @@ public actor PhotoFinishing {
         await finisher.stop()
     }
 
-    private func enqueue(_ job: Job) {
-        if case .finish(let id, _, _) = job, !queued.insert(id).inserted { return }
-        queue.append(job)
-        guard worker == nil else { return }
+    private func startWorking() {
+        guard worker == nil, !queue.isEmpty || !leftovers.isEmpty else { return }
         worker = Task { await work() }
     }
 
     private func work() async {
-        while !queue.isEmpty, !Task.isCancelled {
-            switch queue.removeFirst() {
-            case .finish(let id, let item, let device):
-                await finish(id, item: item, device: device)
+        while !Task.isCancelled {
+            if !queue.isEmpty {
+                switch queue.removeFirst() {
+                case .finish(let id, let item, let device):
+                    workingOnQueue = true
+                    await finish(id, item: item, device: device)
+                    workingOnQueue = false
+                    queued.remove(id)
+                case .tell(let delivered):
+                    tell(delivered)
+                }
+            } else if !leftovers.isEmpty {
+                let id = leftovers.removeFirst()
+                await finish(id, item: nil, device: nil)
                 queued.remove(id)
-            case .tell(let delivered):
-                tell(delivered)
+            } else {
+                break
             }
         }
         worker = nil
@@ -108,7 +129,11 @@ public actor PhotoFinishing {
         do {
             let library = try openLibrary()
             let photo = try library.photo(id: id)
-            guard photo.isProcessing else { return }
+            guard photo.isProcessing else {
+                // Finished meanwhile (as a leftover of another run, or by another process).
+                if photo.codec == "hevc", let item, let device { tellFinal(photo, item: item, device: device) }
+                return
+            }
             let final: LibraryPhoto
             do {
                 let pending = PendingHEVC(spooled: try library.pendingData(of: photo, limit: PendingHEVC.maximumSpoolBytes))
@@ -124,12 +149,16 @@ public actor PhotoFinishing {
             events.yield(.processed(final))
             // This process's own photos are told of as it tells of every photo it delivers.
             if let item, let device {
-                tell(Delivered(path: final.path, libraryPhoto: final, copy: nil,
-                               item: item.finished(codec: .hevc, byteCount: final.byteCount), device: device))
+                tellFinal(final, item: item, device: device)
             }
         } catch {
             events.yield(.processingFailed(id: id, reason: Self.sentence(error)))
         }
+    }
+
+    private func tellFinal(_ final: LibraryPhoto, item: DeliveryItem, device: (name: String, id: String)) {
+        tell(Delivered(path: final.path, libraryPhoto: final, copy: nil,
+                       item: item.finished(codec: .hevc, byteCount: final.byteCount), device: device))
     }
 
     /// Reports a picture; after a failure, nothing more (the front end's output is gone).
