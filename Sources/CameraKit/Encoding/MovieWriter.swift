@@ -226,10 +226,14 @@ final class MovieWriter: Sendable {
     /// Ends the sound's input. A sound track that got no sound (all of it came before the first
     /// frame) first gets a hundredth of a second of silence: a track without a sample leaves the
     /// file's index without the track's format, and no player reads the file then.
+    /// Ended once: by the silence watch or by ``finish(at:)``, whichever comes first.
     private static func endSound(_ input: AppSource, status: WriterStatus) {
+        guard !status.soundEnded.exchange(true, ordering: .acquiringAndReleasing) else { return }
         if !status.hasSound.load(ordering: .acquiring) {
             let span = ClockTime(.milliseconds(10))
-            if let silence = try? Buffer(count: 480 * 4, presentationTime: .zero, duration: span, initializingWith: { $0.initializeMemory(as: UInt8.self, repeating: 0) }) {
+            let bytes = 48_000 / 100 * 2 * 2  // a hundredth of a second of the microphone's 48 kHz 16-bit stereo
+            if let silence = try? Buffer(count: bytes, presentationTime: .zero, duration: span,
+                                         initializingWith: { $0.initializeMemory(as: UInt8.self, repeating: 0) }) {
                 try? input.push(silence, at: .zero, duration: span)
             }
         }
@@ -251,8 +255,9 @@ private final class WriterStatus: Sendable {
     let isEnding = Atomic<Bool>(false)
     /// Whether the microphone went silent without an error, ending the movie.
     let isSilent = Atomic<Bool>(false)
-    /// Whether any sound went into the movie.
+    /// Whether any sound went into the movie, and whether its input has ended.
     let hasSound = Atomic<Bool>(false)
+    let soundEnded = Atomic<Bool>(false)
     private let first = Mutex<(error: GStreamerError, isMicrophone: Bool)?>(nil)
 
     var error: GStreamerError? { first.withLock { $0?.error } }
