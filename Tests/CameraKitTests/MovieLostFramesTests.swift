@@ -35,7 +35,7 @@ struct MovieLostFramesTests {
         let bytes = await drained.value
         #expect(bytes > 0)
         // Six seconds of a 30 fps camera: what the movie has and what it lost are all its frames
-        // (one more lost when the frame that would end the movie was let go itself).
+        // (those let go after its last frame are past its end, and not counted).
         #expect(movie.lostFrameCount >= 10, "\(movie.lostFrameCount) lost, \(movie.frameCount) kept")
         #expect((180...181).contains(movie.frameCount + movie.lostFrameCount), "\(movie.lostFrameCount) lost, \(movie.frameCount) kept")
     }

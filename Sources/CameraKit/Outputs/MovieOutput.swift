@@ -51,8 +51,11 @@ public final class MovieOutput: Sendable {
         var lastTime: ClockTime?
         var frames = 0
         /// Frames the camera made while recording that the movie's queue let go: the encoder
-        /// could not take them as fast as they came.
+        /// could not take them as fast as they came. Those let go since the last frame taken
+        /// count once the next is taken (they came before it); after the last, those before
+        /// the recording's length count, the others were past the movie's end.
         var lostFrames = 0
+        var framesLetGo = 0
         var isPaused = false
         /// Whether the next frame is the first after a pause.
         var resuming = false
@@ -210,12 +213,18 @@ public final class MovieOutput: Sendable {
             }
             let elapsed = time.nanoseconds >= start.nanoseconds + recording.pausedSpan ? time.nanoseconds - start.nanoseconds - recording.pausedSpan : 0
             let movieTime = ClockTime(nanoseconds: max(elapsed, recording.lastTime.map { $0.nanoseconds + 1 } ?? 0))
-            if let limit = recording.settings.maximumDuration, recording.lastTime != nil, movieTime.seconds >= limit - 1e-6 {
+            if let limit = recording.settings.maximumDuration, let last = recording.lastTime, movieTime.seconds >= limit - 1e-6 {
+                // Of the frames let go since the last one taken, those the camera made before the
+                // movie's end are lost from it.
+                let beforeEnd = Int(((limit - last.seconds) / recording.frameDuration.seconds - 1e-3).rounded(.up)) - 1
+                recording.lostFrames += min(recording.framesLetGo, max(0, beforeEnd))
                 recording.ended = .reachedDuration
                 return .endsRecording
             }
             recording.lastTime = movieTime
             recording.frames += 1
+            recording.lostFrames += recording.framesLetGo
+            recording.framesLetGo = 0
             return .taken(writer: recording.writer, time: movieTime, duration: recording.frameDuration)
         }
         let taken: (writer: MovieWriter, time: ClockTime, duration: ClockTime)
@@ -262,14 +271,13 @@ public final class MovieOutput: Sendable {
         try? valve?.setProperty("drop", true)
     }
 
-    /// Counts a frame the movie's queue let go (it was full: the encoder lags by its length) as
-    /// lost, when a recording has taken its first frame and takes more. The queue lets its oldest
-    /// frame go, the next the movie would take, so what is counted lies between the movie's
-    /// frames. Called on the camera's streaming thread.
+    /// Notes a frame the movie's queue let go (it was full: the encoder lags by its length), when
+    /// a recording has taken its first frame and takes more. The queue lets its oldest frame go,
+    /// one after the frame the movie took last. Called on the camera's streaming thread.
     private func queueOverran() {
         state.withLock { state in
             guard let recording = state.recording, recording.start != nil, !recording.isPaused, recording.ended == nil else { return }
-            state.recording?.lostFrames += 1
+            state.recording?.framesLetGo += 1
         }
     }
 
