@@ -54,11 +54,46 @@ struct FormatSelectionTests {
     @Test("A size the camera lacks is refused with the list of what it offers")
     func sizeMissing() throws {
         let error = #expect(throws: CaptureError.self) {
-            try FormatSelection.choose(for: .medium, from: Self.capabilities(), camera: "C920")
+            try FormatSelection.choose(for: FormatRequest(parsing: "1280x720@30"), from: Self.capabilities(), camera: "C920")
         }
         #expect(error?.message == "C920 does not offer 1280x720 at 30 fps; it offers 640x480 YUY2 up to 30 fps, 1920x1080 YUY2 up to 5 fps, 2304x1536 YUY2 up to 2 fps, 1920x1080 MJPEG up to 30 fps, 640x480 MJPEG up to 30 fps")
         #expect(error?.remedy == .chooseOfferedFormat(["640x480 YUY2 up to 30 fps", "1920x1080 YUY2 up to 5 fps", "2304x1536 YUY2 up to 2 fps",
                                                       "1920x1080 MJPEG up to 30 fps", "640x480 MJPEG up to 30 fps"]))
+    }
+
+    @Test("A preset the camera lacks takes its best within it: the largest size at the rate, else the largest, else its smallest",
+          arguments: [
+        // A laptop's 720p camera: 720p MJPEG at 30 fps, not its 10 fps raw mode.
+        ("image/jpeg, width=(int)1280, height=(int)720, framerate=(fraction)30/1; "
+            + "video/x-raw, format=(string)YUY2, width=(int)1280, height=(int)720, framerate=(fraction)10/1; "
+            + "video/x-raw, format=(string)YUY2, width=(int)640, height=(int)480, framerate=(fraction)30/1",
+         "high", CaptureFormat(mediaType: "image/jpeg", width: 1280, height: 720, frameRate: Fraction(30))),
+        // A VGA camera.
+        ("video/x-raw, format=(string)YUY2, width=(int)640, height=(int)480, framerate=(fraction){ 30/1, 15/1 }",
+         "high", CaptureFormat(mediaType: "video/x-raw", pixelFormat: "YUY2", width: 640, height: 480, frameRate: Fraction(30))),
+        // Full HD only at 5 fps: a smaller size that runs at 30.
+        ("video/x-raw, format=(string)YUY2, width=(int)1920, height=(int)1080, framerate=(fraction)5/1; "
+            + "video/x-raw, format=(string)YUY2, width=(int)960, height=(int)540, framerate=(fraction)30/1",
+         "high", CaptureFormat(mediaType: "video/x-raw", pixelFormat: "YUY2", width: 960, height: 540, frameRate: Fraction(30))),
+        // Nothing within 640x480: the camera's smallest.
+        ("video/x-raw, format=(string)NV12, width=(int)3840, height=(int)2160, framerate=(fraction)30/1; "
+            + "video/x-raw, format=(string)NV12, width=(int)1920, height=(int)1200, framerate=(fraction)30/1",
+         "low", CaptureFormat(mediaType: "video/x-raw", pixelFormat: "NV12", width: 1920, height: 1200, frameRate: Fraction(30))),
+        // Within 720p, only slower than asked: its best rate there.
+        ("video/x-raw, format=(string)YUY2, width=(int)1280, height=(int)720, framerate=(fraction){ 15/1, 10/1 }",
+         "high", CaptureFormat(mediaType: "video/x-raw", pixelFormat: "YUY2", width: 1280, height: 720, frameRate: Fraction(15))),
+    ])
+    func presetFitsTheCamera(caps: String, preset: String, expected: CaptureFormat) throws {
+        let format = try FormatSelection.choose(for: FormatRequest(parsing: preset), from: VideoCapability.list(from: try Caps(caps)), camera: "camera")
+        #expect(format == expected)
+    }
+
+    @Test("A preset the camera offers is taken as it is; C920's medium is its 640x480, the largest within 720p")
+    func presetOffered() throws {
+        #expect(try FormatSelection.choose(for: .high, from: Self.capabilities(), camera: "C920")
+                == CaptureFormat(mediaType: "image/jpeg", width: 1920, height: 1080, frameRate: Fraction(30)))
+        #expect(try FormatSelection.choose(for: .medium, from: Self.capabilities(), camera: "C920")
+                == CaptureFormat(mediaType: "video/x-raw", pixelFormat: "YUY2", width: 640, height: 480, frameRate: Fraction(30)))
     }
 
     @Test("The photo preset takes the largest size")
@@ -68,7 +103,7 @@ struct FormatSelectionTests {
     }
 
     @Test("Resolutions parse from presets and WxH@FPS", arguments: [
-        ("high", FormatRequest(width: 1920, height: 1080, frameRate: Fraction(30))),
+        ("high", FormatRequest(width: 1920, height: 1080, frameRate: Fraction(30), fitsCamera: true)),
         ("640x480", FormatRequest(width: 640, height: 480)),
         ("1280X720@60", FormatRequest(width: 1280, height: 720, frameRate: Fraction(60))),
         ("1920x1080@29.97", FormatRequest(width: 1920, height: 1080, frameRate: Fraction(30000, 1001))),

@@ -53,23 +53,28 @@ public struct FormatRequest: Sendable, Equatable, CustomStringConvertible {
     public var frameRate: Fraction?
     /// What the camera is to send: `video/x-raw` or `image/jpeg` (MJPEG); `nil` lets camctl choose.
     public var mediaType: String?
+    /// Whether a camera that lacks the size runs at the largest size it offers within it (at the
+    /// rate where it can) instead of being refused: true for the presets, which ask for the best
+    /// up to their size, as a phone's session presets do; false for a size asked for exactly.
+    public var fitsCamera: Bool
 
     /// Makes a request.
-    public init(width: Int? = nil, height: Int? = nil, frameRate: Fraction? = nil, mediaType: String? = nil) {
+    public init(width: Int? = nil, height: Int? = nil, frameRate: Fraction? = nil, mediaType: String? = nil, fitsCamera: Bool = false) {
         self.width = width
         self.height = height
         self.frameRate = frameRate
         self.mediaType = mediaType
+        self.fitsCamera = fitsCamera
     }
 
     /// The largest size the camera offers, for stills.
     public static let photo = FormatRequest()
-    /// 1920x1080 at 30 fps.
-    public static let high = FormatRequest(width: 1920, height: 1080, frameRate: Fraction(30))
-    /// 1280x720 at 30 fps.
-    public static let medium = FormatRequest(width: 1280, height: 720, frameRate: Fraction(30))
-    /// 640x480 at 30 fps.
-    public static let low = FormatRequest(width: 640, height: 480, frameRate: Fraction(30))
+    /// 1920x1080 at 30 fps, or the camera's best within it.
+    public static let high = FormatRequest(width: 1920, height: 1080, frameRate: Fraction(30), fitsCamera: true)
+    /// 1280x720 at 30 fps, or the camera's best within it.
+    public static let medium = FormatRequest(width: 1280, height: 720, frameRate: Fraction(30), fitsCamera: true)
+    /// 640x480 at 30 fps, or the camera's best within it.
+    public static let low = FormatRequest(width: 640, height: 480, frameRate: Fraction(30), fitsCamera: true)
 
     /// Reads `photo`, `high`, `medium`, `low`, `WxH` or `WxH@FPS` (FPS may be `29.97` or `30000/1001`).
     public init(parsing text: String) throws(CaptureError) {

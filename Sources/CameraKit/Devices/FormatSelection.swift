@@ -20,8 +20,11 @@ public enum FormatSelection {
         guard !usable.isEmpty else {
             throw CaptureError(.formatUnavailable, "\(camera) offers no raw or MJPEG video that camctl can read")
         }
-        var candidates = usable.filter { request.mediaType == nil || $0.mediaType == request.mediaType }
-            .flatMap { capability in formats(of: capability, for: request) }
+        let kind = usable.filter { request.mediaType == nil || $0.mediaType == request.mediaType }
+        if request.fitsCamera, let fitted = fitted(request, to: kind) {
+            return try choose(for: fitted, from: capabilities, camera: camera)
+        }
+        var candidates = kind.flatMap { capability in formats(of: capability, for: request) }
         if request.width == nil, let largest = candidates.map({ $0.width * $0.height }).max() {
             candidates.removeAll { $0.width * $0.height < largest }  // the photo preset: the largest size first
         }
@@ -46,6 +49,29 @@ public enum FormatSelection {
             }
             return preference(lhs) < preference(rhs)
         }!
+    }
+
+    /// A preset's request for a camera that lacks its size at its rate: the largest size the
+    /// camera offers within it that reaches the rate, else the largest within it (at the usual
+    /// rate or the nearest below), else the camera's smallest size. `nil` when the camera offers
+    /// the size at the rate.
+    private static func fitted(_ request: FormatRequest, to capabilities: [VideoCapability]) -> FormatRequest? {
+        guard let width = request.width, let height = request.height, !capabilities.isEmpty else { return nil }
+        let reachesRate = { (capability: VideoCapability) in
+            request.frameRate.map { rate in capability.frameRates.maximum.map { $0.isAtLeast(rate) } ?? true } ?? true
+        }
+        guard !capabilities.contains(where: { $0.widths.contains(width) && $0.heights.contains(height) && reachesRate($0) }) else { return nil }
+        let offered = capabilities.map { capability in
+            (width: min(max(width, capability.widths.lowerBound), capability.widths.upperBound),
+             height: min(max(height, capability.heights.lowerBound), capability.heights.upperBound),
+             reachesRate: reachesRate(capability))
+        }
+        let area = { (size: (width: Int, height: Int, reachesRate: Bool)) in size.width * size.height }
+        let within = offered.filter { $0.width <= width && $0.height <= height }
+        guard let chosen = within.filter(\.reachesRate).max(by: { area($0) < area($1) }) ?? within.max(by: { area($0) < area($1) })
+                ?? offered.min(by: { area($0) < area($1) }) else { return nil }
+        return FormatRequest(width: chosen.width, height: chosen.height, frameRate: chosen.reachesRate ? request.frameRate : nil,
+                             mediaType: request.mediaType)
     }
 
     /// Whether `rate` is a better rate than `other` when none is asked for: at or below the usual
