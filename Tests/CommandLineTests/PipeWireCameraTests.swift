@@ -34,6 +34,34 @@ struct PipeWireCameraTests {
         #expect(times.count >= 30 && times.count <= 62 && (times.last ?? 0) < 2.25, "\(times.count) frames, the last at \(times.last ?? 0) s")
     }
 
+    @Test("A PipeWire microphone is listed and recorded: its tone as AAC beside the frames, the length of the movie; the default size fits the camera")
+    func recordPipeWireMicrophone() throws {
+        let folder = try TemporaryFolder()
+        let camctl = ChildProcess.buildFolder.appendingPathComponent("camctl").path
+        let listed = try PipeWireCamera.run(camctl, ["devices", "--microphones"], microphone: true)
+        #expect(listed.standardOutput.contains(PipeWireCamera.microphoneName), "\(listed.standardOutput)")
+        // No --resolution: the default preset (1080p30) takes this 640x480 camera's best.
+        let result = try PipeWireCamera.run(camctl, ["record", "--device", "pipewire test", "--audio", PipeWireCamera.microphoneName,
+                                                     "--duration", "3", "--library", folder.path("library"), "--json"], microphone: true)
+        #expect(result.status == 0, "\(result.standardError)")
+        let movie = try #require(Camctl.objects(result.standardOutput).first { $0["kind"] as? String == "movie" }, "\(result.standardOutput)")
+        #expect(movie["audio_codec"] as? String == "aac" && movie["width"] as? Int == 640 && movie["height"] as? Int == 480, "\(movie)")
+        let path = try #require(movie["path"] as? String)
+        let streams = try ChildProcess.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,codec_name,sample_rate,duration",
+                                                       "-of", "csv=p=0", path])
+        let audio = try #require(streams.standardOutput.split(separator: "\n").first { $0.contains("audio") }, "\(streams.standardOutput)")
+        let fields = audio.split(separator: ",")
+        #expect(fields.first == "aac" && fields.contains("48000"), "\(audio)")
+        // The sound runs with the frames, from the first to the last (the movie's duration within a tenth).
+        let seconds = Double(fields.last ?? "") ?? 0
+        #expect(abs(seconds - (movie["duration"] as? Double ?? 0)) < 0.1, "\(audio) against \(movie["duration"] ?? 0)")
+        // It is the tone, not silence: ffmpeg's mean volume of a 440 Hz sine at full scale is about -3 dB.
+        let volume = try ChildProcess.run("ffmpeg", ["-i", path, "-map", "0:a", "-af", "volumedetect", "-f", "null", "-"])
+        let mean = volume.standardError.split(separator: "\n").first { $0.contains("mean_volume") }
+        let decibels = mean.flatMap { Double($0.split(separator: " ").dropLast().last ?? "") } ?? -91
+        #expect(decibels > -40, "\(mean ?? "no mean volume")")
+    }
+
     @Test("--device front picks the camera that reports itself in front; back, which none reports, says so and lists them")
     func frontAndBack() throws {
         let folder = try TemporaryFolder()

@@ -3,13 +3,16 @@ import Synchronization
 
 /// A PipeWire daemon of the test's own, with a camera in it: a `videotestsrc` published as a
 /// `Video/Source` node, which the device monitor lists and `pipewiresrc` reads like a webcam
-/// shared through PipeWire.
+/// shared through PipeWire; and, when asked, a microphone: a virtual `Audio/Source` node that a
+/// 440 Hz tone is played into.
 ///
 /// Everything runs in child processes (a private runtime folder and D-Bus session bus), so nothing
 /// in the test process, nor any other test, sees this camera.
 public enum PipeWireCamera {
     /// The camera's display name.
     public static let name = "PipeWire test camera"
+    /// The microphone's display name.
+    public static let microphoneName = "PipeWire test microphone"
 
     /// Whether PipeWire, its session manager and GStreamer's PipeWire plugin are installed.
     public static var isAvailable: Bool {
@@ -19,9 +22,10 @@ public enum PipeWireCamera {
 
     /// Runs a program while the camera is published. With `unplugAfter`, the camera goes away that
     /// many seconds after its picture began to flow (a reader's stream runs: on a loaded machine the
-    /// program may take seconds to get there), and comes back `replugAfter` seconds later.
+    /// program may take seconds to get there), and comes back `replugAfter` seconds later. With
+    /// `microphone`, the microphone is there too, its tone flowing, before the program starts.
     public static func run(_ program: String, _ arguments: [String], location: String? = nil,
-                           unplugAfter: Double? = nil, replugAfter: Double = 2) throws -> ChildProcess.Result {
+                           unplugAfter: Double? = nil, replugAfter: Double = 2, microphone: Bool = false) throws -> ChildProcess.Result {
         let runtime = try TemporaryFolder()
         chmod(runtime.url.path, 0o700)  // as a login session's runtime folder
         let script = """
@@ -38,6 +42,22 @@ public enum PipeWireCamera {
                     >/dev/null 2>&1 & camera=$!
             }
             publish
+            tone=
+            if [ -n "$MICROPHONE" ]; then
+                # A virtual source (as a loopback microphone is), a tone played into its inputs.
+                pw-cli create-node adapter '{ factory.name=support.null-audio-sink node.name=camctl-test-mic node.description="\(microphoneName)" media.class=Audio/Source/Virtual audio.position=[FL FR] object.linger=true }' >/dev/null
+                ffmpeg -v error -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=600" -ac 2 -y "$XDG_RUNTIME_DIR/tone.wav"
+                pw-cat --playback --target 0 --properties '{ node.autoconnect=false node.name=camctl-test-tone }' "$XDG_RUNTIME_DIR/tone.wav" & tone=$!
+                for i in $(seq 600); do
+                    pw-link -i 2>/dev/null | grep -q camctl-test-mic:input_FR && pw-link -o 2>/dev/null | grep -q camctl-test-tone:output_FR && break
+                    sleep 0.1
+                done
+                pw-link camctl-test-tone:output_FL camctl-test-mic:input_FL && pw-link camctl-test-tone:output_FR camctl-test-mic:input_FR || {
+                    echo "the PipeWire test microphone's tone could not be linked" >&2
+                    kill -9 $tone $camera $manager $daemon $bus 2>/dev/null; wait
+                    exit 97
+                }
+            fi
             # Published once PipeWire lists its formats too: a camera found before them offers nothing.
             # A loaded machine may take many seconds to get there.
             published=
@@ -47,7 +67,7 @@ public enum PipeWireCamera {
             done
             if [ -z "$published" ]; then
                 echo "the PipeWire test camera was not published within a minute" >&2
-                kill -9 $camera $manager $daemon $bus 2>/dev/null; wait
+                kill -9 $tone $camera $manager $daemon $bus 2>/dev/null; wait
                 exit 97
             fi
             "$@" & program=$!
@@ -62,11 +82,12 @@ public enum PipeWireCamera {
             wait $program; status=$?
             # What PipeWire had when the program failed, to tell a camera gone from one never found.
             [ $status -ne 0 ] && pw-cli ls Node >&2 2>/dev/null
-            kill -9 $camera $manager $daemon $bus 2>/dev/null; wait  # -9: a test runner's children may inherit a blocked SIGTERM
+            kill -9 $tone $camera $manager $daemon $bus 2>/dev/null; wait  # -9: a test runner's children may inherit a blocked SIGTERM
             exit $status
             """
         var environment = ["XDG_RUNTIME_DIR": runtime.url.path, "REPLUG_AFTER": "\(replugAfter)"]
         if let unplugAfter { environment["UNPLUG_AFTER"] = "\(unplugAfter)" }
+        if microphone { environment["MICROPHONE"] = "1" }
         // One PipeWire daemon at a time: run side by side (each with its own runtime folder and
         // bus), a camera program once found no camera at all in its own daemon.
         return try oneAtATime.withLock { _ in
