@@ -1,6 +1,5 @@
 import CameraKit
 import Foundation
-import GStreamer
 import Glibc
 import TestSupport
 import Testing
@@ -17,12 +16,7 @@ struct MovieLostFramesTests {
         let reader = open(path, O_RDONLY | O_NONBLOCK)
         try #require(reader >= 0)
         defer { close(reader) }
-        var configuration = SessionConfiguration()
-        configuration.device = .testCamera()
-        configuration.format = FormatRequest(width: 320, height: 240, frameRate: Fraction(30))
-        configuration.movies = true
-        let session = CaptureSession(configuration: configuration)
-        try await session.start()
+        let session = try await CaptureSession.startedForMovies()
         try await session.movieOutput.startRecording(to: path, MovieSettings(maximumDuration: 6))
         try await Task.sleep(for: .seconds(4))
         // Photos are taken from the other branches while the movie's stalls.

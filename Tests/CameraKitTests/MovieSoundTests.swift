@@ -1,6 +1,5 @@
 import CameraKit
 import Foundation
-import GStreamer
 import TestSupport
 import Testing
 
@@ -9,12 +8,7 @@ struct MovieSoundTests {
     /// Records the test camera at 320x240 with `audio` to `path` until the recording ends by
     /// itself; the movie, and how long it all took.
     private static func recordUntilItEnds(with audio: MovieAudio, into path: String) async throws -> (movie: RecordedMovie, took: Duration) {
-        var configuration = SessionConfiguration()
-        configuration.device = .testCamera()
-        configuration.format = FormatRequest(width: 320, height: 240, frameRate: Fraction(30))
-        configuration.movies = true
-        let session = CaptureSession(configuration: configuration)
-        try await session.start()
+        let session = try await CaptureSession.startedForMovies()
         let started = ContinuousClock.now
         try await session.movieOutput.startRecording(to: path, MovieSettings(maximumDuration: 30, audio: audio))
         await session.movieOutput.recordingEnded()
