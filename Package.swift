@@ -80,7 +80,7 @@ let package = Package(
         // and the command-line tool.
         .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "CameraServer", "FleetControl", "MQTTClient", "PhotoLibrary", "HEIF", "PipelineScript", "FileSystem", "ImageMetadata", "JSON", "Processes", "Formatting", "CProcess"]),
         // Benchmarks against gst-launch-1.0 in the same run: swift run -c release camctl-bench
-        .executableTarget(name: "camctl-bench", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary", "Processes"]),
+        .executableTarget(name: "camctl-bench", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary", "HEIF", "Processes"]),
 
         // A helper process for the leak test: GStreamer's leak tracer reports only at
         // gst_deinit(), after which GStreamer cannot be used again in that process.

@@ -1,10 +1,12 @@
 import Foundation
+import HEIF
 import Processes
 
 /// Recording a 1920x1080@30 movie: camctl record's CPU time and peak memory against gst-launch-1.0
 /// encoding the same frames with the same x264 settings into the same fragmented MP4, and the
 /// time from the stop (SIGUSR2; gst-launch's end of stream on SIGINT) to the finished file; and the
-/// same recording with sound (a test tone as AAC) against gst-launch muxing both.
+/// same recording with sound (a test tone as AAC) against gst-launch muxing both; and the frames
+/// camctl's movie kept of those the camera made, against gst-launch's file of the same frames.
 struct MovieBenchmarks {
     let folder: String
     /// How long each recording runs.
@@ -22,6 +24,7 @@ struct MovieBenchmarks {
                                                                           "--duration", "\(seconds)", "--library", folder + "/library"],
                                                 folder: folder)
         let theirs = try ResourceBenchmarks.usage("/usr/bin/gst-launch-1.0", reference, folder: folder)
+        let kept = try frames(ofNewestMovieIn: folder + "/library"), theirsKept = try MovieFile(path: folder + "/gst.mp4").frameCount
         let name = "recording 1920x1080@30 H.264 for \(seconds) s (camctl record; gst-launch: videotestsrc horizontal-speed=4 ! x264enc, the same settings ! mp4mux fragmented ! filesink)"
         // With sound: camctl's test tone against audiotestsrc in gst-launch, both AAC at 128 kbit/s
         // from 48 kHz stereo, ten-millisecond buffers.
@@ -45,6 +48,9 @@ struct MovieBenchmarks {
                          reference: Measurement(samples: [theirs.cpuSeconds]), referenceName: "gst-launch-1.0").goal(ratioAtMost: 1.1),
             BenchmarkRow(name: "Peak memory, " + name, unit: "MiB", camctl: Measurement(samples: [ours.peakKiB / 1024]),
                          reference: Measurement(samples: [theirs.peakKiB / 1024]), referenceName: "gst-launch-1.0").goal(ratioAtMost: 1.3),
+            BenchmarkRow(name: "Frames in the movie of \(seconds * 30) the camera made, " + name, unit: "frames",
+                         camctl: Measurement(samples: [Double(kept)]), reference: Measurement(samples: [Double(theirsKept)]),
+                         referenceName: "gst-launch-1.0").goal(ratioAtLeast: 1),
             BenchmarkRow(name: "CPU time, " + soundName, unit: "CPU s", camctl: Measurement(samples: [oursSounding.cpuSeconds]),
                          reference: Measurement(samples: [theirsSounding.cpuSeconds]), referenceName: "gst-launch-1.0").goal(ratioAtMost: 1.1),
             BenchmarkRow(name: "Peak memory, " + soundName, unit: "MiB", camctl: Measurement(samples: [oursSounding.peakKiB / 1024]),
@@ -54,6 +60,13 @@ struct MovieBenchmarks {
                          reference: Measurement(samples: referenceStops.map { $0 * 1000 }),
                          referenceName: "gst-launch-1.0 -e, SIGINT"),
         ]
+    }
+
+    /// The frames of the movie last added to the library in `folder`.
+    private func frames(ofNewestMovieIn folder: String) throws -> Int {
+        let movies = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".mp4") }.sorted()
+        guard let newest = movies.last else { throw BenchmarkFailure("camctl record left no movie in \(folder)") }
+        return try MovieFile(path: folder + "/" + newest).frameCount
     }
 
     /// Starts a recording, stops it with `signal` three and a half seconds after it started, and
