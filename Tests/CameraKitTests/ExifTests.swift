@@ -3,7 +3,7 @@ import ImageMetadata
 import TestSupport
 import Testing
 
-@Suite("EXIF written in Swift", .timeLimit(.minutes(8)), .blocking)
+@Suite("EXIF written in Swift", .timeLimit(.minutes(5)), .blocking)
 struct ExifTests {
     static func sample() -> ExifMetadata {
         var exif = ExifMetadata()

@@ -5,7 +5,7 @@ import Testing
 
 /// JPEG segments and PNG headers written to break their readers: each is refused or read within
 /// bounds, never a trap, and pictures too large to decode are refused from their header alone.
-@Suite("Hostile JPEG segments and PNG headers", .timeLimit(.minutes(8)), .blocking)
+@Suite("Hostile JPEG segments and PNG headers", .timeLimit(.minutes(5)), .blocking)
 struct HostileImageTests {
     /// A JPEG start, an APP1 "Exif" segment with the given length field, and an end.
     static func jpeg(exifLength: Int) -> [UInt8] {

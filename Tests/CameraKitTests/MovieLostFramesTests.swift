@@ -4,7 +4,7 @@ import Glibc
 import TestSupport
 import Testing
 
-@Suite("A movie whose encoder falls behind the camera", .timeLimit(.minutes(8)), .aside)
+@Suite("A movie whose encoder falls behind the camera", .timeLimit(.minutes(5)), .aside)
 struct MovieLostFramesTests {
     @Test("Frames the movie's queue lets go while the file cannot be written are counted, and the preview goes on")
     func stalledWriterLosesCountedFrames() async throws {

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("A movie's sound from a microphone that goes quiet", .timeLimit(.minutes(8)), .aside)
+@Suite("A movie's sound from a microphone that goes quiet", .timeLimit(.minutes(5)), .aside)
 struct MovieSoundTests {
     /// Records the test camera at 320x240 with `audio` to `path` until the recording ends by
     /// itself; the movie, and how long it all took.

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("camctl-bench starts (the benchmarks themselves run by hand)", .timeLimit(.minutes(8)), .aside)
+@Suite("camctl-bench starts (the benchmarks themselves run by hand)", .timeLimit(.minutes(5)), .aside)
 struct BenchmarkSmokeTests {
     // The smallest group, so this test does not hold one of the test runner's two threads for long.
     @Test("The latency group runs and prints its row without writing BENCHMARKS.md")

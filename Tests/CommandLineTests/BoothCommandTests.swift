@@ -3,7 +3,7 @@ import Glibc
 import TestSupport
 import Testing
 
-@Suite("camctl booth's screen and keys", .timeLimit(.minutes(8)), .aside)
+@Suite("camctl booth's screen and keys", .timeLimit(.minutes(5)), .aside)
 struct BoothCommandTests {
     @Test("The booth shows each shot in its place of the strip for a moment after it is taken, then the composed strip")
     func boothSlots() throws {

@@ -3,7 +3,7 @@ import Glibc
 import TestSupport
 import Testing
 
-@Suite("camctl capture", .timeLimit(.minutes(8)), .aside)
+@Suite("camctl capture", .timeLimit(.minutes(5)), .aside)
 struct CaptureCommandTests {
     @Test("A capture goes into the library and to --output, as a JPEG other tools open")
     func captureIntoLibraryAndOutput() throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// Shell completions and the manual page, written from the parser's tables: each shell reads its
 /// script, completes what the commands accept, and the three agree with each other and the manual.
-@Suite("Shell completions and the manual page", .timeLimit(.minutes(8)), .aside)
+@Suite("Shell completions and the manual page", .timeLimit(.minutes(5)), .aside)
 struct CompletionsTests {
     static func script(_ shell: String) throws -> String {
         let result = try Camctl()("completions", shell)

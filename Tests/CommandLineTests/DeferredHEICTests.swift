@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("HEIC finished after the shot: a proxy at once, the HEIC in its place, nothing lost to a kill", .timeLimit(.minutes(8)), .aside)
+@Suite("HEIC finished after the shot: a proxy at once, the HEIC in its place, nothing lost to a kill", .timeLimit(.minutes(5)), .aside)
 struct DeferredHEICTests {
     /// The spool's files.
     static func spooled(_ camctl: Camctl) -> [String] {

@@ -4,7 +4,7 @@ import Testing
 
 /// Failures that were told wrongly: each now gives one sentence that says what happened and what
 /// to do, with the documented exit code, and loses nothing.
-@Suite("Failures told truly", .timeLimit(.minutes(8)), .aside)
+@Suite("Failures told truly", .timeLimit(.minutes(5)), .aside)
 struct FailureMessagesTests {
     static func write(_ text: String, to path: String) throws {
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))

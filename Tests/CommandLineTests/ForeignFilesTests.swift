@@ -4,7 +4,7 @@ import Testing
 
 /// Destinations camctl writes to that hold something else: it writes as `cp` does, never replaces
 /// a device, FIFO, folder or the library's own files, and leaves what is not its own alone.
-@Suite("Files that were not ours", .timeLimit(.minutes(8)), .aside)
+@Suite("Files that were not ours", .timeLimit(.minutes(5)), .aside)
 struct ForeignFilesTests {
     static func kind(_ path: String) -> mode_t? {
         var status = stat()

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("camctl capture --hevc writes HEIC that libheif, exiftool and ffmpeg judge", .timeLimit(.minutes(8)), .aside)
+@Suite("camctl capture --hevc writes HEIC that libheif, exiftool and ffmpeg judge", .timeLimit(.minutes(5)), .aside)
 struct HEICCaptureTests {
     @Test("A HEIC photo opens in heif-info and exiftool with its thumbnail, EXIF and Main Still Picture 4:2:0 8-bit")
     func heicCapture() throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// Inputs that crashed or hung camctl: each now ends in one sentence and a documented exit code,
 /// quickly, with the library as it was.
-@Suite("Hostile input: no crash, no hang", .timeLimit(.minutes(8)), .aside)
+@Suite("Hostile input: no crash, no hang", .timeLimit(.minutes(5)), .aside)
 struct HostileInputTests {
     /// What a failure printed: one line, starting with `camctl:`.
     static func expectOneSentence(_ result: ChildProcess.Result, _ status: Int32, containing text: String,

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Image options on the command line", .timeLimit(.minutes(8)), .aside)
+@Suite("Image options on the command line", .timeLimit(.minutes(5)), .aside)
 struct ImageOptionsTests {
     @Test("camctl filters lists every filter with what it does")
     func filtersListed() throws {
@@ -57,7 +57,7 @@ extension ImageOptionsTests {
     }
 }
 
-@Suite("Camera controls on the command line", .timeLimit(.minutes(8)), .aside)
+@Suite("Camera controls on the command line", .timeLimit(.minutes(5)), .aside)
 struct CameraControlOptionsTests {
     @Test("devices --controls says the test camera has no V4L2 controls")
     func listed() throws {

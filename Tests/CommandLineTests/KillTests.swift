@@ -4,7 +4,7 @@ import Testing
 
 /// camctl killed without warning while it saves photos: every photo it reported saved is in the
 /// library, whole, and nothing half-written is indexed.
-@Suite("Killed during a burst, nothing reported saved is lost", .timeLimit(.minutes(8)), .aside)
+@Suite("Killed during a burst, nothing reported saved is lost", .timeLimit(.minutes(5)), .aside)
 struct KillTests {
     @Test("20 SIGKILLs at random moments of JPEG bursts, HEIC ones encoded at once, and HEIC ones finished later, into one library")
     func randomKills() throws {

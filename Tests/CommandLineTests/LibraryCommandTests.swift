@@ -3,7 +3,7 @@ import Glibc
 import TestSupport
 import Testing
 
-@Suite("camctl library, devices and booth", .timeLimit(.minutes(8)), .aside)
+@Suite("camctl library, devices and booth", .timeLimit(.minutes(5)), .aside)
 struct LibraryCommandTests {
     @Test("list, show, export, delete and sheet work on what capture stored")
     func libraryActions() throws {

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("camctl overlay: a drawing over a photo", .timeLimit(.minutes(8)), .aside)
+@Suite("camctl overlay: a drawing over a photo", .timeLimit(.minutes(5)), .aside)
 struct OverlayCommandTests {
     /// A green 640x480 photo taken by camctl (with EXIF), and a red drawing of the same size with a
     /// transparent 200x200 hole in its middle.

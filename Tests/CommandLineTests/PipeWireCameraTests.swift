@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Cameras shared through PipeWire", .timeLimit(.minutes(8)), .aside,
+@Suite("Cameras shared through PipeWire", .timeLimit(.minutes(5)), .aside,
        .enabled(if: PipeWireCamera.isAvailable, "needs pipewire, wireplumber and gstreamer1.0-pipewire"))
 struct PipeWireCameraTests {
     @Test("A PipeWire camera is found by name and read through pipewiresrc")

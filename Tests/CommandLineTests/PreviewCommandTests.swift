@@ -3,7 +3,7 @@ import Glibc
 import TestSupport
 import Testing
 
-@Suite("camctl preview", .timeLimit(.minutes(8)), .aside)
+@Suite("camctl preview", .timeLimit(.minutes(5)), .aside)
 struct PreviewCommandTests {
     @Test("ximagesink on Xvfb shows the test pattern: a screenshot has its colours, not a black screen")
     func previewOnXvfb() throws {

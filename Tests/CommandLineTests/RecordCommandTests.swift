@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// One recording at a time: each keeps an x264 encoder busy, and a full run has timing tests beside it.
-@Suite("camctl record: movies in the library", .timeLimit(.minutes(8)), .aside, .serialized)
+@Suite("camctl record: movies in the library", .timeLimit(.minutes(5)), .aside, .serialized)
 struct RecordCommandTests {
     /// What ffprobe reads of a movie's video stream, every frame counted.
     static func probe(_ path: String) throws -> [String: String] {

@@ -57,7 +57,7 @@ private func contents(of camctl: Camctl) throws -> (files: [String], rows: [Stri
 /// bars; the same picture 5 pixels off leaves about 15, 40 pixels off about 35.
 let reviewedPictureBound = 12.0
 
-@Suite("Review before save", .timeLimit(.minutes(8)), .aside)
+@Suite("Review before save", .timeLimit(.minutes(5)), .aside)
 struct ReviewCommandTests {
     @Test("capture --review shows the photo as it will be saved; the line keep saves it")
     func reviewShowsThePhoto() throws {

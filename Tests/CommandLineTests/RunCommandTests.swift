@@ -3,7 +3,7 @@ import Glibc
 import TestSupport
 import Testing
 
-@Suite("camctl run: description files", .timeLimit(.minutes(8)), .aside)
+@Suite("camctl run: description files", .timeLimit(.minutes(5)), .aside)
 struct RunCommandTests {
     /// The repository's pipelines/ folder.
     static let pipelines: URL = {

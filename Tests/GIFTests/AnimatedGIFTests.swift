@@ -3,7 +3,7 @@ import GIF
 import TestSupport
 import Testing
 
-@Suite("Animated GIFs written in Swift, read by ffmpeg", .timeLimit(.minutes(8)), .blocking)
+@Suite("Animated GIFs written in Swift, read by ffmpeg", .timeLimit(.minutes(5)), .blocking)
 struct AnimatedGIFTests {
     /// The frames ffmpeg decodes from a GIF file, as RGB.
     static func decoded(_ gif: [UInt8], width: Int, height: Int) throws -> [[UInt8]] {

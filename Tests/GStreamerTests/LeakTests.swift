@@ -1,7 +1,7 @@
 import TestSupport
 import Testing
 
-@Suite("No GStreamer object outlives its Swift owner", .timeLimit(.minutes(8)), .aside)
+@Suite("No GStreamer object outlives its Swift owner", .timeLimit(.minutes(5)), .aside)
 struct LeakTests {
     static let tracerEnvironment = [
         "GST_TRACERS": "leaks",

@@ -3,7 +3,7 @@ import HEIF
 import TestSupport
 import Testing
 
-@Suite("Reading HEIF files: items and properties, and malformed input refused", .timeLimit(.minutes(8)), .blocking)
+@Suite("Reading HEIF files: items and properties, and malformed input refused", .timeLimit(.minutes(5)), .blocking)
 struct HEIFContentsTests {
     static let file: [UInt8] = {
         let image = HEIFImage(primary: .single(try! HEIFWriterTests.picture(640, 480)),

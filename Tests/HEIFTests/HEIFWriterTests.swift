@@ -3,7 +3,7 @@ import HEIF
 import TestSupport
 import Testing
 
-@Suite("HEIF files written in Swift open in libheif and exiftool", .timeLimit(.minutes(8)), .aside)
+@Suite("HEIF files written in Swift open in libheif and exiftool", .timeLimit(.minutes(5)), .aside)
 struct HEIFWriterTests {
     static func picture(_ width: Int, _ height: Int, pattern: String = "smpte") throws -> HEVCPicture {
         let (configuration, accessUnit) = try HEVCFixture.encode(width: width, height: height, pattern: pattern)

@@ -5,7 +5,7 @@ import Testing
 
 /// Movies read box by box: their size, frames and length, and how much of a cut file is whole;
 /// damaged and hostile movies are refused with a sentence, never a trap or a hang.
-@Suite("MP4 movies read, cut ones to their last whole fragment", .timeLimit(.minutes(8)), .aside)
+@Suite("MP4 movies read, cut ones to their last whole fragment", .timeLimit(.minutes(5)), .aside)
 struct MovieFileTests {
     /// A 2 s 320x240 movie at 30 fps in fragments of half a second, and the same unfragmented.
     static let fragmented = MovieFixture.movie(fragmentMilliseconds: 500)

@@ -2,7 +2,7 @@ import JSON
 import TestSupport
 import Testing
 
-@Suite("JSON values read from outside bytes and written as text", .timeLimit(.minutes(8)), .blocking)
+@Suite("JSON values read from outside bytes and written as text", .timeLimit(.minutes(5)), .blocking)
 struct JSONValueTests {
     @Test("Every kind of value is read, and numbers keep whether they were whole")
     func reads() throws {

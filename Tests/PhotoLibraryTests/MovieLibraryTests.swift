@@ -3,7 +3,7 @@ import PhotoLibrary
 import TestSupport
 import Testing
 
-@Suite("Movies in the library: kept when finished, recovered when cut short, untouched while recorded", .timeLimit(.minutes(8)), .aside)
+@Suite("Movies in the library: kept when finished, recovered when cut short, untouched while recorded", .timeLimit(.minutes(5)), .aside)
 struct MovieLibraryTests {
     /// A 2 s 320x240 fragmented movie (half-second fragments).
     static let movie = MovieFixture.movie(fragmentMilliseconds: 500)

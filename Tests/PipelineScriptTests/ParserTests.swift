@@ -2,7 +2,7 @@ import PipelineScript
 import TestSupport
 import Testing
 
-@Suite("The description-file parser", .timeLimit(.minutes(8)), .blocking)
+@Suite("The description-file parser", .timeLimit(.minutes(5)), .blocking)
 struct ParserTests {
     static func parse(_ text: String, overrides: [String: String] = [:]) throws(ScriptErrors) -> Parser.Result {
         try Parser.parse(Array(text.utf8), overrides: overrides, image: vocabulary)
@@ -165,7 +165,7 @@ struct ParserTests {
     }
 }
 
-@Suite("Hostile description files", .timeLimit(.minutes(8)), .blocking)
+@Suite("Hostile description files", .timeLimit(.minutes(5)), .blocking)
 struct HostileScriptTests {
     @Test("CRLF line ends are read as LF ones, with the same lines and columns")
     func crlf() throws {

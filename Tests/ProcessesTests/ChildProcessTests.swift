@@ -3,7 +3,7 @@ import Processes
 import struct TestSupport.Aside
 import Testing
 
-@Suite("Child processes and threads of their own", .timeLimit(.minutes(8)), .blocking)
+@Suite("Child processes and threads of their own", .timeLimit(.minutes(5)), .blocking)
 struct ChildProcessTests {
     @Test("A program's output is read to its end; a failing or missing program gives none")
     func output() {

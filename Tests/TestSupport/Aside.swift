@@ -31,8 +31,8 @@ extension Trait where Self == Aside {
 }
 
 /// A pool of threads of its own, started as jobs come, up to a limit. A test's time limit counts
-/// its wait for a thread (on CI its last tests start after nearly four minutes), so the suites
-/// that use one allow eight minutes. Jobs run newest first (see `nextJob`).
+/// its wait for a thread, so the suites that use one allow five minutes. Jobs run newest first
+/// (see `nextJob`).
 private final class AsideExecutor: TaskExecutor, @unchecked Sendable {
     // @unchecked Sendable: the jobs, the idle workers and the count are only touched under `lock`.
     static let children = AsideExecutor(limit: 3, name: "aside")
