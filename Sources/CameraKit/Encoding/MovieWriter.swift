@@ -120,7 +120,9 @@ final class MovieWriter: Sendable {
         self.microphone = microphone
         silenceWatch = Task { [status] in
             while !Task.isCancelled, !status.isEnding.load(ordering: .acquiring) {
-                if microphone.silence > Self.longestSilence {
+                // Counted from the movie's first frame at the earliest: a recording whose first
+                // frame is slow to come (a busy machine, a camera waking) is not cut before it starts.
+                if let sinceFirstFrame = status.sinceFirstFrame, min(microphone.silence, sinceFirstFrame) > Self.longestSilence {
                     status.isSilent.store(true, ordering: .releasing)
                     Self.endSound(soundInput, status: status)
                     return
@@ -169,6 +171,7 @@ final class MovieWriter: Sendable {
         guard status.error == nil, !status.isSilent.load(ordering: .acquiring), !status.isEnding.load(ordering: .acquiring) else { return false }
         do {
             try source.push(buffer, at: time, duration: duration)
+            status.framePushed()
             return true
         } catch {
             // A frame that meets the stream's end, asked for meanwhile, is simply not in the movie.
@@ -259,6 +262,15 @@ private final class WriterStatus: Sendable {
     let hasSound = Atomic<Bool>(false)
     let soundEnded = Atomic<Bool>(false)
     private let first = Mutex<(error: GStreamerError, isMicrophone: Bool)?>(nil)
+    private let firstFrame = Mutex<ContinuousClock.Instant?>(nil)
+
+    /// How long ago the movie's first frame went in; `nil` before it did.
+    var sinceFirstFrame: Duration? { firstFrame.withLock { $0.map { .now - $0 } } }
+
+    /// Notes a frame gone in; the first one's instant is kept.
+    func framePushed() {
+        firstFrame.withLock { $0 = $0 ?? .now }
+    }
 
     var error: GStreamerError? { first.withLock { $0?.error } }
 
