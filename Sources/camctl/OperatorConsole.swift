@@ -172,7 +172,7 @@ final class OperatorConsole: Sendable {
                         Console.progress(String(printf: "%d frames, %.2f seconds, %dx%d", kept.frameCount, kept.libraryMovie.duration ?? 0,
                                                 kept.libraryMovie.width, kept.libraryMovie.height))
                     }
-                    if let note = kept.lostFramesNote { Console.note(note) }
+                    if kept.recorded.lostFrameCount > 0 { Console.note(Self.lostFramesNote(kept)) }
                     if let failure = kept.recorded.failure { movie.keep(CommandFailure(failure)) }
                 } catch {
                     movie.keep(error as? CommandFailure ?? CommandFailure("the movie was kept, but could not be reported", exitCode: .ioError))
@@ -205,6 +205,12 @@ final class OperatorConsole: Sendable {
         await session.stop()
         try await finishProcessing()
         try kept.get()
+    }
+
+    /// What to tell when a movie lacks frames the camera made: the encoder could not keep up.
+    private static func lostFramesNote(_ movie: KeptMovie) -> String {
+        "the movie lacks \(movie.recorded.lostFrameCount) of the camera's frames (it has \(movie.frameCount)): this machine could not "
+            + "encode \(movie.recorded.width)x\(movie.recorded.height) as fast as they came; record a smaller --resolution or a lower rate"
     }
 
     /// Copies a kept movie to `path` (`-`: standard output).

@@ -119,10 +119,12 @@ final class MovieWriter: Sendable {
         }
         self.microphone = microphone
         silenceWatch = Task { [status] in
+            // Silence counts from the movie's first frame at the earliest: a recording whose first
+            // frame is slow to come (a busy machine, a camera waking) is not cut before it starts.
+            var firstFrameSeen: ContinuousClock.Instant?
             while !Task.isCancelled, !status.isEnding.load(ordering: .acquiring) {
-                // Counted from the movie's first frame at the earliest: a recording whose first
-                // frame is slow to come (a busy machine, a camera waking) is not cut before it starts.
-                if let sinceFirstFrame = status.sinceFirstFrame, min(microphone.silence, sinceFirstFrame) > Self.longestSilence {
+                if firstFrameSeen == nil, status.hasFrames.load(ordering: .acquiring) { firstFrameSeen = .now }
+                if let firstFrameSeen, min(microphone.silence, .now - firstFrameSeen) > Self.longestSilence {
                     status.isSilent.store(true, ordering: .releasing)
                     Self.endSound(soundInput, status: status)
                     return
@@ -171,7 +173,7 @@ final class MovieWriter: Sendable {
         guard status.error == nil, !status.isSilent.load(ordering: .acquiring), !status.isEnding.load(ordering: .acquiring) else { return false }
         do {
             try source.push(buffer, at: time, duration: duration)
-            status.framePushed()
+            if !status.hasFrames.load(ordering: .relaxed) { status.hasFrames.store(true, ordering: .releasing) }
             return true
         } catch {
             // A frame that meets the stream's end, asked for meanwhile, is simply not in the movie.
@@ -261,16 +263,9 @@ private final class WriterStatus: Sendable {
     /// Whether any sound went into the movie, and whether its input has ended.
     let hasSound = Atomic<Bool>(false)
     let soundEnded = Atomic<Bool>(false)
+    /// Whether a frame went into the movie.
+    let hasFrames = Atomic<Bool>(false)
     private let first = Mutex<(error: GStreamerError, isMicrophone: Bool)?>(nil)
-    private let firstFrame = Mutex<ContinuousClock.Instant?>(nil)
-
-    /// How long ago the movie's first frame went in; `nil` before it did.
-    var sinceFirstFrame: Duration? { firstFrame.withLock { $0.map { .now - $0 } } }
-
-    /// Notes a frame gone in; the first one's instant is kept.
-    func framePushed() {
-        firstFrame.withLock { $0 = $0 ?? .now }
-    }
 
     var error: GStreamerError? { first.withLock { $0?.error } }
 

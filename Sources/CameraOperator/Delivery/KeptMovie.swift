@@ -29,13 +29,6 @@ public struct KeptMovie: Sendable {
         if let failure = recorded.failure { record["error"] = failure.description }
         return record
     }
-
-    /// A sentence for the user when the movie lacks frames the camera made; `nil` when it has them all.
-    public var lostFramesNote: String? {
-        guard recorded.lostFrameCount > 0 else { return nil }
-        return "the movie lacks \(recorded.lostFrameCount) of the camera's frames (it has \(frameCount)): this machine could not "
-            + "encode \(recorded.width)x\(recorded.height) as fast as they came; record a smaller --resolution or a lower rate"
-    }
 }
 
 extension MovieEnding {
