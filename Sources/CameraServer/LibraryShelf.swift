@@ -3,6 +3,7 @@ import Checksums
 import FileSystem
 import FoundationEssentials
 import Glibc
+import HTTPServer
 import PhotoLibrary
 
 /// The library as the API reads it: pages of photos, one photo, its files, and deletion. One
@@ -27,7 +28,7 @@ actor LibraryShelf {
     func checksummed(after id: Int64, limit: Int) throws(LibraryError) -> (photos: [(LibraryPhoto, sha256: String)], more: Bool) {
         let photos = try library.photos(after: id, limit: limit + 1)
         let listed = photos.prefix(limit).compactMap { photo -> (LibraryPhoto, sha256: String)? in
-            guard let data = try? RegularFile.contents(of: photo.path, limit: Int.max) else { return nil }
+            guard let data = try? library.contents(of: photo) else { return nil }
             return (photo, SHA256.hash(data).hexDigits)
         }
         return (listed, photos.count > limit)
@@ -35,6 +36,12 @@ actor LibraryShelf {
 
     func photo(id: Int64) throws(LibraryError) -> LibraryPhoto {
         try library.photo(id: id)
+    }
+
+    /// A photo's file, or its thumbnail, to send; `nil` when it is missing or not a regular file
+    /// (a link or a FIFO put in its place is never followed or waited on).
+    func file(of photo: LibraryPhoto, thumbnail: Bool = false) -> HTTPFile? {
+        (try? library.openFile(of: photo, thumbnail: thumbnail)).flatMap(HTTPFile.init(descriptor:))
     }
 
     func delete(id: Int64) throws(LibraryError) {

@@ -95,11 +95,11 @@ struct Router: Sendable {
             return HTTPResponse(type: "image/svg+xml", bytes: svg, headers: [("Cache-Control", "private, max-age=3600")])
         case ("GET", "file"):
             let photo = try await photo(id)
-            return try Self.file(photo.path, type: photo.mediaType)
+            return try await file(of: photo, type: photo.mediaType)
         case ("GET", "thumbnail"):
             let photo = try await photo(id)
-            guard let thumbnail = photo.thumbnailPath else { throw APIError.notFound("photo \(id) has no thumbnail") }
-            return try Self.file(thumbnail, type: "image/jpeg")
+            guard photo.thumbnailPath != nil else { throw APIError.notFound("photo \(id) has no thumbnail") }
+            return try await file(of: photo, thumbnail: true, type: "image/jpeg")
         case ("DELETE", ""):
             let number = try Self.photoNumber(id)
             let shelf = try library()
@@ -160,12 +160,12 @@ struct Router: Sendable {
     private func guestDownload(_ part: String, thumbnail: Bool) async throws(APIError) -> HTTPResponse {
         let missing = APIError.notFound("this download link is not valid")
         guard let links, let id = links.photo(named: part), let shelf, let photo = try? await shelf.photo(id: id),
-              let path = thumbnail ? photo.thumbnailPath : photo.path else { throw missing }
+              !thumbnail || photo.thumbnailPath != nil else { throw missing }
         let type = thumbnail ? "image/jpeg" : photo.mediaType
         let name = "camctl-\(photo.id)\(thumbnail ? "-thumbnail" : "").\(thumbnail ? "jpg" : URL(fileURLWithPath: photo.path).pathExtension)"
         do {
-            return try Self.file(path, type: type, headers: [("Content-Disposition", "attachment; filename=\"\(name)\""),
-                                                             ("Cache-Control", "private, max-age=86400")])
+            return try await file(of: photo, thumbnail: thumbnail, type: type,
+                                  headers: [("Content-Disposition", "attachment; filename=\"\(name)\""), ("Cache-Control", "private, max-age=86400")])
         } catch {
             throw missing
         }
@@ -241,8 +241,10 @@ struct Router: Sendable {
     }
 
     /// A library file sent from disk as it is read (a movie is never whole in memory).
-    private static func file(_ path: String, type: String, headers: [(name: String, value: String)] = [("Cache-Control", "private, max-age=3600")]) throws(APIError) -> HTTPResponse {
-        guard let file = HTTPFile(path: path) else {
+    /// A photo's file or thumbnail as the response's body, read from the library as it reads its own files.
+    private func file(of photo: LibraryPhoto, thumbnail: Bool = false, type: String,
+                      headers: [(name: String, value: String)] = [("Cache-Control", "private, max-age=3600")]) async throws(APIError) -> HTTPResponse {
+        guard let file = await (try library()).file(of: photo, thumbnail: thumbnail) else {
             throw APIError.notFound("the photo's file is missing from the library")
         }
         return HTTPResponse(status: 200, headers: [("Content-Type", type)] + headers, body: .file(file))

@@ -99,6 +99,7 @@ public enum DurableFile {
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw WriteError(path: path, code: errno) }
         var failure = fill(descriptor)
+        if failure == 0, !exclusive { keepOwnership(of: path, on: descriptor) }
         if failure == 0, syncing, fsync(descriptor) != 0 { failure = errno }
         close(descriptor)
         if failure == 0 {
@@ -117,6 +118,20 @@ public enum DurableFile {
         if syncing { syncFolder(folder) }
     }
 
+    /// Gives the file being written the permissions, owner and group of the regular file it is to
+    /// replace, as `cp` keeps them by writing into it: a private file stays private. Where this
+    /// user may not give the file its owner (only root may), the group is kept if it can be, else
+    /// the group's permissions are dropped, so no one gains access.
+    private static func keepOwnership(of path: String, on descriptor: Int32) {
+        var replaced = stat()
+        guard lstat(path, &replaced) == 0, replaced.st_mode & S_IFMT == S_IFREG else { return }
+        var permissions = replaced.st_mode & 0o777
+        if fchown(descriptor, replaced.st_uid, replaced.st_gid) != 0, fchown(descriptor, uid_t.max, replaced.st_gid) != 0 {
+            permissions &= ~0o070
+        }
+        fchmod(descriptor, permissions)
+    }
+
     /// Fails early, before a camera starts, when the folder `path` would go in is missing or not writable.
     public static func checkWritable(_ path: String) throws(WriteError) {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
@@ -126,9 +141,10 @@ public enum DurableFile {
         guard access(folder, W_OK) == 0 else { throw WriteError(path: path, code: errno) }
     }
 
-    /// Whether a file name is one of our temporary files (left behind only by a crash).
-    public static func isTemporary(_ name: String) -> Bool {
-        name.hasPrefix(".") && name.hasSuffix(".tmp")
+    /// The name of the file a temporary file of ours (`.NAME.PID.RANDOM.tmp`, left behind only by
+    /// a crash) was writing; `nil` for any other name.
+    public static func writtenName(ofTemporary name: String) -> String? {
+        name.wholeMatch(of: /\.(.+)\.[0-9]+\.[0-9]+\.tmp/).map { String($0.1) }
     }
 
     /// Flushes a folder's entries (a rename or unlink in it) to disk.

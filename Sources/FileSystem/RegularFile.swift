@@ -23,6 +23,16 @@ public enum RegularFile {
         public let path: String
         public let kind: Kind
 
+        public init(path: String, kind: Kind) {
+            (self.path, self.kind) = (path, kind)
+        }
+
+        /// The error an `open` of `path` failed with: a link met where links are not followed
+        /// (`ELOOP`) is told as what it is.
+        init(path: String, code: Int32) {
+            self.init(path: path, kind: code == ELOOP ? .notRegular("a symbolic link") : RegularFile.kind(of: code))
+        }
+
         /// What is wrong, in words, without the path.
         public var reason: String {
             switch kind {
@@ -55,6 +65,14 @@ public enum RegularFile {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw ReadError(path: path, kind: .system(errno)) }
         try requireRegular(status, path: path)
+        return try contents(of: descriptor, path: path, limit: limit)
+    }
+
+    /// The whole of the regular file open at `descriptor` (named `path` in errors), refused when
+    /// it is larger than `limit` bytes.
+    public static func contents(of descriptor: Int32, path: String, limit: Int) throws(ReadError) -> [UInt8] {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw ReadError(path: path, kind: .system(errno)) }
         guard Int(status.st_size) <= limit else { throw ReadError(path: path, kind: .tooLarge(limit: limit)) }
         var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
         var filled = 0
@@ -69,7 +87,7 @@ public enum RegularFile {
         return bytes
     }
 
-    private static func requireRegular(_ status: stat, path: String) throws(ReadError) {
+    static func requireRegular(_ status: stat, path: String) throws(ReadError) {
         let what: String? = switch status.st_mode & S_IFMT {
         case S_IFREG: nil
         case S_IFDIR: "a folder"
@@ -80,7 +98,7 @@ public enum RegularFile {
         if let what { throw ReadError(path: path, kind: .notRegular(what)) }
     }
 
-    private static func kind(of code: Int32) -> ReadError.Kind {
+    static func kind(of code: Int32) -> ReadError.Kind {
         switch code {
         case ENOENT, ENOTDIR: .missing
         case EACCES, EPERM: .permissionDenied

@@ -27,9 +27,14 @@ public struct MovieFile: Sendable, Equatable {
     ///
     /// - Throws: ``HEIFError`` when it cannot be read or is not an MP4 movie with a video track.
     public init(path: String) throws(HEIFError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw HEIFError("\(path) could not be opened: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
+        try self.init(descriptor: descriptor, path: path)
+    }
+
+    /// Reads the movie open at `descriptor` (named `path` in errors), which stays open.
+    public init(descriptor: Int32, path: String) throws(HEIFError) {
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { throw HEIFError("\(path) is not a file") }
         try self.init(length: Int(status.st_size)) { offset, count throws(HEIFError) in

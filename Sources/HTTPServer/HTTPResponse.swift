@@ -33,10 +33,17 @@ public final class HTTPFile: Sendable {
     public let size: Int
     private let handedOver = Atomic<Bool>(false)
 
-    /// Opens the regular file at `path`; `nil` when it is missing, unreadable or not a regular file.
-    public init?(path: String) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    /// Opens the regular file at `path`; `nil` when it is missing, unreadable or not a regular file
+    /// (a FIFO is refused, never waited on).
+    public convenience init?(path: String) {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else { return nil }
+        self.init(descriptor: descriptor)
+    }
+
+    /// Takes over a descriptor open to read a file (closed here); `nil`, and the descriptor
+    /// closed, when it is not a regular file.
+    public init?(descriptor: Int32) {
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
             close(descriptor)

@@ -44,6 +44,9 @@ public struct LibraryPhoto: Sendable, Equatable {
 
     /// The photo file's name in the library folder.
     public var fileName: String { path.split(separator: "/").last.map(String.init) ?? path }
+
+    /// The thumbnail's name in the library's `thumbnails/` folder.
+    var thumbnailName: String? { thumbnailPath.flatMap { $0.split(separator: "/").last.map(String.init) } }
 }
 
 /// A photo (or a short movie made whole in memory, such as a booth's clip) to add to the library:

@@ -83,7 +83,9 @@ extension PhotoLibrary {
         var written: [String] = []
         do {
             return try database.writeTransaction { () throws -> LibraryPhoto in
-                let movie = try Self.keepWhole(recording.path)
+                let descriptor = try openRecording(recording.name)
+                defer { close(descriptor) }
+                let movie = try Self.keepWhole(descriptor, path: recording.path)
                 guard movie.frameCount > 0 else {
                     unlink(recording.path)
                     throw LibraryError(.notFound, "the recording has no whole frame, so no movie was kept")
@@ -116,14 +118,12 @@ extension PhotoLibrary {
         }
     }
 
-    /// Cuts a movie file to its whole part and makes it durable; returns what it holds.
-    static func keepWhole(_ path: String) throws -> MovieFile {
-        let movie = try MovieFile(path: path)
+    /// Cuts the movie file open at `descriptor` (read and write) to its whole part and makes it
+    /// durable; returns what it holds.
+    static func keepWhole(_ descriptor: Int32, path: String) throws -> MovieFile {
+        let movie = try MovieFile(descriptor: descriptor, path: path)
         var status = stat()
-        guard stat(path, &status) == 0 else { throw DurableFile.WriteError(path: path, code: errno) }
-        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw DurableFile.WriteError(path: path, code: errno) }
-        defer { close(descriptor) }
+        guard fstat(descriptor, &status) == 0 else { throw DurableFile.WriteError(path: path, code: errno) }
         if Int(status.st_size) > movie.wholeLength, ftruncate(descriptor, off_t(movie.wholeLength)) != 0 {
             throw DurableFile.WriteError(path: path, code: errno)
         }
@@ -131,24 +131,33 @@ extension PhotoLibrary {
         return movie
     }
 
+    /// Opens a recording in `recordings/` to be read and cut, never through a link.
+    func openRecording(_ name: String) throws -> Int32 {
+        do {
+            return try ConfinedFile.open("recordings/" + name, in: folder, writing: true)
+        } catch {
+            throw DurableFile.WriteError(path: error.path, code: ENOENT)
+        }
+    }
+
     /// Keeps the recordings no process holds any more (their process ended without finishing
     /// them) as movies, cut to their whole part; a recording without a whole frame is removed.
     /// Run inside reconciling's transaction.
     func recoverRecordings(into found: inout Reconciliation) throws {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: recordingFolder) else { return }
+        let names = ConfinedFile.names(in: "recordings", of: folder)
         for name in names.sorted() where Self.isPhotoFile(Self.stem(of: name) + ".mp4") && name.hasSuffix(".reserve")
             && !names.contains(Self.stem(of: name) + ".mp4") {
-            if unlink(recordingFolder + "/" + name) == 0 { found.removedLeftovers += 1 }  // its recording was kept
+            if try ConfinedFile.remove("recordings/" + name, in: folder) { found.removedLeftovers += 1 }  // its recording was kept
         }
         for name in names.sorted() where Self.isPhotoFile(name) && name.hasSuffix(".mp4") {
             let path = recordingFolder + "/" + name
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-            guard descriptor >= 0 else { continue }
+            guard let descriptor = try? openRecording(name) else { continue }
             defer { close(descriptor) }
             guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { continue }  // still being recorded
-            unlink(Self.reservePath(of: path))
-            guard let movie = try? Self.keepWhole(path), movie.frameCount > 0, access(folder + "/" + name, F_OK) != 0 else {
-                if unlink(path) == 0 { found.removedLeftovers += 1 }
+            try ConfinedFile.remove("recordings/" + Self.reservePath(of: name), in: folder)
+            guard let movie = try? Self.keepWhole(descriptor, path: path), movie.frameCount > 0,
+                  ConfinedFile.status(of: name, in: folder) == nil else {
+                if try ConfinedFile.remove("recordings/" + name, in: folder) { found.removedLeftovers += 1 }
                 continue
             }
             guard rename(path, folder + "/" + name) == 0 else { continue }
@@ -164,5 +173,4 @@ extension PhotoLibrary {
             found.recoveredMovies.append(try photo(id: id))
         }
     }
-
 }

@@ -12,13 +12,7 @@ extension PhotoLibrary {
     /// Whether the library in `folder` has photos spooled to be finished, without opening it: a
     /// look at its spool folder, which is cheap enough for every start.
     public static func hasSpooledPhotos(folder: String) -> Bool {
-        guard let spool = opendir(folder + "/spool") else { return false }
-        defer { closedir(spool) }
-        while let entry = readdir(spool) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasSuffix(".pending") { return true }
-        }
-        return false
+        ConfinedFile.names(in: "spool", of: folder).contains(where: isSpooled)
     }
 
     /// The photos whose final file is still to be made, oldest first.
@@ -31,11 +25,10 @@ extension PhotoLibrary {
     ///
     /// - Throws: ``LibraryError/Kind/notFound`` when there is none to read.
     public func pendingData(of photo: LibraryPhoto, limit: Int) throws(LibraryError) -> [UInt8] {
-        let path = spoolFolder + "/" + Self.spoolName(for: photo.fileName)
         do {
-            return try RegularFile.contents(of: path, limit: limit)
+            return try ConfinedFile.contents(of: "spool/" + Self.spoolName(for: photo.fileName), in: folder, limit: limit)
         } catch {
-            throw LibraryError(.notFound, "photo \(photo.id)'s spooled frame \(path) could not be read (\(error.reason))")
+            throw LibraryError(.notFound, "photo \(photo.id)'s spooled frame \(error.path) could not be read (\(error.reason))")
         }
     }
 
@@ -64,8 +57,8 @@ extension PhotoLibrary {
             throw Self.libraryError(error, index: indexPath, doing: "photo \(id) could not be finished")
         }
         guard finished else { return try self.photo(id: id) }
-        if name != photo.fileName { unlink(photo.path) }
-        unlink(spoolFolder + "/" + Self.spoolName(for: photo.fileName))
+        if name != photo.fileName { _ = try? ConfinedFile.remove(photo.fileName, in: folder) }
+        _ = try? ConfinedFile.remove("spool/" + Self.spoolName(for: photo.fileName), in: folder)
         DurableFile.syncFolder(folder)
         return try self.photo(id: id)
     }
@@ -80,7 +73,7 @@ extension PhotoLibrary {
         } catch {
             throw LibraryError(error, index: indexPath)
         }
-        unlink(spoolFolder + "/" + Self.spoolName(for: photo.fileName))
+        _ = try? ConfinedFile.remove("spool/" + Self.spoolName(for: photo.fileName), in: folder)
         return try self.photo(id: id)
     }
 

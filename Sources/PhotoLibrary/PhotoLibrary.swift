@@ -20,7 +20,7 @@ public final class PhotoLibrary {
     public let folder: String
     /// What opening the library found and repaired.
     public private(set) var reconciliation = Reconciliation()
-    /// Whether the library was opened only to be read (its folder or index may not be written).
+    /// Whether the library was opened only to be read: nothing in its folder is written.
     public let isReadOnly: Bool
 
     let database: Database
@@ -48,23 +48,29 @@ public final class PhotoLibrary {
 
     /// Opens the library in `folder`, creating it if needed, and reconciles files and rows.
     ///
-    /// With `forReading`, a library whose folder or index may not be written (read-only, another
-    /// user's) is opened read-only instead of refused: it can be listed and copied from, and is
-    /// reconciled the next time it is opened by someone who may write it.
+    /// With `forReading`, the library is only read: nothing in its folder is created, repaired or
+    /// removed (a library not made yet reads as empty), and it is reconciled the next time it is
+    /// opened to be written.
     public init(folder: String, forReading: Bool = false) throws(LibraryError) {
         guard !folder.isEmpty else { throw LibraryError(.cannotCreate, "the library folder's name is empty; name a folder") }
         self.folder = folder
         let index = folder + "/library.sqlite"
         try Self.checkKinds(folder: folder, index: index)
-        isReadOnly = forReading && FileManager.default.fileExists(atPath: index) && !Self.mayWrite(folder: folder, index: index)
-        if isReadOnly {
+        isReadOnly = forReading
+        if forReading {
             do {
-                database = try Database(readingOnly: index)
+                if access(index, F_OK) == 0 {
+                    database = try Database(readingOnly: index)
+                } else {
+                    database = try Database(path: ":memory:")
+                    try database.execute(Self.schema)
+                }
             } catch {
                 throw LibraryError(error, index: index)
             }
             return
         }
+        try Self.checkSubfolders(of: folder)
         for path in [folder, folder + "/thumbnails"] {
             let failure = Self.makeFolder(path)
             guard failure == 0 else { throw LibraryError(DurableFile.WriteError(path: path, code: failure)) }
@@ -79,21 +85,29 @@ public final class PhotoLibrary {
         try reconcile()
     }
 
-    /// Refuses a library folder that is a file, or an index that is not a file, saying what is there.
+    /// Refuses a library folder that is a file, or an index that is not a file (a link, a folder,
+    /// a special file), saying what is there.
     private static func checkKinds(folder: String, index: String) throws(LibraryError) {
         var status = stat()
         if stat(folder, &status) == 0, status.st_mode & S_IFMT != S_IFDIR {
             throw LibraryError(.cannotCreate, "the library folder \(folder) is a file, not a folder; name a folder for the library")
         }
-        if stat(index, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
-            throw LibraryError(.corrupt, "the library index \(index) is not a file (a folder or a special file is there); move it away and the library indexes its photos again when it next opens")
+        if lstat(index, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+            let what = status.st_mode & S_IFMT == S_IFLNK ? "a symbolic link, which the library never follows" : "not a file (a folder or a special file is there)"
+            throw LibraryError(.corrupt, "the library index \(index) is \(what); move it away and the library indexes its photos again when it next opens")
         }
     }
 
-    /// Whether this process may write the library's folder, its thumbnails and its index.
-    private static func mayWrite(folder: String, index: String) -> Bool {
-        access(folder, W_OK) == 0 && access(index, W_OK) == 0
-            && (access(folder + "/thumbnails", F_OK) != 0 || access(folder + "/thumbnails", W_OK) == 0)
+    /// Refuses to write a library whose subfolder is a link (or anything but a folder): its files
+    /// would be written, and others removed, wherever the link leads.
+    private static func checkSubfolders(of folder: String) throws(LibraryError) {
+        for name in subfolders {
+            var status = stat()
+            let path = folder + "/" + name
+            guard lstat(path, &status) == 0, status.st_mode & S_IFMT != S_IFDIR else { continue }
+            let what = status.st_mode & S_IFMT == S_IFLNK ? "a symbolic link" : "not a folder"
+            throw LibraryError(.cannotCreate, "\(path) is \(what), where the library keeps a folder of its own files; move it away and try again")
+        }
     }
 
     // MARK: - Adding
@@ -211,18 +225,19 @@ public final class PhotoLibrary {
         return photo
     }
 
-    /// The photos of a query's rows. A row whose file is not a plain name in the folder (a damaged
-    /// or tampered index) is left out, so no path outside the library is ever read or removed.
+    /// The photos of a query's rows. A row whose file is not named as the library names its photos
+    /// (a damaged or tampered index) is left out, and a thumbnail not named as that photo's is
+    /// dropped, so no other file, in the library or outside it, is ever read or removed for a row.
     func rows(_ sql: String, _ parameters: [Database.Parameter] = []) throws(LibraryError) -> [LibraryPhoto] {
         do {
-            return try database.query(sql, parameters).filter { $0.text("file").map(Self.isPlainName) == true }.map { row throws(DatabaseError) in
+            return try database.query(sql, parameters).filter { $0.text("file").map(Self.isPhotoFile) == true }.map { row throws(DatabaseError) in
                 let file = row.text("file") ?? ""
                 let id = row.integer("id") ?? 0
                 let albums = try database.query("SELECT name FROM albums WHERE photo_id = ? ORDER BY name", [.integer(id)])
                     .compactMap { $0.text("name") }
                 return LibraryPhoto(
                     id: id, path: folder + "/" + file,
-                    thumbnailPath: row.text("thumbnail").flatMap { Self.isPlainName($0) ? thumbnailFolder + "/" + $0 : nil },
+                    thumbnailPath: row.text("thumbnail").flatMap { Self.isValidThumbnail($0, of: file) ? thumbnailFolder + "/" + $0 : nil },
                     capturedAt: Self.date(row.text("captured_at") ?? "") ?? Date(timeIntervalSince1970: 0),
                     device: row.text("device") ?? "", width: Int(row.integer("width") ?? 0),
                     height: Int(row.integer("height") ?? 0), codec: row.text("codec") ?? "",
@@ -238,22 +253,58 @@ public final class PhotoLibrary {
 
     // MARK: - Changing
 
-    /// Removes a photo: its row, its file and its thumbnail.
+    /// Removes a photo: its row, its file and its thumbnail (each only when it is a regular file:
+    /// a link or anything else put in its place is left).
     public func delete(id: Int64) throws(LibraryError) {
         guard !isReadOnly else { throw LibraryError(.permissionDenied, "the library \(folder) may not be written, so photo \(id) cannot be deleted") }
         let photo = try photo(id: id)
         do {
             try database.writeTransaction {
                 try database.query("DELETE FROM photos WHERE id = ?", [.integer(id)])
-                let spooled = photo.isProcessing ? spoolFolder + "/" + Self.spoolName(for: photo.fileName) : nil
-                for path in [photo.path, photo.thumbnailPath, spooled].compactMap({ $0 }) where unlink(path) != 0 && errno != ENOENT {
-                    throw DurableFile.WriteError(path: path, code: errno)
+                let spooled = photo.isProcessing ? "spool/" + Self.spoolName(for: photo.fileName) : nil
+                for name in [photo.fileName, photo.thumbnailName.map { "thumbnails/" + $0 }, spooled].compactMap({ $0 }) {
+                    try ConfinedFile.remove(name, in: folder)
                 }
             }
         } catch {
             throw Self.libraryError(error, index: indexPath, doing: "photo \(id) could not be deleted")
         }
         DurableFile.syncFolder(folder)
+    }
+
+    /// The bytes of a photo's file, or of its thumbnail, at most `limit`; read without following a
+    /// link inside the library, from a regular file only.
+    ///
+    /// - Throws: ``LibraryError/Kind/ioError`` when the file is missing, is not a regular file
+    ///   (a link, a FIFO) or is larger than `limit`.
+    public func contents(of photo: LibraryPhoto, thumbnail: Bool = false, limit: Int = Int.max) throws(LibraryError) -> [UInt8] {
+        let descriptor = try openFile(of: photo, thumbnail: thumbnail)
+        defer { close(descriptor) }
+        do {
+            return try RegularFile.contents(of: descriptor, path: thumbnail ? photo.thumbnailPath ?? photo.path : photo.path, limit: limit)
+        } catch {
+            throw LibraryError(.ioError, "\(error.path) could not be read (\(error.reason)); the photo's file is missing or damaged")
+        }
+    }
+
+    /// A photo's file, or its thumbnail, opened to be read as ``contents(of:thumbnail:limit:)``
+    /// reads it; the caller closes the descriptor.
+    public func openFile(of photo: LibraryPhoto, thumbnail: Bool = false) throws(LibraryError) -> Int32 {
+        let name: String
+        if thumbnail {
+            guard let thumbnailName = photo.thumbnailName else { throw LibraryError(.notFound, "photo \(photo.id) has no thumbnail") }
+            name = "thumbnails/" + thumbnailName
+        } else {
+            name = photo.fileName
+        }
+        guard Self.isPhotoFile(URL(fileURLWithPath: name).lastPathComponent) else {
+            throw LibraryError(.notFound, "\(photo.path) is not named as a file of the library \(folder)")
+        }
+        do {
+            return try ConfinedFile.open(name, in: folder)
+        } catch {
+            throw LibraryError(.ioError, "\(error.path) could not be read (\(error.reason)); the photo's file is missing or damaged")
+        }
     }
 
     /// Copies a photo's file to `destination` (a file path, or a folder to copy it into under its
@@ -264,17 +315,12 @@ public final class PhotoLibrary {
         var target = destination
         var isFolder = false
         if FileManager.default.fileExists(atPath: destination, isDirectory: &isFolder), isFolder {
-            target = destination + "/" + URL(fileURLWithPath: photo.path).lastPathComponent
+            target = destination + "/" + photo.fileName
         }
         guard !contains(target) else {
             throw LibraryError(DurableFile.WriteError(path: target, refusal: .libraryFile(folder: folder)))
         }
-        let data: [UInt8]
-        do {
-            data = try RegularFile.contents(of: photo.path, limit: Int.max)
-        } catch {
-            throw LibraryError(.ioError, "\(photo.path) could not be read (\(error.reason)); the photo's file is missing or damaged")
-        }
+        let data = try contents(of: photo)
         do {
             try OutputFile.write(data, to: target)
         } catch {
@@ -292,33 +338,35 @@ public final class PhotoLibrary {
     // MARK: - Reconciling
 
     /// Brings files and rows into step, under the write lock so no writer is half-way through.
+    /// Only the library's own names are indexed or removed (``isPhotoFile(_:)``, ``isTemporary(_:)``, …).
     private func reconcile() throws(LibraryError) {
         var found = Reconciliation()
         do {
             try database.writeTransaction {
                 let known = try database.query("SELECT id, file, thumbnail, state FROM photos")
-                let files = Set(try FileManager.default.contentsOfDirectory(atPath: folder))
-                let thumbnails = Set(try FileManager.default.contentsOfDirectory(atPath: thumbnailFolder))
+                let files = Set(ConfinedFile.names(of: folder))
                 var indexedFiles = Set<String>(), keptThumbnails = Set<String>()
                 // Stems of photos being processed (their final file may be written already) and of
                 // final photos (a proxy of theirs left by a process ended between the two steps).
                 var processingStems = Set<String>(), finalStems = Set<String>()
                 for row in known {
-                    guard let file = row.text("file"), let id = row.integer("id") else { continue }
-                    if files.contains(file) {
+                    guard let id = row.integer("id") else { continue }
+                    let file = row.text("file") ?? ""
+                    if Self.isPhotoFile(file), files.contains(file) {
                         indexedFiles.insert(file)
                         if row.text("state") == "processing" { processingStems.insert(Self.stem(of: file)) } else { finalStems.insert(Self.stem(of: file)) }
-                        if let thumbnail = row.text("thumbnail") { keptThumbnails.insert(thumbnail) }
                     } else {
-                        // A row naming no plain file of the folder is damaged: dropped, nothing touched.
+                        // A row naming no file of the library's (deleted by hand, or a damaged row): dropped, nothing touched.
                         if let photo = try? photo(id: id) { found.dropped.append(photo) }
                         try database.query("DELETE FROM photos WHERE id = ?", [.integer(id)])
                     }
                 }
-                for name in files.sorted() where Self.isPhotoFile(name) && !indexedFiles.contains(name) {
-                    if processingStems.contains(Self.stem(of: name)) { continue }  // a final file not yet recorded: kept for its photo
+                for name in files.sorted() where Self.isPhotoFile(name) {
+                    // A thumbnail is kept while a file of its name's stem is there.
+                    keptThumbnails.insert(Self.thumbnailName(for: name))
+                    guard !indexedFiles.contains(name), !processingStems.contains(Self.stem(of: name)) else { continue }
                     if finalStems.contains(Self.stem(of: name)) {  // a proxy whose photo became final
-                        if unlink(folder + "/" + name) == 0 { found.removedLeftovers += 1 }
+                        if try ConfinedFile.remove(name, in: folder) { found.removedLeftovers += 1 }
                         continue
                     }
                     guard let photo = try indexFound(name) else {
@@ -326,27 +374,23 @@ public final class PhotoLibrary {
                         continue
                     }
                     found.indexed.append(photo)
-                    if let thumbnail = photo.thumbnailPath { keptThumbnails.insert(URL(fileURLWithPath: thumbnail).lastPathComponent) }
                 }
-                for name in files where DurableFile.isTemporary(name) {
-                    if unlink(folder + "/" + name) == 0 { found.removedLeftovers += 1 }
+                for name in files where Self.isTemporary(name) {
+                    if try ConfinedFile.remove(name, in: folder) { found.removedLeftovers += 1 }
                 }
-                for name in thumbnails where !keptThumbnails.contains(name) {
-                    if unlink(thumbnailFolder + "/" + name) == 0 { found.removedLeftovers += 1 }
+                for name in ConfinedFile.names(in: "thumbnails", of: folder)
+                where (Self.isThumbnail(name) && !keptThumbnails.contains(name)) || Self.isTemporary(name) {
+                    if try ConfinedFile.remove("thumbnails/" + name, in: folder) { found.removedLeftovers += 1 }
                 }
                 try recoverRecordings(into: &found)
                 // Spooled frames of photos no longer processing (finished, deleted, or never recorded).
-                for name in (try? FileManager.default.contentsOfDirectory(atPath: spoolFolder)) ?? []
-                where !processingStems.contains(Self.stem(of: name)) {
-                    if unlink(spoolFolder + "/" + name) == 0 { found.removedLeftovers += 1 }
+                for name in ConfinedFile.names(in: "spool", of: folder)
+                where (Self.isSpooled(name) && !processingStems.contains(Self.stem(of: name))) || Self.isTemporary(name) {
+                    if try ConfinedFile.remove("spool/" + name, in: folder) { found.removedLeftovers += 1 }
                 }
             }
-        } catch let error as LibraryError {
-            throw error
-        } catch let error as DatabaseError {
-            throw LibraryError(error, index: indexPath)
         } catch {
-            throw LibraryError(.ioError, "the library \(folder) could not be read: \(error)")
+            throw Self.libraryError(error, index: indexPath, doing: "the library \(folder) could not be reconciled")
         }
         reconciliation = found
     }
@@ -354,20 +398,20 @@ public final class PhotoLibrary {
     /// Indexes a photo file that has no row, with what the file itself says; `nil` (not indexed)
     /// when it is not a regular file or not a whole picture of its kind.
     private func indexFound(_ name: String) throws -> LibraryPhoto? {
-        let path = folder + "/" + name
-        var link = stat()
-        guard lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFREG else { return nil }
-        let modified = Date(timeIntervalSince1970: Double(link.st_mtim.tv_sec) + Double(link.st_mtim.tv_nsec) / 1e9)
+        guard let status = ConfinedFile.status(of: name, in: folder), status.st_mode & S_IFMT == S_IFREG else { return nil }
+        let modified = Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9)
         let thumbnail = Self.thumbnailName(for: name)
-        let hasThumbnail = FileManager.default.fileExists(atPath: thumbnailFolder + "/" + thumbnail)
+        let hasThumbnail = ConfinedFile.status(of: "thumbnails/" + thumbnail, in: folder).map { $0.st_mode & S_IFMT == S_IFREG } ?? false
         if name.hasSuffix(".mp4") {
-            guard let movie = try? MovieFile(path: path), movie.frameCount > 0 else { return nil }
+            guard let descriptor = try? ConfinedFile.open(name, in: folder) else { return nil }
+            defer { close(descriptor) }
+            guard let movie = try? MovieFile(descriptor: descriptor, path: folder + "/" + name), movie.frameCount > 0 else { return nil }
             let id = try insertRow(file: name, thumbnail: hasThumbnail ? thumbnail : nil, capturedAt: modified.addingTimeInterval(-movie.duration),
                                    device: "unknown", width: movie.width, height: movie.height, codec: "h264", orientation: 1,
-                                   byteCount: Int(link.st_size), movieDuration: movie.duration)
+                                   byteCount: Int(status.st_size), movieDuration: movie.duration)
             return try photo(id: id)
         }
-        guard let data = try? RegularFile.contents(of: path, limit: Int.max) else { return nil }
+        guard let data = try? ConfinedFile.contents(of: name, in: folder, limit: Int.max) else { return nil }
         if name.hasSuffix(".gif") {
             guard let animation = try? GIFFile(parsing: data), animation.width > 0, animation.height > 0 else { return nil }
             let id = try insertRow(file: name, thumbnail: hasThumbnail ? thumbnail : nil, capturedAt: modified, device: "unknown",
@@ -429,39 +473,6 @@ public final class PhotoLibrary {
             origin TEXT NOT NULL UNIQUE
         );
         """
-
-    /// `20261130-050132.123-k3f9x2.jpg`: the capture time, to the millisecond, and a random suffix.
-    static func fileName(capturedAt date: Date, extension fileExtension: String) -> String {
-        let stamp = fileStamp(date)
-        let alphabet = Array("abcdefghijkmnpqrstuvwxyz23456789")
-        let suffix = String((0..<6).map { _ in alphabet.randomElement()! })
-        return "\(stamp)-\(suffix).\(fileExtension)"
-    }
-
-    /// A photo file's name without its extension: what its thumbnail, its spooled frame and its
-    /// final file share.
-    static func stem(of name: String) -> String {
-        name.split(separator: ".", omittingEmptySubsequences: false).dropLast().joined(separator: ".")
-    }
-
-    static func spoolName(for photoName: String) -> String {
-        stem(of: photoName) + ".pending"
-    }
-
-    static func thumbnailName(for photoName: String) -> String {
-        URL(fileURLWithPath: photoName).deletingPathExtension().lastPathComponent + ".jpg"
-    }
-
-    /// Whether a file is named as the library names its photos (``fileName(capturedAt:extension:)``):
-    /// other files in the folder (a copy, a link, a person's own picture) are not the library's.
-    static func isPhotoFile(_ name: String) -> Bool {
-        name.wholeMatch(of: /[0-9]{8}-[0-9]{6}\.[0-9]{3}-[a-z0-9]{6}\.(jpg|heic|mp4|gif)/) != nil
-    }
-
-    /// Whether a name read from the index is a file name in one folder, not a path elsewhere.
-    static func isPlainName(_ name: String) -> Bool {
-        !name.isEmpty && !name.contains("/") && !name.hasPrefix(".") && !name.contains("\0")
-    }
 
     /// ISO 8601 in UTC with milliseconds, which sorts as text in time order.
     static func timestamp(_ date: Date) -> String {

@@ -102,7 +102,7 @@ struct LibraryCommand: Subcommand {
             case .show(let id):
                 let photo = try library.photo(id: id)
                 var record = photo.record
-                if photo.codec == "hevc" { record["heif_items"] = try Self.heifItems(of: photo.path) }
+                if photo.codec == "hevc" { record["heif_items"] = try Self.heifItems(of: library.contents(of: photo), path: photo.path) }
                 if printsJSON {
                     try Console.json(record)
                 } else {
@@ -120,7 +120,7 @@ struct LibraryCommand: Subcommand {
             case .process:
                 try await process(library.folder)
             case .sheet(let output, let columns):
-                try await makeSheet(of: library.photos(), columns: columns, to: output)
+                try await makeSheet(of: library.photos(), from: library, columns: columns, to: output)
             }
         } catch let error as LibraryError {
             throw CommandFailure(error)
@@ -132,10 +132,10 @@ struct LibraryCommand: Subcommand {
     }
 
     /// A contact sheet: every photo's thumbnail in a grid, newest first, 320x240 cells.
-    private func makeSheet(of photos: [LibraryPhoto], columns: Int, to output: String) async throws(CommandFailure) {
+    private func makeSheet(of photos: [LibraryPhoto], from library: PhotoLibrary, columns: Int, to output: String) async throws(CommandFailure) {
         try PhotoSaving.checkWritable(output)
         let thumbnails = photos.compactMap { photo in
-            FileManager.default.contents(atPath: photo.thumbnailPath ?? photo.path).map { Array($0) }
+            try? library.contents(of: photo, thumbnail: photo.thumbnailPath != nil)
         }
         guard !thumbnails.isEmpty else {
             throw CommandFailure("the library has no photos to put on a sheet", exitCode: .dataError)
@@ -157,13 +157,10 @@ struct LibraryCommand: Subcommand {
     }
 
     /// A HEIC file's items as its boxes list them: `1 hvc1 1920x1080 primary; 2 hvc1 320x180 thumbnail; 3 Exif`.
-    static func heifItems(of path: String) throws(CommandFailure) -> String {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure("\(path) could not be read; the photo's file is missing or unreadable", exitCode: .ioError)
-        }
+    static func heifItems(of data: [UInt8], path: String) throws(CommandFailure) -> String {
         let contents: HEIFContents
         do {
-            contents = try HEIFContents(parsing: Array(data))
+            contents = try HEIFContents(parsing: data)
         } catch {
             throw CommandFailure("\(path) is not a readable HEIF file: \(error.message)", exitCode: .dataError)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import TestSupport
 import Testing
 
@@ -111,6 +112,71 @@ struct ForeignFilesTests {
         let deleted = try camctl("library", "delete", "1")
         #expect(deleted.status == 0, "\(deleted.standardError)")
         #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious")
+    }
+
+    @Test("--output over a private file keeps its mode, owner and group, as cp does")
+    func outputKeepsOwnership() throws {
+        let camctl = try Camctl()
+        let folder = try TemporaryFolder()
+        let output = folder.path("private.jpg")
+        try Data("old".utf8).write(to: URL(fileURLWithPath: output))
+        #expect(chmod(output, 0o600) == 0)
+        let owner: (uid_t, gid_t) = getuid() == 0 ? (65534, 65534) : (getuid(), getgid())  // root may give it to nobody
+        #expect(chown(output, owner.0, owner.1) == 0)
+        #expect(try camctl("capture", "--device", "test", "--resolution", "160x120", "--output", output).status == 0)
+        var status = stat()
+        #expect(stat(output, &status) == 0)
+        #expect(status.st_size > 1000, "the photo replaced the file")
+        #expect(status.st_mode & 0o777 == 0o600, "still private: \(String(status.st_mode & 0o777, radix: 8))")
+        #expect(status.st_uid == owner.0 && status.st_gid == owner.1)
+    }
+
+    @Test("A library's folders keep what camctl did not make there; a link in a subfolder's place is refused with one sentence")
+    func libraryKeepsForeignFiles() throws {
+        let camctl = try Camctl()
+        let library = try TemporaryFolder(), elsewhere = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: library.path("thumbnails"), withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: library.path("thumbnails/notes.txt")))
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: library.path(".notes.tmp")))
+        #expect(try camctl("library", "list", "--library", library.url.path).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: library.path("library.sqlite")), "reading a library makes nothing")
+        #expect(try camctl("capture", "--device", "test", "--resolution", "160x120", "--library", library.url.path).status == 0)
+        #expect(try camctl("library", "list", "--library", library.url.path).status == 0)
+        for name in ["thumbnails/notes.txt", ".notes.tmp"] {
+            #expect(FileManager.default.contents(atPath: library.path(name)) == Data("mine".utf8), "\(name)")
+        }
+
+        let orphan = elsewhere.path("20270115-080000.000-zzzzzz.jpg")  // a thumbnail of no photo, were it in the library
+        try Data("theirs".utf8).write(to: URL(fileURLWithPath: orphan))
+        try FileManager.default.moveItem(atPath: library.path("thumbnails"), toPath: library.path("thumbnails-moved"))
+        try FileManager.default.createSymbolicLink(atPath: library.path("thumbnails"), withDestinationPath: elsewhere.url.path)
+        let refused = try camctl("capture", "--device", "test", "--resolution", "160x120", "--library", library.url.path)
+        HostileInputTests.expectOneSentence(refused, 73, containing: "is a symbolic link")
+        #expect(try camctl("library", "list", "--library", library.url.path, "--json").standardOutput.split(separator: "\n").count == 1)
+        #expect(FileManager.default.contents(atPath: orphan) == Data("theirs".utf8))
+    }
+
+    @Test("A photo or thumbnail replaced by a link out of the library, or by a FIFO, is served to no one and holds nothing up")
+    func linksAreNotServed() async throws {
+        let served = try await ServedCamera()
+        defer { served.process.send(SIGTERM) }  // ended as the test ends; how is not what it checks
+        let outside = try TemporaryFolder()
+        let secret = outside.path("secret.txt")
+        try Data("secret".utf8).write(to: URL(fileURLWithPath: secret))
+        let taken = try await served.json("/api/capture", ["-X", "POST"])
+        let photo = try #require((taken.object["photos"] as? [[String: Any]])?.first)
+        let (link, path) = (try #require(photo["guest_link"] as? String), try #require(photo["path"] as? String))
+        let thumbnail = try #require(photo["thumbnail_path"] as? String)
+        #expect(try await served.request(link).status == 200)
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: secret)
+        try FileManager.default.removeItem(atPath: thumbnail)
+        #expect(mkfifo(thumbnail, 0o644) == 0)
+        for route in [link, link + "/thumbnail", "/api/photos/1/file", "/api/photos/1/thumbnail"] {
+            let answer = try await served.request(route)
+            #expect(answer.status == 404 && !answer.body.contains("secret"), "\(route): \(answer.status) \(answer.body)")
+        }
+        #expect(try await served.json("/api/status").status == 200, "the server still answers")
     }
 
     @Test("Description files with file or network elements are refused unless --allow-raw-io", arguments: [

@@ -175,9 +175,9 @@ struct RecordCommandTests {
         _ = run.finish(timeout: 30)
         let recordings = try FileManager.default.contentsOfDirectory(atPath: camctl.library.path("recordings"))
         #expect(Set(recordings.map { URL(fileURLWithPath: $0).pathExtension }) == ["mp4", "reserve"], "\(recordings)")
-        let listing = try camctl("library", "list", "--json")
-        #expect(listing.status == 0 && listing.standardError.contains("movie"), "\(listing.standardError)")
-        let movie = try #require(Camctl.objects(listing.standardOutput).first)
+        let reconciled = try camctl("library", "process")  // the next command that writes the library keeps the movie
+        #expect(reconciled.status == 0 && reconciled.standardError.contains("movie"), "\(reconciled.standardError)")
+        let movie = try #require(try camctl.photos().first)
         #expect(movie["kind"] as? String == "movie")
         let path = try #require(movie["path"] as? String)
         let probed = try Self.probe(path)

@@ -64,7 +64,9 @@ struct PhotoLibraryTests {
         try FileManager.default.removeItem(atPath: lost.path)                 // deleted by hand
         let orphan = folder.path("20270115-080000.000-abcdef.jpg")            // renamed, then a crash before its row
         try Data(Self.jpeg(width: 1920, height: 1080)).write(to: URL(fileURLWithPath: orphan))
-        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: folder.path(".photo.jpg.123.456.tmp")))  // a crash mid-write
+        let temporary = folder.path(".20270115-080000.000-ghijkm.jpg.123.456.tmp")
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: temporary))  // a crash mid-write
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: folder.path(".photo.jpg.123.456.tmp")))  // another program's
 
         let reopened = try PhotoLibrary(folder: folder.url.path)
         #expect(reopened.reconciliation.dropped.map(\.id) == [lost.id])
@@ -72,7 +74,8 @@ struct PhotoLibraryTests {
         #expect(reopened.reconciliation.indexed.first.map { [$0.width, $0.height] } == [1920, 1080])
         #expect(reopened.reconciliation.removedLeftovers == 2, "the temporary file and the lost photo's thumbnail")
         #expect(Set(try reopened.photos().map(\.path)) == [kept.path, orphan])
-        #expect(!FileManager.default.fileExists(atPath: folder.path(".photo.jpg.123.456.tmp")))
+        #expect(!FileManager.default.fileExists(atPath: temporary))
+        #expect(FileManager.default.fileExists(atPath: folder.path(".photo.jpg.123.456.tmp")), "not named as the library names its files")
         #expect(try PhotoLibrary(folder: folder.url.path).reconciliation.isEmpty, "a second opening finds nothing to do")
     }
 

@@ -1,0 +1,71 @@
+import FileSystem
+import FoundationEssentials
+
+/// The closed set of names the library gives its files. Only files so named are ever indexed,
+/// served, copied out, replaced or removed: anything else in the folder (a person's notes, a copy,
+/// a link, another program's temporary file) is not the library's and is left as it is.
+///
+/// Every name shares a stem, the capture time to the millisecond and a random suffix
+/// (`20261130-050132.123-k3f9x2`):
+/// - photos and movies: `STEM.jpg`, `STEM.heic`, `STEM.mp4`, `STEM.gif` in the folder;
+/// - thumbnails: `STEM.jpg` in `thumbnails/`;
+/// - spooled frames of photos finished later: `STEM.pending` in `spool/`;
+/// - recordings under way: `STEM.mp4` and the space held beside it, `STEM.reserve`, in `recordings/`;
+/// - a file being written: `.NAME.PID.RANDOM.tmp` beside it, `NAME` one of the names above.
+///
+/// The access token and the guests' key (`serve-token`, `guest-key`) are outside this set, so no
+/// index row can name them.
+extension PhotoLibrary {
+    /// The library's subfolders, each a real folder (never a link) made by the library.
+    static let subfolders = ["thumbnails", "spool", "recordings"]
+
+    /// `20261130-050132.123-k3f9x2.jpg`: the capture time, to the millisecond, and a random suffix.
+    static func fileName(capturedAt date: Date, extension fileExtension: String) -> String {
+        let stamp = fileStamp(date)
+        let alphabet = Array("abcdefghijkmnpqrstuvwxyz23456789")
+        let suffix = String((0..<6).map { _ in alphabet.randomElement()! })
+        return "\(stamp)-\(suffix).\(fileExtension)"
+    }
+
+    /// A file's name without its extension: what a photo, its thumbnail, its spooled frame and its
+    /// final file share.
+    static func stem(of name: String) -> String {
+        name.split(separator: ".", omittingEmptySubsequences: false).dropLast().joined(separator: ".")
+    }
+
+    static func spoolName(for photoName: String) -> String {
+        stem(of: photoName) + ".pending"
+    }
+
+    static func thumbnailName(for photoName: String) -> String {
+        stem(of: photoName) + ".jpg"
+    }
+
+    /// Whether a name is one the library gives a photo or movie (``fileName(capturedAt:extension:)``).
+    static func isPhotoFile(_ name: String) -> Bool {
+        name.wholeMatch(of: /[0-9]{8}-[0-9]{6}\.[0-9]{3}-[a-z0-9]{6}\.(jpg|heic|mp4|gif)/) != nil
+    }
+
+    /// Whether a name in `thumbnails/` is one the library gives a thumbnail.
+    static func isThumbnail(_ name: String) -> Bool {
+        name.hasSuffix(".jpg") && isPhotoFile(name)
+    }
+
+    /// Whether a name in `spool/` is one the library gives a spooled frame.
+    static func isSpooled(_ name: String) -> Bool {
+        name.wholeMatch(of: /[0-9]{8}-[0-9]{6}\.[0-9]{3}-[a-z0-9]{6}\.pending/) != nil
+    }
+
+    /// Whether a name is the temporary file the library writes one of its files through (left
+    /// behind only by a crash).
+    static func isTemporary(_ name: String) -> Bool {
+        guard let written = DurableFile.writtenName(ofTemporary: name) else { return false }
+        return isPhotoFile(written) || isSpooled(written)
+    }
+
+    /// Whether a name read from the index for a photo's thumbnail is the one the library gives
+    /// that photo's thumbnail.
+    static func isValidThumbnail(_ name: String, of file: String) -> Bool {
+        isThumbnail(name) && name == thumbnailName(for: file)
+    }
+}
