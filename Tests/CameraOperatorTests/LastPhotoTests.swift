@@ -12,7 +12,7 @@ struct PreviewedCamera {
     let frames: PreviewFrames
     let library: TemporaryFolder
 
-    init(_ name: String) async throws {
+    init(_ name: String, clock: any Clock<Duration> = ContinuousClock()) async throws {
         library = try TemporaryFolder()
         frames = try PreviewFrames(width: 640, height: 480)
         var configuration = SessionConfiguration()
@@ -23,7 +23,7 @@ struct PreviewedCamera {
         let session = CaptureSession(configuration: configuration)
         try await session.start()
         let delivery = try PhotoDelivery(library: PhotoLibrary(folder: library.url.path), pictureCount: nil)
-        camera = SessionOperator(session: session, delivery: delivery, device: configuration.device)
+        camera = SessionOperator(session: session, delivery: delivery, device: configuration.device, clock: clock)
     }
 }
 

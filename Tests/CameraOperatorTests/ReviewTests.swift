@@ -49,7 +49,8 @@ struct ReviewTests {
 
     @Test("Discarding held shots and their composition leaves nothing: no file, and nothing left to compose")
     func discard() async throws {
-        let previewed = try await PreviewedCamera("test:black")
+        let clock = ManualClock()
+        let previewed = try await PreviewedCamera("test:black", clock: clock)
         let camera = previewed.camera
         var settings = PhotoSettings()
         settings.thumbnailMaximumSide = ShotComposition.cellWidth
@@ -59,7 +60,10 @@ struct ReviewTests {
             Issue.record("the composition was not held")
             return
         }
-        guard case .discarded(count: 3, answered: false) = try await camera.perform(.review(timeout: 0.5, unanswered: .discard, hint: nil)) else {
+        let reviewing = Task { try await camera.perform(.review(timeout: 0.5, unanswered: .discard, hint: nil)) }
+        await clock.sleepers()
+        clock.advance(by: .milliseconds(500))
+        guard case .discarded(count: 3, answered: false) = try await reviewing.value else {
             Issue.record("the review did not time out into a discard")
             return
         }

@@ -56,6 +56,8 @@ public actor SessionOperator {
     /// Finishes the library's photos taken with deferred processing, in the background; `nil`
     /// when every photo is delivered final.
     private let finishing: PhotoFinishing?
+    /// What countdowns, pictures shown for a time and reviews' time-outs wait on.
+    private let clock: any Clock<Duration>
 
     /// The last booth's clip of its shots, once kept.
     public internal(set) var lastAnimation: LibraryPhoto?
@@ -74,10 +76,14 @@ public actor SessionOperator {
     /// command line prints its path then); what it throws fails the action. Photos asking for
     /// deferred processing (``PhotoSettings/defersHEVCProcessing``) are finished later when the
     /// library is their one destination, unless `defersProcessing` is false.
+    ///
+    /// Countdowns, pictures shown for a time and reviews' time-outs wait on `clock` (a test's own
+    /// clock makes their time its to drive).
     public init(session: CaptureSession, delivery: sending PhotoDelivery, device: CaptureDevice,
                 albums: [String] = [], compositionCopy: PhotoDelivery.Target? = nil, defersProcessing: Bool = true,
-                report: (@Sendable (Delivered) throws -> Void)? = nil) {
+                clock: any Clock<Duration> = ContinuousClock(), report: (@Sendable (Delivered) throws -> Void)? = nil) {
         self.session = session
+        self.clock = clock
         self.report = report
         self.albums = albums
         self.delivery = delivery
@@ -336,8 +342,8 @@ public actor SessionOperator {
         let number = reviews
         return await withCheckedContinuation { continuation in
             let timer = timeout.map { seconds in
-                Task { [weak self] in
-                    guard (try? await Task.sleep(for: .seconds(seconds))) != nil else { return }
+                Task { [weak self, clock] in
+                    guard (try? await clock.sleep(for: .seconds(seconds))) != nil else { return }
                     await self?.answerReview(nil, number: number)
                 }
             }
@@ -441,7 +447,7 @@ public actor SessionOperator {
     /// Waits `seconds`; `true` when cut short.
     private func wait(_ seconds: Double) async -> Bool {
         guard seconds > 0 else { return false }
-        return await cancellable(Task { try await Task.sleep(for: .seconds(seconds)) })
+        return await cancellable(Task { [clock] in try await clock.sleep(for: .seconds(seconds)) })
     }
 
     /// Waits for a countdown or a wait that ``Action/cutShort`` can cancel; `true` when it was.
@@ -454,18 +460,26 @@ public actor SessionOperator {
     /// Counts down, a second at a time, on the preview and as events; `true` when cut short.
     private func count(down seconds: Double) async -> Bool {
         guard seconds > 0 else { return false }
-        let preview = session.previewOutput, events = eventContinuation
+        let preview = session.previewOutput, events = eventContinuation, clock = clock
         return await cancellable(Task {
             defer { preview.overlayText = nil }
-            let end = ContinuousClock.now + .seconds(seconds)
-            while ContinuousClock.now < end {
-                let left = end - ContinuousClock.now
-                let shown = Int((Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18).rounded(.up))
+            try await Self.count(down: seconds, on: clock) { shown in
                 preview.overlayText = "\(shown)"
                 events.yield(.countdown(secondsLeft: shown))
-                try await Task.sleep(for: left - .seconds(shown - 1))  // to the next whole second
             }
         })
+    }
+
+    /// Tells `show` the whole seconds left (rounded up) at the start and at each whole second
+    /// after, until `seconds` have passed on `clock`.
+    private static func count<C: Clock<Duration>>(down seconds: Double, on clock: C, show: (Int) -> Void) async throws {
+        let end = clock.now.advanced(by: .seconds(seconds))
+        while clock.now < end {
+            let left = clock.now.duration(to: end)
+            let shown = Int((Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18).rounded(.up))
+            show(shown)
+            try await clock.sleep(until: end.advanced(by: .seconds(1 - shown)), tolerance: nil)  // to the next whole second
+        }
     }
 
     /// Composes the photos taken since the last composition, and delivers the picture or holds it.
