@@ -67,7 +67,7 @@ public final class CameraServer: Sendable {
         // Where other machines reach this server; its port is known once it listens.
         let address = Mutex<String?>(nil)
         // A fleet node delivers every photo final: its controller collects files by their checksum.
-        camera = SessionOperator(session: session, delivery: delivery, device: device, defersProcessing: fleet == nil) { delivered in
+        camera = SessionOperator(camera: session, delivery: delivery, device: device, defersProcessing: fleet == nil) { delivered in
             var record = links?.annotated(delivered.record) ?? delivered.record
             if let address = address.withLock({ $0 }) {
                 // For a fleet's controller: the file's checksum, and where to download it.

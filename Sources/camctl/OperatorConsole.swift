@@ -30,7 +30,7 @@ final class OperatorConsole: Sendable {
         hookCommand = delivery.hook?.command
         self.printsJSON = printsJSON
         self.device = device
-        camera = SessionOperator(session: session, delivery: delivery, device: device, albums: albums,
+        camera = SessionOperator(camera: session, delivery: delivery, device: device, albums: albums,
                                  compositionCopy: PhotoSaving.target(compositionCopy)) { delivered in
             try PhotoSaving.report(delivered, printsJSON: printsJSON, copy: copy, sidecar: sidecar)
         }
@@ -100,7 +100,7 @@ final class OperatorConsole: Sendable {
     /// out, pause or resume the preview; says what it did on the terminal. The shutter, finish
     /// and interrupt are the command's to act on, and do nothing here.
     func act(on key: Control) async throws(CommandFailure) {
-        let session = camera.session
+        let operated = camera.camera
         switch key {
         case .switchCamera:
             switch try await perform(.nextCamera, notingCameraFailure: "could not switch cameras") {
@@ -109,7 +109,7 @@ final class OperatorConsole: Sendable {
             default: break
             }
         case .nextFilter, .zoom:
-            var image = await session.configuration.image
+            var image = await operated.image
             if key == .nextFilter {
                 let current = image.filters.count == 1 ? image.filters[0] : .none
                 let all = ImageFilter.allCases
@@ -121,7 +121,7 @@ final class OperatorConsole: Sendable {
             guard try await perform(.changeImage(image), notingCameraFailure: "could not change the picture") != nil else { return }
             Console.progress(key == .nextFilter ? "filter: \(image.filters[0].rawValue)" : String(printf: "zoom: %.2fx", image.zoom))
         case .togglePreview:
-            let paused = session.previewOutput.isPaused
+            let paused = operated.isPreviewPaused
             try await perform(paused ? .resumePreview : .pausePreview)
             Console.progress(paused ? "preview resumed" : "preview paused (p resumes)")
         case .toggleRecording:

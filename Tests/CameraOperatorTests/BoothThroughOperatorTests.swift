@@ -25,7 +25,7 @@ struct BoothThroughOperatorTests {
         let session = CaptureSession(configuration: configuration)
         try await session.start()
         let delivery = try PhotoDelivery(library: PhotoLibrary(folder: operated.url.path), pictureCount: 3)
-        let booth = SessionOperator(session: session, delivery: delivery, device: configuration.device, albums: ["booth"])
+        let booth = SessionOperator(camera: session, delivery: delivery, device: configuration.device, albums: ["booth"])
         var plan = BoothPlan()
         (plan.shots, plan.countdown, plan.columns, plan.showShots, plan.showResult) = (3, 0.2, 1, 0.2, 0)
         let listening = Task {
@@ -65,7 +65,7 @@ struct BoothThroughOperatorTests {
         configuration.preview = PreviewConfiguration(sink: "fakesink", showsText: true)
         let session = CaptureSession(configuration: configuration)
         try await session.start()
-        let booth = SessionOperator(session: session, delivery: try PhotoDelivery(library: PhotoLibrary(folder: library.url.path), pictureCount: nil),
+        let booth = SessionOperator(camera: session, delivery: try PhotoDelivery(library: PhotoLibrary(folder: library.url.path), pictureCount: nil),
                                     device: configuration.device)
         var events = booth.events.makeAsyncIterator()
         let counting = Task { try await booth.perform(.countdown(seconds: 30)) }

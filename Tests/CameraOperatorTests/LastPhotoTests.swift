@@ -23,7 +23,7 @@ struct PreviewedCamera {
         let session = CaptureSession(configuration: configuration)
         try await session.start()
         let delivery = try PhotoDelivery(library: PhotoLibrary(folder: library.url.path), pictureCount: nil)
-        camera = SessionOperator(session: session, delivery: delivery, device: configuration.device, clock: clock)
+        camera = SessionOperator(camera: session, delivery: delivery, device: configuration.device, clock: clock)
     }
 }
 

@@ -17,7 +17,7 @@ struct ReadmeOperatorExampleTests {
         }
         try await session.start()
         let library = try PhotoLibrary(folder: folder.url.path)
-        let booth = SessionOperator(session: session, delivery: try PhotoDelivery(library: library, pictureCount: nil),
+        let booth = SessionOperator(camera: session, delivery: try PhotoDelivery(library: library, pictureCount: nil),
                                     device: camera, albums: ["booth"])
         var settings = PhotoSettings()
         settings.thumbnailMaximumSide = ShotComposition.cellWidth   // the thumbnails are what is composed

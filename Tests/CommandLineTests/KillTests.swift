@@ -45,12 +45,12 @@ struct KillTests {
                 #expect(Array(bytes[4..<8]) == Array("ftyp".utf8), "\(path) is a HEIF file")
             }
         }
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: camctl.library.url.path).filter { $0.hasSuffix(".tmp") }
-        #expect(leftovers.isEmpty, "the opening after the kills removed the temporary files")
         // What the kills left processing is finished, every photo kept.
         let processed = try await ChildProcess.finished(ChildProcess.buildFolder.appendingPathComponent("camctl").path, ["library", "process"],
                                                         environment: ["CAMCTL_LIBRARY": camctl.library.url.path])
         #expect(processed.status == 0, "\(processed.standardError)")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: camctl.library.url.path).filter { $0.hasSuffix(".tmp") }
+        #expect(leftovers.isEmpty, "the first command after the kills that writes the library removed the temporary files: \(leftovers)")
         let final = try await camctl.photosAwaited()
         #expect(final.count == photos.count && final.allSatisfy { $0["state"] as? String == "final" })
         let spool = (try? FileManager.default.contentsOfDirectory(atPath: camctl.library.path("spool"))) ?? []

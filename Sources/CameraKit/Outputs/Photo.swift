@@ -45,6 +45,17 @@ public struct Photo: Sendable {
     public var height: Int { resolvedSettings.height }
 }
 
+extension Photo {
+    /// A photo taken by a camera other than a session's (one made in memory, for a test), with
+    /// what a session tells of its photos.
+    public init(captureID: Int, fileData: [UInt8], thumbnailData: [UInt8], resolvedSettings: ResolvedPhotoSettings,
+                deviceName: String, requestedAt: Date, capturedAt: Date, frameNumber: UInt64? = nil) {
+        self.init(captureID: captureID, fileData: fileData, thumbnailData: thumbnailData, resolvedSettings: resolvedSettings,
+                  orientation: resolvedSettings.exifOrientation, deviceName: deviceName, requestedAt: requestedAt, capturedAt: capturedAt,
+                  requestTime: nil, frameTime: nil, frameNumber: frameNumber)
+    }
+}
+
 /// The lifecycle of one capture, as AVCapturePhotoCaptureDelegate reports it.
 public enum PhotoCaptureEvent: Sendable {
     /// The capture was accepted with these settings.

@@ -210,6 +210,10 @@ public final class PhotoOutput: Sendable {
         public let taken: Int
         /// The numbers of the frames let pass, counted from the burst's first frame (0).
         public let skippedFrames: [Int]
+
+        public init(taken: Int, skippedFrames: [Int]) {
+            (self.taken, self.skippedFrames) = (taken, skippedFrames)
+        }
     }
 
     /// The memory a burst's raw frames and photos in hand may take, unless told otherwise.

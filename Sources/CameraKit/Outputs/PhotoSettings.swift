@@ -85,7 +85,10 @@ public struct ResolvedPhotoSettings: Sendable, Equatable {
     private let thumbnailMaximumSide: Int?
 
     /// Resolves settings for a frame size, whether the flash fires, and the session's orientation.
-    init(_ settings: PhotoSettings, width: Int, height: Int, flashFires: Bool = false, sessionRotation: Int = 0, mirrored: Bool = false) {
+    /// What `settings` resolve to for a picture of `width` by `height` (the thumbnail scaled to
+    /// fit its maximum side), with the flash fired or not, turned by the session's rotation too,
+    /// and mirrored.
+    public init(_ settings: PhotoSettings, width: Int, height: Int, flashFires: Bool = false, sessionRotation: Int = 0, mirrored: Bool = false) {
         self.width = width
         self.height = height
         codec = settings.codec

@@ -18,7 +18,7 @@ extension SessionOperator {
             throw .delivery(.library(error))
         }
         do {
-            try await session.movieOutput.startRecording(to: recording.path, settings)
+            try await camera.startRecording(to: recording.path, settings)
         } catch {
             recording.abandon()
             throw .capture(error)
@@ -43,7 +43,7 @@ extension SessionOperator {
     public var isRecording: Bool { movie != nil }
 
     private func keepWhenEnded(_ recording: PhotoLibrary.Recording, startedAt: Date, number: Int) async -> Result<KeptMovie, OperatorError> {
-        await session.movieOutput.recordingEnded()
+        await camera.recordingEnded()
         let result = await keep(recording, startedAt: startedAt)
         if movie?.number == number { movie = nil }
         switch result {
@@ -60,7 +60,7 @@ extension SessionOperator {
     private func keep(_ recording: PhotoLibrary.Recording, startedAt: Date) async -> Result<KeptMovie, OperatorError> {
         let recorded: RecordedMovie
         do {
-            recorded = try await session.movieOutput.stopRecording()
+            recorded = try await camera.stopRecording()
         } catch {
             return .failure(.capture(error))
         }

@@ -7,7 +7,7 @@ import PhotoLibrary
 /// description files, the network) asks with an ``Action`` and renders the ``Outcome``.
 ///
 /// ```swift
-/// let booth = SessionOperator(session: session, delivery: delivery, device: camera)
+/// let booth = SessionOperator(camera: session, delivery: delivery, device: camera)
 /// for _ in 1...4 {
 ///     _ = try await booth.perform(.countdown(seconds: 3))
 ///     _ = try await booth.perform(.takePhoto(settings))
@@ -15,8 +15,8 @@ import PhotoLibrary
 /// let strip = try await booth.perform(.compose(columns: 1, quality: 90, albums: ["booth"]))
 /// ```
 public actor SessionOperator {
-    /// The session it drives.
-    public nonisolated let session: CaptureSession
+    /// The camera it drives.
+    public nonisolated let camera: any OperatedCamera
     let delivery: PhotoDelivery
     /// Where composed pictures are copied, besides the library.
     private let compositionCopy: PhotoDelivery.Target?
@@ -79,10 +79,10 @@ public actor SessionOperator {
     ///
     /// Countdowns, pictures shown for a time and reviews' time-outs wait on `clock` (a test's own
     /// clock makes their time its to drive).
-    public init(session: CaptureSession, delivery: sending PhotoDelivery, device: CaptureDevice,
+    public init(camera: any OperatedCamera, delivery: sending PhotoDelivery, device: CaptureDevice,
                 albums: [String] = [], compositionCopy: PhotoDelivery.Target? = nil, defersProcessing: Bool = true,
                 clock: any Clock<Duration> = ContinuousClock(), report: (@Sendable (Delivered) throws -> Void)? = nil) {
-        self.session = session
+        self.camera = camera
         self.clock = clock
         self.report = report
         self.albums = albums
@@ -121,17 +121,17 @@ public actor SessionOperator {
             switch action {
             case .takePhoto(var settings):
                 settings.defersHEVCProcessing = defers(settings)
-                session.previewOutput.showShutter()
-                return try await take([try await session.photoOutput.capture(settings, after: lastPhoto)])
+                camera.showShutter()
+                return try await take([try await camera.capture(settings, after: lastPhoto)])
             case .takePhotoNear(let instant, let tolerance, var settings):
                 settings.defersHEVCProcessing = defers(settings)
-                let photo = try await session.photoOutput.capture(settings, nearest: instant, tolerance: tolerance)
-                session.previewOutput.showShutter()
+                let photo = try await camera.capture(settings, nearest: instant, tolerance: tolerance)
+                camera.showShutter()
                 return try await take([photo])
             case .burst(let count, var settings):
                 settings.defersHEVCProcessing = defers(settings)
-                session.previewOutput.showShutter()
-                guard !holding else { return try await take(try await session.photoOutput.captureBurst(count: count, settings)) }
+                camera.showShutter()
+                guard !holding else { return try await take(try await camera.captureBurst(count: count, settings)) }
                 return try await burst(count: count, settings)
             case .countdown(let seconds):
                 return .countdownEnded(early: await count(down: seconds))
@@ -163,18 +163,18 @@ public actor SessionOperator {
             case .cutShort:
                 countdown?.cancel()
                 return .cut(ended: countdown != nil)
-            case .switchCamera(let camera):
-                try await session.switchDevice(to: camera)
-                device = camera
-                return .switched(to: camera)
+            case .switchCamera(let next):
+                try await camera.switchDevice(to: next)
+                device = next
+                return .switched(to: next)
             case .nextCamera:
                 guard let next = Self.camera(after: device) else { return .noOtherCamera }
                 return try await perform(.switchCamera(to: next))
             case .pausePreview, .resumePreview:
-                if case .pausePreview = action { session.previewOutput.pause() } else { session.previewOutput.resume() }
-                return .previewPaused(session.previewOutput.isPaused)
+                if case .pausePreview = action { return .previewPaused(camera.pausePreview(true)) }
+                return .previewPaused(camera.pausePreview(false))
             case .changeImage(let image):
-                try await session.changeImage(to: image)
+                try await camera.changeImage(to: image)
                 return .imageChanged(image)
             case .compose(let columns, let quality, let albums):
                 return try await compose(columns: columns, quality: quality, albums: albums)
@@ -182,20 +182,20 @@ public actor SessionOperator {
                 return try await startRecording(settings)
             case .pauseRecording, .resumeRecording:
                 guard movie != nil else { throw OperatorError.notRecording }
-                if case .pauseRecording = action { session.movieOutput.pauseRecording() } else { session.movieOutput.resumeRecording() }
-                return .recordingPaused(session.movieOutput.isPaused)
+                if case .pauseRecording = action { return .recordingPaused(camera.pauseRecording(true)) }
+                return .recordingPaused(camera.pauseRecording(false))
             case .stopRecording:
                 guard movie != nil else { throw OperatorError.notRecording }
-                session.movieOutput.endRecording()
+                camera.endRecording()
                 return .movie(try await movieKept())
             case .stop:
                 countdown?.cancel()
                 _ = answerReview(nil)
                 if movie != nil {
-                    session.movieOutput.endRecording()
+                    camera.endRecording()
                     _ = try? await movieKept()
                 }
-                await session.stop()
+                await camera.stop()
                 return .stopped
             }
         } catch let error as OperatorError {
@@ -232,7 +232,7 @@ public actor SessionOperator {
     /// The last photo, shown in the preview's corner, and among the cells a composition is made of.
     private func remember(_ photo: Photo) {
         lastPhoto = photo
-        if !photo.thumbnailData.isEmpty { session.previewOutput.showLastPhoto(photo.thumbnailData) }
+        if !photo.thumbnailData.isEmpty { camera.showLastPhoto(photo.thumbnailData) }
         cells.append(ShotComposition.Cell(photo))
         if cells.count > ShotComposition.maximumShots { cells.removeFirst() }
     }
@@ -243,14 +243,13 @@ public actor SessionOperator {
     /// told as ``OperatorEvent/burstSkipped(frames:)``. A delivery that fails ends the burst's
     /// deliveries and fails the action once the burst is over.
     private func burst(count: Int, _ settings: PhotoSettings) async throws(OperatorError) -> Outcome {
-        let budget = await session.configuration.burstMemoryBudget
         bursts.next += 1
         let number = bursts.next
         bursts.running[number] = ([], nil)
         defer { bursts.running[number] = nil }
         let summary: PhotoOutput.BurstSummary
         do {
-            summary = try await session.photoOutput.captureBurst(count: count, settings, memoryBudget: budget) { [self] photo in
+            summary = try await camera.captureBurst(count: count, settings) { [self] photo in
                 await deliver(photo, ofBurst: number)
             }
         } catch {
@@ -307,12 +306,12 @@ public actor SessionOperator {
                 throw .capture(error)
             }
         }
-        let preview = session.previewOutput, count = heldCount
+        let count = heldCount
         showWhole(picture, as: .review)
-        preview.caption = hint
+        camera.showCaption(hint)
         eventContinuation.yield(.reviewing(count: count))
         let answer = await verdict(within: timeout)
-        preview.caption = nil
+        camera.showCaption(nil)
         earlyVerdict = nil
         let (photos, composition) = (held, heldComposition)
         (holding, held, heldComposition) = (false, [], nil)
@@ -369,14 +368,14 @@ public actor SessionOperator {
     }
 
     private func showWhole(_ picture: [UInt8], as kind: ShownPicture) {
-        session.previewOutput.showWhole(picture)
+        camera.showWhole(picture)
         shownPicture = (kind, picture)
         eventContinuation.yield(.showing(kind))
     }
 
     /// The preview's corner shows the last photo delivered again, or nothing.
     private func showCorner() {
-        session.previewOutput.showLastPhoto(corner)
+        camera.showLastPhoto(corner)
         if shownPicture != nil {
             shownPicture = nil
             eventContinuation.yield(.cleared)
@@ -460,11 +459,11 @@ public actor SessionOperator {
     /// Counts down, a second at a time, on the preview and as events; `true` when cut short.
     private func count(down seconds: Double) async -> Bool {
         guard seconds > 0 else { return false }
-        let preview = session.previewOutput, events = eventContinuation, clock = clock
+        let camera = camera, events = eventContinuation, clock = clock
         return await cancellable(Task {
-            defer { preview.overlayText = nil }
+            defer { camera.showText(nil) }
             try await Self.count(down: seconds, on: clock) { shown in
-                preview.overlayText = "\(shown)"
+                camera.showText("\(shown)")
                 events.yield(.countdown(secondsLeft: shown))
             }
         })

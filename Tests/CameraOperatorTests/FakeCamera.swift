@@ -1,0 +1,135 @@
+import CameraKit
+import CameraOperator
+import Foundation
+import Synchronization
+import TestSupport
+
+/// A camera made in memory for the operator's tests: its frames are counted, one for each photo
+/// taken, every photo is the same small JPEG, and what its preview would show is written down
+/// for the test to read. It records no movies.
+final class FakeCamera: OperatedCamera {
+    /// What the preview was asked to show, in order.
+    enum Shown: Equatable, Sendable {
+        case shutter, corner(hasPhoto: Bool), whole, text(String?), caption(String?), paused(Bool)
+    }
+
+    private struct State {
+        var nextFrame: UInt64 = 0
+        var nextCapture = 0
+        var shown: [Shown] = []
+        var image = ImageSettings()
+        var device: CaptureDevice?
+        var isPreviewPaused = false
+        var isStopped = false
+        /// The error the next capture fails with.
+        var failure: CaptureError?
+    }
+
+    private let state = Mutex(State())
+    let name = "Fake camera"
+
+    /// The JPEG every photo is: 32x24, made once by GStreamer's own tools.
+    static let picture: [UInt8] = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("camctl-fake-camera-\(getpid()).jpg").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        _ = try? ChildProcess.run("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "pattern=ball", "!",
+                                                     "video/x-raw,width=32,height=24", "!", "jpegenc", "!", "filesink", "location=\(path)"])
+        return FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? []
+    }()
+
+    /// What the preview was asked to show so far.
+    var shown: [Shown] { state.withLock { $0.shown } }
+    /// The camera switched to last.
+    var device: CaptureDevice? { state.withLock { $0.device } }
+    /// Whether the camera was stopped.
+    var isStopped: Bool { state.withLock { $0.isStopped } }
+    /// How many frames it made (one a photo).
+    var frameCount: UInt64 { state.withLock { $0.nextFrame } }
+
+    /// Makes the next capture fail with `error`.
+    func failNextCapture(with error: CaptureError) {
+        state.withLock { $0.failure = error }
+    }
+
+    private func record(_ shown: Shown) {
+        state.withLock { $0.shown.append(shown) }
+    }
+
+    private func photo(_ settings: PhotoSettings) throws(CaptureError) -> Photo {
+        let taken = state.withLock { state -> Result<(Int, UInt64), CaptureError> in
+            if state.isStopped { return .failure(CaptureError(.notRunning, "the camera is stopped")) }
+            if let failure = state.failure {
+                state.failure = nil
+                return .failure(failure)
+            }
+            defer { (state.nextCapture, state.nextFrame) = (state.nextCapture + 1, state.nextFrame + 1) }
+            return .success((state.nextCapture, state.nextFrame))
+        }
+        let (id, frame) = try taken.get()
+        let now = Date(), resolved = ResolvedPhotoSettings(settings, width: 32, height: 24)
+        return Photo(captureID: id, fileData: Self.picture, thumbnailData: resolved.thumbnailWidth > 0 ? Self.picture : [],
+                     resolvedSettings: resolved, deviceName: name, requestedAt: now, capturedAt: now, frameNumber: frame)
+    }
+
+    func capture(_ settings: PhotoSettings, after previous: Photo?) async throws(CaptureError) -> Photo {
+        try photo(settings)
+    }
+
+    func capture(_ settings: PhotoSettings, nearest instant: Date, tolerance: Double) async throws(CaptureError) -> Photo {
+        try photo(settings)
+    }
+
+    func captureBurst(count: Int, _ settings: PhotoSettings) async throws(CaptureError) -> [Photo] {
+        var photos: [Photo] = []
+        for _ in 0..<count { photos.append(try photo(settings)) }
+        return photos
+    }
+
+    func captureBurst(count: Int, _ settings: PhotoSettings,
+                      each handle: @escaping @Sendable (Photo) async -> Void) async throws(CaptureError) -> PhotoOutput.BurstSummary {
+        for _ in 0..<count { await handle(try photo(settings)) }
+        return PhotoOutput.BurstSummary(taken: count, skippedFrames: [])
+    }
+
+    func switchDevice(to device: CaptureDevice) async throws(CaptureError) {
+        state.withLock { $0.device = device }
+    }
+
+    var image: ImageSettings {
+        get async { state.withLock { $0.image } }
+    }
+
+    func changeImage(to image: ImageSettings) async throws(CaptureError) {
+        state.withLock { $0.image = image }
+    }
+
+    func stop() async {
+        state.withLock { $0.isStopped = true }
+    }
+
+    func showShutter() { record(.shutter) }
+    func showLastPhoto(_ thumbnail: [UInt8]?) { record(.corner(hasPhoto: thumbnail != nil)) }
+    func showWhole(_ picture: [UInt8]) { record(.whole) }
+    func showText(_ text: String?) { record(.text(text)) }
+    func showCaption(_ caption: String?) { record(.caption(caption)) }
+
+    func pausePreview(_ paused: Bool) -> Bool {
+        record(.paused(paused))
+        state.withLock { $0.isPreviewPaused = paused }
+        return paused
+    }
+
+    var isPreviewPaused: Bool { state.withLock { $0.isPreviewPaused } }
+
+    func startRecording(to path: String, _ settings: MovieSettings) async throws(CaptureError) {
+        throw CaptureError(.invalidSetting, "the fake camera records no movies")
+    }
+
+    func pauseRecording(_ paused: Bool) -> Bool { false }
+    func endRecording() {}
+    func recordingEnded() async {}
+
+    func stopRecording() async throws(CaptureError) -> RecordedMovie {
+        throw CaptureError(.notRunning, "the fake camera records no movies")
+    }
+}
