@@ -204,7 +204,7 @@ struct Router: Sendable {
             "device": configuration.device.name, "device_id": configuration.device.id,
             "status": "\(await session.status)",
             "viewers": live.receiverCount, "frames_encoded": live.encodedFrameCount, "frames_passed_through": live.passedThroughFrameCount,
-            "h264_frames_encoded": session.liveH264Output.encodedFrameCount,
+            "h264_frames_encoded": session.liveH264Output.encodedFrameCount, "camera_frames": session.cameraFrameCount,
             "event_clients": events.clientCount,
             "token_required": access.token != nil,
             "filter": configuration.image.filters.map(\.rawValue).joined(separator: "+"), "zoom": configuration.image.zoom,

@@ -26,12 +26,15 @@ struct PipeWireCameraTests {
                                                      "--library", folder.path("library"), "--json"])
         #expect(result.status == 0, "\(result.standardError)")
         let movie = try #require(Camctl.objects(result.standardOutput).first { $0["kind"] as? String == "movie" }, "\(result.standardOutput)")
-        // PipeWire's frames come as it sends them, not on a fixed grid, and its publisher drops
-        // some beside other tests (a third of them seen): the movie ends with the first frame at
-        // 2 s or after, at most a gap of frames later.
-        #expect(abs((movie["duration"] as? Double ?? 0) - 2) < 0.25, "\(movie)")
+        // PipeWire's frames come as it sends them, not on a fixed grid, and how many depends on
+        // the machine's load: what is proven is that the recording ended at its length, that every
+        // frame it took is in the file, dated in order from the first, and that none begins at or
+        // after 2 s (the frame that reaches the length ends the movie and is not taken).
+        #expect(movie["ended"] as? String == "duration", "\(movie)")
         let times = try RecordCommandTests.frameTimes(try #require(movie["path"] as? String))
-        #expect(times.count >= 30 && times.count <= 62 && (times.last ?? 0) < 2.25, "\(times.count) frames, the last at \(times.last ?? 0) s")
+        #expect(times.count == movie["frames"] as? Int, "\(times.count) frames in the file, \(movie["frames"] ?? 0) recorded")
+        #expect(times.first == 0 && zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "\(times)")
+        #expect((times.last ?? 2) < 2, "the last frame at \(times.last ?? 0) s")
     }
 
     @Test("A PipeWire microphone is listed and recorded: its tone as AAC beside the frames, the length of the movie; the default size fits the camera")

@@ -24,8 +24,12 @@ public enum PipeWireCamera {
     /// many seconds after its picture began to flow (a reader's stream runs: on a loaded machine the
     /// program may take seconds to get there), and comes back `replugAfter` seconds later. With
     /// `microphone`, the microphone is there too, its tone flowing, before the program starts.
+    /// With `unplugsWhenAsked`, the camera goes away when the program makes the file
+    /// `$XDG_RUNTIME_DIR/unplug`, and comes back when it makes `$XDG_RUNTIME_DIR/replug`: the
+    /// program decides when, from what it has seen, with no time of the machine's in between.
     public static func run(_ program: String, _ arguments: [String], location: String? = nil,
-                           unplugAfter: Double? = nil, replugAfter: Double = 2, microphone: Bool = false) throws -> ChildProcess.Result {
+                           unplugAfter: Double? = nil, replugAfter: Double = 2, unplugsWhenAsked: Bool = false,
+                           microphone: Bool = false) throws -> ChildProcess.Result {
         let runtime = try TemporaryFolder()
         chmod(runtime.url.path, 0o700)  // as a login session's runtime folder
         let script = """
@@ -79,6 +83,14 @@ public enum PipeWireCamera {
                 sleep "$UNPLUG_AFTER"; kill -9 $camera; wait $camera
                 sleep "$REPLUG_AFTER"; publish
             fi
+            if [ -n "$UNPLUG_WHEN_ASKED" ]; then
+                while kill -0 $program 2>/dev/null && [ ! -e "$XDG_RUNTIME_DIR/unplug" ]; do sleep 0.05; done
+                if [ -e "$XDG_RUNTIME_DIR/unplug" ]; then
+                    kill -9 $camera; wait $camera
+                    while kill -0 $program 2>/dev/null && [ ! -e "$XDG_RUNTIME_DIR/replug" ]; do sleep 0.05; done
+                    [ -e "$XDG_RUNTIME_DIR/replug" ] && publish
+                fi
+            fi
             wait $program; status=$?
             # What PipeWire had when the program failed, to tell a camera gone from one never found.
             [ $status -ne 0 ] && pw-cli ls Node >&2 2>/dev/null
@@ -87,6 +99,7 @@ public enum PipeWireCamera {
             """
         var environment = ["XDG_RUNTIME_DIR": runtime.url.path, "REPLUG_AFTER": "\(replugAfter)"]
         if let unplugAfter { environment["UNPLUG_AFTER"] = "\(unplugAfter)" }
+        if unplugsWhenAsked { environment["UNPLUG_WHEN_ASKED"] = "1" }
         if microphone { environment["MICROPHONE"] = "1" }
         // One PipeWire daemon at a time: run side by side (each with its own runtime folder and
         // bus), a camera program once found no camera at all in its own daemon.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import GStreamer
+import Synchronization
 
 /// The coordinator of a camera, its outputs and its pipeline, as AVCaptureSession.
 ///
@@ -33,6 +34,11 @@ public actor CaptureSession {
     public nonisolated let liveH264Output = LiveH264Output()
     /// Records movies, when the configuration asks for movies.
     public nonisolated let movieOutput: MovieOutput
+
+    /// How many frames the camera has delivered since the session was made: what every output's
+    /// own count (frames encoded, frames recorded) is measured against.
+    public nonisolated var cameraFrameCount: Int { cameraFrames.load(ordering: .relaxed) }
+    private nonisolated let cameraFrames = Atomic<Int>(0)
 
     /// The configuration in force.
     public private(set) var configuration: SessionConfiguration
@@ -330,6 +336,10 @@ public actor CaptureSession {
             throw CaptureError.converting(error, context: "the photo encoders could not start")
         }
         outputs.activate(in: graph, layout: layout)
+        _ = graph.cameraInput.staticPad(named: "sink")?.addProbe(.buffer) { [weak self] _ in
+            self?.cameraFrames.add(1, ordering: .relaxed)
+            return .pass
+        }
         running?.monitor = SessionGraph.watch(messages, failed: { [weak self] in await self?.pipelineFailed($0) },
                                               ended: { [weak self] in await self?.cameraLost(.ended(device)) })
         status = .running
