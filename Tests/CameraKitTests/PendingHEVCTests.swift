@@ -84,7 +84,8 @@ struct PendingHEVCTests {
             #expect(throws: CaptureError.self) { try PendingHEVC(spooled: lie).decoded() }
         }
         for _ in 0..<2000 {
-            let fields = (0..<7).map { _ in [0, 1, 16, 90, 65_535, UInt32.max].randomElement(using: &generator)! }
+            let choices: [UInt32] = [0, 1, 16, 90, 65_535, UInt32.max]
+            let fields = (0..<7).map { _ in choices[Int.random(in: choices.indices, using: &generator)] }
             let bytes = spool(fields, caps: caps, capsLength: Bool.random(using: &generator) ? nil : UInt32.random(in: 0...200, using: &generator),
                               frameLength: Bool.random(using: &generator) ? nil : UInt64.random(in: 0...1000, using: &generator), frame: frame)
             if let (decoded, layout) = try? PendingHEVC(spooled: bytes).decoded() {

@@ -24,7 +24,7 @@ struct ReadmeExampleTests {
         let square = try await session.photoOutput.capture()      // 1080x1080, sepia
         var widths: [Int] = []
         for await frame in session.videoDataOutput.frames() {     // bounded; a slow consumer drops, counted
-            try frame.withUnsafeBytes { pixels in widths.append(frame.info!.width); _ = pixels[0] }
+            try frame.withUnsafeBytes { pixels in widths.append(frame.info?.width ?? 0); _ = pixels[0] }
             break
         }
         await session.stop()

@@ -108,7 +108,7 @@ struct CaptureCommandTests {
             let metadata = try JSONSerialization.jsonObject(with: sidecar) as? [String: Any]
             #expect(metadata?["id"] as? Int == object["id"] as? Int)
         }
-        let files = try objects.map { try Data(contentsOf: URL(fileURLWithPath: $0["path"] as! String)) }
+        let files = try objects.map { try Data(contentsOf: URL(fileURLWithPath: try #require($0["path"] as? String))) }
         #expect(Set(files).count == 3, "three different frames")
         #expect(try camctl.photos().count == 3)
     }

@@ -49,7 +49,8 @@ struct FleetCollectTests {
 
         // Restarted on its library, c rejoins, and the old commands are refused, not run late.
         nodes["c"] = try await Self.node("c", fleet: "rig", broker: broker, camctl: nodes["c"]?.camctl)
-        let photosOfC = try await nodes["c"]!.camctl.photosAwaited().count
+        let restarted = try #require(nodes["c"])
+        let photosOfC = try await restarted.camctl.photosAwaited().count
         for command in commands { try await broker.publish("camctl/rig/c/command", command) }
         var refusals = 0
         for _ in 0..<50 {
@@ -58,7 +59,7 @@ struct FleetCollectTests {
             try await Task.sleep(for: .milliseconds(100))
         }
         #expect(refusals == commands.count, "the restarted node refused each old command, expired or too late")
-        #expect(try await nodes["c"]!.camctl.photosAwaited().count == photosOfC, "and took no photo for them")
+        #expect(try await restarted.camctl.photosAwaited().count == photosOfC, "and took no photo for them")
 
         // Every photo any node reported saved is collected, once; a second collect finds nothing new.
         let reported = Set(watcher.outputSoFar.split(separator: "\n").compactMap { line -> String? in

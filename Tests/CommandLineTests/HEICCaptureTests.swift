@@ -27,7 +27,7 @@ struct HEICCaptureTests {
         // The library lists it as HEVC, with a JPEG thumbnail beside it.
         let listed = try #require(try camctl.photos().first)
         #expect(listed["codec"] as? String == "hevc")
-        #expect(try Camctl.exif(listed["thumbnail_path"] as! String, "FileType", "ImageSize") == ["JPEG", "320x180"])
+        #expect(try Camctl.exif(try #require(listed["thumbnail_path"] as? String), "FileType", "ImageSize") == ["JPEG", "320x180"])
         let shown = Camctl.objects(try camctl("library", "show", "1", "--json").standardOutput).first
         #expect(shown?["heif_items"] as? String == "1 hvc1 1920x1080 primary; 2 hvc1 320x180 thumbnail; 3 Exif")
     }
@@ -107,7 +107,7 @@ struct HEICCaptureTests {
         #expect(result.status == 0, "\(result.standardError)")
         let objects = Camctl.objects(result.standardOutput)
         #expect(objects.map { $0["codec"] as? String } == ["hevc", "hevc", "jpeg"])
-        #expect(try Camctl.exif(objects[2]["path"] as! String, "ImageSize") == ["1328x512"])
+        #expect(try Camctl.exif(try #require(objects[2]["path"] as? String), "ImageSize") == ["1328x512"])
     }
 
     /// The average PSNR of two pictures, as ffmpeg's psnr filter measures it.

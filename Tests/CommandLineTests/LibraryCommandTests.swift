@@ -123,7 +123,7 @@ struct LibraryCommandTests {
         let listed = Camctl.objects(try camctl("library", "list", "--json", "--library", mount.path("library")).standardOutput)
         #expect(listed.count == result.standardOutput.split(separator: "\n").count)
         for photo in listed {
-            #expect(try Camctl.exif(photo["path"] as! String, "FileType") == ["JPEG"])
+            #expect(try Camctl.exif(try #require(photo["path"] as? String), "FileType") == ["JPEG"])
         }
     }
 

@@ -171,6 +171,6 @@ struct ReviewCommandTests {
         #expect(objects.filter { $0["path"] != nil }.count == 3, "two shots and the strip, kept together")
         let place = shownPlace(width: 672, height: 1008)
         let shown = try strips.map { try difference(ofPicture: composed, onScreen: $0, at: place, rows: 0..<(place.height / 2)) }
-        #expect(shown.min()! < reviewedPictureBound, "the strip under review: \(shown)")
+        #expect(try #require(shown.min()) < reviewedPictureBound, "the strip under review: \(shown)")
     }
 }

@@ -83,7 +83,7 @@ struct PhotoCollectorTests {
         for _ in 0..<5000 {
             var record = good
             for _ in 0..<Int.random(in: 1...4, using: &generator) {
-                record[keys.randomElement(using: &generator)!] = values.randomElement(using: &generator)!
+                record[keys[Int.random(in: keys.indices, using: &generator)]] = values[Int.random(in: values.indices, using: &generator)]
             }
             if let photo = FleetPhoto(sent: record, node: "n") {
                 #expect(photo.id >= 1 && photo.byteCount >= 1 && (1...8).contains(photo.orientation) && photo.sha256.count == 64)

@@ -23,7 +23,7 @@ struct HostileHEIFTests {
 
     @Test("Every prefix of a good file is read or refused, never a crash")
     func truncations() throws {
-        let whole = HEIFContentsTests.file
+        let whole = try HEIFContentsTests.file
         for length in stride(from: 0, to: whole.count, by: 7) {
             _ = try? HEIFContents(parsing: Array(whole.prefix(length)))
         }

@@ -8,12 +8,15 @@ import Testing
 @Suite("MP4 movies read, cut ones to their last whole fragment", .timeLimit(.minutes(5)), .aside)
 struct MovieFileTests {
     /// A 2 s 320x240 movie at 30 fps in fragments of half a second, and the same unfragmented.
-    static let fragmented = MovieFixture.movie(fragmentMilliseconds: 500)
-    static let plain = MovieFixture.movie(fragmentMilliseconds: 0)
+    private static let fragmentedMade = Result { try MovieFixture.movie(fragmentMilliseconds: 500) }
+    private static let plainMade = Result { try MovieFixture.movie(fragmentMilliseconds: 0) }
+    /// A movie in fragments of half a second, and one unfragmented: a failure to make them fails the test that asks.
+    static var fragmented: [UInt8] { get throws { try fragmentedMade.get() } }
+    static var plain: [UInt8] { get throws { try plainMade.get() } }
 
     @Test("A whole movie, fragmented or not: its size, 60 frames and 2 s, every byte whole")
     func wholeMovies() throws {
-        for bytes in [Self.fragmented, Self.plain] {
+        for bytes in try [Self.fragmented, Self.plain] {
             let movie = try MovieFile(data: bytes)
             #expect(movie.width == 320 && movie.height == 240)
             #expect(movie.frameCount == 60 && abs(movie.duration - 2) < 1e-9, "\(movie)")
@@ -23,7 +26,7 @@ struct MovieFileTests {
 
     @Test("A fragmented movie cut anywhere keeps its whole fragments: never more frames than were whole, never a byte past the cut")
     func cuts() throws {
-        let bytes = Self.fragmented
+        let bytes = try Self.fragmented
         var lastFrames = 0
         for length in Array(stride(from: 0, to: bytes.count, by: 97)) + [bytes.count] {
             guard let movie = try? MovieFile(data: Array(bytes.prefix(length))) else { continue }
@@ -70,7 +73,7 @@ struct MovieFileTests {
         _ = try? MovieFile(data: [0, 0, 0, 1] + Array("ftyp".utf8) + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
         var generator = SystemRandomNumberGenerator()
         for round in 0..<3000 {
-            var bytes = round % 2 == 0 ? Self.fragmented : Self.plain
+            var bytes = try round % 2 == 0 ? Self.fragmented : Self.plain
             for _ in 0..<Int.random(in: 1...8, using: &generator) {
                 let place = Int.random(in: 0..<min(bytes.count, 2000), using: &generator)  // the headers
                 bytes[place] = UInt8.random(in: 0...255, using: &generator)

@@ -6,7 +6,9 @@ import Testing
 @Suite("Movies in the library: kept when finished, recovered when cut short, untouched while recorded", .timeLimit(.minutes(5)), .aside)
 struct MovieLibraryTests {
     /// A 2 s 320x240 fragmented movie (half-second fragments).
-    static let movie = MovieFixture.movie(fragmentMilliseconds: 500)
+    private static let movieMade = Result { try MovieFixture.movie(fragmentMilliseconds: 500) }
+    /// A 2 s movie in fragments of half a second: a failure to make it fails the test that asks.
+    static var movie: [UInt8] { get throws { try movieMade.get() } }
 
     /// The library opened once no process holds a recording's lock: a child this test process
     /// forks meanwhile (another test's) holds a copy of the lock's descriptor for a moment, until it
@@ -29,7 +31,7 @@ struct MovieLibraryTests {
         let movie = try library.addMovie(recording, thumbnail: [0xFF, 0xD8, 0xFF, 0xD9], capturedAt: Date(), device: "Test camera",
                                          albums: ["party"])
         #expect(movie.kind == .movie && movie.codec == "h264" && movie.width == 320 && movie.height == 240)
-        #expect(movie.duration == 2 && movie.byteCount == Self.movie.count && movie.albums == ["party"])
+        #expect(try movie.duration == 2 && movie.byteCount == Self.movie.count && movie.albums == ["party"])
         #expect(movie.path.hasSuffix(".mp4") && !movie.path.contains("/recordings/") && FileManager.default.fileExists(atPath: movie.path))
         #expect(movie.thumbnailPath.map { FileManager.default.fileExists(atPath: $0) } == true)
         let reopened = try PhotoLibrary(folder: folder.path("library"))
@@ -43,7 +45,8 @@ struct MovieLibraryTests {
         let library = try PhotoLibrary(folder: folder.path("library"))
         var recording: PhotoLibrary.Recording? = try library.beginRecording(capturedAt: Date())
         let path = try #require(recording?.path)
-        let cut = Array(Self.movie.prefix(Self.movie.count * 2 / 3))
+        let whole = try Self.movie
+        let cut = Array(whole.prefix(whole.count * 2 / 3))
         try Data(cut).write(to: URL(fileURLWithPath: path))
         let meanwhile = try PhotoLibrary(folder: folder.path("library"))
         #expect(meanwhile.reconciliation.isEmpty && FileManager.default.fileExists(atPath: path))

@@ -76,7 +76,7 @@ struct ProcessingPhotoTests {
         #expect(library.reconciliation.removedLeftovers == 2)
         #expect(try library.photos().count == 2)
         #expect(!FileManager.default.fileExists(atPath: finished.path))
-        #expect(Self.files(folder, "/spool") == [processing.path.split(separator: "/").last!.replacingOccurrences(of: ".jpg", with: ".pending")])
+        #expect(Self.files(folder, "/spool") == [processing.fileName.replacingOccurrences(of: ".jpg", with: ".pending")])
         let final = try library.finish(id: processing.id, data: Self.heic, codec: "hevc")
         #expect(final.codec == "hevc" && Self.files(folder).filter { $0.hasSuffix(".jpg") }.isEmpty)
     }

@@ -22,8 +22,10 @@ public enum HEVCFixture {
         var configuration: [UInt8] = []
         var index = hex.startIndex
         while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            configuration.append(UInt8(hex[index..<next], radix: 16)!)
+            guard let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex), let byte = UInt8(hex[index..<next], radix: 16) else {
+                throw FixtureFailure(message: "gst-launch-1.0 printed a codec_data that is not whole bytes: \(hex)")
+            }
+            configuration.append(byte)
             index = next
         }
         return (configuration, try [UInt8](Data(contentsOf: URL(fileURLWithPath: file))))
