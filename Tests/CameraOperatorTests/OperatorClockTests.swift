@@ -55,42 +55,4 @@ struct OperatorClockTests {
         _ = try await camera.perform(.stop)
         #expect(try FileManager.default.contentsOfDirectory(atPath: previewed.library.url.path).filter { $0.hasSuffix(".jpg") }.isEmpty)
     }
-
-    @Test("A booth's countdowns and showings take no time of their own: each second is the clock's, told in order for every shot")
-    func boothOnTheClock() async throws {
-        let clock = ManualClock()
-        let previewed = try await PreviewedCamera("test:ball", clock: clock)
-        let camera = previewed.camera
-        var plan = BoothPlan()
-        (plan.shots, plan.countdown, plan.columns, plan.showShots, plan.showResult) = (3, 5, 1, 3, 10)
-        let listening = Task {
-            var told: [OperatorEvent] = []
-            for await event in camera.events {
-                told.append(event)
-                if event == .cleared, told.contains(.showing(.result)) { break }
-            }
-            return told
-        }
-        let running = Task { try await camera.perform(.booth(plan)) }
-        // Whatever waits on the clock is let go a second at a time until the booth ends.
-        let driving = Task {
-            while !Task.isCancelled {
-                await clock.sleepers()
-                clock.advance(by: .seconds(1))
-            }
-        }
-        guard case .boothTaken(let shots, let composed?) = try await running.value else {
-            Issue.record("the booth did not compose its shots")
-            driving.cancel()
-            return
-        }
-        let told = await listening.value
-        driving.cancel()
-        #expect(shots.count == 3 && composed.item.isComposed)
-        let seconds = told.compactMap { event -> Int? in if case .countdown(let left) = event { left } else { nil } }
-        #expect(seconds == Array(repeating: [5, 4, 3, 2, 1], count: 3).flatMap { $0 }, "\(told)")
-        let shown = told.filter { if case .showing = $0 { true } else { false } }
-        #expect(shown == [.showing(.shots), .showing(.shots), .showing(.result)], "\(told)")
-        _ = try await camera.perform(.stop)
-    }
 }
