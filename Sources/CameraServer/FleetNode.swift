@@ -53,9 +53,12 @@ final class FleetNode: Sendable {
         })
         self.topics = topics
         self.offline = offline
-        box.node.withLock { $0 = self }
+        // Subscribed before the node is told of a connection: a connection made meanwhile would
+        // otherwise say the node is online before it listens, and a controller's first command
+        // would reach nobody.
         client.subscribe("camctl/\(fleet)/command")
         client.subscribe(prefix + "/command")
+        box.node.withLock { $0 = self }
         events.listen { [client] json in client.publish(topics.events, json) }
         // Said again now and then: the library grows and the clock's state changes.
         announcing.withLock { $0 = Task { [weak self] in

@@ -34,6 +34,22 @@ struct Camctl {
         return try ChildProcess.run("sh", ["-c", command], environment: ["CAMCTL_LIBRARY": library.url.path])
     }
 
+    /// camctl run in a terminal (script(1) gives it one), each key typed once the terminal has
+    /// shown the text it waits for and `after` seconds more: its time counts from what camctl
+    /// said, not from when a loaded machine got camctl started. The terminal's output (standard
+    /// output and error together) comes back once camctl ends.
+    func inTerminal(_ arguments: [String], keys: [(when: String, after: Double, key: String)]) async throws -> ChildProcess.Result {
+        let binary = ChildProcess.buildFolder.appendingPathComponent("camctl").path
+        let terminal = try ChildProcess.Running("/usr/bin/script", ["-qfec", ([binary] + arguments).joined(separator: " "), "/dev/null"],
+                                                environment: ["CAMCTL_LIBRARY": library.url.path], writingInput: true)
+        for (text, delay, key) in keys {
+            guard await terminal.output(containing: text, timeout: 120) else { break }  // the result tells what was shown
+            try await Task.sleep(for: .seconds(delay))
+            terminal.write(key)
+        }
+        return await terminal.finished(timeout: 120)
+    }
+
     /// The JSON objects printed one per line.
     static func objects(_ output: String) -> [[String: Any]] {
         output.split(separator: "\n").compactMap {
