@@ -207,8 +207,9 @@ extension ChildProcess {
         }
 
         /// Awaits the child's standard output containing `text`, at most `timeout` seconds; returns
-        /// whether it does.
-        public func output(containing text: String, timeout: Double = 30) async -> Bool {
+        /// whether it does. The time-out only catches a child that hangs: a full run starts every
+        /// suite at once, and a child's start then takes tens of seconds on two cores.
+        public func output(containing text: String, timeout: Double = 120) async -> Bool {
             let deadline = ContinuousClock.now + .seconds(timeout)
             while ContinuousClock.now < deadline {
                 if outputSoFar.contains(text) { return true }
@@ -217,15 +218,15 @@ extension ChildProcess {
             return false
         }
 
-        /// Waits until the child's standard output contains `text`, at most `timeout` seconds;
-        /// returns whether it does.
-        public func waitForOutput(containing text: String, timeout: Double = 30) -> Bool {
+        /// Waits until the child's standard output contains `text`, at most `timeout` seconds (a
+        /// hang guard, as for ``output(containing:timeout:)``); returns whether it does.
+        public func waitForOutput(containing text: String, timeout: Double = 120) -> Bool {
             waitForOutput(timeout: timeout) { $0.contains(text) }
         }
 
         /// Waits until the child's standard output so far `satisfies`, at most `timeout` seconds;
         /// returns whether it does.
-        public func waitForOutput(timeout: Double = 30, until satisfies: (String) -> Bool) -> Bool {
+        public func waitForOutput(timeout: Double = 120, until satisfies: (String) -> Bool) -> Bool {
             let deadline = Date().addingTimeInterval(timeout)
             while Date() < deadline {
                 if satisfies(outputSoFar) { return true }
