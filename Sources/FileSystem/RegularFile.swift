@@ -23,7 +23,7 @@ public enum RegularFile {
         public let path: String
         public let kind: Kind
 
-        public init(path: String, kind: Kind) {
+        init(path: String, kind: Kind) {
             (self.path, self.kind) = (path, kind)
         }
 
@@ -62,17 +62,15 @@ public enum RegularFile {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else { throw ReadError(path: path, kind: kind(of: errno)) }
         defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw ReadError(path: path, kind: .system(errno)) }
-        try requireRegular(status, path: path)
         return try contents(of: descriptor, path: path, limit: limit)
     }
 
-    /// The whole of the regular file open at `descriptor` (named `path` in errors), refused when
-    /// it is larger than `limit` bytes.
+    /// The whole of the file open at `descriptor` (named `path` in errors), refused when it is not
+    /// a regular file or is larger than `limit` bytes.
     public static func contents(of descriptor: Int32, path: String, limit: Int) throws(ReadError) -> [UInt8] {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw ReadError(path: path, kind: .system(errno)) }
+        try requireRegular(status, path: path)
         guard Int(status.st_size) <= limit else { throw ReadError(path: path, kind: .tooLarge(limit: limit)) }
         var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
         var filled = 0
