@@ -35,6 +35,28 @@ final class MovieWriter: Sendable {
     /// The length of a fragment: what a kill can lose at most.
     static let fragmentMilliseconds = 1000
 
+    /// The movie's clock: every time in the file is a whole number of these ticks a second. 90 kHz
+    /// holds a frame of every common rate (24, 25, 30, 30000/1001, 50, 60 fps) and an AAC frame
+    /// of 1024 samples at 48 kHz exactly, and is what a time is stored at, so a frame's time is
+    /// decided on this clock, never rounded by the muxer after it was decided.
+    static let ticksPerSecond: UInt64 = 90_000
+
+    /// `elapsed` on the movie's clock: its nearest tick, and at least a tick after `previous` (the
+    /// last frame's), so two frames that came together never share a time in the file.
+    static func movieTime(_ elapsed: UInt64, after previous: ClockTime?) -> ClockTime {
+        let second: UInt64 = 1_000_000_000
+        var ticks = scaled(elapsed, by: ticksPerSecond, over: second)
+        if let previous { ticks = max(ticks, scaled(previous.nanoseconds, by: ticksPerSecond, over: second) + 1) }
+        return ClockTime(nanoseconds: scaled(ticks, by: second, over: ticksPerSecond))
+    }
+
+    /// `value` × `numerator` / `denominator` to the nearest whole, without overflowing for any
+    /// time a recording can reach.
+    private static func scaled(_ value: UInt64, by numerator: UInt64, over denominator: UInt64) -> UInt64 {
+        let (quotient, remainder) = value.quotientAndRemainder(dividingBy: denominator)
+        return quotient * numerator + (remainder * numerator + denominator / 2) / denominator
+    }
+
     /// The AAC bit rate of a movie's sound.
     static let soundBitsPerSecond = 128_000
 
@@ -52,7 +74,7 @@ final class MovieWriter: Sendable {
             : "\(encoder) name=encoder ! video/x-h264"
         var description = "appsrc name=input format=time max-bytes=\(waiting) block=true "
             + "! video/x-raw,format=I420,width=\(width),height=\(height),framerate=\(frameRate) "
-            + "! \(encoding) ! h264parse ! mp4mux name=mux fragment-duration=\(Self.fragmentMilliseconds) "
+            + "! \(encoding) ! h264parse ! mp4mux name=mux trak-timescale=\(Self.ticksPerSecond) fragment-duration=\(Self.fragmentMilliseconds) "
             + "! filesink location=\"\(Self.quoted(path))\""
         if audio != nil {
             // Half a second of sound may wait for the frames it goes with.

@@ -212,7 +212,7 @@ public final class MovieOutput: Sendable {
                 recording.writer.sound?.resumed(pausedSpan: recording.pausedSpan)
             }
             let elapsed = time.nanoseconds >= start.nanoseconds + recording.pausedSpan ? time.nanoseconds - start.nanoseconds - recording.pausedSpan : 0
-            let movieTime = ClockTime(nanoseconds: max(elapsed, recording.lastTime.map { $0.nanoseconds + 1 } ?? 0))
+            let movieTime = MovieWriter.movieTime(elapsed, after: recording.lastTime)
             if let limit = recording.settings.maximumDuration, let last = recording.lastTime, movieTime.seconds >= limit - 1e-6 {
                 // Of the frames let go since the last one taken, those the camera made before the
                 // movie's end are lost from it.
