@@ -18,7 +18,7 @@ final class FrameFeed: Sendable {
     private struct State {
         var latest: Sample?
         /// The system's real-time clock at the pipeline's running time zero (seconds since 1970),
-        /// as the newest frame measured it: a frame's instant is this plus its timestamp.
+        /// as the latest close measure found it: a frame's instant is this plus its timestamp.
         var realTimeAtZero: Double?
         /// The recent frames themselves, kept while a capture near an instant waits (``holdRecent()``).
         var recent: [Sample] = []
@@ -63,14 +63,27 @@ final class FrameFeed: Sendable {
         for collector in collectors { collector.continuation.finish(throwing: reason) }
     }
 
-    /// Adds the newest frame, and when the camera took it (when known); called on the streaming thread.
-    func append(_ sample: Sample, capturedAt instant: Date? = nil) {
+    /// A measure of the system's real-time clock at the pipeline's running time zero, in seconds
+    /// since 1970, and how far it may be off.
+    struct RealTimeAtZero {
+        let seconds: Double
+        let uncertainty: Double
+    }
+
+    /// How far off a measure of the real-time clock may be for the feed to take it in place of
+    /// one it has: a millisecond, where a measure on a quiet machine is off by microseconds.
+    static let closeMeasure = 0.001
+
+    /// Adds the newest frame, and the real-time clock at running time zero as measured at its
+    /// arrival (when known): the first measure is kept, then only close ones (within
+    /// ``closeMeasure``). Called on the streaming thread.
+    func append(_ sample: Sample, realTimeAtZero measure: RealTimeAtZero? = nil) {
         let (receivers, finished) = state.withLock { state -> ([Collector], [Collector]) in
             guard state.closedReason == nil else { return ([], []) }
             if let earliest = state.earliest, let time = sample.buffer?.presentationTime, time < earliest { return ([], []) }
             state.latest = sample
-            if let instant, let time = sample.buffer?.presentationTime {
-                state.realTimeAtZero = instant.timeIntervalSince1970 - time.seconds
+            if let measure, state.realTimeAtZero == nil || measure.uncertainty <= Self.closeMeasure {
+                state.realTimeAtZero = measure.seconds
             }
             if state.recentHolders > 0 {
                 state.recent.append(sample)

@@ -523,19 +523,22 @@ public final class PhotoOutput: Sendable {
     /// Takes a frame of the still branch; called on the streaming thread.
     func receive(_ frame: Sample) {
         settling.observe(frame)
-        feed.append(frame, capturedAt: instant(of: frame))
+        feed.append(frame, realTimeAtZero: realTimeAtZero())
     }
 
-    /// When the camera took a frame, on the system's real-time clock. A frame's timestamp is on the
-    /// pipeline's running time (its clock, monotonic, less the moment it started playing); the
-    /// running time now, less that timestamp, is how long ago the frame was taken, and the real-time
-    /// clock now, less that age, is its instant. Measured again as each frame arrives (the feed
-    /// keeps the real-time clock's reading at running time zero), so a step of the real-time clock
-    /// (NTP setting it) is followed from the next frame on.
-    private func instant(of frame: Sample) -> Date? {
-        guard let time = frame.buffer?.presentationTime, let clock = state.withLock({ $0.attachment?.clock }),
-              let running = clock.runningTime, running.rawValue >= time.rawValue else { return nil }
-        return Date(timeIntervalSinceNow: -Double(running.rawValue - time.rawValue) / 1e9)
+    /// The system's real-time clock at the pipeline's running time zero, measured now: the
+    /// real-time clock's reading less the running time's (its clock, monotonic, less the moment
+    /// it started playing). The running time is read between two readings of the real-time
+    /// clock, and their span is how far the measure can be off: a thread preempted between the
+    /// readings (a busy machine) gives a wide span, and the feed keeps an earlier, closer measure.
+    /// Measured again as each frame arrives, so a step of the real-time clock (NTP setting it) is
+    /// followed from the next close measure on.
+    private func realTimeAtZero() -> FrameFeed.RealTimeAtZero? {
+        guard let clock = state.withLock({ $0.attachment?.clock }) else { return nil }
+        let before = Date().timeIntervalSince1970
+        guard let running = clock.runningTime else { return nil }
+        let after = Date().timeIntervalSince1970
+        return FrameFeed.RealTimeAtZero(seconds: (before + after) / 2 - Double(running.rawValue) / 1e9, uncertainty: after - before)
     }
 
     /// Frames the photos to come as the session's new image settings say.
