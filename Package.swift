@@ -2,7 +2,15 @@
 //
 // camctl: cameras on Linux through GStreamer, with the capture model of AVFoundation.
 
+import Foundation
 import PackageDescription
+
+/// GStreamer's flags: from the package scripts/setup writes (pkg-config's own, less the
+/// `-pthread` SwiftPM warns about); without it, as when camctl is a dependency of another
+/// package, from pkg-config's packages themselves.
+let gstreamerPackages = FileManager.default.fileExists(atPath: "/usr/local/lib/pkgconfig/camctl-gstreamer.pc")
+    ? "camctl-gstreamer"
+    : "gstreamer-1.0 gstreamer-app-1.0 gstreamer-video-1.0 gstreamer-tag-1.0 gstreamer-pbutils-1.0 gstreamer-rtsp-server-1.0"
 
 let package = Package(
     name: "camctl",
@@ -15,7 +23,7 @@ let package = Package(
         // Layer 1: the C libraries from Debian, and the few shims Swift cannot call directly.
         .systemLibrary(
             name: "CGStreamer",
-            pkgConfig: "gstreamer-1.0 gstreamer-app-1.0 gstreamer-video-1.0 gstreamer-tag-1.0 gstreamer-pbutils-1.0 gstreamer-rtsp-server-1.0",
+            pkgConfig: gstreamerPackages,
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev", "libgstrtspserver-1.0-dev"])]
         ),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),

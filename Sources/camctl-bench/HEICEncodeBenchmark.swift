@@ -9,7 +9,7 @@ struct HEICEncodeBenchmark {
     func run(runs: Int) throws -> [BenchmarkRow] {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/heif-enc"),
               FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg") else {
-            throw BenchmarkFailure("the HEIC rows need heif-enc (libheif-examples) and ffmpeg; scripts/setup installs them")
+            throw BenchmarkFailure("the HEIC rows need heif-enc (libheif-examples) and ffmpeg; scripts/setup --tests installs them")
         }
         let source = folder + "/source.png"
         // The picture a camera could have taken: GStreamer's colour pattern as limited-range 4:2:0

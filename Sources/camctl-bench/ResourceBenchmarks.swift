@@ -14,7 +14,7 @@ struct ResourceBenchmarks {
 
     func run() throws -> [BenchmarkRow] {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
-            throw BenchmarkFailure("the memory and CPU rows need GNU time (/usr/bin/time); scripts/setup installs it")
+            throw BenchmarkFailure("the memory and CPU rows need GNU time (/usr/bin/time); scripts/setup --tests installs it")
         }
         // A 1080p30 preview with the still branch kept, as camctl preview runs it.
         let preview = try usage(StartUpBenchmark.camctl, ["preview", "--device", "test", "--resolution", "1920x1080@30",
