@@ -4,8 +4,9 @@ import FoundationEssentials
 import Glibc
 import HTTPServer
 
-/// Who may use the server's camera and library. On a loopback address, anyone on this machine; on
-/// any other address, only requests carrying the access token: an `Authorization: Bearer` header,
+/// Who may use the server's camera and library. On loopback, anyone on this machine (whose
+/// requests ``SiteGuard`` keeps to the server's own names and pages); on any other address, only
+/// requests carrying the access token: an `Authorization: Bearer` header,
 /// a `token` query argument (the page's first visit), or the cookie that visit sets.
 public struct AccessControl: Sendable {
     /// The token requests must carry; `nil` when none is needed.
@@ -20,9 +21,10 @@ public struct AccessControl: Sendable {
         self.token = token
     }
 
-    /// Whether `host` is a loopback address, where no token is needed.
+    /// Whether `host` is loopback, where no token is needed: `127.0.0.1`, `::1` or `localhost`
+    /// (the rest of 127.0.0.0/8 is not: a token is needed there).
     public static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+        ["localhost", "127.0.0.1", "::1", "[::1]"].contains(host.lowercased())
     }
 
     /// Whether the request may use what needs the token.

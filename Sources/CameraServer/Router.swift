@@ -31,6 +31,7 @@ struct Router: Sendable {
     }
 
     private func route(_ request: HTTPRequest) async throws(APIError) -> HTTPResponse {
+        try SiteGuard(allowedHosts: access.token == nil ? SiteGuard.loopbackHosts : nil).check(request)
         let parts = request.pathParts.map(String.init)
         let method = request.method
         if parts.count == 2 || parts.count == 3 && parts[2] == "thumbnail", parts[0] == "p", method == "GET" {

@@ -96,7 +96,7 @@ enum WebPage {
         }
 
         async function call(path, body) {
-          const response = await fetch(path, { method: "POST", body: JSON.stringify(body || {}) });
+          const response = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body || {}) });
           const answer = await response.json().catch(() => ({}));
           if (!response.ok) throw new Error(answer.error || ("the camera answered " + response.status));
           return answer;

@@ -24,15 +24,21 @@ struct ServedCamera {
         base = "http://127.0.0.1:\(port)"
     }
 
-    /// curl's answer to a request: the status and the body. Children are awaited: the suite needs
-    /// no threads of its own.
+    /// curl's answer to a request: the status and the body, which is sent as JSON, as the server
+    /// requires (unless the options say another type). Children are awaited: the suite needs no
+    /// threads of its own.
     func request(_ path: String, _ options: [String] = []) async throws -> (status: Int, body: String, bytes: [UInt8]) {
-        let result = try await ChildProcess.finished("curl", ["-s", "-o", "-", "-w", "%{http_code}", "--max-time", "20"] + options + [base + path])
+        let sendsBody = options.contains("-d") || options.contains("--data-binary")
+        let typed = sendsBody && !options.contains { $0.lowercased().hasPrefix("content-type:") } ? ["-H", Self.json] : []
+        let result = try await ChildProcess.finished("curl", ["-s", "-o", "-", "-w", "%{http_code}", "--max-time", "20"] + typed + options + [base + path])
         let bytes = result.standardOutputBytes
         let status = Int(String(decoding: bytes.suffix(3), as: UTF8.self)) ?? 0
         let body = [UInt8](bytes.dropLast(3))
         return (status, String(decoding: body, as: UTF8.self), body)
     }
+
+    /// The header a request's JSON body goes with.
+    static let json = "Content-Type: application/json"
 
     func json(_ path: String, _ options: [String] = []) async throws -> (status: Int, object: [String: Any]) {
         let answer = try await request(path, options)
@@ -163,7 +169,7 @@ struct ServeCommandTests {
             before = status()
             stalled = socket.create_connection(("127.0.0.1", \(served.port)))
             stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-            stalled.sendall(b"GET /stream.mjpg HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n")
+            stalled.sendall(b"GET /stream.mjpg HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\n\\r\\n")
             captured = [[] for _ in range(20)]
             stop = threading.Event()
             def view(index):
@@ -288,7 +294,7 @@ struct ServeCommandTests {
         for verdict in ["keep", "discard"] {
             #expect(try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "hold"}"#]).object["outcome"] as? String == "held")
             #expect(try await served.json("/api/capture", ["-X", "POST"]).object["count"] as? Int == 1)
-            let reviewing = try ChildProcess.Running("/usr/bin/curl", ["-s", "-X", "POST", "-d", #"{"action": "review"}"#,
+            let reviewing = try ChildProcess.Running("/usr/bin/curl", ["-s", "-X", "POST", "-H", ServedCamera.json, "-d", #"{"action": "review"}"#,
                                                                       served.base + "/api/actions"])
             try await Task.sleep(for: .seconds(1))
             #expect(try await served.json("/api/actions", ["-X", "POST", "-d", "{\"action\": \"\(verdict)\"}"]).object["answered"] as? Bool == true)
@@ -302,7 +308,7 @@ struct ServeCommandTests {
     func terminateDuringCapture() async throws {
         let served = try await ServedCamera()
         let viewer = try ChildProcess.Running("/usr/bin/curl", ["-s", "-N", "-o", "/dev/null", "--max-time", "90", served.base + "/stream.mjpg"])
-        let capture = try ChildProcess.Running("/usr/bin/curl", ["-s", "-X", "POST", "-d", #"{"action": "burst", "count": 5}"#,
+        let capture = try ChildProcess.Running("/usr/bin/curl", ["-s", "-X", "POST", "-H", ServedCamera.json, "-d", #"{"action": "burst", "count": 5}"#,
                                                                 served.base + "/api/actions"])
         try await Task.sleep(for: .milliseconds(150))
         let started = Date()

@@ -1,0 +1,68 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+@Suite("camctl serve answers its own pages only", .timeLimit(.minutes(3)))
+struct OtherSitesTests {
+    /// Requests a page of another site, or a name rebound to this machine, can make.
+    static let foreign: [(what: String, path: String, options: [String], status: Int, message: String)] = [
+        ("a rebound name reads the status", "/api/status", ["-H", "Host: attacker.example"], 403, "addressed to localhost"),
+        ("a rebound name with this port", "/api/photos", ["-H", "Host: attacker.example:%PORT%"], 403, "addressed to localhost"),
+        ("a name that merely starts as loopback's", "/snapshot.jpg", ["-H", "Host: 127.0.0.1.attacker.example"], 403, "addressed to localhost"),
+        ("a rebound name loads the page", "/", ["-H", "Host: attacker.example"], 403, "addressed to localhost"),
+        ("no Host at all", "/api/status", ["-H", "Host:"], 403, "addressed to localhost"),
+        ("another origin's capture", "/api/capture", ["-X", "POST", "-H", "Origin: http://attacker.example", "-H", ServedCamera.json, "-d", "{}"],
+         403, "a page of another site (http://attacker.example)"),
+        ("an opaque origin's capture", "/api/capture", ["-X", "POST", "-H", "Origin: null"], 403, "a page of another site (null)"),
+        ("another port's page", "/api/actions", ["-X", "POST", "-H", "Origin: http://127.0.0.1:1", "-d", #"{"action": "burst", "count": 3}"#],
+         403, "a page of another site"),
+        ("a no-cors fetch's text", "/api/capture", ["-X", "POST", "-H", "Content-Type: text/plain;charset=UTF-8", "-d", "{}"], 415, "must be JSON"),
+        ("a form", "/api/actions", ["-X", "POST", "-H", "Content-Type: application/x-www-form-urlencoded", "-d", #"{"action": "capture"}"#],
+         415, "must be JSON"),
+        ("an empty form", "/api/capture", ["-X", "POST", "-H", "Content-Type: application/x-www-form-urlencoded"], 415, "must be JSON"),
+        ("a multipart form", "/api/capture", ["-X", "POST", "-F", "a=b"], 415, "must be JSON"),
+        ("another origin's deletion", "/api/photos/1", ["-X", "DELETE", "-H", "Origin: https://attacker.example"], 403, "a page of another site"),
+    ]
+
+    @Test("On loopback, requests addressed to another name, from another site's page, or with a body that is not JSON are refused; nothing is taken or deleted")
+    func loopbackRefusesOtherSites() async throws {
+        let served = try await ServedCamera()
+        defer { served.process.send(SIGTERM) }
+        let kept = try await served.json("/api/capture", ["-X", "POST"])
+        #expect(kept.status == 200, "\(kept)")
+        for request in Self.foreign {
+            let options = request.options.map { $0.replacingOccurrences(of: "%PORT%", with: "\(served.port)") }
+            let answer = try await served.json(request.path, options)
+            #expect(answer.status == request.status && (answer.object["error"] as? String ?? "").contains(request.message),
+                    "\(request.what): \(answer)")
+        }
+        let photos = try await served.json("/api/photos")
+        #expect(photos.object["total"] as? Int == 1, "only the photo taken before: \(photos)")
+        // The server's own names and page still work: each loopback name, the page's own origin.
+        for host in ["localhost:\(served.port)", "127.0.0.1:\(served.port)", "[::1]:\(served.port)", "LOCALHOST"] {
+            #expect(try await served.json("/api/status", ["-H", "Host: \(host)"]).status == 200, "\(host)")
+        }
+        let own = try await served.json("/api/capture", ["-X", "POST", "-H", "Origin: http://127.0.0.1:\(served.port)", "-d", #"{"quality": 70}"#])
+        #expect(own.status == 200, "\(own)")
+        #expect(try await served.json("/api/photos/1", ["-X", "DELETE", "-H", "Origin: http://127.0.0.1:\(served.port)"]).status == 200)
+    }
+
+    @Test("The rest of 127.0.0.0/8 is not loopback: a token is needed there; any name reaches it, but no other site's page acts")
+    func otherLoopbackNeedsToken() async throws {
+        let served = try await ServedCamera(listen: "127.0.0.2")
+        defer { served.process.send(SIGTERM) }
+        let base = "http://127.0.0.2:\(served.port)"
+        func curl(_ options: [String], _ path: String) async throws -> Int {
+            let result = try await ChildProcess.finished("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "20"] + options + [base + path])
+            return Int(result.standardOutput) ?? 0
+        }
+        #expect(try await curl([], "/api/status") == 401)
+        let token = try String(contentsOfFile: served.camctl.library.path("serve-token"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let bearer = ["-H", "Authorization: Bearer \(token)"]
+        #expect(try await curl(bearer + ["-H", "Host: booth.local"], "/api/status") == 200, "guests' phones reach it by any name")
+        #expect(try await curl(bearer + ["-X", "POST", "-H", "Origin: http://attacker.example"], "/api/capture") == 403)
+        #expect(try await curl(bearer + ["-X", "POST", "-H", "Content-Type: text/plain", "-d", "{}"], "/api/capture") == 415)
+        #expect(try await curl(bearer + ["-X", "POST"], "/api/capture") == 200)
+    }
+}
