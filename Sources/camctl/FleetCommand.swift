@@ -12,8 +12,8 @@ import PhotoLibrary
 struct FleetCommand: Subcommand {
     static let name = "fleet"
     static let synopsis = """
-        camctl fleet    list|capture|collect --broker mqtt://HOST[:PORT] --fleet NAME [--at SECONDS] [--timeout SECONDS]
-                        [--into DIR | --library DIR] [--json] [--broker-user USER] [--broker-password-file FILE] [--broker-ca FILE]
+        camctl fleet    list|capture|collect --broker mqtt://HOST[:PORT] --fleet NAME [--nodes COUNT] [--at SECONDS]
+                        [--timeout SECONDS] [--into DIR | --library DIR] [--json] [--broker-user USER] [--broker-password-file FILE] [--broker-ca FILE]
         """
     static let summary = "list a fleet's nodes, take a synchronized photo on all of them, or collect their photos"
     static let help = """
@@ -30,11 +30,15 @@ struct FleetCommand: Subcommand {
                   checked against the size and SHA-256 its node reports, and kept durably; run it again
                   after an interruption and it goes on where it stopped. An offline node, or a photo
                   that could not be had, is named, and camctl exits 69; the rest are kept.
+        --nodes waits until that many nodes are online (nodes just started announce themselves in a
+        moment), for --timeout seconds at most, then exits 69 naming how many came; without it the
+        nodes online when the broker has told their statuses are taken.
         A node whose clock is not synchronized is warned of: its frame instants are only as good as its clock.
         --json prints one JSON object per node (or photo collected), then one for the fleet.
         """
     static let options: [ParsedArguments.Option] = [
-        .init(name: "--broker", value: "URL"), .init(name: "--fleet", value: "NAME"), .init(name: "--at", value: "SECONDS"),
+        .init(name: "--broker", value: "URL"), .init(name: "--fleet", value: "NAME"), .init(name: "--nodes", value: "COUNT"),
+        .init(name: "--at", value: "SECONDS"),
         .init(name: "--timeout", value: "SECONDS"), .init(name: "--json", value: nil),
         .init(name: "--into", value: "DIR"), .init(name: "--library", value: "DIR"),
         .init(name: "--broker-user", value: "USER"), .init(name: "--broker-password-file", value: "FILE"),
@@ -59,6 +63,8 @@ struct FleetCommand: Subcommand {
     let fleet: CameraServer.Fleet
     let delay: Double
     let timeout: Double
+    /// The nodes to wait for before anything is done, when given.
+    let awaitedNodes: Int?
     let printsJSON: Bool
 
     init(_ arguments: ParsedArguments) throws(CommandFailure) {
@@ -86,6 +92,7 @@ struct FleetCommand: Subcommand {
         self.fleet = fleet
         delay = try arguments.seconds("--at", in: 0.05...3600) ?? 1
         timeout = try arguments.seconds("--timeout", in: 0.5...3600) ?? 10
+        awaitedNodes = try arguments.integer("--nodes", in: 1...10_000)
         printsJSON = arguments.flag("--json")
     }
 
@@ -104,8 +111,7 @@ struct FleetCommand: Subcommand {
             throw CommandFailure("the broker at \(fleet.broker.host):\(fleet.broker.port) cannot be reached (\(reason)); check --broker and that the broker runs there",
                                  exitCode: .unavailable)
         }
-        try? await Task.sleep(for: .seconds(1))  // the retained statuses arrive
-        let nodes = watch.nodes()
+        let nodes = try await nodesOnline(watch)
         for node in nodes where node.isOnline && node.clockSynchronized == false {
             Console.note("\(node.name)'s clock is not synchronized: its frame instants are only as good as its clock; run a time daemon (chrony, or linuxptp for a rig) on it")
         }
@@ -130,6 +136,25 @@ struct FleetCommand: Subcommand {
             try await FleetCollection(fleet: fleet.name, timeout: timeout, printsJSON: printsJSON)
                 .collect(from: nodes, into: destination, client: client, watch: watch)
         }
+    }
+
+    /// The fleet's nodes, once the broker has told their retained statuses (a second), or once
+    /// `--nodes` of them are online.
+    private func nodesOnline(_ watch: FleetWatch) async throws(CommandFailure) -> [FleetWatch.Node] {
+        guard let awaitedNodes else {
+            try? await Task.sleep(for: .seconds(1))
+            return watch.nodes()
+        }
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while watch.nodes().filter(\.isOnline).count < awaitedNodes, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        let online = watch.nodes().filter(\.isOnline).count
+        guard online >= awaitedNodes else {
+            throw CommandFailure("only \(online) of the \(awaitedNodes) nodes of the fleet \(fleet.name) came online within \(Int(timeout)) s; check that they run, or raise --timeout",
+                                 exitCode: .unavailable)
+        }
+        return watch.nodes()
     }
 
     private func capture(on nodes: [FleetWatch.Node], client: MQTTClient, watch: FleetWatch) async throws(CommandFailure) {

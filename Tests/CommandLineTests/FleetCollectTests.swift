@@ -24,9 +24,14 @@ struct FleetCollectTests {
         var nodes: [String: ServedCamera] = [:]
         for name in ["a", "b", "c"] { nodes[name] = try await Self.node(name, fleet: "rig", broker: broker) }
         defer { for node in nodes.values { node.process.send(SIGTERM) } }
-        let watcher = try broker.watch("camctl/rig/+/events")
+        let watcher = try await broker.watch("camctl/rig/+/events", probe: "camctl/rig/probe/events")
         defer { watcher.send(SIGKILL) }
-        try await Task.sleep(for: .milliseconds(500))
+        func results(of node: String, round: Int? = nil) -> Int {
+            watcher.outputSoFar.split(separator: "\n").filter { line in
+                line.hasPrefix("camctl/rig/\(node)/events ") && line.contains("\"event\":\"result\"")
+                    && round.map { line.contains("\"id\":\"s\($0)\"") } ?? true
+            }.count
+        }
 
         var commands: [String] = []
         for round in 0..<6 {
@@ -34,16 +39,13 @@ struct FleetCollectTests {
                 nodes["c"]?.process.send(SIGKILL)
                 _ = await nodes["c"]?.process.finished(timeout: 10)
             }
-            let instant = Date().timeIntervalSince1970 + 0.5
-            let command = #"{"id": "s\#(round)", "action": "capture", "at": \#(instant), "expires_at": \#(instant + 1)}"#
+            // Asked two seconds ahead: time enough for the command to reach a busy node.
+            let instant = Date().timeIntervalSince1970 + 2
+            let command = #"{"id": "s\#(round)", "action": "capture", "at": \#(instant), "expires_at": \#(instant + 2)}"#
             commands.append(command)
             try await broker.publish("camctl/rig/command", command)
-            try await Task.sleep(for: .milliseconds(900))
+            #expect(await until { results(of: "a", round: round) + results(of: "b", round: round) == 2 }, "a and b answered round \(round)")
         }
-        func results(of node: String) -> Int {
-            watcher.outputSoFar.split(separator: "\n").filter { $0.hasPrefix("camctl/rig/\(node)/events ") && $0.contains("\"event\":\"result\"") }.count
-        }
-        for _ in 0..<100 where results(of: "a") + results(of: "b") < 12 { try await Task.sleep(for: .milliseconds(100)) }
         #expect(results(of: "a") == 6 && results(of: "b") == 6, "a and b took every capture")
         #expect(try await broker.next(on: "camctl/rig/c/status")?.contains("\"offline\"") == true, "c's last will says it is offline")
 
@@ -52,13 +54,10 @@ struct FleetCollectTests {
         let restarted = try #require(nodes["c"])
         let photosOfC = try await restarted.camctl.photosAwaited().count
         for command in commands { try await broker.publish("camctl/rig/c/command", command) }
-        var refusals = 0
-        for _ in 0..<50 {
-            refusals = watcher.outputSoFar.split(separator: "\n").filter { $0.hasPrefix("camctl/rig/c/events ") && $0.contains("\"event\":\"error\"") }.count
-            if refusals == commands.count { break }
-            try await Task.sleep(for: .milliseconds(100))
+        func refusals() -> Int {
+            watcher.outputSoFar.split(separator: "\n").filter { $0.hasPrefix("camctl/rig/c/events ") && $0.contains("\"event\":\"error\"") }.count
         }
-        #expect(refusals == commands.count, "the restarted node refused each old command, expired or too late")
+        #expect(await until { refusals() == commands.count }, "the restarted node refused each old command, expired or too late")
         #expect(try await restarted.camctl.photosAwaited().count == photosOfC, "and took no photo for them")
 
         // Every photo any node reported saved is collected, once; a second collect finds nothing new.
@@ -150,7 +149,7 @@ struct FleetCollectTests {
         }
     }
 
-    @Test("A broker that cannot be reached, or that knows no node of the fleet, is an error (69), never an empty success",
+    @Test("A broker that cannot be reached, that knows no node of the fleet, or whose nodes waited for do not come, is an error (69), never an empty success",
           .enabled(if: Broker.isAvailable, "needs mosquitto and mosquitto-clients"))
     func nothingToReach() async throws {
         let target = try TemporaryFolder()
@@ -162,5 +161,10 @@ struct FleetCollectTests {
         let empty = try await ChildProcess.finished(Self.camctl, ["fleet", "collect", "--into", target.url.path,
                                                                   "--broker", "mqtt://127.0.0.1:\(broker.port)", "--fleet", "nobody"])
         #expect(empty.status == 69 && empty.standardError.contains("keeps no status of any node of the fleet nobody"), "\(empty.standardError)")
+        // Nodes waited for that never come: how many did, after --timeout.
+        let awaited = try await ChildProcess.finished(Self.camctl, ["fleet", "capture", "--nodes", "2", "--timeout", "1",
+                                                                    "--broker", "mqtt://127.0.0.1:\(broker.port)", "--fleet", "nobody"])
+        #expect(awaited.status == 69 && awaited.standardError == "camctl: only 0 of the 2 nodes of the fleet nobody came online within 1 s; check that they run, or raise --timeout\n",
+                "\(awaited.standardError)")
     }
 }
