@@ -25,26 +25,20 @@ struct Camctl {
                                  writingInput: writingInput)
     }
 
-    /// camctl run in a terminal (script(1) gives it one), with `keys` typed in turn, each after its
-    /// delay in seconds; the terminal's output (standard output and error together) comes back.
-    func inTerminal(_ arguments: [String], typing keys: [(after: Double, key: String)], thenWait wait: Double = 5) throws -> ChildProcess.Result {
-        let binary = ChildProcess.buildFolder.appendingPathComponent("camctl").path
-        let typed = keys.map { "sleep \($0.after); printf '\($0.key)'" }.joined(separator: "; ")
-        let command = "(\(typed); sleep \(wait)) | script -qfec '\(([binary] + arguments).joined(separator: " "))' /dev/null"
-        return try ChildProcess.run("sh", ["-c", command], environment: ["CAMCTL_LIBRARY": library.url.path])
-    }
-
     /// camctl run in a terminal (script(1) gives it one), each key typed once the terminal has
-    /// shown the text it waits for and `after` seconds more: its time counts from what camctl
-    /// said, not from when a loaded machine got camctl started. The terminal's output (standard
-    /// output and error together) comes back once camctl ends.
+    /// shown the text it waits for since the key before (a prompt shown again counts again), and
+    /// `after` seconds more: its time counts from what camctl said, not from when a loaded machine
+    /// got camctl started. The terminal's output (standard output and error together) comes back
+    /// once camctl ends.
     func inTerminal(_ arguments: [String], keys: [(when: String, after: Double, key: String)]) async throws -> ChildProcess.Result {
         let binary = ChildProcess.buildFolder.appendingPathComponent("camctl").path
         let terminal = try ChildProcess.Running("/usr/bin/script", ["-qfec", ([binary] + arguments).joined(separator: " "), "/dev/null"],
                                                 environment: ["CAMCTL_LIBRARY": library.url.path], writingInput: true)
+        var shown = 0  // the output's characters shown before the last key
         for (text, delay, key) in keys {
-            guard await terminal.output(containing: text, timeout: 120) else { break }  // the result tells what was shown
+            guard await until({ terminal.outputSoFar.dropFirst(shown).contains(text) }) else { break }  // the result tells what was shown
             try await Task.sleep(for: .seconds(delay))
+            shown = terminal.outputSoFar.count
             terminal.write(key)
         }
         return await terminal.finished(timeout: 120)

@@ -158,11 +158,11 @@ struct RecordCommandTests {
     }
 
     @Test("r in the preview starts and stops a movie, kept in the library with its path printed")
-    func recordFromPreview() throws {
+    func recordFromPreview() async throws {
         let camctl = try Camctl()
-        let result = try camctl.inTerminal(["preview", "--device", "test", "--resolution", "640x480@30", "--sink", "fakesink"],
-                                           typing: [(after: 2, key: "r"), (after: 2, key: "r"), (after: 1, key: "q")])
-        let movie = try #require(camctl.photos().first, "\(result.standardOutput)")
+        let result = try await camctl.inTerminal(["preview", "--device", "test", "--resolution", "640x480@30", "--sink", "fakesink"],
+                                                 keys: [("previewing", 0, "r"), ("recording into", 2, "r"), (" frames, ", 0, "q")])
+        let movie = try #require(try await camctl.photosAwaited().first, "\(result.standardOutput)")
         #expect(movie["kind"] as? String == "movie")
         #expect(result.standardOutput.contains(try #require(movie["path"] as? String)), "\(result.standardOutput)")
         #expect((movie["duration"] as? Double ?? 0) > 1, "\(movie)")
