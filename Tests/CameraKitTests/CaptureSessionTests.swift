@@ -87,7 +87,9 @@ struct CaptureSessionTests {
         #expect(fields.last == "camctl \(CameraKitVersion.current)")
         let dateTime = try run("exiftool", ["-s", "-s", "-s", "-DateTimeOriginal", "-d", "%s", file])
         let written = try #require(Double(dateTime.trimmingCharacters(in: .whitespacesAndNewlines)))
-        #expect(abs(written - photo.requestedAt.timeIntervalSince1970) < 1.5)
+        // The photo's own instant, in whole seconds as DateTimeOriginal keeps it (its fraction is
+        // SubSecTimeOriginal).
+        #expect(written == photo.capturedAt.timeIntervalSince1970.rounded(.down), "\(written) against \(photo.capturedAt)")
         #expect(try run("exiftool", ["-validate", "-s", "-s", "-s", file]).hasPrefix("OK"))
         #expect(try run("exiftool", ["-s", "-s", "-s", "-ImageSize", thumbnail]) == "320x180\n")
     }
@@ -420,15 +422,14 @@ struct CaptureSessionTests {
         var numbers: [UInt64] = []
         var settings = PhotoSettings()
         settings.prioritization = .quality
-        let started = ContinuousClock.now
         for _ in 0..<10 { numbers.append(try #require(try await session.photoOutput.capture(settings).frameNumber)) }
-        _ = await consumer.value
-        let elapsed = ContinuousClock.now - started
+        let consumed = await consumer.value
         #expect(numbers == numbers.sorted() && Set(numbers).count == 10)
-        #expect(session.videoDataOutput.droppedFrameCount > 0)
-        let expected = Double(elapsed.components.seconds) * 30
-        #expect(Double(session.videoDataOutput.deliveredFrameCount) >= expected * 0.8,
-                "the frames branch kept the camera's pace: \(session.videoDataOutput.deliveredFrameCount) in \(elapsed)")
+        // Frames kept coming while the consumer dawdled: more than it read and its buffer holds,
+        // the rest let go and counted, not waited for.
+        let (delivered, dropped) = (session.videoDataOutput.deliveredFrameCount, session.videoDataOutput.droppedFrameCount)
+        #expect(dropped > 0 && delivered > consumed + 2 && delivered >= consumed + dropped,
+                "\(delivered) delivered, \(consumed) read, \(dropped) let go")
         await session.stop()
     }
 
