@@ -168,29 +168,36 @@ struct RecordCommandTests {
         #expect((movie["duration"] as? Double ?? 0) > 1, "\(movie)")
     }
 
-    @Test("SIGKILL during a 10 s recording: the next opening keeps a movie that plays up to within a fragment of the kill")
-    func killedWhileRecording() throws {
+    @Test("SIGKILL during a recording: the next opening keeps every frame of the file's whole fragments, each in its place")
+    func killedWhileRecording() async throws {
         let camctl = try Camctl()
-        let run = try camctl.start(["record", "--device", "test", "--resolution", "1280x720@30", "--duration", "10", "--json"])
-        #expect(run.waitForOutput(containing: "\"event\":\"recording\""), "\(run.outputSoFar)")
-        let started = Date()
-        Thread.sleep(forTimeInterval: 4)
+        let run = try camctl.start(["record", "--device", "test", "--resolution", "1280x720@30", "--duration", "600", "--json"])
+        #expect(await run.output(containing: "\"event\":\"recording\""), "\(run.outputSoFar)")
+        // Killed once two seconds of frames are in the file's whole fragments, as ffprobe reads it.
+        let recordings = camctl.library.path("recordings")
+        func written() -> Int {
+            guard let name = (try? FileManager.default.contentsOfDirectory(atPath: recordings))?.first(where: { $0.hasSuffix(".mp4") }) else { return 0 }
+            return (try? Self.frameTimes(recordings + "/" + name).count) ?? 0
+        }
+        #expect(await until { written() >= 60 }, "two seconds of frames reach the file")
+        let onDisk = written()
         run.send(SIGKILL)
-        let recorded = Date().timeIntervalSince(started)
-        _ = run.finish(timeout: 30)
-        let recordings = try FileManager.default.contentsOfDirectory(atPath: camctl.library.path("recordings"))
-        #expect(Set(recordings.map { URL(fileURLWithPath: $0).pathExtension }) == ["mp4", "reserve"], "\(recordings)")
-        let reconciled = try camctl("library", "process")  // the next command that writes the library keeps the movie
+        _ = await run.finished(timeout: 30)
+        let left = try FileManager.default.contentsOfDirectory(atPath: recordings)
+        #expect(Set(left.map { URL(fileURLWithPath: $0).pathExtension }) == ["mp4", "reserve"], "\(left)")
+        let reconciled = try await ChildProcess.finished(ChildProcess.buildFolder.appendingPathComponent("camctl").path, ["library", "process"],
+                                                         environment: ["CAMCTL_LIBRARY": camctl.library.url.path])  // the next command that writes the library keeps the movie
         #expect(reconciled.status == 0 && reconciled.standardError.contains("movie"), "\(reconciled.standardError)")
-        let movie = try #require(try camctl.photos().first)
+        let movie = try #require(try await camctl.photosAwaited().first)
         #expect(movie["kind"] as? String == "movie")
         let path = try #require(movie["path"] as? String)
         let probed = try Self.probe(path)
         let duration = Double(probed["duration"] ?? "") ?? 0
-        // A fragment is a second; the recording began a moment before its start was printed.
-        #expect(duration >= recorded - 1.5 && duration <= recorded + 0.5, "\(duration) s kept of \(recorded) s recorded")
-        #expect(Int(probed["nb_read_frames"] ?? "") == Int((duration * 30).rounded()), "\(probed)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: camctl.library.path("recordings")).isEmpty)
+        // Every frame of the whole fragments the file held at the kill is kept, each in its place:
+        // at most the fragment being written (a second, 30 frames) is lost.
+        let frames = Int(probed["nb_read_frames"] ?? "") ?? 0
+        #expect(frames >= onDisk - 30 && frames == Int((duration * 30).rounded()), "\(frames) frames kept of \(onDisk) on disk: \(probed)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: recordings).isEmpty)
     }
 
     @Test("A disk that fills while recording: 74 with one sentence, and the movie kept up to its last whole fragment",
