@@ -1,5 +1,6 @@
 import CameraKit
 import CameraOperator
+import Formatting
 import FoundationEssentials
 import Glibc
 import JSON
@@ -10,6 +11,9 @@ enum ActionRequest {
     static let names = ["capture", "burst", "countdown", "show_result", "show_shots", "cut_short", "switch_camera",
                         "pause_preview", "resume_preview", "image", "compose", "hold", "review", "keep", "discard", "booth", "end_booth",
                         "record_start", "record_stop", "record_pause", "record_resume"]
+
+    /// How far ahead a capture may be asked for (`"at"`): the request holds its connection until then.
+    static let captureHorizon: Double = 60
 
     /// The hint a review shows at the foot of the preview.
     static let reviewHint = "Save or Cancel on the page"
@@ -24,6 +28,10 @@ enum ActionRequest {
             guard let at = object["at"] else { return .takePhoto(try settings(object)) }
             guard let seconds = at.double, seconds.isFinite, seconds > 0 else {
                 throw .badRequest("at must be a time in seconds since 1970, such as \(Int(Date().timeIntervalSince1970) + 1)")
+            }
+            let ahead = seconds - Date().timeIntervalSince1970
+            guard ahead <= captureHorizon else {
+                throw .badRequest(String(printf: "at must be at most %.0f seconds from now; it was %.0f s ahead", captureHorizon, ahead))
             }
             let tolerance = try number("tolerance", in: object, 0...10) ?? 0.1
             return .takePhotoNear(Date(timeIntervalSince1970: seconds), tolerance: tolerance, try settings(object))

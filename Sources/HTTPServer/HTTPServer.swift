@@ -23,6 +23,11 @@ public final class HTTPServer: Sendable {
         public var connectionsPerAddress = 32
         /// Seconds a connection may stay silent before it is closed.
         public var idleSeconds = 30
+        /// Seconds in which a request's line and headers must all come, from the connection's
+        /// opening or its previous request's end, however slowly they trickle in.
+        public var headerSeconds = 10
+        /// Seconds in which a request's body must all come, from its headers.
+        public var bodySeconds = 30
         /// The request line and headers of one request.
         public var headerBytes = 32 * 1024
         /// One request's body; a larger one is answered 413.
@@ -51,10 +56,11 @@ public final class HTTPServer: Sendable {
             return withUnsafePointer(to: library.api) { api in
                 camctl_http_start(api, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), UInt32(limits.connections),
                                      UInt32(limits.connectionsPerAddress), UInt32(limits.idleSeconds), limits.headerBytes,
-                                     accessHandler, context.toOpaque(), requestCompleted)
+                                     accessHandler, context.toOpaque(), requestCompleted, connectionNotified)
             }
         }
         guard let started else {
+            context.takeUnretainedValue().watch.stop()
             context.release()
             let reason = SocketAddress.isAddress(host) ? "it may be in use, or not an address of this machine" : "it is not an IPv4 or IPv6 address"
             throw HTTPServerError("cannot listen on \(host):\(port): \(reason)")
@@ -68,6 +74,7 @@ public final class HTTPServer: Sendable {
     /// Handlers still running are waited for.
     public func stop() {
         guard daemon.stop(after: { context.takeUnretainedValue().endStreams() }) else { return }
+        context.takeUnretainedValue().watch.stop()
         context.release()
     }
 
@@ -101,15 +108,17 @@ private final class Daemon: @unchecked Sendable {
     }
 }
 
-/// What the C callbacks reach through their context pointer: the handler, the limits and the
-/// open streams.
+/// What the C callbacks reach through their context pointer: the handler, the limits, the
+/// connections' deadlines and the open streams.
 final class ServerContext: Sendable {
     let handler: HTTPServer.Handler
     let limits: HTTPServer.Limits
+    let watch: ConnectionWatch
     private let streams = Mutex<(open: [ObjectIdentifier: HTTPStream], isStopping: Bool)>(([:], false))
 
     init(handler: @escaping HTTPServer.Handler, limits: HTTPServer.Limits) {
         (self.handler, self.limits) = (handler, limits)
+        watch = ConnectionWatch(limits: limits)
     }
 
     /// Keeps a stream to end when the server stops; `false` when it is stopping already.
@@ -133,16 +142,25 @@ final class ServerContext: Sendable {
         for stream in open { stream.close() }
     }
 
-    /// Runs the handler on Swift's threads and waits for it on this connection's own thread.
-    func respond(to request: HTTPRequest) -> HTTPResponse {
+    /// Runs the handler on Swift's threads and waits for it on this connection's own thread,
+    /// looking twice a second whether the client has gone: then the handler's task is cancelled
+    /// (a capture waiting for its instant, a review for its answer, end), and its answer, when it
+    /// comes, goes nowhere.
+    func respond(to request: HTTPRequest, on connection: OpaquePointer) -> HTTPResponse {
         let answer = Answer()
         let done = DispatchSemaphore(value: 0)
-        Task { [handler] in
+        let task = Task { [handler] in
             let response = await handler(request)
             answer.response.withLock { $0 = response }
             done.signal()
         }
-        done.wait()
+        while done.wait(timeout: .now() + .milliseconds(500)) == .timedOut {
+            if watch.hasHungUp(connection) {
+                task.cancel()
+                done.wait()
+                break
+            }
+        }
         return answer.response.withLock { $0 } ?? HTTPResponse(status: 500)
     }
 }

@@ -28,6 +28,12 @@ let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, metho
         // The headers are in: keep state for the body, and refuse an announced body over the limit at once.
         let state = RequestState()
         requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
+        server.watch.headersCame(on: connection)
+        if value(of: "Transfer-Encoding", in: connection, kind: .HEADER_KIND)?.lowercased().contains("chunked") == true {
+            // A body of no stated length could go on for ever: refused before any of it is read.
+            state.isAnswered = true
+            return queue(lengthRequired, on: connection, server: server)
+        }
         if let length = value(of: "Content-Length", in: connection, kind: .HEADER_KIND), let bytes = Int(length),
            bytes > server.limits.bodyBytes {
             state.isAnswered = true
@@ -37,31 +43,47 @@ let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, metho
     }
     let state = Unmanaged<RequestState>.fromOpaque(stored).takeUnretainedValue()
     if uploadSize.pointee > 0 {
-        if !state.isTooLarge, let upload {
-            if state.body.count + uploadSize.pointee > server.limits.bodyBytes {
-                state.isTooLarge = true
-                state.body = []
-            } else {
-                state.body += UnsafeRawBufferPointer(start: upload, count: uploadSize.pointee)
-            }
-        }
+        let count = uploadSize.pointee
         uploadSize.pointee = 0
+        guard !state.isAnswered, !state.isTooLarge, let upload else { return MHD_Result.YES }
+        if state.body.count + count > server.limits.bodyBytes {
+            // Past its stated length's check only if the length lied: the rest is let go.
+            state.isTooLarge = true
+            state.body = []
+        } else {
+            state.body += UnsafeRawBufferPointer(start: upload, count: count)
+        }
         return MHD_Result.YES
     }
     guard !state.isAnswered else { return MHD_Result.YES }
     state.isAnswered = true
     if state.isTooLarge { return queue(tooLarge(server), on: connection, server: server) }
+    server.watch.handling(connection)
     let request = HTTPRequest(method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
                               query: values(in: connection, kind: .GET_ARGUMENT_KIND),
                               headers: values(in: connection, kind: .HEADER_KIND), body: state.body)
     state.body = []
-    return queue(server.respond(to: request), on: connection, server: server)
+    return queue(server.respond(to: request, on: connection), on: connection, server: server)
 }
 
-let requestCompleted: MHD_RequestCompletedCallback = { _, _, requestContext, _ in
+let requestCompleted: MHD_RequestCompletedCallback = { context, connection, requestContext, _ in
+    if let context, let connection {
+        Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue().watch.requestEnded(on: connection)
+    }
     guard let requestContext, let stored = requestContext.pointee else { return }
     Unmanaged<RequestState>.fromOpaque(stored).release()
     requestContext.pointee = nil
+}
+
+let connectionNotified: MHD_NotifyConnectionCallback = { context, connection, _, event in
+    guard let context, let connection else { return }
+    let watch = Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue().watch
+    switch event {
+    case .CONNECTION_NOTIFY_STARTED:
+        watch.opened(connection, socket: withUnsafePointer(to: MicroHTTPD.functions) { camctl_http_connection_socket($0, connection) })
+    default:
+        watch.closed(connection)
+    }
 }
 
 private let streamRead: MHD_ContentReaderCallback = { context, _, buffer, capacity in
@@ -76,6 +98,10 @@ private let streamDone: MHD_ContentReaderFreeCallback = { context in
     reader.stream.close()
     reader.server.forget(reader.stream)
 }
+
+private let lengthRequired = HTTPResponse(
+    status: 411, type: "application/json",
+    bytes: Array(#"{"error":"the request's body must say its length (Content-Length); a chunked body is not taken","status":411}"#.utf8))
 
 private func tooLarge(_ server: ServerContext) -> HTTPResponse {
     HTTPResponse(status: 413, type: "application/json",

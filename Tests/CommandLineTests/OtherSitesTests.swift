@@ -48,6 +48,20 @@ struct OtherSitesTests {
         #expect(try await served.json("/api/photos/1", ["-X", "DELETE", "-H", "Origin: http://127.0.0.1:\(served.port)"]).status == 200)
     }
 
+    @Test("A capture asked for an instant ahead whose client goes away is given up: no photo is taken at the instant")
+    func abandonedCapture() async throws {
+        let served = try await ServedCamera()
+        defer { served.process.send(SIGTERM) }
+        let instant = Date().timeIntervalSince1970 + 5
+        let gone = try await ChildProcess.finished("curl", ["-s", "--max-time", "1", "-X", "POST", "-H", ServedCamera.json,
+                                                            "-d", #"{"action": "capture", "at": \#(instant)}"#, served.base + "/api/actions"])
+        #expect(gone.status == 28, "curl gave up waiting: \(gone.status)")
+        // Past the instant, with a frame or two to spare: nothing was taken.
+        #expect(await until { Date().timeIntervalSince1970 > instant + 1 })
+        let photos = try await served.json("/api/photos")
+        #expect(photos.object["total"] as? Int == 0, "\(photos)")
+    }
+
     @Test("The rest of 127.0.0.0/8 is not loopback: a token is needed there; any name reaches it, but no other site's page acts")
     func otherLoopbackNeedsToken() async throws {
         let served = try await ServedCamera(listen: "127.0.0.2")

@@ -98,6 +98,7 @@ struct ServeCommandTests {
         ("/api/actions", ["-X", "POST", "-d", String(repeating: "[", count: 600) + String(repeating: "]", count: 600)], 400,
          "is not a JSON object"),
         ("/api/capture", ["-X", "POST", "-d", #"{"codec": "gif"}"#], 400, "there is no codec \"gif\""),
+        ("/api/actions", ["-X", "POST", "-d", #"{"action": "capture", "at": 4102444800}"#], 400, "at must be at most 60 seconds from now"),
     ]
 
     @Test("Bad requests are answered with a status and one sentence in JSON; a body over the limit with 413")

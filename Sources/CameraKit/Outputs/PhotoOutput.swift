@@ -189,6 +189,9 @@ public final class PhotoOutput: Sendable {
             } catch {
                 throw CaptureError.converting(error, context: "waiting for the frame of the capture time failed")
             }
+            if Task.isCancelled {
+                throw CaptureError(.interrupted, "the capture was given up before its time came; no photo was taken")
+            }
         }
         guard let best else { throw CaptureError(.interrupted, "the camera's frames have no time; no photo was taken") }
         return best.frame
