@@ -16,6 +16,13 @@ struct FleetCollection {
     /// The photos asked of a node at once.
     static let pageSize = 50
 
+    /// How long one node's photos may take to collect; the rest wait for the next collection,
+    /// which goes on where this one stopped. A node that lists without end cannot hold it.
+    static let nodeDeadline = Duration.seconds(600)
+
+    /// How many of a node's photos in a row may fail before the node is given up for this collection.
+    static let failuresInARow = 10
+
     func collect(from nodes: [FleetWatch.Node], into destination: FleetCommand.Destination, client: MQTTClient,
                  watch: FleetWatch) async throws(CommandFailure) {
         guard !nodes.isEmpty else {
@@ -27,7 +34,13 @@ struct FleetCollection {
         var problems: [String] = nodes.filter { !$0.isOnline }.map { "\($0.name) is offline, so its photos were not collected" }
         for node in nodes where node.isOnline {
             var after: Int64 = 0
+            var failed = 0
+            let deadline = ContinuousClock.now + Self.nodeDeadline
             pages: while true {
+                guard ContinuousClock.now < deadline else {
+                    problems.append("\(node.name)'s photos took longer than \(Self.nodeDeadline.components.seconds / 60) minutes to collect, so the rest were not collected")
+                    break pages
+                }
                 switch try await page(of: node.name, after: after, client: client, watch: watch) {
                 case .listing(let photos, let more)?:
                     // Each page goes on from the last; one that does not would be asked for again and again.
@@ -43,8 +56,14 @@ struct FleetCollection {
                         } catch {
                             guard error.concernsOnlyThisPhoto else { throw CommandFailure(error.description, exitCode: .cannotCreate) }
                             problems.append(error.description)
+                            failed += 1
+                            guard failed < Self.failuresInARow else {
+                                problems.append("\(failed) photos of \(node.name) in a row could not be had, so its other photos were not collected")
+                                break pages
+                            }
                             continue
                         }
+                        failed = 0
                         switch result {
                         case .collected(let path):
                             collected += 1

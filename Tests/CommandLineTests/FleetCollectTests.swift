@@ -135,6 +135,42 @@ struct FleetCollectTests {
         #expect(photos.count == 2 && Set(photos.flatMap { $0["albums"] as? [String] ?? [] }) == ["a", "b"], "\(central.standardOutput)")
     }
 
+    @Test("A node that lists photos without end, none of which can be had, is given up after ten in a row: collect ends, exit 69",
+          .enabled(if: Broker.isAvailable, "needs mosquitto and mosquitto-clients"))
+    func endlessNode() async throws {
+        let broker = try await Broker()
+        try await broker.publish("camctl/rig/evil/status", #"{"state": "online", "device": "fake"}"#, retained: true)
+        // The fake node answers every listing with 50 new photos and more to come, each at an
+        // address where nothing answers.
+        let fake = try ChildProcess.Running("/usr/bin/python3", ["-c", """
+            import json, subprocess
+            watch = subprocess.Popen(["mosquitto_sub", "-p", "\(broker.port)", "-t", "camctl/rig/evil/command"], stdout=subprocess.PIPE, text=True)
+            for line in watch.stdout:
+                command = json.loads(line)
+                print(command["id"], flush=True)
+                if command["id"] == "probe":
+                    continue
+                after = int(command.get("after", 0))
+                photos = [{"id": after + n, "path": "/lib/20261201-101502.250-k3f9x2.jpg", "url": "http://127.0.0.1:1/p/%d" % (after + n),
+                           "sha256": "0" * 64, "bytes": 1000, "captured_at_us": 1700000000000000, "codec": "jpeg",
+                           "width": 64, "height": 48, "orientation": 1, "device": "fake"} for n in range(1, 51)]
+                answer = {"event": "result", "id": command["id"], "outcome": "listing", "photos": photos, "more": True}
+                subprocess.run(["mosquitto_pub", "-p", "\(broker.port)", "-t", "camctl/rig/evil/events", "-m", json.dumps(answer)])
+            """])
+        defer { fake.send(SIGKILL) }
+        let subscribed = await until {
+            try? await broker.publish("camctl/rig/evil/command", #"{"id": "probe"}"#)
+            return await fake.output(containing: "probe", timeout: 1)
+        }
+        #expect(subscribed, "the fake node listens")
+        let target = try TemporaryFolder()
+        let collected = try await ChildProcess.finished(Self.camctl, ["fleet", "collect", "--into", target.url.path, "--broker",
+                                                                      "mqtt://127.0.0.1:\(broker.port)", "--fleet", "rig", "--timeout", "30"])
+        #expect(collected.status == 69, "\(collected.standardError)")
+        #expect(collected.standardError.contains("10 photos of evil in a row could not be had, so its other photos were not collected")
+                && collected.standardError.hasSuffix("run camctl fleet collect again to get the rest\n"), "\(collected.standardError)")
+    }
+
     @Test("collect needs one destination, and a destination goes only with capture or collect")
     func usage() async throws {
         let fleet = ["--broker", "mqtt://127.0.0.1:1", "--fleet", "rig"]

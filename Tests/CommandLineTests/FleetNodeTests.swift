@@ -45,8 +45,8 @@ final class Broker {
         return read.status == 0 ? read.standardOutput.trimmingCharacters(in: .newlines) : nil
     }
 
-    func publish(_ topic: String, _ payload: String) async throws {
-        _ = try await ChildProcess.finished("mosquitto_pub", ["-p", "\(port)", "-t", topic, "-m", payload])
+    func publish(_ topic: String, _ payload: String, retained: Bool = false) async throws {
+        _ = try await ChildProcess.finished("mosquitto_pub", ["-p", "\(port)", "-t", topic, "-m", payload] + (retained ? ["-r"] : []))
     }
 
     /// Watches topics from now on; what came is the watcher's output so far, a line each (`topic payload`).
