@@ -100,7 +100,8 @@ public final class CameraServer: Sendable {
             let base = "http://\(shownHost):\(server.port)"
             address.withLock { $0 = base }
             let rtspURL = rtsp.map { "rtsp://\(shownHost):\($0.port)\(RTSPPreview.path)" }
-            return try FleetNode(options: fleet.broker, fleet: fleet.name, node: fleet.node, router: router, events: events, base: base) {
+            return try FleetNode(options: fleet.broker, fleet: fleet.name, node: fleet.node, router: router, events: events, base: base,
+                                 ledger: try CommandLedger(library: library)) {
                 var status = await router.status()
                 (status["fleet"], status["node"], status["url"], status["version"]) = (fleet.name, fleet.node, base + "/", fleet.version)
                 status["clock"] = SystemClock.now()?.record ?? JSONValue.null

@@ -20,14 +20,13 @@ import Synchronization
 final class FleetNode: Sendable {
     /// The largest command taken.
     static let maximumCommand = 64 * 1024
-    /// How many command ids are remembered, so none runs twice.
-    static let rememberedCommands = 4096
 
     private let client: MQTTClient
     private let topics: (status: String, events: String)
     /// The status a node leaves behind: its last will, and what it says as it stops.
     private let offline: [UInt8]
-    private let done = Mutex<(ids: Set<String>, order: [String])>(([], []))
+    /// The commands taken, so none runs twice.
+    private let ledger: CommandLedger
     private let announcing = Mutex<Task<Void, Never>?>(nil)
     /// How often the status is published again.
     static let announcementInterval = Duration.seconds(10)
@@ -35,8 +34,9 @@ final class FleetNode: Sendable {
     /// Joins `fleet` as `node` through the broker of `options`, taking commands into `router` and
     /// telling `events`' events; `status` is what the node says of itself, `base` where other
     /// machines reach its server (for download links).
-    init(options: MQTTClient.Options, fleet: String, node: String, router: Router, events: EventHub, base: String,
+    init(options: MQTTClient.Options, fleet: String, node: String, router: Router, events: EventHub, base: String, ledger: CommandLedger,
          status: @escaping @Sendable () async -> [String: Any]) throws(MQTTError) {
+        self.ledger = ledger
         let prefix = "camctl/\(fleet)/\(node)"
         let topics = (status: prefix + "/status", events: prefix + "/events")
         let offline = JSONBody.bytes(["state": "offline", "fleet": fleet, "node": node])
@@ -115,18 +115,23 @@ final class FleetNode: Sendable {
         guard let id = object["id"]?.string, !id.isEmpty, id.utf8.count <= 128 else {
             throw .badRequest("the command has no id; give \"id\": a text of at most 128 bytes, new for each command")
         }
-        if let expiry = object["expires_at"] {
-            guard let seconds = expiry.double, seconds.isFinite else {
+        var expiry: Date?
+        if let value = object["expires_at"] {
+            guard let seconds = value.double, seconds.isFinite else {
                 throw .badRequest("expires_at must be a time in seconds since 1970")
             }
             let late = Date().timeIntervalSince1970 - seconds
             guard late <= 0 else { throw APIError(410, String(printf: "the command expired %.3f seconds ago; it was not run", late)) }
+            guard -late <= CommandLedger.longestLifetime else {
+                throw .badRequest(String(printf: "expires_at must be within %.0f hours from now", CommandLedger.longestLifetime / 3600))
+            }
+            expiry = Date(timeIntervalSince1970: seconds)
         }
-        let isNew = done.withLock { done in
-            guard done.ids.insert(id).inserted else { return false }
-            done.order.append(id)
-            if done.order.count > Self.rememberedCommands { done.ids.remove(done.order.removeFirst()) }
-            return true
+        let isNew: Bool
+        do {
+            isNew = try ledger.isNew(id, expiringAt: expiry)
+        } catch {
+            throw APIError(503, "the command \(id) could not be noted as taken (\(error.message)); it was not run")
         }
         guard isNew else { throw APIError(409, "the command \(id) was taken before; it is not run twice") }
         return (id, object)

@@ -99,6 +99,7 @@ final class Database {
             let position = Int32(index + 1)
             switch parameter {
             case .integer(let value): sqlite3_bind_int64(statement, position, sqlite3_int64(value))
+            case .real(let value): sqlite3_bind_double(statement, position, value)
             case .text(let value): sqlite3_bind_text(statement, position, value, -1, csqlite_transient())
             case .null: sqlite3_bind_null(statement, position)
             }
@@ -116,6 +117,9 @@ final class Database {
 
     /// The id of the row the last insert made.
     var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(connection) }
+
+    /// The rows the last statement inserted, changed or deleted.
+    var changedRows: Int { Int(sqlite3_changes(connection)) }
 
     /// Runs `body` in a transaction that takes the write lock at once (`BEGIN IMMEDIATE`), so work
     /// that must not interleave with another process's (a file renamed, then its row) does not.
@@ -136,6 +140,7 @@ final class Database {
     /// A value bound to a `?` in a statement.
     enum Parameter {
         case integer(Int64)
+        case real(Double)
         case text(String)
         case null
     }

@@ -472,6 +472,10 @@ public final class PhotoLibrary {
             photo_id INTEGER NOT NULL UNIQUE REFERENCES photos (id) ON DELETE CASCADE,
             origin TEXT NOT NULL UNIQUE
         );
+        CREATE TABLE IF NOT EXISTS commands (
+            id TEXT PRIMARY KEY,
+            expires_at REAL NOT NULL
+        );
         """
 
     /// ISO 8601 in UTC with milliseconds, which sorts as text in time order.

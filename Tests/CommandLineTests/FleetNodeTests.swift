@@ -147,6 +147,38 @@ struct FleetNodeTests {
         #expect(try await broker.next(on: "camctl/booths/b/status")?.contains("\"state\":\"offline\"") == true, "it said goodbye")
     }
 
+    @Test("A command's id is kept in the library until the command expires: a restarted node refuses it again; one expiring too far ahead is refused",
+          .enabled(if: Broker.isAvailable, "needs mosquitto and mosquitto-clients"))
+    func replayAfterRestart() async throws {
+        let broker = try await Broker()
+        let options = ["--broker", "mqtt://127.0.0.1:\(broker.port)", "--fleet", "booths", "--node", "a"]
+        let first = try await ServedCamera(extra: options)
+        let watcher = try await broker.watch("camctl/booths/a/events", probe: "camctl/booths/a/events")
+        defer { watcher.send(SIGKILL) }
+        func events(_ id: String, _ kind: String) -> [[String: Any]] {
+            Self.events(watcher).filter { $0["id"] as? String == id && $0["event"] as? String == kind }
+        }
+        let command = #"{"id": "once", "action": "capture"}"#
+        try await broker.publish("camctl/booths/a/command", command)
+        #expect(await until { !events("once", "result").isEmpty }, "the command ran")
+        first.process.send(SIGKILL)
+        _ = await first.process.finished(timeout: 30)
+
+        let again = try await ServedCamera(camctl: first.camctl, extra: options)
+        defer { again.process.send(SIGTERM) }
+        // Sent until the restarted node has subscribed and answers: each time it is the same command.
+        #expect(await until {
+            try? await broker.publish("camctl/booths/a/command", command)
+            return !events("once", "error").isEmpty
+        }, "the restarted node answered")
+        #expect(events("once", "error").allSatisfy { $0["status"] as? Int == 409 }, "\(events("once", "error"))")
+        let far = Date().timeIntervalSince1970 + 2 * 86_400
+        try await broker.publish("camctl/booths/a/command", #"{"id": "far", "action": "capture", "expires_at": \#(far)}"#)
+        #expect(await until { !events("far", "error").isEmpty })
+        #expect(events("far", "error").first?["status"] as? Int == 400, "\(events("far", "error"))")
+        #expect(try await again.camctl.photosAwaited().count == 1, "the command ran once")
+    }
+
     @Test("Three nodes asked ahead for one instant, ten times, take frames within half a frame interval of it, as the events and the files' EXIF both say; an instant past is refused",
           .enabled(if: Broker.isAvailable, "needs mosquitto and mosquitto-clients"))
     func synchronized() async throws {

@@ -17,6 +17,21 @@ struct PhotoLibraryTests {
                  device: device, albums: ["booth"])
     }
 
+    @Test("A command's id is remembered until it expires, across openings of the library, then forgotten")
+    func commandLedger() throws {
+        let folder = try TemporaryFolder()
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let library = try PhotoLibrary(folder: folder.url.path)
+        #expect(try library.remember(commandID: "c1", until: now.addingTimeInterval(60), now: now))
+        #expect(try !library.remember(commandID: "c1", until: now.addingTimeInterval(60), now: now))
+        let reopened = try PhotoLibrary(folder: folder.url.path)
+        #expect(try !reopened.remember(commandID: "c1", until: now.addingTimeInterval(60), now: now.addingTimeInterval(59)))
+        #expect(try reopened.remember(commandID: "c1", until: now.addingTimeInterval(200), now: now.addingTimeInterval(61)),
+                "forgotten once expired")
+        let reader = try PhotoLibrary(folder: folder.url.path, forReading: true)
+        #expect(throws: LibraryError.self) { try reader.remember(commandID: "c2", until: now, now: now) }
+    }
+
     @Test("A photo added is listed newest first, shown by id, exported and deleted with its files")
     func roundTrip() throws {
         let folder = try TemporaryFolder()
