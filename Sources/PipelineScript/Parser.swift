@@ -48,8 +48,10 @@ public enum Parser {
             throw ScriptErrors(errors: [ScriptError(line: line, column: column, "this is not UTF-8 text; a description file must be text")])
         }
         var number = 0
+        // A byte-order mark some editors put first is no part of the first word.
+        let body = text.hasPrefix("\u{FEFF}") ? text.dropFirst() : Substring(text)
         // "\r\n" is one Character in Swift, so CRLF lines are split as such.
-        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+        for line in body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             number += 1
             switch Lexer.tokens(of: line, number: number) {
             case .failure(let error): state.errors.append(error)

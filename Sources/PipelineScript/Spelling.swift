@@ -14,20 +14,26 @@ public enum Spelling {
         return best.candidate
     }
 
-    /// The Levenshtein distance: the fewest insertions, deletions and substitutions from one word to the other.
+    /// The edit distance: the fewest insertions, deletions, substitutions and swaps of two
+    /// neighbouring letters (`sepai` for `sepia` is one) from one word to the other.
     public static func distance(_ a: String, _ b: String) -> Int {
         distance(Array(a.unicodeScalars), Array(b.unicodeScalars))
     }
 
     private static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
-        var previous = Array(0...b.count), current = [Int](repeating: 0, count: b.count + 1)
+        // Three rows of the table: two back (for a swap), the last, and the one being filled.
+        var beforeLast = [Int](repeating: 0, count: b.count + 1)
+        var last = Array(0...b.count), current = [Int](repeating: 0, count: b.count + 1)
         for i in a.indices {
             current[0] = i + 1
             for j in b.indices {
-                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (a[i] == b[j] ? 0 : 1))
+                current[j + 1] = min(last[j + 1] + 1, current[j] + 1, last[j] + (a[i] == b[j] ? 0 : 1))
+                if i > 0, j > 0, a[i] == b[j - 1], a[i - 1] == b[j] {
+                    current[j + 1] = min(current[j + 1], beforeLast[j - 1] + 1)
+                }
             }
-            swap(&previous, &current)
+            (beforeLast, last, current) = (last, current, beforeLast)
         }
-        return previous[b.count]
+        return last[b.count]
     }
 }

@@ -15,7 +15,7 @@ struct PreviewCommand: Subcommand {
         """
     static let summary = "show the camera in a window; keys take photos, switch cameras, pause"
     static let help = """
-        Opens the preview in --sink (autovideosink by default; ximagesink, xvimagesink, glimagesink,
+        Opens the preview in --sink (autovideosink by default; ximagesink, xvimagesink, kmssink,
         fakesink or a gst-launch description such as "ximagesink display=:1"). In a terminal, keys act:
         space or Enter takes a photo into the library, r starts and stops recording a movie into the
         library (as camctl record does; its path is printed once kept), s switches to the next

@@ -78,7 +78,8 @@ struct RunCommand: Subcommand {
             }
             try Console.result(description)
             try Console.result("")
-            for line in script.stepListing { try Console.result(line) }
+            // The file may be untrusted: what it says is shown without escape sequences or reordering marks.
+            for line in script.stepListing { try Console.result(line.terminalSafe) }
             return
         }
         let controls = ControlInbox.shared.claimed()

@@ -2,6 +2,7 @@ import CameraKit
 import CameraOperator
 import FoundationEssentials
 import Glibc
+import Formatting
 import PipelineScript
 
 /// Carries out a description file's steps on a running session.
@@ -86,7 +87,7 @@ struct ScriptRunner {
                 }
             case .print(let text):
                 // A param set from the command line may carry escape sequences; the terminal never sees them.
-                let message = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.properties.generalCategory != .control || $0 == "\t" }))
+                let message = text.terminalSafe
                 if printsJSON { try Console.json(["event": "print", "message": message]) } else { try Console.result(message) }
             case .image(let change):
                 try await operating.perform(.changeImage(try await session.configuration.image.applying(change)))

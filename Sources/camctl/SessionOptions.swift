@@ -2,6 +2,7 @@ import CameraKit
 import FoundationEssentials
 import Glibc
 import GStreamer
+import PipelineScript
 
 /// The options that choose and run a camera, shared by preview, capture and booth.
 struct SessionOptions {
@@ -127,10 +128,16 @@ extension SessionOptions {
     static func checkSink(_ sink: String, from source: String) throws(CommandFailure) {
         do {
             _ = try Bin(fragment: sink)
-        } catch where error.kind != .missingElement {  // a missing one is named when the session starts
+        } catch where error.kind == .missingElement {
+            let name = sink.split(separator: " ").first.map(String.init) ?? sink
+            let sinks = ["autovideosink", "ximagesink", "xvimagesink", "kmssink", "fakesink"]
+            let suggestion = Spelling.closest(to: name, among: sinks).map { "did you mean \($0)? or " } ?? ""
+            throw CommandFailure("there is no video sink called \"\(name)\"; \(suggestion)use autovideosink, ximagesink, xvimagesink, kmssink or fakesink",
+                                 exitCode: .usage)
+        } catch {
             throw CommandFailure("\(source) \"\(sink)\" is not a sink GStreamer can make (\(error.message)); "
                 + "use autovideosink, ximagesink, xvimagesink, kmssink or fakesink", exitCode: .usage)
-        } catch {}
+        }
         let environment = ProcessInfo.processInfo.environment
         let hasDisplay = [environment["DISPLAY"], environment["WAYLAND_DISPLAY"]].contains { !($0 ?? "").isEmpty }
         if sink.split(separator: " ").first == "autovideosink", !hasDisplay {

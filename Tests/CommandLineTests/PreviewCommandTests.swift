@@ -29,17 +29,18 @@ struct PreviewCommandTests {
         }
     }
 
-    @Test("Sinks that cannot show the preview say why and what to use instead", arguments: [
-        ("xvimagesink", true, "this display has no XVideo support (Xvfb has none); use --sink ximagesink or --sink autovideosink"),
-        ("ximagesink", false, "the preview window cannot open: no X display is available (is DISPLAY set?); run camctl in a desktop session, or use --sink fakesink"),
-        ("nosuchsink", false, "there is no video sink called \"nosuchsink\"; use autovideosink, ximagesink, xvimagesink or fakesink"),
+    @Test("Sinks that cannot show the preview say why and what to use instead; a sink that is no sink is a usage error", arguments: [
+        ("xvimagesink", true, 70, "this display has no XVideo support (Xvfb has none); use --sink ximagesink or --sink autovideosink"),
+        ("ximagesink", false, 70, "the preview window cannot open: no X display is available (is DISPLAY set?); run camctl in a desktop session, or use --sink fakesink"),
+        ("nosuchsink", false, 64, "there is no video sink called \"nosuchsink\"; use autovideosink, ximagesink, xvimagesink, kmssink or fakesink"),
+        ("ximagsink", false, 64, "there is no video sink called \"ximagsink\"; did you mean ximagesink? or use autovideosink"),
     ])
-    func unusableSinks(sink: String, withDisplay: Bool, message: String) throws {
+    func unusableSinks(sink: String, withDisplay: Bool, status: Int32, message: String) throws {
         let display = withDisplay ? try VirtualDisplay() : nil
         let camctl = try Camctl()
         let environment = display.map { ["DISPLAY": $0.name] } ?? ["DISPLAY": ""]
         let result = try camctl.run(["preview", "--device", "test", "--sink", sink, "--duration", "1"], environment: environment)
-        #expect(result.status == 70, "\(result.standardError)")
+        #expect(result.status == status, "\(result.standardError)")
         #expect(result.standardError.contains(message), "\(result.standardError)")
         #expect(result.standardError.split(separator: "\n").count == 1)
     }

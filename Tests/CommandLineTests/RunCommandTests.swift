@@ -137,6 +137,20 @@ struct RunCommandTests {
         #expect(try camctl.photos().isEmpty, "a dry run takes no photo")
     }
 
+    @Test("print shows no escape sequence or reordering mark, in a dry run as in a run; a dry run needs no display for its preview")
+    func printIsTerminalSafe() throws {
+        let camctl = try Camctl()
+        let folder = try TemporaryFolder()
+        let file = folder.path("print.camctl")
+        try "camera test\nresolution 320x240\npreview ximagesink\nprint \"a\u{1B}[31mb\u{202E}c\u{7}d\"\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let dry = try camctl.run(["run", file, "--dry-run"], environment: ["DISPLAY": ""])
+        #expect(dry.status == 0, "\(dry.standardError)")
+        #expect(dry.standardOutput.hasSuffix("print \"a[31mbcd\"\n"), "\(dry.standardOutput)")
+        try "camera test\nresolution 320x240\npreview fakesink\nprint \"a\u{1B}[31mb\u{202E}c\u{7}d\"\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let ran = try camctl("run", file, "--no-library")
+        #expect(ran.status == 0 && ran.standardOutput == "a[31mbcd\n", "\(ran.standardOutput) \(ran.standardError)")
+    }
+
     static let malformed: [(String, String)] = [
         ("snap\n", "1:1: unknown step \"snap\"; expected a setting"),
         ("countdown soon\n", "1:11: \"soon\" is not a number of seconds"),

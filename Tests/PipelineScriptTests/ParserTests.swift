@@ -195,6 +195,27 @@ struct HostileScriptTests {
         #expect(listing.count == 2 * Parser.maximumNesting + 1)
     }
 
+    @Test("A byte-order mark before the first word is no part of it; one elsewhere still is")
+    func byteOrderMark() throws {
+        let result = try Parser.parse([0xEF, 0xBB, 0xBF] + Array("camera test\ncapture\n".utf8))
+        #expect(result.script.steps == [.capture(.init())])
+        do {
+            _ = try Parser.parse(Array("capture\n\u{FEFF}capture\n".utf8))
+            Issue.record("a mark inside the file was taken as nothing")
+        } catch {
+            #expect(error.errors.first?.description.hasPrefix("2:1: unknown step") == true, "\(error.errors)")
+        }
+    }
+
+    @Test("Misspellings by a swapped pair of letters are suggested")
+    func swappedLetters() {
+        #expect(Spelling.distance("sepai", "sepia") == 1)
+        #expect(Spelling.closest(to: "sepai", among: ["mono", "sepia", "warm"]) == "sepia")
+        #expect(Spelling.distance("fliter", "filter") == 1)
+        #expect(Spelling.distance("abc", "cba") == 2)
+        #expect(Spelling.closest(to: "xyz", among: ["mono", "sepia"]) == nil)
+    }
+
     @Test("A lone CR is still a control character, at its place")
     func loneCR() {
         do {
