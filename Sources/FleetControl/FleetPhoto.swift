@@ -37,11 +37,11 @@ public struct FleetPhoto: Sendable, Equatable {
         guard FleetPhoto.isPlainName(node),
               let id = integer("id", 1...Int64.max),
               let path = record["path"]?.string, let fileName = path.split(separator: "/").last.map(String.init),
-              fileName.wholeMatch(of: /[0-9]{8}-[0-9]{6}\.[0-9]{3}-[a-z0-9]{6}\.(jpg|heic)/) != nil,
+              Self.isPhotoFileName(fileName),
               let url = record["url"]?.string, Self.isWebAddress(url),
               let sha256 = record["sha256"]?.string, sha256.wholeMatch(of: /[0-9a-f]{64}/) != nil,
               let byteCount = integer("bytes", 1...Int64(Self.maximumBytes)),
-              let microseconds = integer("captured_at_us", 0...4_102_444_800_000_000),
+              let microseconds = integer("captured_at_us", 0...Int64(Self.latestMicroseconds)),
               let codec = record["codec"]?.string, ["jpeg", "hevc"].contains(codec),
               let width = integer("width", 1...65535), let height = integer("height", 1...65535),
               let orientation = integer("orientation", 1...8),
@@ -54,12 +54,20 @@ public struct FleetPhoto: Sendable, Equatable {
         (self.codec, self.width, self.height, self.orientation, self.device) = (codec, Int(width), Int(height), Int(orientation), device)
     }
 
+    /// The latest capture time a node may report, in microseconds since 1970 (the year 2100).
+    static let latestMicroseconds: Double = 4_102_444_800_000_000
+
+    /// Whether a file name is a library photo's: `20261201-101502.250-k3f9x2.jpg` (or `.heic`).
+    static func isPhotoFileName(_ name: String) -> Bool {
+        name.wholeMatch(of: /[0-9]{8}-[0-9]{6}\.[0-9]{3}-[a-z0-9]{6}\.(jpg|heic)/) != nil
+    }
+
     /// Whether a node's name can name a folder: not empty, no `/`, not hidden, at most 128 bytes.
     public static func isPlainName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.count <= 128 && !name.contains("/") && !name.hasPrefix(".") && !name.contains("\0")
     }
 
-    private static func isWebAddress(_ text: String) -> Bool {
+    static func isWebAddress(_ text: String) -> Bool {
         (text.hasPrefix("http://") || text.hasPrefix("https://")) && text.utf8.count <= 2048
             && !text.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 } == true })
     }

@@ -97,7 +97,18 @@ public final class FleetWatch: Sendable {
             guard let photo = object["photos"]?.array?.compactMap(\.object).first, let microseconds = photo["captured_at_us"]?.double else {
                 return .refused("the node answered without a photo")
             }
-            return .photo(capturedAt: microseconds / 1e6, path: photo["url"]?.string ?? photo["path"]?.string ?? "")
+            guard (0...FleetPhoto.latestMicroseconds).contains(microseconds) else {
+                return .refused("the node answered with a capture time that cannot be")
+            }
+            // Where the photo is: its download link, else its file in the node's library.
+            if let url = photo["url"]?.string, FleetPhoto.isWebAddress(url) {
+                return .photo(capturedAt: microseconds / 1e6, path: url)
+            }
+            guard let path = photo["path"]?.string, let name = path.split(separator: "/").last, FleetPhoto.isPhotoFileName(String(name)),
+                  !path.contains(where: { $0.asciiValue.map { $0 < 0x20 } == true }) else {
+                return .refused("the node answered with no photo of its library")
+            }
+            return .photo(capturedAt: microseconds / 1e6, path: path)
         case "error":
             return .refused(object["error"]?.string ?? "refused")
         default:

@@ -183,8 +183,10 @@ private final class Context: Sendable {
         onConnection(true, "connected")
     }
 
+    /// A connection lost; one the client ended itself (code 0, by ``MQTTClient/stop()``) is no loss to tell of.
     func disconnected(code: Int32) {
-        onConnection(false, code == 0 ? "disconnected" : mosquitto.text(of: code))
+        guard code != 0 else { return }
+        onConnection(false, mosquitto.text(of: code))
     }
 }
 

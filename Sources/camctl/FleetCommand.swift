@@ -176,9 +176,20 @@ struct FleetCommand: Subcommand {
         try report(watch.answers(to: id), nodes: online, instant: instant)
     }
 
+    /// How far from the asked instant a node's frame may be.
+    static let farthestFrame: Double = 5
+
     /// Prints each node's answer and the skew; fails naming the nodes without a photo.
     private func report(_ answers: [String: FleetWatch.Answer], nodes: [String], instant: Double) throws(CommandFailure) {
         var taken: [Double] = []
+        var answers = answers
+        for (node, answer) in answers {
+            // A frame is the nearest the node's camera took: within a frame interval, a few
+            // seconds at the slowest. One further off is no answer to this capture.
+            if case .photo(let capturedAt, _) = answer, abs(capturedAt - instant) > Self.farthestFrame {
+                answers[node] = .refused(String(printf: "its photo's frame was %.0f s from the asked instant", capturedAt - instant))
+            }
+        }
         for node in nodes {
             switch answers[node] {
             case .photo(let capturedAt, let path)?:

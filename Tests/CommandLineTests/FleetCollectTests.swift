@@ -135,40 +135,68 @@ struct FleetCollectTests {
         #expect(photos.count == 2 && Set(photos.flatMap { $0["albums"] as? [String] ?? [] }) == ["a", "b"], "\(central.standardOutput)")
     }
 
-    @Test("A node that lists photos without end, none of which can be had, is given up after ten in a row: collect ends, exit 69",
-          .enabled(if: Broker.isAvailable, "needs mosquitto and mosquitto-clients"))
-    func endlessNode() async throws {
-        let broker = try await Broker()
+    /// A fake node "evil" of the fleet "rig": online, and answering each command with the result
+    /// `answer`, a Python expression of `command` (the command's JSON object).
+    static func fakeNode(_ broker: Broker, answering answer: String) async throws -> ChildProcess.Running {
         try await broker.publish("camctl/rig/evil/status", #"{"state": "online", "device": "fake"}"#, retained: true)
-        // The fake node answers every listing with 50 new photos and more to come, each at an
-        // address where nothing answers.
         let fake = try ChildProcess.Running("/usr/bin/python3", ["-c", """
             import json, subprocess
-            watch = subprocess.Popen(["mosquitto_sub", "-p", "\(broker.port)", "-t", "camctl/rig/evil/command"], stdout=subprocess.PIPE, text=True)
+            watch = subprocess.Popen(["mosquitto_sub", "-p", "\(broker.port)", "-t", "camctl/rig/evil/command",
+                                      "-t", "camctl/rig/command"], stdout=subprocess.PIPE, text=True)
             for line in watch.stdout:
                 command = json.loads(line)
                 print(command["id"], flush=True)
                 if command["id"] == "probe":
                     continue
-                after = int(command.get("after", 0))
-                photos = [{"id": after + n, "path": "/lib/20261201-101502.250-k3f9x2.jpg", "url": "http://127.0.0.1:1/p/%d" % (after + n),
-                           "sha256": "0" * 64, "bytes": 1000, "captured_at_us": 1700000000000000, "codec": "jpeg",
-                           "width": 64, "height": 48, "orientation": 1, "device": "fake"} for n in range(1, 51)]
-                answer = {"event": "result", "id": command["id"], "outcome": "listing", "photos": photos, "more": True}
+                answer = \(answer)
                 subprocess.run(["mosquitto_pub", "-p", "\(broker.port)", "-t", "camctl/rig/evil/events", "-m", json.dumps(answer)])
             """])
-        defer { fake.send(SIGKILL) }
         let subscribed = await until {
             try? await broker.publish("camctl/rig/evil/command", #"{"id": "probe"}"#)
             return await fake.output(containing: "probe", timeout: 1)
         }
-        #expect(subscribed, "the fake node listens")
+        guard subscribed else {
+            fake.send(SIGKILL)
+            throw ChildProcess.Failure(message: "the fake node never listened")
+        }
+        return fake
+    }
+
+    @Test("A node that lists photos without end, none of which can be had, is given up after ten in a row: collect ends, exit 69",
+          .enabled(if: Broker.isAvailable, "needs mosquitto and mosquitto-clients"))
+    func endlessNode() async throws {
+        let broker = try await Broker()
+        // Every listing answered with 50 new photos and more to come, each where nothing answers.
+        let fake = try await Self.fakeNode(broker, answering: """
+            {"event": "result", "id": command["id"], "outcome": "listing", "more": True, "photos": [
+                {"id": int(command.get("after", 0)) + n, "path": "/lib/20261201-101502.250-k3f9x2.jpg",
+                 "url": "http://127.0.0.1:1/p/%d" % n, "sha256": "0" * 64, "bytes": 1000, "captured_at_us": 1700000000000000,
+                 "codec": "jpeg", "width": 64, "height": 48, "orientation": 1, "device": "fake"} for n in range(1, 51)]}
+            """)
+        defer { fake.send(SIGKILL) }
         let target = try TemporaryFolder()
         let collected = try await ChildProcess.finished(Self.camctl, ["fleet", "collect", "--into", target.url.path, "--broker",
                                                                       "mqtt://127.0.0.1:\(broker.port)", "--fleet", "rig", "--timeout", "30"])
         #expect(collected.status == 69, "\(collected.standardError)")
         #expect(collected.standardError.contains("10 photos of evil in a row could not be had, so its other photos were not collected")
                 && collected.standardError.hasSuffix("run camctl fleet collect again to get the rest\n"), "\(collected.standardError)")
+    }
+
+    @Test("A node's absurd answer to a capture (a frame from 1970, a path out of its library) counts as a refusal: exit 69",
+          .enabled(if: Broker.isAvailable, "needs mosquitto and mosquitto-clients"), arguments: [
+              (#"{"captured_at_us": 1000000, "url": "http://127.0.0.1:1/p/1-x"}"#, "its photo's frame was"),
+              (#"{"captured_at_us": int(command["at"] * 1e6), "path": "/etc/passwd"}"#, "the node answered with no photo of its library"),
+              (#"{"captured_at_us": 1e30, "path": "/lib/20261201-101502.250-k3f9x2.jpg"}"#, "a capture time that cannot be"),
+          ])
+    func absurdAnswers(photo: String, reason: String) async throws {
+        let broker = try await Broker()
+        let fake = try await Self.fakeNode(broker, answering: #"{"event": "result", "id": command["id"], "outcome": "photos", "photos": [\#(photo)]}"#)
+        defer { fake.send(SIGKILL) }
+        let captured = try await ChildProcess.finished(Self.camctl, ["fleet", "capture", "--broker", "mqtt://127.0.0.1:\(broker.port)",
+                                                                     "--fleet", "rig", "--at", "0.5", "--timeout", "30"])
+        #expect(captured.status == 69, "\(captured.standardOutput) \(captured.standardError)")
+        #expect(captured.standardOutput.contains("evil  refused: ") && captured.standardOutput.contains(reason), "\(captured.standardOutput)")
+        #expect(captured.standardError == "camctl: evil refused; their photos were not taken\n", "\(captured.standardError)")
     }
 
     @Test("collect needs one destination, and a destination goes only with capture or collect")
