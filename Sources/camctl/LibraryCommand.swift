@@ -131,11 +131,23 @@ struct LibraryCommand: Subcommand {
         }
     }
 
+    /// The largest side of a picture put on a sheet: a photo of the largest sensors.
+    static let largestSheetPicture = 16_384
+
     /// A contact sheet: every photo's thumbnail in a grid, newest first, 320x240 cells.
     private func makeSheet(of photos: [LibraryPhoto], from library: PhotoLibrary, columns: Int, to output: String) async throws(CommandFailure) {
         try PhotoSaving.checkWritable(output)
-        let thumbnails = photos.compactMap { photo in
-            try? library.contents(of: photo, thumbnail: photo.thumbnailPath != nil)
+        var thumbnails: [[UInt8]] = []
+        for photo in photos {
+            // Each picture is looked at before it is decoded: one that is no JPEG, or says it is
+            // larger than any camera's, is named and left off, not decoded into gigabytes.
+            guard let picture = try? library.contents(of: photo, thumbnail: photo.thumbnailPath != nil),
+                  let size = JPEGFile.dimensions(of: picture),
+                  (1...Self.largestSheetPicture).contains(size.width), (1...Self.largestSheetPicture).contains(size.height) else {
+                Console.note("photo \(photo.id) (\(photo.path)) has no JPEG picture of a camera's size to show; it is left off the sheet")
+                continue
+            }
+            thumbnails.append(picture)
         }
         guard !thumbnails.isEmpty else {
             throw CommandFailure("the library has no photos to put on a sheet", exitCode: .dataError)

@@ -64,8 +64,11 @@ struct OverlayCommand: Subcommand {
         } catch {
             throw CommandFailure("the photo \(photo) cannot be read: \(error.reason)", exitCode: .dataError)
         }
-        guard JPEGFile.dimensions(of: data) != nil else {
+        guard let size = JPEGFile.dimensions(of: data) else {
             throw CommandFailure("\(photo): the photo is not a JPEG picture; overlay reads JPEG photos", exitCode: .dataError)
+        }
+        guard size.width > 0, size.height > 0 else {
+            throw CommandFailure("\(photo): the photo says it is \(size.width)x\(size.height) pixels, so it holds no picture; it is damaged", exitCode: .dataError)
         }
         let drawn: [UInt8]
         do {

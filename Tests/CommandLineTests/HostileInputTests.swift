@@ -143,6 +143,23 @@ struct HostileInputTests {
         #expect(FileManager.default.fileExists(atPath: crafted), "not the library's to delete")
     }
 
+    @Test("A GIF in the library that says it is 65535x65535 is named and left off a sheet, never decoded; the sheet has the rest")
+    func giantGIFOnSheet() throws {
+        let camctl = try Camctl()
+        #expect(try camctl("capture", "--device", "test", "--resolution", "320x240").status == 0)
+        // A GIF's screen of 65535x65535 with one 1x1 image in it.
+        let giant: [UInt8] = Array("GIF89a".utf8) + [0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0, 0, 0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0x00,
+                                                    0x02, 0x02, 0x44, 0x01, 0x00, 0x3B]
+        let crafted = camctl.library.path("20270115-080000.000-aaaaaa.gif")
+        try Data(giant).write(to: URL(fileURLWithPath: crafted))
+        #expect(try camctl("library", "process").status == 0)
+        let sheet = try camctl("library", "sheet", "--output", camctl.library.path("sheet.jpg"), "--json")
+        #expect(sheet.status == 0, "\(sheet.standardError)")
+        #expect(sheet.standardError.contains("(\(crafted)) has no JPEG picture of a camera's size to show; it is left off the sheet"),
+                "\(sheet.standardError)")
+        #expect(Camctl.objects(sheet.standardOutput).first?["photos"] as? Int == 1, "\(sheet.standardOutput)")
+    }
+
     @Test("overlay on a JPEG whose Exif segment is 2 to 7 bytes long works, keeping no EXIF", arguments: 2...7)
     func shortExif(length: Int) throws {
         let folder = try TemporaryFolder()

@@ -62,7 +62,7 @@ struct OverlayCommandTests {
         #expect(storedTopLeft.count == 3 && storedTopLeft[1] > 150 && storedTopLeft[0] < 60, "\(storedTopLeft)")
     }
 
-    @Test("A drawing that is not a PNG and a photo that cannot be read are bad data (65)")
+    @Test("A drawing that is not a PNG and a photo that cannot be read or holds no pixels are bad data (65)")
     func badFiles() throws {
         let folder = try TemporaryFolder()
         let (photo, drawing) = try Self.fixtures(in: folder)
@@ -71,6 +71,11 @@ struct OverlayCommandTests {
         try Data("not a photo".utf8).write(to: folder.url.appendingPathComponent("broken.jpg"))
         let broken = try Camctl()("overlay", folder.path("broken.jpg"), drawing, "--output", folder.path("y.jpg"))
         #expect(broken.status == 65 && broken.standardError.contains("not a JPEG"), "\(broken.standardError)")
+        // A JPEG whose frame header says 0x0: damaged data, whatever the drawing's place.
+        let empty: [UInt8] = [0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x11, 0x08, 0, 0, 0, 0, 0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01, 0xFF, 0xD9]
+        try Data(empty).write(to: folder.url.appendingPathComponent("empty.jpg"))
+        let nothing = try Camctl()("overlay", folder.path("empty.jpg"), drawing, "--output", folder.path("e.jpg"))
+        #expect(nothing.status == 65 && nothing.standardError.contains("0x0 pixels, so it holds no picture"), "\(nothing.standardError)")
         let giant = try Camctl()("overlay", photo, drawing, "--output", folder.path("g.jpg"), "--scale", "100")
         #expect(giant.status == 64 && giant.standardError.contains("use a smaller --scale"), "\(giant.standardError)")
         let missing = try Camctl()("overlay", folder.path("missing.jpg"), drawing, "--output", folder.path("z.jpg"))

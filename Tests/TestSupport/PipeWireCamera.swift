@@ -97,7 +97,8 @@ public enum PipeWireCamera {
             kill -9 $tone $camera $manager $daemon $bus 2>/dev/null; wait  # -9: a test runner's children may inherit a blocked SIGTERM
             exit $status
             """
-        var environment = ["XDG_RUNTIME_DIR": runtime.url.path, "REPLUG_AFTER": "\(replugAfter)"]
+        // A library of the run's own unless the arguments name one: never the user's.
+        var environment = ["XDG_RUNTIME_DIR": runtime.url.path, "REPLUG_AFTER": "\(replugAfter)", "CAMCTL_LIBRARY": runtime.path("library")]
         if let unplugAfter { environment["UNPLUG_AFTER"] = "\(unplugAfter)" }
         if unplugsWhenAsked { environment["UNPLUG_WHEN_ASKED"] = "1" }
         if microphone { environment["MICROPHONE"] = "1" }

@@ -76,7 +76,7 @@ public enum PhotoComposer {
             return .failure(CaptureError.converting(error, context: "the pictures could not be composed"))
         }
         guard let buffer = sample?.buffer, let bytes = try? buffer.bytes() else {
-            let reason = await firstError(in: messages) ?? "no picture came out within 10 seconds"
+            let reason = await firstError(in: messages) ?? "the compositor made no picture"
             return .failure(CaptureError(.pipeline, "the pictures could not be composed: \(reason)"))
         }
         return .success(bytes)
