@@ -4,42 +4,50 @@ import FoundationEssentials
 import Glibc
 import HTTPServer
 
-/// Who may use the server's camera and library. On loopback, anyone on this machine (whose
-/// requests ``SiteGuard`` keeps to the server's own names and pages); on any other address, only
-/// requests carrying the access token: an `Authorization: Bearer` header,
-/// a `token` query argument (the page's first visit), or the cookie that visit sets.
+/// Who may use the server's camera and library. Requests carrying the access token may do
+/// anything: an `Authorization: Bearer` header, a `token` query argument (the page's first
+/// visit), or the cookie such a visit sets. Without it, on loopback, anyone on this machine may
+/// read (the page, the live picture, the status, the library), and the page hands its own
+/// same-site cookie to the browser that loads it, so it may act; a program that changes anything
+/// there sends the token. On any other address only the page itself is open. ``SiteGuard``
+/// keeps other sites' pages out on every address.
 public struct AccessControl: Sendable {
-    /// The token requests must carry; `nil` when none is needed.
-    public let token: String?
+    /// The token that opens everything.
+    public let token: String
+    /// Whether the server listens on loopback.
+    public let isOnLoopback: Bool
 
     static let cookieName = "camctl_token"
 
-    /// No token needed: the server listens on loopback.
-    public static let loopback = AccessControl(token: nil)
-
-    public init(token: String?) {
-        self.token = token
+    public init(token: String, onLoopback: Bool) {
+        (self.token, self.isOnLoopback) = (token, onLoopback)
     }
 
-    /// Whether `host` is loopback, where no token is needed: `127.0.0.1`, `::1` or `localhost`
-    /// (the rest of 127.0.0.0/8 is not: a token is needed there).
+    /// Whether `host` is loopback: `127.0.0.1`, `::1` or `localhost` (the rest of 127.0.0.0/8
+    /// is not: the token is needed there as on any other address).
     public static func isLoopback(_ host: String) -> Bool {
         ["localhost", "127.0.0.1", "::1", "[::1]"].contains(host.lowercased())
     }
 
-    /// Whether the request may use what needs the token.
+    /// Whether the request may use what it asks for beyond the page.
     func allows(_ request: HTTPRequest) -> Bool {
-        guard let token else { return true }
+        carriesToken(request) || isOnLoopback && SiteGuard.readingMethods.contains(request.method)
+    }
+
+    /// The header that keeps the token in the browser: after a visit with a right `?token=`, or,
+    /// on loopback, a visit of the page itself (which SiteGuard has seen addressed to this server).
+    func cookieHeader(for request: HTTPRequest) -> (name: String, value: String)? {
+        let hasRightQuery = request.query["token"].map { HMAC.matches($0, token) } ?? false
+        let isOwnPage = isOnLoopback && request.method == "GET" && ["/", "/index.html"].contains(request.path)
+        guard hasRightQuery || isOwnPage else { return nil }
+        return ("Set-Cookie", "\(Self.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict")
+    }
+
+    private func carriesToken(_ request: HTTPRequest) -> Bool {
         if let header = request.headers["authorization"], header.hasPrefix("Bearer "),
            HMAC.matches(String(header.dropFirst("Bearer ".count)), token) { return true }
         if let query = request.query["token"], HMAC.matches(query, token) { return true }
         return cookies(of: request)[Self.cookieName].map { HMAC.matches($0, token) } ?? false
-    }
-
-    /// The header that keeps the token in the browser after a visit with a right `?token=`.
-    func cookieHeader(for request: HTTPRequest) -> (name: String, value: String)? {
-        guard let token, let query = request.query["token"], HMAC.matches(query, token) else { return nil }
-        return ("Set-Cookie", "\(Self.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict")
     }
 
     private func cookies(of request: HTTPRequest) -> [String: String] {

@@ -27,7 +27,7 @@ final class RTSPPreview: Sendable {
     ///
     /// - Throws: ``GStreamerError`` when it cannot listen there.
     init(output: LiveH264Output, host: String, port: Int, access: AccessControl) throws(GStreamerError) {
-        server = try RTSPServer(host: host, port: port, credentials: access.token.map { (Self.user, $0) })
+        server = try RTSPServer(host: host, port: port, credentials: access.isOnLoopback ? nil : (Self.user, access.token))
         let feeds = Feeds()
         let launch = "( appsrc name=frames is-live=true format=time do-timestamp=true max-buffers=8 leaky-type=downstream "
             + "caps=\"\(LiveH264Output.caps)\" ! h264parse ! rtph264pay name=pay0 pt=96 config-interval=1 )"

@@ -31,7 +31,7 @@ struct Router: Sendable {
     }
 
     private func route(_ request: HTTPRequest) async throws(APIError) -> HTTPResponse {
-        try SiteGuard(allowedHosts: access.token == nil ? SiteGuard.loopbackHosts : nil).check(request)
+        try SiteGuard(allowedHosts: access.isOnLoopback ? SiteGuard.loopbackHosts : nil).check(request)
         let parts = request.pathParts.map(String.init)
         let method = request.method
         if parts.count == 2 || parts.count == 3 && parts[2] == "thumbnail", parts[0] == "p", method == "GET" {
@@ -39,7 +39,9 @@ struct Router: Sendable {
         }
         if parts.first == "api" || ["stream.mjpg", "snapshot.jpg"].contains(parts.first ?? "") {
             guard access.allows(request) else {
-                throw APIError(401, "this server needs its access token: open the page once with ?token=TOKEN (camctl serve printed it), or send Authorization: Bearer TOKEN")
+                throw APIError(401, access.isOnLoopback
+                    ? "changing anything needs the access token: use the server's page, or send Authorization: Bearer TOKEN (the library's serve-token file holds it)"
+                    : "this server needs its access token: open the page once with ?token=TOKEN (camctl serve printed it), or send Authorization: Bearer TOKEN")
             }
         }
         if parts.count >= 3, parts[0] == "api", parts[1] == "photos" {
@@ -207,7 +209,7 @@ struct Router: Sendable {
             "viewers": live.receiverCount, "frames_encoded": live.encodedFrameCount, "frames_passed_through": live.passedThroughFrameCount,
             "h264_frames_encoded": session.liveH264Output.encodedFrameCount, "camera_frames": session.cameraFrameCount,
             "event_clients": events.clientCount,
-            "token_required": access.token != nil,
+            "token_required": !access.isOnLoopback,
             "filter": configuration.image.filters.map(\.rawValue).joined(separator: "+"), "zoom": configuration.image.zoom,
         ]
         if let format { status["format"] = ["width": format.width, "height": format.height, "fps": format.frameRate.doubleValue] }

@@ -19,7 +19,7 @@ struct SiteGuard: Sendable {
     static let loopbackHosts: Set<String> = ["localhost", "127.0.0.1", "[::1]"]
 
     /// Methods that only read.
-    private static let readingMethods: Set<String> = ["GET", "HEAD", "OPTIONS"]
+    static let readingMethods: Set<String> = ["GET", "HEAD", "OPTIONS"]
 
     /// Refuses a request that another site's page may have sent.
     func check(_ request: HTTPRequest) throws(APIError) {

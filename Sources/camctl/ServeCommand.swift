@@ -22,10 +22,12 @@ struct ServeCommand: Subcommand {
         Serves the camera over HTTP on --listen (127.0.0.1:8080 by default; 0.0.0.0:8080 for every
         address of this machine, [::]:8080 for IPv6): the page at /, the live picture at /stream.mjpg
         (MJPEG, encoded once for every viewer), a snapshot of the frame held now at /snapshot.jpg,
-        and the JSON API under /api (README.md lists it). Photos go into the library. On any
-        address but loopback every request but the page needs the access token, which is made on
-        first use, kept in the library folder (serve-token, readable by its owner only) and
-        printed then; open the page once with ?token=TOKEN. Ctrl-C or SIGTERM stops the server:
+        and the JSON API under /api (README.md lists it). Photos go into the library. The access
+        token is made on first use and kept in the library folder (serve-token, readable by its
+        owner only). On loopback anyone on this machine may read, and the page may act; a program
+        that changes anything sends Authorization: Bearer TOKEN. On any other address every
+        request but the page needs the token, which is printed when made; open the page once
+        with ?token=TOKEN. Ctrl-C or SIGTERM stops the server:
         streams end, a photo being taken is saved, and camctl exits 0.
         --rtsp PORT serves the live picture as H.264 over RTSP too, at rtsp://ADDR:PORT/preview
         (8554 is RTSP's usual port; 0 picks a free one), encoded once for any number of viewers and
@@ -158,7 +160,7 @@ struct ServeCommand: Subcommand {
         let url = "http://\(shown):\(server.port)/"
         let rtspURL = server.rtspPort.map { "rtsp://\(shown):\($0)/preview" }
         if arguments.flag("--json") {
-            var serving: [String: Any] = ["event": "serving", "url": url, "port": server.port, "token_required": access.token != nil]
+            var serving: [String: Any] = ["event": "serving", "url": url, "port": server.port, "token_required": !access.isOnLoopback]
             if let rtspURL, let rtspPort = server.rtspPort { (serving["rtsp_url"], serving["rtsp_port"]) = (rtspURL, rtspPort) }
             try Console.json(serving)
         } else {
@@ -175,17 +177,18 @@ struct ServeCommand: Subcommand {
         }
     }
 
-    /// Loopback needs no token; any other address the library's, printed when it is made.
+    /// The library's access token: on loopback only what changes anything needs it (the page
+    /// has its own cookie); on any other address everything but the page, and it is printed when made.
     private func accessControl(folder: String) throws(CommandFailure) -> AccessControl {
-        guard !AccessControl.isLoopback(host) else { return .loopback }
         do {
             let (token, created) = try AccessControl.token(in: folder)
+            if AccessControl.isLoopback(host) { return AccessControl(token: token, onLoopback: true) }
             if created {
                 Console.note("the access token for other machines is \(token) (kept in \(folder)/serve-token): open the page once with ?token=\(token)")
             } else {
                 Console.note("other machines need the access token kept in \(folder)/serve-token: open the page once with ?token=TOKEN")
             }
-            return AccessControl(token: token)
+            return AccessControl(token: token, onLoopback: false)
         } catch {
             throw CommandFailure(error.description, exitCode: .ioError)
         }

@@ -25,7 +25,7 @@ struct OtherSitesTests {
         ("another origin's deletion", "/api/photos/1", ["-X", "DELETE", "-H", "Origin: https://attacker.example"], 403, "a page of another site"),
     ]
 
-    @Test("On loopback, requests addressed to another name, from another site's page, or with a body that is not JSON are refused; nothing is taken or deleted")
+    @Test("On loopback, requests addressed to another name, from another site's page, with a body that is not JSON, or changing anything without the token or the page's cookie are refused")
     func loopbackRefusesOtherSites() async throws {
         let served = try await ServedCamera()
         defer { served.process.send(SIGTERM) }
@@ -46,6 +46,19 @@ struct OtherSitesTests {
         let own = try await served.json("/api/capture", ["-X", "POST", "-H", "Origin: http://127.0.0.1:\(served.port)", "-d", #"{"quality": 70}"#])
         #expect(own.status == 200, "\(own)")
         #expect(try await served.json("/api/photos/1", ["-X", "DELETE", "-H", "Origin: http://127.0.0.1:\(served.port)"]).status == 200)
+
+        // Reading needs nothing on loopback; changing anything needs the token, or the cookie the
+        // page itself hands to the browser that loads it.
+        #expect(try await served.json("/api/status", withToken: false).status == 200)
+        let anonymous = try await served.json("/api/capture", ["-X", "POST"], withToken: false)
+        #expect(anonymous.status == 401 && (anonymous.object["error"] as? String ?? "").contains("changing anything needs the access token"),
+                "\(anonymous)")
+        let page = try await ChildProcess.finished("curl", ["-s", "-D", "-", "-o", "/dev/null", served.base + "/"]).standardOutput
+        let cookie = try #require(page.split(separator: "\r\n").first { $0.lowercased().hasPrefix("set-cookie: camctl_token=") }, "\(page)")
+        #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), "\(cookie)")
+        let pair = try #require(cookie.dropFirst("set-cookie: ".count).split(separator: ";").first)
+        #expect(try await served.json("/api/capture", ["-X", "POST", "-H", "Cookie: \(pair)"], withToken: false).status == 200)
+        #expect(try await served.json("/api/photos", withToken: false).object["total"] as? Int == 2)
     }
 
     @Test("A capture asked for an instant ahead whose client goes away is given up: no photo is taken at the instant")
@@ -54,6 +67,7 @@ struct OtherSitesTests {
         defer { served.process.send(SIGTERM) }
         let instant = Date().timeIntervalSince1970 + 5
         let gone = try await ChildProcess.finished("curl", ["-s", "--max-time", "1", "-X", "POST", "-H", ServedCamera.json,
+                                                            "-H", "Authorization: Bearer \(served.token)",
                                                             "-d", #"{"action": "capture", "at": \#(instant)}"#, served.base + "/api/actions"])
         #expect(gone.status == 28, "curl gave up waiting: \(gone.status)")
         // Past the instant, with a frame or two to spare: nothing was taken.

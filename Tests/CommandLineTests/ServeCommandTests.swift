@@ -24,13 +24,24 @@ struct ServedCamera {
         base = "http://127.0.0.1:\(port)"
     }
 
+    /// The library's access token, made as serve started.
+    var token: String {
+        ((try? String(contentsOfFile: camctl.library.path("serve-token"), encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// curl's answer to a request: the status and the body, which is sent as JSON, as the server
-    /// requires (unless the options say another type). Children are awaited: the suite needs no
-    /// threads of its own.
-    func request(_ path: String, _ options: [String] = []) async throws -> (status: Int, body: String, bytes: [UInt8]) {
+    /// requires (unless the options say another type). A request that changes something carries
+    /// the access token, as a program of the server's owner does, unless `withToken` is false or
+    /// the options carry their own. Children are awaited: the suite needs no threads of its own.
+    func request(_ path: String, _ options: [String] = [], withToken: Bool = true) async throws -> (status: Int, body: String, bytes: [UInt8]) {
         let sendsBody = options.contains("-d") || options.contains("--data-binary")
         let typed = sendsBody && !options.contains { $0.lowercased().hasPrefix("content-type:") } ? ["-H", Self.json] : []
-        let result = try await ChildProcess.finished("curl", ["-s", "-o", "-", "-w", "%{http_code}", "--max-time", "20"] + typed + options + [base + path])
+        let method = options.firstIndex(of: "-X").flatMap { options.indices.contains($0 + 1) ? options[$0 + 1] : nil }
+        let changes = sendsBody || options.contains("-F") || (method.map { $0 != "GET" && $0 != "HEAD" } ?? false)
+        let authorized = withToken && changes && !options.contains { $0.lowercased().hasPrefix("authorization:") }
+            ? ["-H", "Authorization: Bearer \(token)"] : []
+        let result = try await ChildProcess.finished("curl", ["-s", "-o", "-", "-w", "%{http_code}", "--max-time", "20"] + typed + authorized
+                                                     + options + [base + path])
         let bytes = result.standardOutputBytes
         let status = Int(String(decoding: bytes.suffix(3), as: UTF8.self)) ?? 0
         let body = [UInt8](bytes.dropLast(3))
@@ -40,8 +51,8 @@ struct ServedCamera {
     /// The header a request's JSON body goes with.
     static let json = "Content-Type: application/json"
 
-    func json(_ path: String, _ options: [String] = []) async throws -> (status: Int, object: [String: Any]) {
-        let answer = try await request(path, options)
+    func json(_ path: String, _ options: [String] = [], withToken: Bool = true) async throws -> (status: Int, object: [String: Any]) {
+        let answer = try await request(path, options, withToken: withToken)
         return (answer.status, (try? JSONSerialization.jsonObject(with: Data(answer.bytes)) as? [String: Any]) ?? [:])
     }
 
@@ -145,7 +156,7 @@ struct ServeCommandTests {
         #expect(download.status == 200 && download.bytes == stored)
         let forged = String(link.dropLast()) + (link.hasSuffix("0") ? "1" : "0")
         #expect(try await served.request(forged).status == 404)
-        #expect(try await served.request("/p/2-" + link.split(separator: "-").last!).status == 404, "another id with the same tag")
+        #expect(try await served.request("/p/2-" + (link.split(separator: "-").last ?? "")).status == 404, "another id with the same tag")
         #expect(try await served.json("/api/photos/1/file").status == 401, "the guest reaches nothing else")
     }
 
@@ -295,7 +306,8 @@ struct ServeCommandTests {
         for verdict in ["keep", "discard"] {
             #expect(try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "hold"}"#]).object["outcome"] as? String == "held")
             #expect(try await served.json("/api/capture", ["-X", "POST"]).object["count"] as? Int == 1)
-            let reviewing = try ChildProcess.Running("/usr/bin/curl", ["-s", "-X", "POST", "-H", ServedCamera.json, "-d", #"{"action": "review"}"#,
+            let reviewing = try ChildProcess.Running("/usr/bin/curl", ["-s", "-X", "POST", "-H", ServedCamera.json, "-H", "Authorization: Bearer \(served.token)",
+                                                                      "-d", #"{"action": "review"}"#,
                                                                       served.base + "/api/actions"])
             try await Task.sleep(for: .seconds(1))
             #expect(try await served.json("/api/actions", ["-X", "POST", "-d", "{\"action\": \"\(verdict)\"}"]).object["answered"] as? Bool == true)
@@ -309,7 +321,8 @@ struct ServeCommandTests {
     func terminateDuringCapture() async throws {
         let served = try await ServedCamera()
         let viewer = try ChildProcess.Running("/usr/bin/curl", ["-s", "-N", "-o", "/dev/null", "--max-time", "90", served.base + "/stream.mjpg"])
-        let capture = try ChildProcess.Running("/usr/bin/curl", ["-s", "-X", "POST", "-H", ServedCamera.json, "-d", #"{"action": "burst", "count": 5}"#,
+        let capture = try ChildProcess.Running("/usr/bin/curl", ["-s", "-X", "POST", "-H", ServedCamera.json, "-H", "Authorization: Bearer \(served.token)",
+                                                                "-d", #"{"action": "burst", "count": 5}"#,
                                                                 served.base + "/api/actions"])
         try await Task.sleep(for: .milliseconds(150))
         let started = Date()
