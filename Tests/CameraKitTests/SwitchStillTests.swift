@@ -47,9 +47,11 @@ struct SwitchStillTests {
         configuration.preview = PreviewConfiguration(sink: frames.sink, maximumWidth: 640, maximumHeight: 480, showsLastPhoto: true)
         let session = CaptureSession(configuration: configuration)
         try await session.start()
-        try await Task.sleep(for: .seconds(1.5))
+        // Switched once the first camera is on the preview; stopped once the new one has shown a few frames.
+        func shown(_ picture: Picture) -> Int { ((try? frames.all()) ?? []).map(Self.picture).filter { $0 == picture }.count }
+        #expect(await until(every: .milliseconds(250)) { shown(.halves) > 0 }, "the first camera is shown")
         try await session.switchDevice(to: try DeviceDiscovery.device(named: "test:black"))
-        try await Task.sleep(for: .seconds(1.5))
+        #expect(await until(every: .milliseconds(250)) { shown(.black) >= 10 }, "the new camera is shown")
         await session.stop()
 
         let pictures = try frames.all().map(Self.picture)

@@ -99,8 +99,10 @@ struct ReviewTests {
         let camera = previewed.camera
         _ = try await camera.perform(.holdForReview)
         _ = try await camera.perform(.takePhoto(PhotoSettings()))
+        let events = camera.events
         let reviewing = Task { try await camera.perform(.review(timeout: nil, unanswered: .keep, hint: nil)) }
-        try await Task.sleep(for: .milliseconds(500))
+        // Stopped once the review waits.
+        for await event in events { if case .reviewing = event { break } }
         _ = try await camera.perform(.stop)
         guard case .kept(let shots, nil, answered: false) = try await reviewing.value else {
             Issue.record("the review was not ended by the stop")

@@ -85,11 +85,11 @@ struct FleetNodeTests {
     func node() async throws {
         let broker = try await Broker()
         let served = try await ServedCamera(extra: ["--broker", "mqtt://127.0.0.1:\(broker.port)", "--fleet", "booths", "--node", "a"])
-        var status = try #require(try await broker.next(on: "camctl/booths/a/status"))
-        for _ in 0..<20 where !status.contains("online") {
-            try await Task.sleep(for: .milliseconds(200))
-            status = try await broker.next(on: "camctl/booths/a/status") ?? ""
-        }
+        var status = ""
+        #expect(await until {
+            status = (try? await broker.next(on: "camctl/booths/a/status", within: 1)) ?? ""
+            return status.contains("online")
+        }, "the node says it is online")
         #expect(status.contains("\"state\":\"online\"") && status.contains("\"device\":\"Test camera (smpte)\""), "\(status)")
         #expect(status.contains("\"clock\":{") && status.contains("\"max_error_s\":") && status.contains("\"version\":"), "\(status)")
 
@@ -121,10 +121,10 @@ struct FleetNodeTests {
         served.process.send(SIGKILL)
         _ = await served.process.finished(timeout: 10)
         var last = ""
-        for _ in 0..<30 where !last.contains("offline") {
-            last = try await broker.next(on: "camctl/booths/a/status") ?? ""
-            if !last.contains("offline") { try await Task.sleep(for: .milliseconds(300)) }
-        }
+        #expect(await until {
+            last = (try? await broker.next(on: "camctl/booths/a/status", within: 1)) ?? ""
+            return last.contains("offline")
+        })
         #expect(last.contains("\"state\":\"offline\""), "\(last)")
     }
 

@@ -6,27 +6,32 @@ import Testing
 @Suite("camctl preview", .timeLimit(.minutes(5)), .aside)
 struct PreviewCommandTests {
     @Test("ximagesink on Xvfb shows the test pattern: a screenshot has its colours, not a black screen")
-    func previewOnXvfb() throws {
+    func previewOnXvfb() async throws {
         let display = try VirtualDisplay()
         let camctl = try Camctl()
         let preview = try camctl.start(["preview", "--device", "test", "--resolution", "640x480", "--sink", "ximagesink",
-                                        "--duration", "4"], environment: ["DISPLAY": display.name])
-        Thread.sleep(forTimeInterval: 2)
-        let pixels = try display.screenshot()
-        let result = preview.finish()
+                                        "--duration", "600"], environment: ["DISPLAY": display.name])
+        // Each SMPTE bar is a seventh of a 640-pixel-wide picture, two thirds of its height: the
+        // screen is looked at until the window shows them.
+        func bars(_ pixels: [UInt8]) -> (yellow: Int, cyan: Int, magenta: Int) {
+            var (yellow, cyan, magenta) = (0, 0, 0)
+            for index in stride(from: 0, to: pixels.count - 2, by: 3) {
+                let (r, g, b) = (pixels[index], pixels[index + 1], pixels[index + 2])
+                if r > 160, g > 160, b < 60 { yellow += 1 }
+                if r < 60, g > 160, b > 160 { cyan += 1 }
+                if r > 160, g < 60, b > 160 { magenta += 1 }
+            }
+            return (yellow, cyan, magenta)
+        }
+        var seen = (yellow: 0, cyan: 0, magenta: 0)
+        let shown = await until {
+            seen = bars((try? display.screenshot()) ?? [])
+            return [seen.yellow, seen.cyan, seen.magenta].allSatisfy { $0 > 640 / 7 * 300 }
+        }
+        #expect(shown, "yellow, cyan and magenta bars on the screen: \(seen)")
+        preview.send(SIGUSR2)
+        let result = await preview.finished(timeout: 60)
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(pixels.count == 1280 * 720 * 3)
-        var yellow = 0, cyan = 0, magenta = 0
-        for index in stride(from: 0, to: pixels.count - 2, by: 3) {
-            let (r, g, b) = (pixels[index], pixels[index + 1], pixels[index + 2])
-            if r > 160, g > 160, b < 60 { yellow += 1 }
-            if r < 60, g > 160, b > 160 { cyan += 1 }
-            if r > 160, g < 60, b > 160 { magenta += 1 }
-        }
-        // Each SMPTE bar is a seventh of a 640-pixel-wide picture, two thirds of its height.
-        for (colour, count) in [("yellow", yellow), ("cyan", cyan), ("magenta", magenta)] {
-            #expect(count > 640 / 7 * 300, "\(colour): \(count) pixels")
-        }
     }
 
     @Test("Sinks that cannot show the preview say why and what to use instead; a sink that is no sink is a usage error", arguments: [
@@ -46,34 +51,34 @@ struct PreviewCommandTests {
     }
 
     @Test("SIGUSR1 takes a photo and SIGUSR2 ends the preview cleanly")
-    func signals() throws {
+    func signals() async throws {
         let camctl = try Camctl()
         let preview = try camctl.start(["preview", "--device", "test", "--resolution", "320x240", "--sink", "fakesink",
-                                        "--duration", "30", "--json"])
-        Thread.sleep(forTimeInterval: 1.5)
+                                        "--duration", "600", "--json"])
+        // A SIGUSR1 that comes while camctl starts is a photo once the camera is ready.
         preview.send(SIGUSR1)
-        Thread.sleep(forTimeInterval: 1)
+        #expect(await preview.output(containing: "\"path\""), "the photo is reported")
         preview.send(SIGUSR2)
-        let result = preview.finish(timeout: 20)
+        let result = await preview.finished(timeout: 60)
         #expect(result.status == 0, "\(result.standardError)")
         let photos = Camctl.objects(result.standardOutput).filter { $0["path"] != nil }
         #expect(photos.count == 1)
-        #expect(try camctl.photos().count == 1)
+        #expect(try await camctl.photosAwaited().count == 1)
     }
 
     @Test("Ctrl-C (SIGINT) stops a multi-shot capture cleanly with exit code 130, keeping whole photos")
-    func interrupt() throws {
+    func interrupt() async throws {
         let camctl = try Camctl()
         let capture = try camctl.start(["capture", "--device", "test", "--resolution", "320x240", "--count", "100",
                                         "--interval", "0.2"])
-        Thread.sleep(forTimeInterval: 1.5)
+        #expect(await capture.output(containing: ".jpg"), "the first photo is saved")
         capture.send(SIGINT)
-        let result = capture.finish(timeout: 20)
+        let result = await capture.finished(timeout: 60)
         #expect(result.status == 130, "\(result.standardError)")
         #expect(result.standardError == "camctl: interrupted; the photos taken so far are saved\n")
         let saved = result.standardOutput.split(separator: "\n")
         #expect(saved.count >= 1 && saved.count < 100)
-        #expect(try camctl.photos().count == saved.count)
+        #expect(try await camctl.photosAwaited().count == saved.count)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: camctl.library.url.path).filter { $0.hasSuffix(".tmp") }
         #expect(leftovers.isEmpty)
     }
@@ -107,26 +112,26 @@ struct PreviewCommandTests {
     }
 
     @Test("A countdown is drawn large on the preview")
-    func countdownOnPreview() throws {
+    func countdownOnPreview() async throws {
         let display = try VirtualDisplay()
         let camctl = try Camctl()
         let capture = try camctl.start(["capture", "--device", "test:black", "--resolution", "640x480", "--sink", "ximagesink",
-                                        "--countdown", "8"], environment: ["DISPLAY": display.name])
-        // The window shows once camctl has started, which takes seconds on a loaded machine: the
-        // screen is looked at every half second while the countdown runs.
+                                        "--countdown", "600"], environment: ["DISPLAY": display.name])
+        // The screen is looked at while the countdown runs, until the digit shows; then the
+        // shutter (SIGUSR1) ends the countdown.
         var white = 0
-        for _ in 0..<14 where white <= 2000 {
-            Thread.sleep(forTimeInterval: 0.5)
-            let pixels = try display.screenshot()
-            white = 0
-            for index in stride(from: 0, to: pixels.count - 2, by: 3) where pixels[index] > 200 && pixels[index + 1] > 200 && pixels[index + 2] > 200 {
-                white += 1
+        let drawn = await until {
+            let pixels = (try? display.screenshot()) ?? []
+            white = stride(from: 0, to: max(0, pixels.count - 2), by: 3).reduce(0) { count, index in
+                pixels[index] > 200 && pixels[index + 1] > 200 && pixels[index + 2] > 200 ? count + 1 : count
             }
+            return white > 2000
         }
-        let result = capture.finish()
+        #expect(drawn, "a large white digit on the black picture: \(white) white pixels")
+        capture.send(SIGUSR1)
+        let result = await capture.finished(timeout: 60)
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(white > 2000, "a large white digit on the black picture: \(white) white pixels")
-        #expect(try camctl.photos().count == 1)
+        #expect(try await camctl.photosAwaited().count == 1)
     }
 
     @Test("--wait-for-device waits for a camera that is not there yet")

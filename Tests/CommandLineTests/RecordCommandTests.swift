@@ -64,8 +64,7 @@ struct RecordCommandTests {
         let camctl = try Camctl()
         let run = try camctl.start(["record", "--device", "test", "--resolution", "640x480@30", "--duration", "4", "--json"])
         #expect(run.waitForOutput(containing: "\"event\":\"recording\""), "\(run.outputSoFar)")
-        Thread.sleep(forTimeInterval: 1)
-        run.send(SIGUSR1)
+        run.send(SIGUSR1)  // while it records
         let result = run.finish(timeout: 60)
         #expect(result.status == 0, "\(result.standardError)")
         let objects = Camctl.objects(result.standardOutput)

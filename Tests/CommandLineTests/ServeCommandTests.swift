@@ -48,6 +48,28 @@ struct ServedCamera {
         return (status, String(decoding: body, as: UTF8.self), body)
     }
 
+    /// A number of `/api/status`: `event_clients`, `camera_frames`, …; 0 when it cannot be read.
+    func status(_ field: String) async -> Int {
+        ((try? await json("/api/status"))?.object[field] as? Int) ?? 0
+    }
+
+    /// A listener of `/api/events`, returned once the server counts it.
+    func listenToEvents() async throws -> ChildProcess.Running {
+        let before = await status("event_clients")
+        let listener = try ChildProcess.Running("/usr/bin/curl", ["-s", "-N", "--max-time", "120", base + "/api/events"])
+        guard await until({ await status("event_clients") > before }) else {
+            listener.send(SIGKILL)
+            throw ChildProcess.Failure(message: "the events listener was never counted")
+        }
+        return listener
+    }
+
+    /// Waits until the camera has made `count` frames more than now.
+    func cameraFrames(_ count: Int) async -> Bool {
+        let start = await status("camera_frames")
+        return await until { await status("camera_frames") >= start + count }
+    }
+
     /// The header a request's JSON body goes with.
     static let json = "Content-Type: application/json"
 
@@ -225,12 +247,11 @@ struct ServeCommandTests {
     func events() async throws {
         let served = try await ServedCamera()
         defer { served.process.send(SIGTERM) }  // ended as the test ends; how is not what it checks
-        let listener = try ChildProcess.Running("/usr/bin/curl", ["-s", "-N", "--max-time", "60", served.base + "/api/events"])
-        try await Task.sleep(for: .milliseconds(500))
+        let listener = try await served.listenToEvents()
         #expect(try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "countdown", "seconds": 2}"#]).object["outcome"] as? String
                 == "countdown_ended")
         #expect(try await served.json("/api/capture", ["-X", "POST"]).status == 200)
-        try await Task.sleep(for: .seconds(1))
+        #expect(await listener.output(containing: #""event":"photo""#))
         listener.send(SIGTERM)
         let lines = await listener.finished(timeout: 10).standardOutput.split(separator: "\n").filter { $0.hasPrefix("data: ") }
         let events = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.dropFirst(6).utf8)) as? [String: Any] }
@@ -242,18 +263,17 @@ struct ServeCommandTests {
     func deferredHEIC() async throws {
         let served = try await ServedCamera()
         defer { served.process.send(SIGTERM) }
-        let listener = try ChildProcess.Running("/usr/bin/curl", ["-s", "-N", "--max-time", "60", served.base + "/api/events"])
-        try await Task.sleep(for: .milliseconds(500))
+        let listener = try await served.listenToEvents()
         let answer = try await served.json("/api/capture", ["-X", "POST", "-d", #"{"codec": "hevc"}"#])
         let proxy = try #require((answer.object["photos"] as? [[String: Any]])?.first, "\(answer)")
         #expect(proxy["state"] as? String == "processing" && (proxy["path"] as? String)?.hasSuffix(".jpg") == true)
-        var final: [String: Any]?
-        for _ in 0..<100 where final == nil {
-            try await Task.sleep(for: .milliseconds(100))
-            final = (try await served.json("/api/photos").object["photos"] as? [[String: Any]])?.first { $0["state"] as? String == "final" }
+        func final() async -> [String: Any]? {
+            ((try? await served.json("/api/photos"))?.object["photos"] as? [[String: Any]])?.first { $0["state"] as? String == "final" }
         }
-        #expect(final?["codec"] as? String == "hevc" && final?["id"] as? Int == proxy["id"] as? Int)
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(await until { await final() != nil }, "the HEIC replaced its proxy")
+        let kept = await final()
+        #expect(kept?["codec"] as? String == "hevc" && kept?["id"] as? Int == proxy["id"] as? Int)
+        #expect(await listener.output(containing: #""event":"processed""#))
         listener.send(SIGKILL)
         let lines = await listener.finished(timeout: 10).standardOutput.split(separator: "\n").filter { $0.hasPrefix("data: ") }
         let events = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.dropFirst(6).utf8)) as? [String: Any] }
@@ -266,15 +286,14 @@ struct ServeCommandTests {
     func record() async throws {
         let served = try await ServedCamera()
         defer { served.process.send(SIGTERM) }
-        let listener = try ChildProcess.Running("/usr/bin/curl", ["-s", "-N", "--max-time", "60", served.base + "/api/events"])
-        try await Task.sleep(for: .milliseconds(500))
+        let listener = try await served.listenToEvents()
         let unheard = try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "record_start", "audio": "no such microphone"}"#])
         #expect(unheard.status != 200 && (unheard.object["error"] as? String)?.contains("no microphone named") == true, "\(unheard)")
         let started = try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "record_start", "audio": "test"}"#])
         #expect(started.object["outcome"] as? String == "recording", "\(started)")
         let again = try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "record_start"}"#])
         #expect(again.status == 409, "\(again)")
-        try await Task.sleep(for: .seconds(2))
+        #expect(await served.cameraFrames(60), "two seconds of frames pass")
         let stopped = try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "record_stop"}"#])
         let movie = try #require(stopped.object["movie"] as? [String: Any], "\(stopped)")
         #expect(movie["kind"] as? String == "movie" && (movie["duration"] as? Double ?? 0) > 1.5, "\(movie)")
@@ -292,7 +311,7 @@ struct ServeCommandTests {
         #expect(events.contains { $0["event"] as? String == "movie" && ($0["movie"] as? [String: Any])?["id"] as? Int == id }, "\(lines)")
         // A movie being recorded as the server is stopped is kept.
         #expect(try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "record_start"}"#]).status == 200)
-        try await Task.sleep(for: .seconds(1.5))
+        #expect(await served.cameraFrames(45), "a second and a half of frames pass")
         let ended = await served.stop()
         #expect(ended.status == 0, "\(ended.standardError)")
         let movies = try served.camctl.photos().filter { $0["kind"] as? String == "movie" }
@@ -303,13 +322,16 @@ struct ServeCommandTests {
     func review() async throws {
         let served = try await ServedCamera()
         defer { served.process.send(SIGTERM) }  // ended as the test ends; how is not what it checks
-        for verdict in ["keep", "discard"] {
+        let listener = try await served.listenToEvents()
+        defer { listener.send(SIGKILL) }
+        for (round, verdict) in ["keep", "discard"].enumerated() {
             #expect(try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "hold"}"#]).object["outcome"] as? String == "held")
             #expect(try await served.json("/api/capture", ["-X", "POST"]).object["count"] as? Int == 1)
             let reviewing = try ChildProcess.Running("/usr/bin/curl", ["-s", "-X", "POST", "-H", ServedCamera.json, "-H", "Authorization: Bearer \(served.token)",
                                                                       "-d", #"{"action": "review"}"#,
                                                                       served.base + "/api/actions"])
-            try await Task.sleep(for: .seconds(1))
+            // The verdict once the server says the photo is under review.
+            #expect(await until { listener.outputSoFar.components(separatedBy: #""event":"reviewing""#).count > round + 1 })
             #expect(try await served.json("/api/actions", ["-X", "POST", "-d", "{\"action\": \"\(verdict)\"}"]).object["answered"] as? Bool == true)
             let outcome = try JSONSerialization.jsonObject(with: Data(await reviewing.finished(timeout: 10).standardOutput.utf8)) as? [String: Any]
             #expect(outcome?["outcome"] as? String == (verdict == "keep" ? "kept" : "discarded"), "\(String(describing: outcome))")

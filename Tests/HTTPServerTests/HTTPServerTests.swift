@@ -66,8 +66,7 @@ struct HTTPServerTests {
             let headers = try String(contentsOfFile: folder.path("headers"), encoding: .utf8).lowercased()
             #expect(headers.contains("content-length: 3000000") && headers.contains("content-type: video/mp4"), "\(headers)")
         }
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(open() == 0, "the file was closed once sent")
+        #expect(await until { open() == 0 }, "the file was closed once sent")
         #expect(HTTPFile(path: folder.path("missing")) == nil && HTTPFile(path: folder.url.path) == nil)
     }
 
@@ -110,14 +109,14 @@ struct HTTPServerTests {
         // Its time limit outlasts the wait for both clients, however busy the machine.
         let reader = try ChildProcess.Running("/usr/bin/curl", ["-s", "-N", "--max-time", "60", "http://127.0.0.1:\(server.port)/"])
         // Both clients connected (Python takes a while to start on a busy machine).
-        for _ in 0..<150 where opened.streams.withLock({ $0.count }) < 2 { try await Task.sleep(for: .milliseconds(100)) }
-        #expect(opened.streams.withLock { $0.count } == 2)
+        #expect(await until { opened.streams.withLock { $0.count } == 2 })
         let chunk = [UInt8](repeating: 120, count: 100_000) + Array("\n".utf8)
         for _ in 0..<100 {
             for stream in opened.streams.withLock({ $0 }) { stream.send(chunk) }
         }
         for stream in opened.streams.withLock({ $0 }) { stream.send(Array("end\n".utf8)) }
-        try await Task.sleep(for: .seconds(2))
+        // The reading client has read to the end before the streams finish.
+        #expect(await until { reader.outputSoFar.hasSuffix("end\n") }, "the reader got every chunk it read")
         for stream in opened.streams.withLock({ $0 }) { stream.finish() }
         let read = await reader.finished(timeout: 40)
         stalled.send(SIGKILL)
@@ -130,9 +129,14 @@ struct HTTPServerTests {
 
     @Test("Stopping ends open streams, and the port is free again")
     func stop() async throws {
-        let server = try HTTPServer(host: "127.0.0.1", port: 0) { _ in HTTPResponse(status: 200, body: .stream(HTTPStream())) }
+        let opened = Opened()
+        let server = try HTTPServer(host: "127.0.0.1", port: 0) { _ in
+            let stream = HTTPStream()
+            opened.streams.withLock { $0.append(stream) }
+            return HTTPResponse(status: 200, body: .stream(stream))
+        }
         let reader = try ChildProcess.Running("/usr/bin/curl", ["-s", "-N", "--max-time", "60", "http://127.0.0.1:\(server.port)/"])
-        try await Task.sleep(for: .seconds(1))
+        #expect(await until { opened.streams.withLock { !$0.isEmpty } }, "the reader is connected")
         let stopping = try await ChildProcess.offThePools {
             let started = ContinuousClock.now
             server.stop()
