@@ -60,7 +60,7 @@ struct ScriptRunner {
                 if let rotation = options.rotation { settings.rotation = rotation }
                 try await operating.perform(.takePhoto(settings))
             case .burst(let count):
-                try await operating.perform(.burst(count: count, settings))
+                try await interruptible { try await operating.perform(.burst(count: count, settings)) }
             case .wait(let seconds):
                 try await check(await pause(seconds, controls: controls))
             case .repeatBlock(let count, let inner):
@@ -103,6 +103,30 @@ struct ScriptRunner {
                 try await operating.keepRecording()
             }
         }
+    }
+
+    /// Runs a step that Ctrl-C or SIGTERM may cut short (a burst): then the step takes nothing
+    /// more, what it took is kept, and the run stops (exit 130). Other controls meanwhile do their
+    /// job, or wait for the step's end (q, SIGUSR2).
+    private func interruptible(_ step: @escaping @Sendable () async throws -> Void) async throws {
+        let running = Task { try await step() }
+        let watching = Task { [controls, operating] () -> Control? in
+            while let control = await controls.next(within: nil) {
+                switch control {
+                case .interrupt:
+                    running.cancel()
+                    return control
+                case .finish: return control
+                default: try? await operating.act(on: control)
+                }
+            }
+            return nil
+        }
+        let result = await running.result
+        watching.cancel()
+        let control = await watching.value
+        try result.get()
+        try await check(control)
     }
 
     /// Acts on a control between steps: Ctrl-C stops now (exit 130), q or SIGUSR2 ends the run, other keys do their job.

@@ -208,4 +208,24 @@ struct RunCommandTests {
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: camctl.library.url.path).filter { $0.hasSuffix(".tmp") }
         #expect(leftovers.isEmpty)
     }
+
+    @Test("SIGINT or SIGTERM during a burst step stops the burst itself: the photos it took are kept, exit 130, nothing ended by force",
+          arguments: [SIGINT, SIGTERM])
+    func interruptBurst(signal: Int32) async throws {
+        let camctl = try Camctl()
+        let folder = try TemporaryFolder()
+        let file = folder.path("burst.camctl")
+        try "camera test\nresolution 320x240\npreview fakesink\nburst 100000\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let run = try camctl.start(["run", file])
+        #expect(await run.output(containing: ".jpg\n"), "the burst's first photo is reported")
+        run.send(signal)
+        let result = await run.finished(timeout: 120)
+        #expect(result.status == 130, "\(result.standardError)")
+        #expect(result.standardError == "camctl: interrupted; the photos taken so far are saved\n", "\(result.standardError)")
+        let reported = result.standardOutput.split(separator: "\n").map(String.init)
+        let kept = Set(try await camctl.photosAwaited().compactMap { $0["path"] as? String })
+        #expect(!reported.isEmpty && Set(reported) == kept, "every photo taken is reported and kept: \(reported.count) of \(kept.count)")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: camctl.library.url.path).filter { $0.hasSuffix(".tmp") }
+        #expect(leftovers.isEmpty)
+    }
 }

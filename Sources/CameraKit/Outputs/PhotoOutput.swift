@@ -227,7 +227,8 @@ public final class PhotoOutput: Sendable {
     /// are not yet handed on are held only within `memoryBudget` bytes (counted at their raw
     /// size), and so are frames waiting to be looked at: while it is full, frames are let pass,
     /// and their numbers come back in the summary, so a burst of any length runs in bounded
-    /// memory. At least one photo is always in hand.
+    /// memory. At least one photo is always in hand. Cancelled, the burst takes no more frames;
+    /// the photos of those taken are finished and handed on all the same.
     public func captureBurst(count: Int, _ settings: PhotoSettings = PhotoSettings(), memoryBudget: Int,
                              each handle: @escaping @Sendable (Photo) async -> Void) async throws(CaptureError) -> BurstSummary {
         guard count > 0 else { return BurstSummary(taken: 0, skippedFrames: []) }
@@ -258,12 +259,14 @@ public final class PhotoOutput: Sendable {
                         continue
                     }
                     let request = try begin(settings)
+                    // Its own task, which a cancelled burst does not cancel: a frame taken is a photo.
+                    let photo = Task { try await self.complete(request) { () async throws(CaptureError) -> Sample in frame } }
                     group.addTask {
                         defer { inHand.release(size) }
-                        await handle(try await self.complete(request) { () async throws(CaptureError) -> Sample in frame })
+                        await handle(try await photo.value)
                     }
                     taken += 1
-                    if taken == count { break }
+                    if taken == count || Task.isCancelled { break }
                 }
                 return BurstSummary(taken: taken, skippedFrames: skipped)
             }
