@@ -115,6 +115,8 @@ final class ServerContext: Sendable {
     let limits: HTTPServer.Limits
     let watch: ConnectionWatch
     private let streams = Mutex<(open: [ObjectIdentifier: HTTPStream], isStopping: Bool)>(([:], false))
+    /// The handlers running, by a number of their own: cancelled when the server stops.
+    private let handlers = Mutex<(running: [Int: Task<Void, Never>], next: Int)>(([:], 0))
 
     init(handler: @escaping HTTPServer.Handler, limits: HTTPServer.Limits) {
         (self.handler, self.limits) = (handler, limits)
@@ -134,12 +136,15 @@ final class ServerContext: Sendable {
         _ = streams.withLock { $0.open.removeValue(forKey: ObjectIdentifier(stream)) }
     }
 
+    /// Ends the open streams and cancels the running handlers (a capture waiting for its
+    /// instant, a review for its answer), so the server stops at once.
     func endStreams() {
         let open = streams.withLock { streams in
             streams.isStopping = true
             return Array(streams.open.values)
         }
         for stream in open { stream.close() }
+        for handler in handlers.withLock({ Array($0.running.values) }) { handler.cancel() }
     }
 
     /// Runs the handler on Swift's threads and waits for it on this connection's own thread,
@@ -149,11 +154,21 @@ final class ServerContext: Sendable {
     func respond(to request: HTTPRequest, on connection: OpaquePointer) -> HTTPResponse {
         let answer = Answer()
         let done = DispatchSemaphore(value: 0)
+        let number = handlers.withLock { handlers in
+            defer { handlers.next += 1 }
+            return handlers.next
+        }
         let task = Task { [handler] in
             let response = await handler(request)
             answer.response.withLock { $0 = response }
             done.signal()
         }
+        let isStopping = handlers.withLock { handlers in
+            handlers.running[number] = task
+            return streams.withLock { $0.isStopping }
+        }
+        if isStopping { task.cancel() }
+        defer { _ = handlers.withLock { $0.running.removeValue(forKey: number) } }
         while done.wait(timeout: .now() + .milliseconds(500)) == .timedOut {
             if watch.hasHungUp(connection) {
                 task.cancel()

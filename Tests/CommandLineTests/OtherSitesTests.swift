@@ -76,6 +76,21 @@ struct OtherSitesTests {
         #expect(photos.object["total"] as? Int == 0, "\(photos)")
     }
 
+    @Test("SIGTERM while a capture waits for its instant stops the server at once: the request is given up, no photo, exit 0")
+    func stopDuringWait() async throws {
+        let served = try await ServedCamera()
+        let instant = Date().timeIntervalSince1970 + 50
+        let waiting = try ChildProcess.Running("/usr/bin/curl", ["-s", "--trace-ascii", "-", "--max-time", "120", "-X", "POST",
+                                                                "-H", ServedCamera.json, "-H", "Authorization: Bearer \(served.token)",
+                                                                "-d", #"{"action": "capture", "at": \#(instant)}"#, served.base + "/api/actions"])
+        #expect(await waiting.output(containing: "=> Send data"), "the request is sent")
+        let stopped = await served.stop()
+        #expect(stopped.status == 0, "\(stopped.standardError)")
+        #expect(!stopped.standardError.contains("did not stop"), "\(stopped.standardError)")
+        _ = await waiting.finished(timeout: 120)
+        #expect(try await served.camctl.photosAwaited().isEmpty)
+    }
+
     @Test("The rest of 127.0.0.0/8 is not loopback: a token is needed there; any name reaches it, but no other site's page acts")
     func otherLoopbackNeedsToken() async throws {
         let served = try await ServedCamera(listen: "127.0.0.2")
