@@ -56,4 +56,30 @@ struct SoundTimelineTests {
         #expect(sound.movieTime(ofSoundAt: ms(3500), lasting: ms(10)) == nil)
         #expect(sound.reachedEnd)
     }
+    /// A sound buffer of 10 ms.
+    private static func buffer() throws -> Buffer {
+        try Buffer(count: 1920, presentationTime: .zero, duration: ms(10)) { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+    }
+
+    @Test("Sound waits for the frames to reach its time, then goes in in order; what waits at the end goes in up to the end only")
+    func waitsForFrames() throws {
+        let sound = Self.started()
+        #expect(sound.hold(try Self.buffer(), at: ms(0), duration: ms(10)).isEmpty, "no frame yet")
+        #expect(sound.hold(try Self.buffer(), at: ms(10), duration: ms(10)).isEmpty)
+        sound.framesReach(ms(33))
+        let ready = sound.hold(try Self.buffer(), at: ms(20), duration: ms(10))
+        #expect(ready.map(\.time) == [ms(0), ms(10), ms(20)])
+        #expect(sound.hold(try Self.buffer(), at: ms(40), duration: ms(10)).isEmpty, "past the frames")
+        #expect(sound.hold(try Self.buffer(), at: ms(50), duration: ms(10)).isEmpty)
+        sound.ends(at: ms(45))
+        #expect(sound.heldBeforeEnd().map(\.time) == [ms(40)], "sound past the last frame stays out")
+        #expect(sound.heldBeforeEnd().isEmpty)
+    }
+
+    @Test("Sound held for frames that do not come goes in after three seconds of it, oldest first")
+    func framesThatDoNotCome() throws {
+        let sound = Self.started()
+        for step in 0..<300 { #expect(sound.hold(try Self.buffer(), at: ms(UInt64(step) * 10), duration: ms(10)).isEmpty) }
+        #expect(sound.hold(try Self.buffer(), at: ms(3010), duration: ms(10)).map(\.time) == [ms(0)])
+    }
 }

@@ -127,12 +127,8 @@ final class MovieWriter: Sendable {
             microphone = try await Microphone(audio) { buffer in
                 guard let time = buffer.presentationTime,
                       let movieTime = sound.movieTime(ofSoundAt: time, lasting: buffer.duration) else { return }
-                do throws(GStreamerError) {
-                    try soundInput.push(buffer, at: movieTime, duration: buffer.duration)
-                    status.hasSound.store(true, ordering: .releasing)
-                } catch {
-                    if !status.isEnding.load(ordering: .acquiring) { status.keep(error) }
-                }
+                // Only this thread pushes sound while the microphone runs: it goes in in order.
+                Self.push(sound.hold(buffer, at: movieTime, duration: buffer.duration), into: soundInput, status: status)
             }
         } catch {
             (self.microphone, silenceWatch) = (nil, nil)
@@ -152,6 +148,19 @@ final class MovieWriter: Sendable {
                     return
                 }
                 try? await Task.sleep(for: .milliseconds(250))
+            }
+        }
+    }
+
+    /// Pushes sound into the movie's sound input.
+    private static func push(_ sounds: [SoundTimeline.HeldSound], into input: AppSource, status: WriterStatus) {
+        for sound in sounds {
+            do throws(GStreamerError) {
+                try input.push(sound.buffer, at: sound.time, duration: sound.duration)
+                status.hasSound.store(true, ordering: .releasing)
+            } catch {
+                if !status.isEnding.load(ordering: .acquiring) { status.keep(error) }
+                return
             }
         }
     }
@@ -193,6 +202,9 @@ final class MovieWriter: Sendable {
     func push(_ buffer: Buffer, at time: ClockTime, duration: ClockTime?) -> Bool {
         if let lost = microphone?.failed { status.keep(lost, fromMicrophone: true) }
         guard status.error == nil, !status.isSilent.load(ordering: .acquiring), !status.isEnding.load(ordering: .acquiring) else { return false }
+        // Sound up to this frame's end may follow it, before the push waits for the muxer,
+        // which waits for that sound.
+        sound?.framesReach(ClockTime(nanoseconds: time.nanoseconds + (duration?.nanoseconds ?? 0)))
         do {
             try source.push(buffer, at: time, duration: duration)
             if !status.hasFrames.load(ordering: .relaxed) { status.hasFrames.store(true, ordering: .releasing) }
@@ -239,7 +251,11 @@ final class MovieWriter: Sendable {
             // Once the frames have ended the muxer takes all the sound it is given: the
             // microphone's last push returns and it can close.
             await microphone?.stop()
-            if let soundInput { Self.endSound(soundInput, status: status) }
+            if let soundInput {
+                // The microphone has stopped: the sound still held up to the movie's end goes in.
+                if let sound, !status.soundEnded.load(ordering: .acquiring) { Self.push(sound.heldBeforeEnd(), into: soundInput, status: status) }
+                Self.endSound(soundInput, status: status)
+            }
             do {
                 try await pipeline.waitForEndOfStream(timeout: .seconds(20))
             } catch {
