@@ -142,9 +142,12 @@ struct FleetCollectTests {
     static func fakeNode(_ broker: Broker, answering answer: String) async throws -> ChildProcess.Running {
         try await broker.publish("camctl/rig/evil/status", #"{"state": "online", "device": "fake"}"#, retained: true)
         let fake = try ChildProcess.Running("/usr/bin/python3", ["-c", """
-            import json, subprocess
+            import ctypes, json, signal, subprocess
+            # The listener ends with this script, however it ends (the test kills it).
+            def die_with_parent():
+                ctypes.CDLL("libc.so.6").prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
             watch = subprocess.Popen(["mosquitto_sub", "-p", "\(broker.port)", "-t", "camctl/rig/evil/command",
-                                      "-t", "camctl/rig/command"], stdout=subprocess.PIPE, text=True)
+                                      "-t", "camctl/rig/command"], stdout=subprocess.PIPE, text=True, preexec_fn=die_with_parent)
             for line in watch.stdout:
                 command = json.loads(line)
                 print(command["id"], flush=True)
