@@ -26,7 +26,8 @@ public struct AccessControl: Sendable {
     /// Whether `host` is loopback: `127.0.0.1`, `::1` or `localhost` (the rest of 127.0.0.0/8
     /// is not: the token is needed there as on any other address).
     public static func isLoopback(_ host: String) -> Bool {
-        ["localhost", "127.0.0.1", "::1", "[::1]"].contains(host.lowercased())
+        let name = host.lowercased()
+        return SiteGuard.loopbackHosts.contains(name == "::1" ? "[::1]" : name)
     }
 
     /// Whether the request may use what it asks for beyond the page.

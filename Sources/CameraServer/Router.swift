@@ -31,7 +31,7 @@ struct Router: Sendable {
     }
 
     private func route(_ request: HTTPRequest) async throws(APIError) -> HTTPResponse {
-        try SiteGuard(allowedHosts: access.isOnLoopback ? SiteGuard.loopbackHosts : nil).check(request)
+        try SiteGuard(isOnLoopback: access.isOnLoopback).check(request)
         let parts = request.pathParts.map(String.init)
         let method = request.method
         if parts.count == 2 || parts.count == 3 && parts[2] == "thumbnail", parts[0] == "p", method == "GET" {

@@ -11,11 +11,12 @@ import HTTPServer
 /// - its body, if any, must be JSON: a page cannot send JSON to another site without asking the
 ///   site first, which this server never grants.
 struct SiteGuard: Sendable {
-    /// The names (without the port) requests must be addressed to; `nil` for any (a server with a
-    /// token, which guests reach by whatever name or address their network gives it).
-    let allowedHosts: Set<String>?
+    /// Whether the server listens on loopback: then requests must be addressed to one of
+    /// ``loopbackHosts``; elsewhere to any name (guests reach it by whatever name or address
+    /// their network gives it, and everything but the page needs the token there).
+    let isOnLoopback: Bool
 
-    /// The names a server on loopback answers to.
+    /// The names (without the port) a server on loopback answers to.
     static let loopbackHosts: Set<String> = ["localhost", "127.0.0.1", "[::1]"]
 
     /// Methods that only read.
@@ -24,7 +25,7 @@ struct SiteGuard: Sendable {
     /// Refuses a request that another site's page may have sent.
     func check(_ request: HTTPRequest) throws(APIError) {
         let host = request.headers["host"]?.lowercased() ?? ""
-        if let allowedHosts, !allowedHosts.contains(Self.name(ofHost: host)) {
+        if isOnLoopback, !Self.loopbackHosts.contains(Self.name(ofHost: host)) {
             throw APIError(403, "this server answers only requests addressed to localhost, 127.0.0.1 or [::1]; open it by one of those names")
         }
         guard !Self.readingMethods.contains(request.method) else { return }

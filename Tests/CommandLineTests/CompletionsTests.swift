@@ -43,8 +43,7 @@ struct CompletionsTests {
     func syntax(shell: String) throws {
         guard ChildProcess.isInstalled(shell) else { return }
         let folder = try TemporaryFolder()
-        let file = folder.path("camctl.\(shell)")
-        try Data(try Self.script(shell).utf8).write(to: URL(fileURLWithPath: file))
+        let file = try folder.file("camctl.\(shell)", holding: try Self.script(shell))
         let checked = try ChildProcess.run(shell, ["-n", file])
         #expect(checked.status == 0, "\(checked.standardError)")
     }
@@ -52,8 +51,7 @@ struct CompletionsTests {
     @Test("bash completes commands, options, their words and the library's actions")
     func bash() throws {
         let folder = try TemporaryFolder()
-        let file = folder.path("camctl.bash")
-        try Data(try Self.script("bash").utf8).write(to: URL(fileURLWithPath: file))
+        let file = try folder.file("camctl.bash", holding: try Self.script("bash"))
         func complete(_ words: [String]) throws -> [String] {
             let array = words.map { "'\($0)'" }.joined(separator: " ")
             let result = try ChildProcess.run("bash", ["-c", "source '\(file)'; COMP_WORDS=(\(array)); COMP_CWORD=\(words.count - 1); _camctl; printf '%s\\n' \"${COMPREPLY[@]}\""])
@@ -70,8 +68,7 @@ struct CompletionsTests {
     @Test("fish completes commands with their summaries, and option values", .enabled(if: ChildProcess.isInstalled("fish")))
     func fish() throws {
         let folder = try TemporaryFolder()
-        let file = folder.path("camctl.fish")
-        try Data(try Self.script("fish").utf8).write(to: URL(fileURLWithPath: file))
+        let file = try folder.file("camctl.fish", holding: try Self.script("fish"))
         func complete(_ line: String) throws -> [String] {
             try ChildProcess.run("fish", ["-c", "source '\(file)'; complete -C '\(line)'"]).standardOutput.split(separator: "\n").map(String.init)
         }

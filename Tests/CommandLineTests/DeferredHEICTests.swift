@@ -30,8 +30,7 @@ struct DeferredHEICTests {
     func burst() throws {
         let camctl = try Camctl()
         let folder = try TemporaryFolder()
-        let file = folder.path("burst.camctl")
-        try "camera test\nresolution 320x240@30\ncodec hevc\nburst 5\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let file = try folder.file("burst.camctl", holding: "camera test\nresolution 320x240@30\ncodec hevc\nburst 5\n")
         let result = try camctl("run", file)
         #expect(result.status == 0, "\(result.standardError)")
         let printed = result.standardOutput.split(separator: "\n").map(String.init)

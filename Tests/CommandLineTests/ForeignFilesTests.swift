@@ -163,8 +163,7 @@ struct ForeignFilesTests {
     ])
     func rawInputOutput(line: String) throws {
         let folder = try TemporaryFolder()
-        let file = folder.path("io.camctl")
-        try Data("\(line)\ncapture\n".utf8).write(to: URL(fileURLWithPath: file))
+        let file = try folder.file("io.camctl", holding: "\(line)\ncapture\n")
         let refused = try Camctl()("run", file, "--device", "test", "--dry-run")
         #expect(refused.status == 65, "\(refused.standardError)")
         #expect(refused.standardError.hasPrefix("\(file):1:"), "\(refused.standardError)")
@@ -176,8 +175,7 @@ struct ForeignFilesTests {
     @Test("print strips terminal control sequences, whatever a param carries")
     func printStripsEscapes() throws {
         let folder = try TemporaryFolder()
-        let file = folder.path("print.camctl")
-        try Data("param message = hi\nprint \"$message\"\n".utf8).write(to: URL(fileURLWithPath: file))
+        let file = try folder.file("print.camctl", holding: "param message = hi\nprint \"$message\"\n")
         let result = try Camctl()("run", file, "--device", "test", "--no-library", "--set", "message=\u{1B}[2J\u{1B}]0;owned\u{07}hello\u{9B}31m")
         #expect(result.status == 0, "\(result.standardError)")
         #expect(!result.standardOutput.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" },

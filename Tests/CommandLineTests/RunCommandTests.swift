@@ -42,8 +42,7 @@ struct RunCommandTests {
     func burstMemoryIsFlat() throws {
         let folder = try TemporaryFolder()
         func peakKilobytes(photos: Int) throws -> (kilobytes: Int, saved: Int, skipped: Int) {
-            let file = folder.path("burst\(photos).camctl")
-            try "camera test\nresolution 320x240@240\nburst \(photos)\n".write(toFile: file, atomically: true, encoding: .utf8)
+            let file = try folder.file("burst\(photos).camctl", holding: "camera test\nresolution 320x240@240\nburst \(photos)\n")
             let camctl = ChildProcess.buildFolder.appendingPathComponent("camctl").path
             let result = try ChildProcess.run("/usr/bin/time", ["-f", "peak %M", camctl, "run", file, "--json", "--burst-memory", "16",
                                                                 "--library", folder.path("library\(photos)")])
@@ -141,13 +140,13 @@ struct RunCommandTests {
     func printIsTerminalSafe() throws {
         let camctl = try Camctl()
         let folder = try TemporaryFolder()
-        let file = folder.path("print.camctl")
-        try "camera test\nresolution 320x240\npreview ximagesink\nprint \"a\u{1B}[31mb\u{202E}c\u{7}d\"\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let printing = "print \"a\u{1B}[31mb\u{202E}c\u{7}d\"\n"
+        let file = try folder.file("print.camctl", holding: "camera test\nresolution 320x240\npreview ximagesink\n" + printing)
         let dry = try camctl.run(["run", file, "--dry-run"], environment: ["DISPLAY": ""])
         #expect(dry.status == 0, "\(dry.standardError)")
         #expect(dry.standardOutput.hasSuffix("print \"a[31mbcd\"\n"), "\(dry.standardOutput)")
-        try "camera test\nresolution 320x240\npreview fakesink\nprint \"a\u{1B}[31mb\u{202E}c\u{7}d\"\n".write(toFile: file, atomically: true, encoding: .utf8)
-        let ran = try camctl("run", file, "--no-library")
+        let run = try folder.file("run.camctl", holding: "camera test\nresolution 320x240\npreview fakesink\n" + printing)
+        let ran = try camctl("run", run, "--no-library")
         #expect(ran.status == 0 && ran.standardOutput == "a[31mbcd\n", "\(ran.standardOutput) \(ran.standardError)")
     }
 
@@ -166,8 +165,7 @@ struct RunCommandTests {
     func malformedFiles(text: String, message: String) throws {
         let camctl = try Camctl()
         let folder = try TemporaryFolder()
-        let file = folder.path("bad.camctl")
-        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        let file = try folder.file("bad.camctl", holding: text)
         let result = try camctl("run", file, "--device", "test")
         #expect(result.status == 65)
         #expect(result.standardError.hasPrefix("\(file):\(message)"), "\(result.standardError)")
@@ -214,8 +212,7 @@ struct RunCommandTests {
     func interruptBurst(signal: Int32) async throws {
         let camctl = try Camctl()
         let folder = try TemporaryFolder()
-        let file = folder.path("burst.camctl")
-        try "camera test\nresolution 320x240\npreview fakesink\nburst 100000\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let file = try folder.file("burst.camctl", holding: "camera test\nresolution 320x240\npreview fakesink\nburst 100000\n")
         let run = try camctl.start(["run", file])
         #expect(await run.output(containing: ".jpg\n"), "the burst's first photo is reported")
         run.send(signal)

@@ -14,6 +14,13 @@ public final class TemporaryFolder {
     /// The path of a file in the folder.
     public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 
+    /// Writes a file of `text` (UTF-8) in the folder, such as a description file; its path.
+    public func file(_ name: String, holding text: String) throws -> String {
+        let file = path(name)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        return file
+    }
+
     deinit { try? FileManager.default.removeItem(at: url) }
 }
 
