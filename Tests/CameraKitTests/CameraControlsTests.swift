@@ -6,7 +6,7 @@ import Testing
 @Suite("V4L2 camera controls and the flash", .timeLimit(.minutes(3)))
 struct CameraControlsTests {
     @Test("A node that is not a V4L2 camera has no controls and no flash")
-    func notACamera() throws {
+    func notACamera() async throws {
         let controls = try CameraControls(path: "/dev/null")
         #expect(controls.controls().isEmpty)
         #expect(controls.control(0x009a_0901) == nil)  // V4L2_CID_EXPOSURE_AUTO
@@ -16,7 +16,7 @@ struct CameraControlsTests {
     }
 
     @Test("A missing node is refused with the reason")
-    func missingNode() {
+    func missingNode() async {
         let error = #expect(throws: CaptureError.self) { try CameraControls(path: "/dev/video-none") }
         #expect(error?.code == .deviceNotFound)
         #expect(error?.message == "/dev/video-none could not be opened for its controls: No such file or directory")

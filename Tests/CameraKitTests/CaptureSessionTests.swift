@@ -78,20 +78,20 @@ struct CaptureSessionTests {
         let file = folder.path("photo.jpg"), thumbnail = folder.path("thumbnail.jpg")
         try Data(photo.fileData).write(to: URL(fileURLWithPath: file))
         try Data(photo.thumbnailData).write(to: URL(fileURLWithPath: thumbnail))
-        let fields = try run("exiftool", ["-s", "-s", "-s", "-FileType", "-ImageWidth", "-ImageHeight", "-Make", "-Model",
+        let fields = try await run("exiftool", ["-s", "-s", "-s", "-FileType", "-ImageWidth", "-ImageHeight", "-Make", "-Model",
                                           "-Orientation#", "-SubSecTimeOriginal", "-Software", file])
             .split(separator: "\n").map(String.init)
         #expect(fields.count == 8)
         #expect(Array(fields.prefix(6)) == ["JPEG", "1920", "1080", "camctl", "Test camera (smpte)", "1"])
         #expect(fields.count > 6 && Int(fields[6]) != nil, "sub-second capture time")
         #expect(fields.last == "camctl \(CameraKitVersion.current)")
-        let dateTime = try run("exiftool", ["-s", "-s", "-s", "-DateTimeOriginal", "-d", "%s", file])
+        let dateTime = try await run("exiftool", ["-s", "-s", "-s", "-DateTimeOriginal", "-d", "%s", file])
         let written = try #require(Double(dateTime.trimmingCharacters(in: .whitespacesAndNewlines)))
         // The photo's own instant, in whole seconds as DateTimeOriginal keeps it (its fraction is
         // SubSecTimeOriginal).
         #expect(written == photo.capturedAt.timeIntervalSince1970.rounded(.down), "\(written) against \(photo.capturedAt)")
-        #expect(try run("exiftool", ["-validate", "-s", "-s", "-s", file]).hasPrefix("OK"))
-        #expect(try run("exiftool", ["-s", "-s", "-s", "-ImageSize", thumbnail]) == "320x180\n")
+        #expect(try await run("exiftool", ["-validate", "-s", "-s", "-s", file]).hasPrefix("OK"))
+        #expect(try await run("exiftool", ["-s", "-s", "-s", "-ImageSize", thumbnail]) == "320x180\n")
     }
 
     @Test("Zero shutter lag: speed takes the frame current at the request, quality the next one")
@@ -378,8 +378,8 @@ struct CaptureSessionTests {
         let folder = try TemporaryFolder()
         let file = folder.path("mjpeg.jpg")
         try Data(photo.fileData).write(to: URL(fileURLWithPath: file))
-        #expect(try run("exiftool", ["-s", "-s", "-s", "-ImageSize", "-Make", file]) == "640x480\ncamctl\n")
-        #expect(try run("exiftool", ["-validate", "-s", "-s", "-s", file]).hasPrefix("OK"))
+        #expect(try await run("exiftool", ["-s", "-s", "-s", "-ImageSize", "-Make", file]) == "640x480\ncamctl\n")
+        #expect(try await run("exiftool", ["-validate", "-s", "-s", "-s", file]).hasPrefix("OK"))
         #expect(photo.resolvedSettings.thumbnailWidth == 320 && !photo.thumbnailData.isEmpty)
     }
 
@@ -524,7 +524,7 @@ struct CaptureSessionTests {
     }
 
     @Test("Naming cameras: the test camera, missing files and devices, unknown names")
-    func deviceNames() throws {
+    func deviceNames() async throws {
         #expect(try DeviceDiscovery.device(named: "test").isTestCamera)
         #expect(try DeviceDiscovery.device(named: "test:ball").id == "test:ball")
         #expect(try DeviceDiscovery.devices().last?.isTestCamera == true)
@@ -562,7 +562,7 @@ struct CaptureSessionTests {
 struct PreviewSinkTests {
     @Test("xvimagesink on a display without XVideo (Xvfb) names the sinks that work")
     func noXVideo() async throws {
-        let display = try VirtualDisplay()
+        let display = try await VirtualDisplay()
         var configuration = try CaptureSessionTests.configuration("320x240@30")
         configuration.preview = PreviewConfiguration(sink: "xvimagesink display=\(display.name)")
         let session = CaptureSession(configuration: configuration)
@@ -575,7 +575,7 @@ struct PreviewSinkTests {
 
     @Test("ximagesink on the same display shows the preview")
     func ximagesinkWorks() async throws {
-        let display = try VirtualDisplay()
+        let display = try await VirtualDisplay()
         var configuration = try CaptureSessionTests.configuration("320x240@30")
         configuration.preview = PreviewConfiguration(sink: "ximagesink display=\(display.name)")
         let session = CaptureSession(configuration: configuration)

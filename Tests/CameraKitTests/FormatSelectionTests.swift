@@ -18,7 +18,7 @@ struct FormatSelectionTests {
     }
 
     @Test("Full HD at 30 fps takes MJPEG, never the 5 fps raw mode")
-    func fullHDTakesMJPEG() throws {
+    func fullHDTakesMJPEG() async throws {
         let format = try FormatSelection.choose(for: FormatRequest(parsing: "1920x1080@30"), from: Self.capabilities(), camera: "C920")
         #expect(format == CaptureFormat(mediaType: "image/jpeg", width: 1920, height: 1080, frameRate: Fraction(30)))
         let withoutRate = try FormatSelection.choose(for: FormatRequest(parsing: "1920x1080"), from: Self.capabilities(), camera: "C920")
@@ -31,19 +31,19 @@ struct FormatSelectionTests {
         ("video/x-raw, format=(string)I420, width=(int)1280, height=(int)720, framerate=(fraction){ 120/1, 60/1 }", Fraction(60)),
         ("video/x-raw, format=(string)I420, width=(int)1280, height=(int)720, framerate=(fraction)[ 50/1, 240/1 ]", Fraction(50)),
     ])
-    func usualRate(caps: String, expected: Fraction) throws {
+    func usualRate(caps: String, expected: Fraction) async throws {
         let format = try FormatSelection.choose(for: FormatRequest(parsing: "1280x720"), from: VideoCapability.list(from: try Caps(caps)), camera: "camera")
         #expect(format.frameRate == expected)
     }
 
     @Test("Raw frames are preferred where they meet the rate")
-    func rawWhereItMeetsTheRate() throws {
+    func rawWhereItMeetsTheRate() async throws {
         let format = try FormatSelection.choose(for: .low, from: Self.capabilities(), camera: "C920")
         #expect(format == CaptureFormat(mediaType: "video/x-raw", pixelFormat: "YUY2", width: 640, height: 480, frameRate: Fraction(30)))
     }
 
     @Test("A rate the camera cannot reach is refused, saying what it can do")
-    func rateTooHigh() throws {
+    func rateTooHigh() async throws {
         let error = #expect(throws: CaptureError.self) {
             try FormatSelection.choose(for: FormatRequest(parsing: "2304x1536@30"), from: Self.capabilities(), camera: "C920")
         }
@@ -52,7 +52,7 @@ struct FormatSelectionTests {
     }
 
     @Test("A size the camera lacks is refused with the list of what it offers")
-    func sizeMissing() throws {
+    func sizeMissing() async throws {
         let error = #expect(throws: CaptureError.self) {
             try FormatSelection.choose(for: FormatRequest(parsing: "1280x720@30"), from: Self.capabilities(), camera: "C920")
         }
@@ -89,7 +89,7 @@ struct FormatSelectionTests {
     }
 
     @Test("A preset the camera offers is taken as it is; C920's medium is its 640x480, the largest within 720p")
-    func presetOffered() throws {
+    func presetOffered() async throws {
         #expect(try FormatSelection.choose(for: .high, from: Self.capabilities(), camera: "C920")
                 == CaptureFormat(mediaType: "image/jpeg", width: 1920, height: 1080, frameRate: Fraction(30)))
         #expect(try FormatSelection.choose(for: .medium, from: Self.capabilities(), camera: "C920")
@@ -97,7 +97,7 @@ struct FormatSelectionTests {
     }
 
     @Test("The photo preset takes the largest size")
-    func photoPreset() throws {
+    func photoPreset() async throws {
         let format = try FormatSelection.choose(for: .photo, from: Self.capabilities(), camera: "C920")
         #expect(format.width == 2304 && format.height == 1536)
     }
@@ -109,12 +109,12 @@ struct FormatSelectionTests {
         ("1920x1080@29.97", FormatRequest(width: 1920, height: 1080, frameRate: Fraction(30000, 1001))),
         ("1920x1080@30000/1001", FormatRequest(width: 1920, height: 1080, frameRate: Fraction(30000, 1001))),
     ])
-    func parsing(text: String, expected: FormatRequest) throws {
+    func parsing(text: String, expected: FormatRequest) async throws {
         #expect(try FormatRequest(parsing: text) == expected)
     }
 
     @Test("Malformed resolutions are refused", arguments: ["", "big", "1920", "1920x", "0x480", "640x480@", "640x480@fast", "640x480@30@30", "99999x10"])
-    func malformed(text: String) {
+    func malformed(text: String) async {
         #expect(throws: CaptureError.self) { try FormatRequest(parsing: text) }
     }
 }

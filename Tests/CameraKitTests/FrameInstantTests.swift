@@ -34,7 +34,7 @@ struct FrameInstantTests {
         let folder = try TemporaryFolder()
         let file = folder.path("photo.jpg")
         try Data(photo.fileData).write(to: URL(fileURLWithPath: file))
-        let read = try await ChildProcess.finished("exiftool", ["-s3", "-d", "%s", "-DateTimeOriginal", "-SubSecTimeOriginal", "-OffsetTimeOriginal", file])
+        let read = try await ChildProcess.run("exiftool", ["-s3", "-d", "%s", "-DateTimeOriginal", "-SubSecTimeOriginal", "-OffsetTimeOriginal", file])
         let fields = read.standardOutput.split(separator: "\n").map(String.init)
         #expect(fields.count == 3, "\(read.standardOutput)")
         let milliseconds = Int((photo.capturedAt.timeIntervalSince1970 * 1000).rounded(.down)) % 1000

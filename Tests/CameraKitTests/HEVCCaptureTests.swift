@@ -26,7 +26,7 @@ struct HEVCCaptureTests {
     }
 
     @Test("Quality maps to x265's rate factor: 90 is CRF 22, 100 is 12, 1 is 51, lower quality never a lower factor")
-    func qualityMapping() {
+    func qualityMapping() async {
         #expect(HEVCStillEncoder.rateFactor(forQuality: 90) == 22)
         #expect(HEVCStillEncoder.rateFactor(forQuality: 100) == 12)
         #expect(HEVCStillEncoder.rateFactor(forQuality: 1) == 51)

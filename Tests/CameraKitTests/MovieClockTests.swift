@@ -10,7 +10,7 @@ struct MovieClockTests {
     }
 
     @Test("Frames on a rate's grid keep their times exactly, at every common rate")
-    func gridTimesAreExact() {
+    func gridTimesAreExact() async {
         for (numerator, denominator) in [(24, 1), (25, 1), (30, 1), (30000, 1001), (50, 1), (60, 1)] {
             var previous: ClockTime?
             for frame in 0..<600 {
@@ -24,7 +24,7 @@ struct MovieClockTests {
     }
 
     @Test("Frames that come together, or out of order, are a tick apart in the file")
-    func framesTogetherAreApart() {
+    func framesTogetherAreApart() async {
         let first = MovieWriter.movieTime(1_000_000_000, after: nil)
         let together = MovieWriter.movieTime(1_000_000_001, after: first)
         let earlier = MovieWriter.movieTime(900_000_000, after: together)
@@ -34,13 +34,13 @@ struct MovieClockTests {
     }
 
     @Test("A frame a hair before a length is dated at the length, as the file will have it")
-    func roundsToTheNearestTick() {
+    func roundsToTheNearestTick() async {
         #expect(MovieWriter.movieTime(1_999_999_000, after: nil) == ClockTime(nanoseconds: 2_000_000_000))
         #expect(ticks(MovieWriter.movieTime(1_999_990_000, after: nil)) == 179_999)
     }
 
     @Test("Days of recording neither overflow nor drift")
-    func longRecordings() {
+    func longRecordings() async {
         let week: UInt64 = 7 * 24 * 3600 * 1_000_000_000
         #expect(MovieWriter.movieTime(week, after: nil) == ClockTime(nanoseconds: week))
     }

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("A movie's sound from a microphone that goes quiet", .timeLimit(.minutes(5)), .aside)
+@Suite("A movie's sound from a microphone that goes quiet", .startsPrograms)
 struct MovieSoundTests {
     /// Records the test camera at 320x240 with `audio` to `path` until the recording ends by
     /// itself; the movie, and how long it all took.
@@ -18,8 +18,8 @@ struct MovieSoundTests {
     }
 
     /// The kinds of a movie's streams, as ffprobe reads them.
-    private static func streams(of path: String) throws -> ChildProcess.Result {
-        try ChildProcess.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", path])
+    private static func streams(of path: String) async throws -> ChildProcess.Result {
+        try await ChildProcess.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", path])
     }
 
     @Test("A microphone that stops sending without an error ends the recording 2 s later, the movie kept with its sound so far")
@@ -36,7 +36,7 @@ struct MovieSoundTests {
         #expect(failure.message.contains("the microphone sent no sound for 2 seconds"), "\(failure.message)")
         #expect(movie.hasSound)
         // The file is cut to its whole fragments by the library; as written, ffprobe reads both streams.
-        let probed = try Self.streams(of: path)
+        let probed = try await Self.streams(of: path)
         #expect(probed.standardOutput.contains("video") && probed.standardOutput.contains("audio"), "\(probed.standardOutput) \(probed.standardError)")
     }
 
@@ -47,7 +47,7 @@ struct MovieSoundTests {
         // A hundredth of a second of sound, heard as the recording starts, before its first frame.
         let early = MovieAudio.custom(description: "audiotestsrc is-live=true samplesperbuffer=480 num-buffers=1")
         _ = try await Self.recordUntilItEnds(with: early, into: path)
-        let probed = try Self.streams(of: path)
+        let probed = try await Self.streams(of: path)
         #expect(probed.status == 0 && probed.standardOutput.contains("video") && probed.standardOutput.contains("audio"),
                 "\(probed.standardOutput) \(probed.standardError)")
     }

@@ -52,7 +52,7 @@ struct PendingHEVCTests {
     }
 
     @Test("Spools whose checksum holds but whose fields lie are refused: every length and size is checked")
-    func lyingFields() throws {
+    func lyingFields() async throws {
         var generator = SystemRandomNumberGenerator()
         let magic = Array("camctl-pending\n\u{0}".utf8)
         func u32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } }

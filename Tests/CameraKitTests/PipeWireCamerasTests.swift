@@ -6,7 +6,7 @@ import Testing
 @Suite("PipeWire cameras from pw-dump", .timeLimit(.minutes(3)))
 struct PipeWireCamerasTests {
     @Test("Video/Source nodes become cameras read by pipewiresrc, with their formats; other nodes are left out")
-    func parseDump() throws {
+    func parseDump() async throws {
         let dump = """
             [
               {"id": 30, "type": "PipeWire:Interface:Node", "info": {"props": {"media.class": "Audio/Sink", "object.serial": 30}}},
@@ -36,7 +36,7 @@ struct PipeWireCamerasTests {
     }
 
     @Test("Audio/Source nodes become microphones read by pipewiresrc, virtual ones after; a speaker is none")
-    func microphonesInDump() {
+    func microphonesInDump() async {
         let dump = """
             [
               {"type": "PipeWire:Interface:Node", "info": {"props": {"media.class": "Audio/Sink", "object.serial": 30, "node.description": "Speakers"}}},
@@ -53,7 +53,7 @@ struct PipeWireCamerasTests {
     }
 
     @Test("What changed while pw-dump ran, printed after the dump, counts: a camera removed is gone, one changed has its change")
-    func dumpWithUpdates() {
+    func dumpWithUpdates() async {
         let dump = """
             [
               {"id": 36, "type": "PipeWire:Interface:Node", "info": {"props": {"media.class": "Video/Source", "object.serial": 343,
@@ -74,7 +74,7 @@ struct PipeWireCamerasTests {
     }
 
     @Test("A dump that is not JSON, or not PipeWire's, gives no cameras")
-    func badDump() {
+    func badDump() async {
         #expect(PipeWireCameras.cameras(inDump: Data("not json".utf8)).isEmpty)
         #expect(PipeWireCameras.cameras(inDump: Data(#"{"a": 1}"#.utf8)).isEmpty)
         #expect(PipeWireCameras.cameras(inDump: Data(#"[{"id": 1, "type": "PipeWire:Interface:Node"}] [{"id": "#.utf8)).isEmpty)

@@ -16,7 +16,7 @@ struct SoundTimelineTests {
     }
 
     @Test("Sound from the first frame on is dated from it; sound before it, or before any frame, is left out")
-    func start() {
+    func start() async {
         let sound = SoundTimeline()
         sound.align(microphone: ms(1000), session: ms(1500))
         #expect(sound.movieTime(ofSoundAt: ms(1600), lasting: ms(10)) == nil, "no frame yet")
@@ -27,7 +27,7 @@ struct SoundTimelineTests {
     }
 
     @Test("A pause leaves sound out until the first frame after it, then dates it less the span the frames left out")
-    func pause() {
+    func pause() async {
         let sound = Self.started()
         #expect(sound.movieTime(ofSoundAt: ms(2500), lasting: ms(10)) == ms(1000))
         sound.pause()
@@ -38,7 +38,7 @@ struct SoundTimelineTests {
     }
 
     @Test("Sound already in the movie (heard before a pause whose frames ended sooner) is not put in twice")
-    func overlap() {
+    func overlap() async {
         let sound = Self.started()
         #expect(sound.movieTime(ofSoundAt: ms(2500), lasting: ms(20)) == ms(1000))
         sound.pause()
@@ -48,7 +48,7 @@ struct SoundTimelineTests {
     }
 
     @Test("No sound after the movie's end, which it is told to have reached once sound passes it")
-    func end() {
+    func end() async {
         let sound = Self.started()
         #expect(sound.movieTime(ofSoundAt: ms(3490), lasting: ms(5)) == ms(1990))
         sound.ends(at: ms(2000))
@@ -62,7 +62,7 @@ struct SoundTimelineTests {
     }
 
     @Test("Sound waits for the frames to reach its time, then goes in in order; what waits at the end goes in up to the end only")
-    func waitsForFrames() throws {
+    func waitsForFrames() async throws {
         let sound = Self.started()
         #expect(sound.hold(try Self.buffer(), at: ms(0), duration: ms(10)).isEmpty, "no frame yet")
         #expect(sound.hold(try Self.buffer(), at: ms(10), duration: ms(10)).isEmpty)
@@ -77,7 +77,7 @@ struct SoundTimelineTests {
     }
 
     @Test("Sound held for frames that do not come goes in after three seconds of it, oldest first")
-    func framesThatDoNotCome() throws {
+    func framesThatDoNotCome() async throws {
         let sound = Self.started()
         for step in 0..<300 { #expect(sound.hold(try Self.buffer(), at: ms(UInt64(step) * 10), duration: ms(10)).isEmpty) }
         #expect(sound.hold(try Self.buffer(), at: ms(3010), duration: ms(10)).map(\.time) == [ms(0)])

@@ -12,8 +12,8 @@ struct SwitchStillTests {
     }
 
     /// A still picture, white on its left half and black on its right, as a PNG to use as a camera.
-    static func halves(_ path: String) throws {
-        let made = try ChildProcess.run("gst-launch-1.0", ["-q", "compositor", "name=mix", "sink_1::xpos=320", "!",
+    static func halves(_ path: String) async throws {
+        let made = try await ChildProcess.run("gst-launch-1.0", ["-q", "compositor", "name=mix", "sink_1::xpos=320", "!",
                                                            "video/x-raw,width=640,height=480", "!", "pngenc", "!", "filesink", "location=\(path)",
                                                            "videotestsrc", "pattern=white", "num-buffers=1", "!", "video/x-raw,width=320,height=480", "!", "mix.",
                                                            "videotestsrc", "pattern=black", "num-buffers=1", "!", "video/x-raw,width=320,height=480", "!", "mix."])
@@ -40,7 +40,7 @@ struct SwitchStillTests {
         let frames = try PreviewFrames(width: 640, height: 480, keeping: 0)
         var configuration = SessionConfiguration()
         let folder = try TemporaryFolder()
-        try Self.halves(folder.path("halves.png"))
+        try await Self.halves(folder.path("halves.png"))
         configuration.device = try DeviceDiscovery.device(named: "file:\(folder.path("halves.png"))")
         configuration.format = FormatRequest(width: 640, height: 480, frameRate: Fraction(15))
         configuration.framesDroppedAfterStart = 6  // as a webcam's

@@ -47,7 +47,7 @@ struct BoothThroughOperatorTests {
         #expect(shotPaths.count == 3 && strip.item.isComposed)
         #expect(strip.libraryPhoto.map { "\($0.width)x\($0.height)" } == "672x1504")
 
-        let result = try await ChildProcess.finished(ChildProcess.buildFolder.appendingPathComponent("camctl").path, [
+        let result = try await ChildProcess.run(ChildProcess.buildFolder.appendingPathComponent("camctl").path, [
             "booth", "--device", "test:ball", "--resolution", "640x480", "--countdown", "0.2", "--sink", "fakesink",
             "--shots", "3", "--layout", "1x4", "--show-result", "0", "--library", commanded.url.path,
         ])

@@ -32,7 +32,7 @@ final class FakeCamera: OperatedCamera {
     static let picture: [UInt8] = {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("camctl-fake-camera-\(getpid()).jpg").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        _ = try? ChildProcess.run("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "pattern=ball", "!",
+        _ = try? ChildProcess.runToEnd("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "pattern=ball", "!",
                                                      "video/x-raw,width=32,height=24", "!", "jpegenc", "!", "filesink", "location=\(path)"])
         return FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? []
     }()

@@ -8,19 +8,19 @@ struct ChecksumsTests {
         ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
         ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
     ])
-    func digests(message: String, digest: String) {
+    func digests(message: String, digest: String) async {
         #expect(SHA256.hash(Array(message.utf8)).hexDigits == digest)
     }
 
     @Test("A million a's, fed in pieces, hash as one")
-    func pieces() {
+    func pieces() async {
         var hash = SHA256()
         for _ in 0..<1000 { hash.update([UInt8](repeating: 0x61, count: 1000)) }
         #expect(hash.finish().hexDigits == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
     @Test("HMAC-SHA-256 gives RFC 4231's tags")
-    func hmac() {
+    func hmac() async {
         #expect(HMAC.sha256(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8)).hexDigits
                 == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
         #expect(HMAC.sha256(key: [UInt8](repeating: 0xaa, count: 131),

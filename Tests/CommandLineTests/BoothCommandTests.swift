@@ -3,26 +3,26 @@ import Glibc
 import TestSupport
 import Testing
 
-@Suite("camctl booth's screen and keys", .timeLimit(.minutes(5)), .aside)
+@Suite("camctl booth's screen and keys", .startsPrograms)
 struct BoothCommandTests {
     @Test("The booth shows each shot in its place of the strip for a moment after it is taken, then the composed strip")
-    func boothSlots() throws {
-        let display = try VirtualDisplay()
+    func boothSlots() async throws {
+        let display = try await VirtualDisplay()
         let camctl = try Camctl()
         let booth = try camctl.start(["booth", "--device", "test", "--resolution", "640x480@30", "--shots", "2", "--layout", "1x4",
                                       "--countdown", "0.5", "--show-shots", "4", "--show-result", "8", "--sink", "ximagesink", "--json"],
                                      environment: ["DISPLAY": display.name])
-        #expect(booth.waitForOutput(containing: "\"path\""))
-        let slots = try screenshots(of: display, count: 2)
-        #expect(booth.waitForOutput { Camctl.objects($0).filter { $0["path"] != nil }.count == 3 })
-        let results = try screenshots(of: display, count: 3)  // while the strip shows, for 8 s on a busy machine
-        let result = booth.finish()
+        #expect(await booth.output(containing: "\"path\""))
+        let slots = try await screenshots(of: display, count: 2)
+        #expect(await until { Camctl.objects(booth.outputSoFar).filter { $0["path"] != nil }.count == 3 })
+        let results = try await screenshots(of: display, count: 3)  // while the strip shows, for 8 s on a busy machine
+        let result = await booth.finished()
         #expect(result.status == 0, "\(result.standardError)")
         let composed = try #require(Camctl.objects(result.standardOutput).last?["path"] as? String)
         // The strip's layout (one column, two places) fitted into the preview: the first shot in the
         // top place (as the composed strip has it), the second place empty (white).
         let place = shownPlace(width: 672, height: 1008)
-        let shown = try slots.map { try difference(ofPicture: composed, onScreen: $0, at: place, rows: 0..<(place.height * 2 / 5)) }
+        let shown = try await slots.asyncMap { try await difference(ofPicture: composed, onScreen: $0, at: place, rows: 0..<(place.height * 2 / 5)) }
         let best = try #require(zip(shown, slots).min { $0.0 < $1.0 })
         #expect(best.0 < reviewedPictureBound, "the first shot in its place: \(shown)")
         var white = 0, total = 0
@@ -34,21 +34,21 @@ struct BoothCommandTests {
             }
         }
         #expect(white * 10 > total * 9, "the second place is empty: \(white) of \(total) white")
-        let strip = try results.map { try difference(ofPicture: composed, onScreen: $0, at: place, rows: 0..<place.height) }
+        let strip = try await results.asyncMap { try await difference(ofPicture: composed, onScreen: $0, at: place, rows: 0..<place.height) }
         #expect(try #require(strip.min()) < reviewedPictureBound, "the composed strip after the last shot: \(strip)")
     }
 
     @Test("--animation keeps a clip of the shots: ffprobe reads H.264 (or a GIF) 640 pixels wide, a boomerang runs forwards then backwards, under 2 MB",
           arguments: ["mp4", "boomerang", "gif"])
-    func animation(style: String) throws {
+    func animation(style: String) async throws {
         let camctl = try Camctl()
-        let result = try camctl("booth", "--device", "test:ball", "--resolution", "1280x720@30", "--shots", "4", "--countdown", "0.3",
+        let result = try await camctl("booth", "--device", "test:ball", "--resolution", "1280x720@30", "--shots", "4", "--countdown", "0.3",
                                 "--show-shots", "0", "--show-result", "0", "--sink", "fakesink", "--animation", style, "--json")
         #expect(result.status == 0, "\(result.standardError)")
         let clip = try #require(Camctl.objects(result.standardOutput).last, "\(result.standardOutput)")
         #expect(clip["kind"] as? String == "movie" && clip["width"] as? Int == 640 && clip["height"] as? Int == 360, "\(clip)")
         let path = try #require(clip["path"] as? String)
-        let probed = try RecordCommandTests.probe(path)
+        let probed = try await RecordCommandTests.probe(path)
         let codec = style == "gif" ? "gif" : "h264"
         #expect(probed["codec_name"] == codec && clip["codec"] as? String == codec && probed["width"] == "640", "\(probed)")
         #expect(path.hasSuffix(style == "gif" ? ".gif" : ".mp4"))
@@ -56,10 +56,10 @@ struct BoothCommandTests {
         #expect(bytes < 2_000_000, "\(bytes) bytes")
         // Which shot each frame shows, by its nearest shot (each shot's thumbnail, 640 wide).
         let shots = Camctl.objects(result.standardOutput).filter { ($0["path"] as? String)?.hasSuffix(".jpg") == true }.prefix(4)
-        let frames = try Self.frames(of: path, width: 640, height: 360)
-        let references = try shots.map { try Self.frames(ofPicture: try #require($0["thumbnail_path"] as? String), width: 640, height: 360) }
+        let frames = try await Self.frames(of: path, width: 640, height: 360)
+        let references = try await shots.asyncMap { try await Self.frames(ofPicture: try #require($0["thumbnail_path"] as? String), width: 640, height: 360) }
         let shown = frames.map { frame in
-            references.indices.min { Self.distance(frame, references[$0]) < Self.distance(frame, references[$1]) }!
+            references.indices.min { Self.distance(frame, references[$0]) < Self.distance(frame, references[$1]) } ?? -1
         }
         var order: [Int] = []
         for index in shown where order.last != index { order.append(index) }
@@ -67,19 +67,19 @@ struct BoothCommandTests {
         #expect(Array(order.prefix(round.count)) == round, "shown in the order \(order)")
         // 4 shots, 6 frames each, 3 times; or 6 turns, 3 frames each, 4 times; a GIF's 4 pictures play over for ever.
         #expect(shown.count == (style == "gif" ? 4 : 72), "\(shown.count) frames")
-        #expect(try camctl.photos().filter { $0["kind"] as? String == "movie" }.count == 1)
+        #expect(try await camctl.photos().filter { $0["kind"] as? String == "movie" }.count == 1)
     }
 
     /// A movie's frames as RGB, read by ffmpeg at `width`x`height`.
-    static func frames(of path: String, width: Int, height: Int) throws -> [[UInt8]] {
-        let result = try ChildProcess.run("ffmpeg", ["-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgb24",
+    static func frames(of path: String, width: Int, height: Int) async throws -> [[UInt8]] {
+        let result = try await ChildProcess.run("ffmpeg", ["-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgb24",
                                                      "-s", "\(width)x\(height)", "-vsync", "passthrough", "-"])
         let size = width * height * 3, bytes = [UInt8](result.standardOutputBytes)
         return stride(from: 0, to: bytes.count - size + 1, by: size).map { Array(bytes[$0..<$0 + size]) }
     }
 
-    static func frames(ofPicture path: String, width: Int, height: Int) throws -> [UInt8] {
-        try #require(try frames(of: path, width: width, height: height).first)
+    static func frames(ofPicture path: String, width: Int, height: Int) async throws -> [UInt8] {
+        try #require(try await frames(of: path, width: width, height: height).first)
     }
 
     /// The mean absolute difference of two RGB pictures of one size, on every 7th byte.
@@ -97,10 +97,10 @@ struct BoothCommandTests {
                                                   "--show-result", "0", "--sink", "fakesink"],
                                                  keys: [("taking the photo in", 0, "f"), ("filter: mono", 0, " ")])
         #expect(result.status == 0, "\(result.standardOutput) \(result.standardError)")
-        let photos = try await camctl.photosAwaited().filter { ($0["path"] as? String)?.hasSuffix(".jpg") == true }
+        let photos = try await camctl.photos().filter { ($0["path"] as? String)?.hasSuffix(".jpg") == true }
         let shot = try #require(photos.first, "\(result.standardOutput)")
         #expect(photos.count == 2, "the shot and the composed picture: \(photos)")
-        let pixels = try Self.frames(ofPicture: try #require(shot["path"] as? String), width: 64, height: 48)
+        let pixels = try await Self.frames(ofPicture: try #require(shot["path"] as? String), width: 64, height: 48)
         var colour = 0  // the largest difference between a pixel's channels
         for index in stride(from: 0, to: pixels.count - 2, by: 3) {
             let (red, green, blue) = (Int(pixels[index]), Int(pixels[index + 1]), Int(pixels[index + 2]))

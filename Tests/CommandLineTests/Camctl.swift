@@ -9,13 +9,13 @@ struct Camctl {
         library = try TemporaryFolder()
     }
 
-    func callAsFunction(_ arguments: String..., environment: [String: String] = [:]) throws -> ChildProcess.Result {
-        try run(arguments, environment: environment)
+    func callAsFunction(_ arguments: String..., environment: [String: String] = [:]) async throws -> ChildProcess.Result {
+        try await run(arguments, environment: environment)
     }
 
-    func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> ChildProcess.Result {
-        try ChildProcess.runBuilt("camctl", arguments, environment: ["CAMCTL_LIBRARY": library.url.path].merging(environment) { $1 },
-                                  in: directory)
+    func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) async throws -> ChildProcess.Result {
+        try await ChildProcess.runBuilt("camctl", arguments, environment: ["CAMCTL_LIBRARY": library.url.path].merging(environment) { $1 },
+                                        in: directory)
     }
 
     func start(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil,
@@ -51,29 +51,22 @@ struct Camctl {
         }
     }
 
-    /// The library's photos, as `camctl library list --json` prints them, awaited.
-    func photosAwaited() async throws -> [[String: Any]] {
-        let listed = try await ChildProcess.finished(ChildProcess.buildFolder.appendingPathComponent("camctl").path, ["library", "list", "--json"],
-                                                     environment: ["CAMCTL_LIBRARY": library.url.path])
-        return Self.objects(listed.standardOutput)
-    }
-
     /// The library's photos, as `camctl library list --json` prints them.
-    func photos() throws -> [[String: Any]] {
-        Self.objects(try self("library", "list", "--json").standardOutput)
+    func photos() async throws -> [[String: Any]] {
+        Self.objects(try await self("library", "list", "--json").standardOutput)
     }
 
     /// A lossless PNG of a test pattern, made by gst-launch-1.0, to use as a camera and as a reference.
-    static func testPicture(_ path: String, width: Int, height: Int, pattern: String = "pinwheel") throws {
-        let made = try ChildProcess.run("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "pattern=\(pattern)",
+    static func testPicture(_ path: String, width: Int, height: Int, pattern: String = "pinwheel") async throws {
+        let made = try await ChildProcess.run("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "pattern=\(pattern)",
                                                            "!", "video/x-raw,width=\(width),height=\(height)", "!", "pngenc",
                                                            "!", "filesink", "location=\(path)"])
         guard made.status == 0 else { throw ChildProcess.Failure(message: made.standardError) }
     }
 
     /// `exiftool -s3` values of tags, one per line.
-    static func exif(_ path: String, _ tags: String...) throws -> [String] {
-        try ChildProcess.run("exiftool", ["-s3"] + tags.map { "-" + $0 } + [path]).standardOutput
+    static func exif(_ path: String, _ tags: String...) async throws -> [String] {
+        try await ChildProcess.run("exiftool", ["-s3"] + tags.map { "-" + $0 } + [path]).standardOutput
             .split(separator: "\n").map(String.init)
     }
 }

@@ -3,57 +3,57 @@ import Glibc
 import TestSupport
 import Testing
 
-@Suite("camctl capture", .timeLimit(.minutes(5)), .aside)
+@Suite("camctl capture", .startsPrograms)
 struct CaptureCommandTests {
     @Test("A capture goes into the library and to --output, as a JPEG other tools open")
-    func captureIntoLibraryAndOutput() throws {
+    func captureIntoLibraryAndOutput() async throws {
         let camctl = try Camctl()
         let folder = try TemporaryFolder()
         let output = folder.path("photo.jpg")
-        let result = try camctl("capture", "--device", "test", "--resolution", "640x480", "--output", output)
+        let result = try await camctl("capture", "--device", "test", "--resolution", "640x480", "--output", output)
         #expect(result.status == 0, "\(result.standardError)")
-        let photos = try camctl.photos()
+        let photos = try await camctl.photos()
         #expect(photos.count == 1)
         let stored = try #require(photos.first?["path"] as? String)
         #expect(result.standardOutput == stored + "\n", "the library path is printed")
         #expect(stored.hasPrefix(camctl.library.url.path))
         for path in [stored, output] {
-            #expect(try Camctl.exif(path, "FileType", "ImageWidth", "ImageHeight", "Make", "Model")
+            #expect(try await Camctl.exif(path, "FileType", "ImageWidth", "ImageHeight", "Make", "Model")
                 == ["JPEG", "640", "480", "camctl", "Test camera (smpte)"])
-            let discovered = try ChildProcess.run("gst-discoverer-1.0", [path])
+            let discovered = try await ChildProcess.run("gst-discoverer-1.0", [path])
             #expect(discovered.standardOutput.contains("video(image) #0: JPEG"))
         }
         let thumbnail = try #require(photos.first?["thumbnail_path"] as? String)
-        #expect(try Camctl.exif(thumbnail, "ImageWidth", "ImageHeight") == ["320", "240"])
+        #expect(try await Camctl.exif(thumbnail, "ImageWidth", "ImageHeight") == ["320", "240"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["photo.jpg"], "no temporary files stay behind")
     }
 
     @Test("A JPEG photo carries its thumbnail in EXIF's IFD1, as cameras do, and still validates", arguments: [
         ("640x480", "320x240"), ("4032x3024", "320x240"),
     ])
-    func embeddedThumbnail(resolution: String, thumbnailSize: String) throws {
+    func embeddedThumbnail(resolution: String, thumbnailSize: String) async throws {
         let camctl = try Camctl()
         let folder = try TemporaryFolder()
-        let result = try camctl("capture", "--device", "test", "--resolution", resolution)
+        let result = try await camctl("capture", "--device", "test", "--resolution", resolution)
         #expect(result.status == 0, "\(result.standardError)")
-        let photo = try #require(try camctl.photos().first?["path"] as? String)
-        let extracted = try ChildProcess.run("exiftool", ["-b", "-ThumbnailImage", photo]).standardOutputBytes
+        let photo = try #require(try await camctl.photos().first?["path"] as? String)
+        let extracted = try await ChildProcess.run("exiftool", ["-b", "-ThumbnailImage", photo]).standardOutputBytes
         let thumbnail = folder.path("thumbnail.jpg")
         try extracted.write(to: URL(fileURLWithPath: thumbnail))
-        #expect(try Camctl.exif(thumbnail, "FileType", "ImageSize") == ["JPEG", thumbnailSize])
-        #expect(try ChildProcess.run("exiftool", ["-validate", "-warning", "-error", "-s3", photo]).standardOutput.hasPrefix("OK"))
-        #expect(try Camctl.exif(photo, "Orientation", "ImageSize") == ["Horizontal (normal)", resolution])
+        #expect(try await Camctl.exif(thumbnail, "FileType", "ImageSize") == ["JPEG", thumbnailSize])
+        #expect(try await ChildProcess.run("exiftool", ["-validate", "-warning", "-error", "-s3", photo]).standardOutput.hasPrefix("OK"))
+        #expect(try await Camctl.exif(photo, "Orientation", "ImageSize") == ["Horizontal (normal)", resolution])
     }
 
     @Test("A photo's time is written on the local clock of the machine's time zone, with its offset, and named by it",
           arguments: [("Europe/Berlin", "+01:00"), ("America/New_York", "-05:00"), ("Asia/Kolkata", "+05:30"), ("UTC", "+00:00")])
-    func localTime(zone: String, offset: String) throws {
+    func localTime(zone: String, offset: String) async throws {
         let camctl = try Camctl()
         let before = Date()
-        let result = try camctl("capture", "--device", "test", "--resolution", "320x240", environment: ["TZ": zone])
+        let result = try await camctl("capture", "--device", "test", "--resolution", "320x240", environment: ["TZ": zone])
         #expect(result.status == 0, "\(result.standardError)")
         let path = result.standardOutput.trimmingCharacters(in: .newlines)
-        let written = try Camctl.exif(path, "DateTimeOriginal", "OffsetTimeOriginal")
+        let written = try await Camctl.exif(path, "DateTimeOriginal", "OffsetTimeOriginal")
         #expect(written.last == offset, "December's offset of \(zone)")
         let local = DateFormatter()
         local.timeZone = TimeZone(identifier: zone)
@@ -65,35 +65,35 @@ struct CaptureCommandTests {
     }
 
     @Test("A picture used as a camera is photographed at its own size with --resolution photo")
-    func fileCameraOwnSize() throws {
+    func fileCameraOwnSize() async throws {
         let camctl = try Camctl()
         let folder = try TemporaryFolder()
         let picture = folder.path("picture.png")
-        try Camctl.testPicture(picture, width: 800, height: 600, pattern: "smpte")
-        let result = try camctl("capture", "--device", "file:\(picture)", "--resolution", "photo", "--json")
+        try await Camctl.testPicture(picture, width: 800, height: 600, pattern: "smpte")
+        let result = try await camctl("capture", "--device", "file:\(picture)", "--resolution", "photo", "--json")
         #expect(result.status == 0, "\(result.standardError)")
         let photo = try #require(Camctl.objects(result.standardOutput).first)
         #expect(photo["width"] as? Int == 800 && photo["height"] as? Int == 600)
     }
 
     @Test("JPEG photos use the full range: white is white and black is black", arguments: [("white", 255), ("black", 0)])
-    func fullRange(pattern: String, value: Int) throws {
+    func fullRange(pattern: String, value: Int) async throws {
         let camctl = try Camctl()
-        let result = try camctl("capture", "--device", "test:\(pattern)", "--resolution", "64x64", "--no-library", "--output", "-")
+        let result = try await camctl("capture", "--device", "test:\(pattern)", "--resolution", "64x64", "--no-library", "--output", "-")
         #expect(result.status == 0, "\(result.standardError)")
         let folder = try TemporaryFolder()
         try result.standardOutputBytes.write(to: URL(fileURLWithPath: folder.path("photo.jpg")))
-        let pixels = try ChildProcess.run("ffmpeg", ["-loglevel", "error", "-i", folder.path("photo.jpg"), "-f", "rawvideo",
+        let pixels = try await ChildProcess.run("ffmpeg", ["-loglevel", "error", "-i", folder.path("photo.jpg"), "-f", "rawvideo",
                                                      "-pix_fmt", "gray", "-"]).standardOutputBytes
         #expect(pixels.count == 64 * 64)
         #expect(pixels.allSatisfy { abs(Int($0) - value) <= 2 }, "\(pattern): \(pixels.prefix(4).map { $0 })")
     }
 
     @Test("--count with --json prints one object per photo, each a distinct frame, with a pattern for copies")
-    func countWithJSON() throws {
+    func countWithJSON() async throws {
         let camctl = try Camctl()
         let folder = try TemporaryFolder()
-        let result = try camctl("capture", "--device", "test:ball", "--resolution", "320x240", "--count", "3", "--json",
+        let result = try await camctl("capture", "--device", "test:ball", "--resolution", "320x240", "--count", "3", "--json",
                                 "--output", folder.path("shot-%02d.jpg"), "--metadata", folder.path("shot-%02d.json"))
         #expect(result.status == 0, "\(result.standardError)")
         let objects = Camctl.objects(result.standardOutput)
@@ -110,22 +110,22 @@ struct CaptureCommandTests {
         }
         let files = try objects.map { try Data(contentsOf: URL(fileURLWithPath: try #require($0["path"] as? String))) }
         #expect(Set(files).count == 3, "three different frames")
-        #expect(try camctl.photos().count == 3)
+        #expect(try await camctl.photos().count == 3)
     }
 
     @Test("--output - writes the photo to standard output; --latest and --exec follow each photo")
-    func scriptingHooks() throws {
+    func scriptingHooks() async throws {
         let camctl = try Camctl()
         let folder = try TemporaryFolder()
-        let piped = try camctl("capture", "--device", "test", "--resolution", "160x120", "--output", "-", "--no-library")
+        let piped = try await camctl("capture", "--device", "test", "--resolution", "160x120", "--output", "-", "--no-library")
         #expect(piped.status == 0, "\(piped.standardError)")
         let jpeg = folder.path("piped.jpg")
         try piped.standardOutputBytes.write(to: URL(fileURLWithPath: jpeg))
-        #expect(try Camctl.exif(jpeg, "FileType", "ImageWidth") == ["JPEG", "160"], "the JPEG, and only it, on stdout")
-        #expect(try camctl.photos().isEmpty)
+        #expect(try await Camctl.exif(jpeg, "FileType", "ImageWidth") == ["JPEG", "160"], "the JPEG, and only it, on stdout")
+        #expect(try await camctl.photos().isEmpty)
         let latest = folder.path("latest.jpg")
         let log = folder.path("hook.log")
-        let result = try camctl("capture", "--device", "test", "--resolution", "160x120", "--count", "2",
+        let result = try await camctl("capture", "--device", "test", "--resolution", "160x120", "--count", "2",
                                 "--latest", latest, "--exec", "echo \"$CAMCTL_ID $CAMCTL_PHOTO\" >> \(log)")
         #expect(result.status == 0, "\(result.standardError)")
         let paths = result.standardOutput.split(separator: "\n").map(String.init)
@@ -136,10 +136,10 @@ struct CaptureCommandTests {
     }
 
     @Test("A photo written to a standard output nobody reads fails with 74 instead of a silent success")
-    func closedStandardOutput() throws {
+    func closedStandardOutput() async throws {
         let camctl = ChildProcess.buildFolder.appendingPathComponent("camctl").path
         // head reads one byte and goes; the rest of a 1080p JPEG meets a closed pipe.
-        let result = try ChildProcess.run("bash", ["-c", "set -o pipefail; \(camctl) capture --device test --no-library --output - | head -c 1 >/dev/null"])
+        let result = try await ChildProcess.run("bash", ["-c", "set -o pipefail; \(camctl) capture --device test --no-library --output - | head -c 1 >/dev/null"])
         #expect(result.status == 74, "\(result.standardError)")
         #expect(result.standardError == "camctl: the photo could not be written to standard output: the reader went away; it is not kept anywhere else\n")
     }
@@ -184,9 +184,9 @@ struct CaptureCommandTests {
         (["capture", "--heic-tiles"], "--heic-tiles needs --hevc"),
         (["capture", "--device", "test", "--flash", "on"], "has no flash"),
     ])
-    func usageErrors(arguments: [String], message: String) throws {
+    func usageErrors(arguments: [String], message: String) async throws {
         let camctl = try Camctl()
-        let result = try camctl.run(arguments)
+        let result = try await camctl.run(arguments)
         #expect(result.status == 64, "\(result.standardError)")
         #expect(result.standardError.hasPrefix("camctl: "))
         #expect(result.standardError.contains(message), "\(result.standardError)")
@@ -202,9 +202,9 @@ struct CaptureCommandTests {
         (["library", "show", "99"], Int32(64), "the library has no photo 99"),
         (["capture", "--device", "file:/etc/hostname"], Int32(65), "/etc/hostname is not a picture or video GStreamer can read"),
     ])
-    func failures(arguments: [String], status: Int32, message: String) throws {
+    func failures(arguments: [String], status: Int32, message: String) async throws {
         let camctl = try Camctl()
-        let result = try camctl.run(arguments)
+        let result = try await camctl.run(arguments)
         #expect(result.status == status)
         #expect(result.standardError.contains(message), "\(result.standardError)")
         #expect(result.standardError.split(separator: "\n").count == 1, "one line, no dump")
@@ -212,14 +212,14 @@ struct CaptureCommandTests {
     }
 
     @Test("A camera node the user may not open names the group to join", .enabled(if: getuid() == 0, "needs root to act as another user"))
-    func permissionDenied() throws {
+    func permissionDenied() async throws {
         let folder = try TemporaryFolder()
         let node = folder.path("video7")
         #expect(FileManager.default.createFile(atPath: node, contents: nil))
         #expect(chown(node, 0, 44) == 0 && chmod(node, 0o660) == 0)  // root:video, as udev leaves camera nodes
         let camctl = ChildProcess.buildFolder.appendingPathComponent("camctl").path
         let output = "/tmp/camctl-denied-\(getpid()).jpg"
-        let result = try ChildProcess.run("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups",
+        let result = try await ChildProcess.run("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups",
                                                       camctl, "capture", "--device", node, "--output", output, "--no-library"])
         #expect(result.status == 77)
         #expect(result.standardError == "camctl: you may not open \(node); add yourself to the video group (sudo usermod -aG video $USER) and log in again\n")

@@ -4,17 +4,17 @@ import Testing
 
 /// Shell completions and the manual page, written from the parser's tables: each shell reads its
 /// script, completes what the commands accept, and the three agree with each other and the manual.
-@Suite("Shell completions and the manual page", .timeLimit(.minutes(5)), .aside)
+@Suite("Shell completions and the manual page", .startsPrograms)
 struct CompletionsTests {
-    static func script(_ shell: String) throws -> String {
-        let result = try Camctl()("completions", shell)
+    static func script(_ shell: String) async throws -> String {
+        let result = try await Camctl()("completions", shell)
         #expect(result.status == 0, "\(result.standardError)")
         return result.standardOutput
     }
 
     /// The commands camctl has, from its help.
-    static func commands() throws -> [String] {
-        let help = try Camctl()("help").standardOutput
+    static func commands() async throws -> [String] {
+        let help = try await Camctl()("help").standardOutput
         return help.split(separator: "\n").filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }
             .compactMap { $0.split(separator: " ").first.map(String.init) }
     }
@@ -40,54 +40,54 @@ struct CompletionsTests {
     }
 
     @Test("Each shell reads its script without a syntax error", arguments: ["bash", "zsh", "fish"])
-    func syntax(shell: String) throws {
+    func syntax(shell: String) async throws {
         guard ChildProcess.isInstalled(shell) else { return }
         let folder = try TemporaryFolder()
-        let file = try folder.file("camctl.\(shell)", holding: try Self.script(shell))
-        let checked = try ChildProcess.run(shell, ["-n", file])
+        let file = try folder.file("camctl.\(shell)", holding: try await Self.script(shell))
+        let checked = try await ChildProcess.run(shell, ["-n", file])
         #expect(checked.status == 0, "\(checked.standardError)")
     }
 
     @Test("bash completes commands, options, their words and the library's actions")
-    func bash() throws {
+    func bash() async throws {
         let folder = try TemporaryFolder()
-        let file = try folder.file("camctl.bash", holding: try Self.script("bash"))
-        func complete(_ words: [String]) throws -> [String] {
+        let file = try folder.file("camctl.bash", holding: try await Self.script("bash"))
+        func complete(_ words: [String]) async throws -> [String] {
             let array = words.map { "'\($0)'" }.joined(separator: " ")
-            let result = try ChildProcess.run("bash", ["-c", "source '\(file)'; COMP_WORDS=(\(array)); COMP_CWORD=\(words.count - 1); _camctl; printf '%s\\n' \"${COMPREPLY[@]}\""])
+            let result = try await ChildProcess.run("bash", ["-c", "source '\(file)'; COMP_WORDS=(\(array)); COMP_CWORD=\(words.count - 1); _camctl; printf '%s\\n' \"${COMPREPLY[@]}\""])
             return result.standardOutput.split(separator: "\n").map(String.init)
         }
-        #expect(try complete(["camctl", "cap"]) == ["capture"])
-        #expect(try complete(["camctl", "capture", "--flash", ""]) == ["off", "on", "auto"])
-        #expect(try complete(["camctl", "capture", "--prio"]) == ["--prioritize"])
-        #expect(try complete(["camctl", "library", "ex"]) == ["export"])
-        #expect(try complete(["camctl", "completions", ""]) == ["bash", "zsh", "fish"])
-        #expect(try complete(["camctl", "preview", "--device", "te"]) == ["test"])
+        #expect(try await complete(["camctl", "cap"]) == ["capture"])
+        #expect(try await complete(["camctl", "capture", "--flash", ""]) == ["off", "on", "auto"])
+        #expect(try await complete(["camctl", "capture", "--prio"]) == ["--prioritize"])
+        #expect(try await complete(["camctl", "library", "ex"]) == ["export"])
+        #expect(try await complete(["camctl", "completions", ""]) == ["bash", "zsh", "fish"])
+        #expect(try await complete(["camctl", "preview", "--device", "te"]) == ["test"])
     }
 
     @Test("fish completes commands with their summaries, and option values", .enabled(if: ChildProcess.isInstalled("fish")))
-    func fish() throws {
+    func fish() async throws {
         let folder = try TemporaryFolder()
-        let file = try folder.file("camctl.fish", holding: try Self.script("fish"))
-        func complete(_ line: String) throws -> [String] {
-            try ChildProcess.run("fish", ["-c", "source '\(file)'; complete -C '\(line)'"]).standardOutput.split(separator: "\n").map(String.init)
+        let file = try folder.file("camctl.fish", holding: try await Self.script("fish"))
+        func complete(_ line: String) async throws -> [String] {
+            try await ChildProcess.run("fish", ["-c", "source '\(file)'; complete -C '\(line)'"]).standardOutput.split(separator: "\n").map(String.init)
         }
-        #expect(try complete("camctl boo").first?.hasPrefix("booth\t") == true)
-        #expect(Set(try complete("camctl capture --mirror ")) == ["preview", "photos", "both", "none"])
-        #expect(try complete("camctl run --allow").contains("--allow-raw-io"))
+        #expect(try await complete("camctl boo").first?.hasPrefix("booth\t") == true)
+        #expect(Set(try await complete("camctl capture --mirror ")) == ["preview", "photos", "both", "none"])
+        #expect(try await complete("camctl run --allow").contains("--allow-raw-io"))
     }
 
     @Test("bash, fish and the manual page list the same options for every command, and every one is accepted")
-    func agreement() throws {
-        let bash = Self.options(in: try Self.script("bash"), shell: "bash")
-        let fish = Self.options(in: try Self.script("fish"), shell: "fish")
+    func agreement() async throws {
+        let bash = Self.options(in: try await Self.script("bash"), shell: "bash")
+        let fish = Self.options(in: try await Self.script("fish"), shell: "fish")
         #expect(!bash.isEmpty && bash == fish, "only in bash: \(bash.subtracting(fish)); only in fish: \(fish.subtracting(bash))")
-        let manual = try Camctl()("help", "--man").standardOutput
+        let manual = try await Camctl()("help", "--man").standardOutput
         for pair in bash {
             let option = String(pair.split(separator: " ")[1])
             #expect(manual.contains(option.replacingOccurrences(of: "-", with: "\\-")), "\(option) is in the manual")
         }
-        let commands = try Self.commands()
+        let commands = try await Self.commands()
         #expect(commands.contains("capture") && commands.contains("completions"))
         for command in commands where command != "help" {
             #expect(bash.contains { $0.hasPrefix(command + " ") } || command == "completions", "\(command) has options in the completions")
@@ -96,21 +96,21 @@ struct CompletionsTests {
         // Every option listed is one the command accepts: none is refused as unknown.
         for pair in bash.sorted() {
             let parts = pair.split(separator: " ").map(String.init)
-            let result = try Camctl()(parts[0], parts[1], "--help")
+            let result = try await Camctl()(parts[0], parts[1], "--help")
             #expect(!result.standardError.contains("has no option"), "\(pair): \(result.standardError)")
         }
     }
 
     @Test("The manual page is troff that groff reads without a warning, with every exit code")
-    func manual() throws {
-        let page = try Camctl()("help", "--man")
+    func manual() async throws {
+        let page = try await Camctl()("help", "--man")
         #expect(page.status == 0 && page.standardOutput.hasPrefix(".TH CAMCTL 1"))
         let folder = try TemporaryFolder()
         try Data(page.standardOutput.utf8).write(to: URL(fileURLWithPath: folder.path("camctl.1")))
         guard ChildProcess.isInstalled("groff") else { return }
-        let checked = try ChildProcess.run("groff", ["-man", "-Tutf8", "-ww", "-z", folder.path("camctl.1")])
+        let checked = try await ChildProcess.run("groff", ["-man", "-Tutf8", "-ww", "-z", folder.path("camctl.1")])
         #expect(checked.status == 0 && checked.standardError.isEmpty, "\(checked.standardError)")
-        let rendered = try ChildProcess.run("groff", ["-man", "-Tutf8", folder.path("camctl.1")]).standardOutput
+        let rendered = try await ChildProcess.run("groff", ["-man", "-Tutf8", folder.path("camctl.1")]).standardOutput
         for code in ["64", "65", "69", "70", "73", "74", "77", "130"] {
             #expect(rendered.contains(code), "exit code \(code)")
         }

@@ -54,13 +54,13 @@ struct FleetCollectTests {
         // Restarted on its library, c rejoins, and the old commands are refused, not run late.
         nodes["c"] = try await Self.node("c", fleet: "rig", broker: broker, camctl: nodes["c"]?.camctl)
         let restarted = try #require(nodes["c"])
-        let photosOfC = try await restarted.camctl.photosAwaited().count
+        let photosOfC = try await restarted.camctl.photos().count
         for command in commands { try await broker.publish("camctl/rig/c/command", command) }
         func refusals() -> Int {
             watcher.outputSoFar.split(separator: "\n").filter { $0.hasPrefix("camctl/rig/c/events ") && $0.contains("\"event\":\"error\"") }.count
         }
         #expect(await until { refusals() == commands.count }, "the restarted node refused each old command, expired or too late")
-        #expect(try await restarted.camctl.photosAwaited().count == photosOfC, "and took no photo for them")
+        #expect(try await restarted.camctl.photos().count == photosOfC, "and took no photo for them")
 
         // Every photo any node reported saved is collected, once; a second collect finds nothing new.
         let reported = Set(watcher.outputSoFar.split(separator: "\n").compactMap { line -> String? in
@@ -72,22 +72,22 @@ struct FleetCollectTests {
         #expect(reported.count >= 12 + 3)
         let target = try TemporaryFolder()
         let fleet = ["--broker", "mqtt://127.0.0.1:\(broker.port)", "--fleet", "rig"]
-        let collected = try await ChildProcess.finished(Self.camctl, ["fleet", "collect", "--into", target.url.path, "--json"] + fleet)
+        let collected = try await ChildProcess.run(Self.camctl, ["fleet", "collect", "--into", target.url.path, "--json"] + fleet)
         #expect(collected.status == 0, "\(collected.standardError)")
         var kept: [String] = []
         for node in ["a", "b", "c"] {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: target.path(node))) ?? [] {
-                let sum = try await ChildProcess.finished("sha256sum", [target.path("\(node)/\(name)")]).standardOutput
+                let sum = try await ChildProcess.run("sha256sum", [target.path("\(node)/\(name)")]).standardOutput
                 kept.append("\(node)/\(sum.prefix(64))")
             }
         }
         #expect(reported.isSubset(of: Set(kept)), "0 lost: \(reported.subtracting(kept))")
         #expect(Set(kept).count == kept.count, "none twice")
         var inLibraries = 0
-        for node in nodes.values { inLibraries += try await node.camctl.photosAwaited().count }
+        for node in nodes.values { inLibraries += try await node.camctl.photos().count }
         #expect(kept.count == inLibraries, "every node's every photo")
 
-        let again = try await ChildProcess.finished(Self.camctl, ["fleet", "collect", "--into", target.url.path, "--json"] + fleet)
+        let again = try await ChildProcess.run(Self.camctl, ["fleet", "collect", "--into", target.url.path, "--json"] + fleet)
         #expect(again.status == 0)
         let summary = Camctl.objects(again.standardOutput).last ?? [:]
         #expect(summary["collected"] as? Int == 0 && summary["had"] as? Int == kept.count, "\(again.standardOutput)")
@@ -95,16 +95,16 @@ struct FleetCollectTests {
         // A collection cut short goes on where it stopped: the photos missing are fetched, no more.
         let missing = try FileManager.default.contentsOfDirectory(atPath: target.path("b")).prefix(2)
         for name in missing { try FileManager.default.removeItem(atPath: target.path("b/\(name)")) }
-        let resumed = try await ChildProcess.finished(Self.camctl, ["fleet", "collect", "--into", target.url.path, "--json"] + fleet)
+        let resumed = try await ChildProcess.run(Self.camctl, ["fleet", "collect", "--into", target.url.path, "--json"] + fleet)
         #expect(Camctl.objects(resumed.standardOutput).compactMap { $0["path"] as? String }.sorted() == missing.map { target.path("b/\($0)") }.sorted())
 
         // Into a library: each photo once, in an album named after its node.
         let central = try Camctl()
         for _ in 0..<2 {
-            let result = try await ChildProcess.finished(Self.camctl, ["fleet", "collect", "--library", central.library.url.path] + fleet)
+            let result = try await ChildProcess.run(Self.camctl, ["fleet", "collect", "--library", central.library.url.path] + fleet)
             #expect(result.status == 0, "\(result.standardError)")
         }
-        let photos = try await central.photosAwaited()
+        let photos = try await central.photos()
         #expect(photos.count == kept.count)
         #expect(Set(photos.flatMap { $0["albums"] as? [String] ?? [] }) == ["a", "b", "c"])
     }
@@ -122,17 +122,17 @@ struct FleetCollectTests {
             .replacingOccurrences(of: "/tmp/fleet", with: folder.url.path)
             .replacingOccurrences(of: "camctl ", with: Self.camctl + " ")
         defer {
-            _ = try? ChildProcess.run("pkill", ["-f", "mosquitto -d -p \(port)"])
-            _ = try? ChildProcess.run("pkill", ["-f", folder.url.path])
+            _ = try? ChildProcess.runToEnd("pkill", ["-f", "mosquitto -d -p \(port)"])
+            _ = try? ChildProcess.runToEnd("pkill", ["-f", folder.url.path])
         }
         // Through Python, which gives the shell no descriptor but the standard three: the nodes and
         // the broker left running would otherwise hold the one by which the tests see a child end.
         let shell = "import subprocess, sys; sys.exit(subprocess.run(['sh', '-c', sys.argv[1]]).returncode)"
-        let ran = try await ChildProcess.finished("/usr/bin/python3", ["-c", shell, "(\(script)) > \(folder.path("output")) 2>&1"])
+        let ran = try await ChildProcess.run("/usr/bin/python3", ["-c", shell, "(\(script)) > \(folder.path("output")) 2>&1"])
         let output = try String(contentsOfFile: folder.path("output"), encoding: .utf8)
         #expect(ran.status == 0, "\(output)")
         #expect(output.contains("skew"), "\(output)")
-        let central = try await ChildProcess.finished(Self.camctl, ["library", "list", "--json"], environment: ["CAMCTL_LIBRARY": folder.path("all")])
+        let central = try await ChildProcess.run(Self.camctl, ["library", "list", "--json"], environment: ["CAMCTL_LIBRARY": folder.path("all")])
         let photos = Camctl.objects(central.standardOutput)
         #expect(photos.count == 2 && Set(photos.flatMap { $0["albums"] as? [String] ?? [] }) == ["a", "b"], "\(central.standardOutput)")
     }
@@ -180,7 +180,7 @@ struct FleetCollectTests {
             """)
         defer { fake.send(SIGKILL) }
         let target = try TemporaryFolder()
-        let collected = try await ChildProcess.finished(Self.camctl, ["fleet", "collect", "--into", target.url.path, "--broker",
+        let collected = try await ChildProcess.run(Self.camctl, ["fleet", "collect", "--into", target.url.path, "--broker",
                                                                       "mqtt://127.0.0.1:\(broker.port)", "--fleet", "rig", "--timeout", "30"])
         #expect(collected.status == 69, "\(collected.standardError)")
         #expect(collected.standardError.contains("10 photos of evil in a row could not be had, so its other photos were not collected")
@@ -197,7 +197,7 @@ struct FleetCollectTests {
         let broker = try await Broker()
         let fake = try await Self.fakeNode(broker, answering: #"{"event": "result", "id": command["id"], "outcome": "photos", "photos": [\#(photo)]}"#)
         defer { fake.send(SIGKILL) }
-        let captured = try await ChildProcess.finished(Self.camctl, ["fleet", "capture", "--broker", "mqtt://127.0.0.1:\(broker.port)",
+        let captured = try await ChildProcess.run(Self.camctl, ["fleet", "capture", "--broker", "mqtt://127.0.0.1:\(broker.port)",
                                                                      "--fleet", "rig", "--at", "0.5", "--timeout", "30"])
         #expect(captured.status == 69, "\(captured.standardOutput) \(captured.standardError)")
         #expect(captured.standardOutput.contains("evil  refused: ") && captured.standardOutput.contains(reason), "\(captured.standardOutput)")
@@ -213,7 +213,7 @@ struct FleetCollectTests {
             (["list", "--into", "/tmp/x"], "--into and --library go with camctl fleet capture or collect"),
         ]
         for (arguments, message) in cases {
-            let result = try await ChildProcess.finished(Self.camctl, ["fleet"] + arguments + fleet)
+            let result = try await ChildProcess.run(Self.camctl, ["fleet"] + arguments + fleet)
             #expect(result.status == 64 && result.standardError == "camctl: \(message)\n", "\(result.standardError)")
         }
     }
@@ -223,15 +223,15 @@ struct FleetCollectTests {
     func nothingToReach() async throws {
         let target = try TemporaryFolder()
         for job in [["list"], ["collect", "--into", target.url.path]] {
-            let result = try await ChildProcess.finished(Self.camctl, ["fleet"] + job + ["--broker", "mqtt://127.0.0.1:1", "--fleet", "rig", "--timeout", "1"])
+            let result = try await ChildProcess.run(Self.camctl, ["fleet"] + job + ["--broker", "mqtt://127.0.0.1:1", "--fleet", "rig", "--timeout", "1"])
             #expect(result.status == 69 && result.standardError.hasPrefix("camctl: the broker at 127.0.0.1:1 cannot be reached"), "\(result.standardError)")
         }
         let broker = try await Broker()
-        let empty = try await ChildProcess.finished(Self.camctl, ["fleet", "collect", "--into", target.url.path,
+        let empty = try await ChildProcess.run(Self.camctl, ["fleet", "collect", "--into", target.url.path,
                                                                   "--broker", "mqtt://127.0.0.1:\(broker.port)", "--fleet", "nobody"])
         #expect(empty.status == 69 && empty.standardError.contains("keeps no status of any node of the fleet nobody"), "\(empty.standardError)")
         // Nodes waited for that never come: how many did, after --timeout.
-        let awaited = try await ChildProcess.finished(Self.camctl, ["fleet", "capture", "--nodes", "2", "--timeout", "1",
+        let awaited = try await ChildProcess.run(Self.camctl, ["fleet", "capture", "--nodes", "2", "--timeout", "1",
                                                                     "--broker", "mqtt://127.0.0.1:\(broker.port)", "--fleet", "nobody"])
         #expect(awaited.status == 69 && awaited.standardError == "camctl: only 0 of the 2 nodes of the fleet nobody came online within 1 s; check that they run, or raise --timeout\n",
                 "\(awaited.standardError)")

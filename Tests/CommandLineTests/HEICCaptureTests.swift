@@ -2,51 +2,51 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("camctl capture --hevc writes HEIC that libheif, exiftool and ffmpeg judge", .timeLimit(.minutes(5)), .aside)
+@Suite("camctl capture --hevc writes HEIC that libheif, exiftool and ffmpeg judge", .startsPrograms)
 struct HEICCaptureTests {
     @Test("A HEIC photo opens in heif-info and exiftool with its thumbnail, EXIF and Main Still Picture 4:2:0 8-bit")
-    func heicCapture() throws {
+    func heicCapture() async throws {
         let camctl = try Camctl()
-        let result = try camctl("capture", "--device", "test", "--hevc", "--json")
+        let result = try await camctl("capture", "--device", "test", "--hevc", "--json")
         #expect(result.status == 0, "\(result.standardError)")
         let photo = try #require(Camctl.objects(result.standardOutput).first)
         #expect(photo["codec"] as? String == "hevc")
         let path = try #require(photo["path"] as? String)
         #expect(path.hasSuffix(".heic"))
-        let info = try ChildProcess.run("heif-info", [path])
+        let info = try await ChildProcess.run("heif-info", [path])
         #expect(info.status == 0, "\(info.standardError)")
         for line in ["MIME type: image/heic", "image: 1920x1080 (id=1), primary", "thumbnail: 320x180", "color profile: nclx"] {
             #expect(info.standardOutput.contains(line), "\(line) in \(info.standardOutput)")
         }
         #expect(info.standardOutput.range(of: #"Exif: [0-9]+ bytes"#, options: .regularExpression) != nil)
-        #expect(try Camctl.exif(path, "FileType", "ImageSize", "Make", "Model", "Orientation", "GeneralProfileIDC",
+        #expect(try await Camctl.exif(path, "FileType", "ImageSize", "Make", "Model", "Orientation", "GeneralProfileIDC",
                                 "ChromaFormat", "BitDepthLuma")
             == ["HEIC", "1920x1080", "camctl", "Test camera (smpte)", "Horizontal (normal)", "Main Still Picture", "4:2:0", "8"])
-        #expect(try Camctl.exif(path, "DateTimeOriginal").first?.hasPrefix("20") == true)
-        #expect(try ChildProcess.run("exiftool", ["-validate", "-warning", "-error", "-s3", path]).standardOutput.hasPrefix("OK"))
+        #expect(try await Camctl.exif(path, "DateTimeOriginal").first?.hasPrefix("20") == true)
+        #expect(try await ChildProcess.run("exiftool", ["-validate", "-warning", "-error", "-s3", path]).standardOutput.hasPrefix("OK"))
         // The library lists it as HEVC, with a JPEG thumbnail beside it.
-        let listed = try #require(try camctl.photos().first)
+        let listed = try #require(try await camctl.photos().first)
         #expect(listed["codec"] as? String == "hevc")
-        #expect(try Camctl.exif(try #require(listed["thumbnail_path"] as? String), "FileType", "ImageSize") == ["JPEG", "320x180"])
-        let shown = Camctl.objects(try camctl("library", "show", "1", "--json").standardOutput).first
+        #expect(try await Camctl.exif(try #require(listed["thumbnail_path"] as? String), "FileType", "ImageSize") == ["JPEG", "320x180"])
+        let shown = Camctl.objects(try await camctl("library", "show", "1", "--json").standardOutput).first
         #expect(shown?["heif_items"] as? String == "1 hvc1 1920x1080 primary; 2 hvc1 320x180 thumbnail; 3 Exif")
     }
 
     @Test("The decoded HEIC matches the picture the camera saw, at least as closely as the JPEG of it")
-    func pixelsMatch() throws {
+    func pixelsMatch() async throws {
         let camctl = try Camctl()
         let folder = try TemporaryFolder()
         let source = folder.path("source.png")
-        try Camctl.testPicture(source, width: 640, height: 480, pattern: "pinwheel")
+        try await Camctl.testPicture(source, width: 640, height: 480, pattern: "pinwheel")
         for codec in ["--hevc", "--jpeg"] {
             let output = folder.path(codec == "--hevc" ? "photo.heic" : "photo.jpg")
-            let result = try camctl("capture", "--device", "file:\(source)", "--resolution", "photo", codec,
+            let result = try await camctl("capture", "--device", "file:\(source)", "--resolution", "photo", codec,
                                     "--no-library", "--output", output)
             #expect(result.status == 0, "\(result.standardError)")
         }
         let decoded = folder.path("decoded.png")
-        #expect(try ChildProcess.run("heif-convert", ["--quiet", folder.path("photo.heic"), decoded]).status == 0)
-        let heic = try Self.psnr(source, decoded), jpeg = try Self.psnr(source, folder.path("photo.jpg"))
+        #expect(try await ChildProcess.run("heif-convert", ["--quiet", folder.path("photo.heic"), decoded]).status == 0)
+        let heic = try await Self.psnr(source, decoded), jpeg = try await Self.psnr(source, folder.path("photo.jpg"))
         #expect(heic >= Self.minimumPSNR, "HEIC PSNR \(heic) dB")
         #expect(heic >= jpeg, "HEIC \(heic) dB, JPEG \(jpeg) dB at the same quality setting")
     }
@@ -56,63 +56,63 @@ struct HEICCaptureTests {
     static let minimumPSNR = 40.0
 
     @Test("--rotate 90 decodes turned, with the same orientation in irot and EXIF")
-    func rotated() throws {
+    func rotated() async throws {
         let camctl = try Camctl()
         let folder = try TemporaryFolder()
         let output = folder.path("turned.heic")
-        #expect(try camctl("capture", "--device", "test", "--resolution", "640x480", "--hevc", "--rotate", "90",
+        #expect(try await camctl("capture", "--device", "test", "--resolution", "640x480", "--hevc", "--rotate", "90",
                            "--no-library", "--output", output).status == 0)
-        #expect(try ChildProcess.run("heif-info", [output]).standardOutput.contains("image: 480x640 (id=1), primary"))
-        #expect(try Camctl.exif(output, "Rotation", "Orientation") == ["270", "Rotate 90 CW"])
+        #expect(try await ChildProcess.run("heif-info", [output]).standardOutput.contains("image: 480x640 (id=1), primary"))
+        #expect(try await Camctl.exif(output, "Rotation", "Orientation") == ["270", "Rotate 90 CW"])
         let decoded = folder.path("turned.png")
-        #expect(try ChildProcess.run("heif-convert", ["--quiet", output, decoded]).status == 0)
-        #expect(try Camctl.exif(decoded, "ImageSize") == ["480x640"])
+        #expect(try await ChildProcess.run("heif-convert", ["--quiet", output, decoded]).status == 0)
+        #expect(try await Camctl.exif(decoded, "ImageSize") == ["480x640"])
     }
 
     @Test("--heic-tiles writes a grid of 512x512 tiles that decodes to exactly 4032x3024")
-    func tiles12MP() throws {
+    func tiles12MP() async throws {
         let camctl = try Camctl()
         let folder = try TemporaryFolder()
         let output = folder.path("grid.heic")
-        let result = try camctl("capture", "--device", "test", "--resolution", "4032x3024@15", "--hevc", "--heic-tiles",
+        let result = try await camctl("capture", "--device", "test", "--resolution", "4032x3024@15", "--hevc", "--heic-tiles",
                                 "--no-library", "--output", output)
         #expect(result.status == 0, "\(result.standardError)")
-        let info = try ChildProcess.run("heif-info", [output])
+        let info = try await ChildProcess.run("heif-info", [output])
         #expect(info.standardOutput.contains("image: 4032x3024 (id=1), primary"), "\(info.standardOutput)")
         let decoded = folder.path("grid.png")
-        #expect(try ChildProcess.run("heif-convert", ["--quiet", output, decoded]).status == 0)
-        #expect(try Camctl.exif(decoded, "ImageSize") == ["4032x3024"])
+        #expect(try await ChildProcess.run("heif-convert", ["--quiet", output, decoded]).status == 0)
+        #expect(try await Camctl.exif(decoded, "ImageSize") == ["4032x3024"])
     }
 
     @Test("Tiles are placed where they belong: a tiled HEIC decodes as close to its source as a single one")
-    func tilesInPlace() throws {
+    func tilesInPlace() async throws {
         let camctl = try Camctl()
         let folder = try TemporaryFolder()
         let source = folder.path("source.png")
         // 1400x1000 leaves partial tiles at the right and bottom edges.
-        try Camctl.testPicture(source, width: 1400, height: 1000, pattern: "pinwheel")
+        try await Camctl.testPicture(source, width: 1400, height: 1000, pattern: "pinwheel")
         let output = folder.path("tiled.heic"), decoded = folder.path("tiled.png")
-        #expect(try camctl("capture", "--device", "file:\(source)", "--resolution", "photo", "--hevc", "--heic-tiles",
+        #expect(try await camctl("capture", "--device", "file:\(source)", "--resolution", "photo", "--hevc", "--heic-tiles",
                            "--no-library", "--output", output).status == 0)
-        #expect(try ChildProcess.run("heif-convert", ["--quiet", output, decoded]).status == 0)
-        let psnr = try Self.psnr(source, decoded)
+        #expect(try await ChildProcess.run("heif-convert", ["--quiet", output, decoded]).status == 0)
+        let psnr = try await Self.psnr(source, decoded)
         #expect(psnr >= Self.minimumPSNR, "PSNR \(psnr) dB")
     }
 
     @Test("booth --hevc keeps HEIC shots and composes them")
-    func boothHEIC() throws {
+    func boothHEIC() async throws {
         let camctl = try Camctl()
-        let result = try camctl("booth", "--device", "test", "--resolution", "640x480", "--countdown", "0", "--sink", "fakesink",
+        let result = try await camctl("booth", "--device", "test", "--resolution", "640x480", "--countdown", "0", "--sink", "fakesink",
                                 "--hevc", "--shots", "2", "--json")
         #expect(result.status == 0, "\(result.standardError)")
         let objects = Camctl.objects(result.standardOutput)
         #expect(objects.map { $0["codec"] as? String } == ["hevc", "hevc", "jpeg"])
-        #expect(try Camctl.exif(try #require(objects[2]["path"] as? String), "ImageSize") == ["1328x512"])
+        #expect(try await Camctl.exif(try #require(objects[2]["path"] as? String), "ImageSize") == ["1328x512"])
     }
 
     /// The average PSNR of two pictures, as ffmpeg's psnr filter measures it.
-    static func psnr(_ reference: String, _ picture: String) throws -> Double {
-        let result = try ChildProcess.run("ffmpeg", ["-nostats", "-i", reference, "-i", picture, "-lavfi", "psnr", "-f", "null", "-"])
+    static func psnr(_ reference: String, _ picture: String) async throws -> Double {
+        let result = try await ChildProcess.run("ffmpeg", ["-nostats", "-i", reference, "-i", picture, "-lavfi", "psnr", "-f", "null", "-"])
         guard let range = result.standardError.range(of: #"average:[0-9.]+"#, options: .regularExpression),
               let value = Double(result.standardError[range].dropFirst("average:".count)) else { return 0 }
         return value

@@ -30,7 +30,7 @@ struct KillTests {
             let lines = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
             reported += lines.dropLast().map(String.init)
         }
-        let photos = try await camctl.photosAwaited()
+        let photos = try await camctl.photos()
         #expect(reported.count >= 20 && photos.count >= reported.count, "\(photos.count) photos kept, \(reported.count) reported")
         let paths = Set(photos.compactMap { $0["path"] as? String })
         let missing = reported.filter { !paths.contains($0) }
@@ -46,12 +46,12 @@ struct KillTests {
             }
         }
         // What the kills left processing is finished, every photo kept.
-        let processed = try await ChildProcess.finished(ChildProcess.buildFolder.appendingPathComponent("camctl").path, ["library", "process"],
+        let processed = try await ChildProcess.run(ChildProcess.buildFolder.appendingPathComponent("camctl").path, ["library", "process"],
                                                         environment: ["CAMCTL_LIBRARY": camctl.library.url.path])
         #expect(processed.status == 0, "\(processed.standardError)")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: camctl.library.url.path).filter { $0.hasSuffix(".tmp") }
         #expect(leftovers.isEmpty, "the first command after the kills that writes the library removed the temporary files: \(leftovers)")
-        let final = try await camctl.photosAwaited()
+        let final = try await camctl.photos()
         #expect(final.count == photos.count && final.allSatisfy { $0["state"] as? String == "final" })
         let spool = (try? FileManager.default.contentsOfDirectory(atPath: camctl.library.path("spool"))) ?? []
         #expect(spool.isEmpty, "\(spool)")

@@ -3,66 +3,66 @@ import Glibc
 import TestSupport
 import Testing
 
-@Suite("camctl library, devices and booth", .timeLimit(.minutes(5)), .aside)
+@Suite("camctl library, devices and booth", .startsPrograms)
 struct LibraryCommandTests {
     @Test("list, show, export, delete and sheet work on what capture stored")
-    func libraryActions() throws {
+    func libraryActions() async throws {
         let camctl = try Camctl()
         let folder = try TemporaryFolder()
-        #expect(try camctl("capture", "--device", "test", "--resolution", "320x240", "--count", "3").status == 0)
-        let listed = try camctl("library", "list")
+        #expect(try await camctl("capture", "--device", "test", "--resolution", "320x240", "--count", "3").status == 0)
+        let listed = try await camctl("library", "list")
         #expect(listed.status == 0)
         let lines = listed.standardOutput.split(separator: "\n")
         #expect(lines.count == 4 && lines[0].hasPrefix("ID  TAKEN"))
         #expect(lines[1].hasPrefix("3 ") && lines[3].hasPrefix("1 "), "newest first")
         #expect(lines[1].contains("320x240") && lines[1].contains("jpeg") && lines[1].contains("Test camera"))
 
-        let shown = Camctl.objects(try camctl("library", "show", "2", "--json").standardOutput)
+        let shown = Camctl.objects(try await camctl("library", "show", "2", "--json").standardOutput)
         #expect(shown.first?["id"] as? Int == 2 && shown.first?["width"] as? Int == 320)
-        let text = try camctl("library", "show", "2").standardOutput
+        let text = try await camctl("library", "show", "2").standardOutput
         #expect(text.contains("captured_at") && text.contains("thumbnail_path"))
 
-        let exported = try camctl("library", "export", "2", folder.path("copy.jpg"))
+        let exported = try await camctl("library", "export", "2", folder.path("copy.jpg"))
         #expect(exported.standardOutput == folder.path("copy.jpg") + "\n")
         let original = try #require(shown.first?["path"] as? String)
         #expect(FileManager.default.contents(atPath: folder.path("copy.jpg")) == FileManager.default.contents(atPath: original))
 
-        let sheet = try camctl("library", "sheet", "--output", folder.path("sheet.jpg"), "--columns", "2")
+        let sheet = try await camctl("library", "sheet", "--output", folder.path("sheet.jpg"), "--columns", "2")
         #expect(sheet.status == 0, "\(sheet.standardError)")
-        #expect(try Camctl.exif(folder.path("sheet.jpg"), "FileType", "ImageSize") == ["JPEG", "664x504"], "2x2 cells of 320x240, margins 8")
+        #expect(try await Camctl.exif(folder.path("sheet.jpg"), "FileType", "ImageSize") == ["JPEG", "664x504"], "2x2 cells of 320x240, margins 8")
 
-        #expect(try camctl("library", "delete", "2").standardOutput == "deleted 2\n")
+        #expect(try await camctl("library", "delete", "2").standardOutput == "deleted 2\n")
         #expect(!FileManager.default.fileExists(atPath: original))
-        #expect(try camctl.photos().map { $0["id"] as? Int } == [3, 1])
-        let again = try camctl("library", "delete", "2")
+        #expect(try await camctl.photos().map { $0["id"] as? Int } == [3, 1])
+        let again = try await camctl("library", "delete", "2")
         #expect(again.status == 64 && again.standardError.contains("the library has no photo 2"))
     }
 
     @Test("A photo file deleted by hand is reported and its entry dropped when the library is next written, not when it is read")
-    func reconciliationIsReported() throws {
+    func reconciliationIsReported() async throws {
         let camctl = try Camctl()
-        let paths = try camctl("capture", "--device", "test", "--resolution", "160x120", "--count", "2").standardOutput
+        let paths = try await camctl("capture", "--device", "test", "--resolution", "160x120", "--count", "2").standardOutput
             .split(separator: "\n").map(String.init)
         try #require(paths.count == 2)
         try FileManager.default.removeItem(atPath: paths[0])
-        let listed = try camctl("library", "list", "--json")
+        let listed = try await camctl("library", "list", "--json")
         #expect(listed.status == 0 && listed.standardError.isEmpty, "reading changes nothing: \(listed.standardError)")
         #expect(Camctl.objects(listed.standardOutput).count == 2)
-        let deleted = try camctl("library", "delete", "2")
+        let deleted = try await camctl("library", "delete", "2")
         #expect(deleted.status == 0)
         #expect(deleted.standardError.contains("whose file was gone (#1); their entries were removed"), "\(deleted.standardError)")
-        #expect(try camctl.photos().isEmpty)
+        #expect(try await camctl.photos().isEmpty)
     }
 
     @Test("devices lists the test camera last, marked, in text and JSON")
-    func devices() throws {
+    func devices() async throws {
         let camctl = try Camctl()
-        let text = try camctl("devices")
+        let text = try await camctl("devices")
         #expect(text.status == 0)
         let blocks = text.standardOutput.split(separator: "\n").filter { !$0.hasPrefix(" ") }
         #expect(blocks.last?.hasPrefix("test  Test camera (smpte) (built-in test camera") == true)
         #expect(text.standardOutput.contains("    I420 any size up to 16384x16384 at 1-1000 fps"))
-        let json = Camctl.objects(try camctl("devices", "--json").standardOutput)
+        let json = Camctl.objects(try await camctl("devices", "--json").standardOutput)
         let test = try #require(json.last)
         #expect(test["id"] as? String == "test" && test["test_camera"] as? Bool == true)
         let formats = try #require(test["formats"] as? [[String: Any]])
@@ -72,32 +72,32 @@ struct LibraryCommandTests {
     @Test("booth --countdown 0 takes its shots and composes them in a grid or a strip", arguments: [
         ("2x2", 4, "1328x1008"), ("1x4", 4, "672x2000"), ("2x2", 3, "1328x1008"),
     ])
-    func booth(layout: String, shots: Int, size: String) throws {
+    func booth(layout: String, shots: Int, size: String) async throws {
         let camctl = try Camctl()
         let folder = try TemporaryFolder()
         let composed = folder.path("booth.jpg")
-        let result = try camctl("booth", "--device", "test:ball", "--resolution", "640x480", "--countdown", "0",
+        let result = try await camctl("booth", "--device", "test:ball", "--resolution", "640x480", "--countdown", "0",
                                 "--sink", "fakesink", "--shots", "\(shots)", "--layout", layout, "--output", composed, "--json")
         #expect(result.status == 0, "\(result.standardError)")
         let objects = Camctl.objects(result.standardOutput)
         #expect(objects.count == shots + 1)
         #expect(objects.last?["composed"] as? Bool == true)
         #expect(objects.last?["output"] as? String == composed)
-        #expect(try Camctl.exif(composed, "FileType", "ImageSize") == ["JPEG", size])
-        #expect(try camctl.photos().count == shots + 1, "the shots and the composed picture are in the library")
+        #expect(try await Camctl.exif(composed, "FileType", "ImageSize") == ["JPEG", size])
+        #expect(try await camctl.photos().count == shots + 1, "the shots and the composed picture are in the library")
     }
 
     @Test("Four processes capturing ten photos each into one library lose none")
-    func concurrentProcesses() throws {
+    func concurrentProcesses() async throws {
         let camctl = try Camctl()
         let runs = try (0..<4).map { _ in
             try camctl.start(["capture", "--device", "test:ball", "--resolution", "320x240", "--count", "10"])
         }
-        let results = runs.map { $0.finish() }
+        let results = await runs.asyncMap { await $0.finished() }
         for result in results { #expect(result.status == 0, "\(result.standardError)") }
         let printed = results.flatMap { $0.standardOutput.split(separator: "\n") }
         #expect(printed.count == 40 && Set(printed).count == 40)
-        let photos = try camctl.photos()
+        let photos = try await camctl.photos()
         #expect(photos.count == 40)
         #expect(Set(photos.compactMap { $0["path"] as? String }) == Set(printed.map(String.init)))
         let files = try FileManager.default.contentsOfDirectory(atPath: camctl.library.url.path).filter { $0.hasSuffix(".jpg") }
@@ -106,10 +106,10 @@ struct LibraryCommandTests {
 
     @Test("A library on a full disk fails with exit code 74 and leaves no partial file",
           .enabled(if: getuid() == 0, "mounting a small tmpfs needs root"))
-    func fullDisk() throws {
+    func fullDisk() async throws {
         let mount = try TemporaryMount(options: "size=256k")
         let camctl = try Camctl()
-        let result = try camctl("capture", "--device", "test:snow", "--resolution", "1920x1080", "--count", "5",
+        let result = try await camctl("capture", "--device", "test:snow", "--resolution", "1920x1080", "--count", "5",
                                 "--library", mount.path("library"))
         #expect(result.status == 74, "\(result.standardError)")
         #expect(result.standardError.split(separator: "\n").count == 1)
@@ -120,19 +120,19 @@ struct LibraryCommandTests {
         let thumbnails = try FileManager.default.contentsOfDirectory(atPath: mount.path("library/thumbnails"))
         #expect(!thumbnails.contains { $0.hasSuffix(".tmp") })
         // Every photo reported saved is whole and indexed.
-        let listed = Camctl.objects(try camctl("library", "list", "--json", "--library", mount.path("library")).standardOutput)
+        let listed = Camctl.objects(try await camctl("library", "list", "--json", "--library", mount.path("library")).standardOutput)
         #expect(listed.count == result.standardOutput.split(separator: "\n").count)
         for photo in listed {
-            #expect(try Camctl.exif(try #require(photo["path"] as? String), "FileType") == ["JPEG"])
+            #expect(try await Camctl.exif(try #require(photo["path"] as? String), "FileType") == ["JPEG"])
         }
     }
 
     @Test("A read-only library folder fails with exit code 77 before the camera starts",
           .enabled(if: getuid() == 0, "mounting a read-only tmpfs needs root"))
-    func readOnlyLibrary() throws {
+    func readOnlyLibrary() async throws {
         let mount = try TemporaryMount(options: "ro,size=64k")
         let camctl = try Camctl()
-        let result = try camctl("capture", "--device", "test", "--library", mount.path("library"))
+        let result = try await camctl("capture", "--device", "test", "--library", mount.path("library"))
         #expect(result.status == 77, "\(result.standardError)")
         #expect(result.standardError == "camctl: \(mount.path("library")) could not be written: Read-only file system; choose a folder you can write to\n")
     }

@@ -53,7 +53,7 @@ struct OtherSitesTests {
         let anonymous = try await served.json("/api/capture", ["-X", "POST"], withToken: false)
         #expect(anonymous.status == 401 && (anonymous.object["error"] as? String ?? "").contains("changing anything needs the access token"),
                 "\(anonymous)")
-        let page = try await ChildProcess.finished("curl", ["-s", "-D", "-", "-o", "/dev/null", served.base + "/"]).standardOutput
+        let page = try await ChildProcess.run("curl", ["-s", "-D", "-", "-o", "/dev/null", served.base + "/"]).standardOutput
         let cookie = try #require(page.split(separator: "\r\n").first { $0.lowercased().hasPrefix("set-cookie: camctl_token=") }, "\(page)")
         #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), "\(cookie)")
         let pair = try #require(cookie.dropFirst("set-cookie: ".count).split(separator: ";").first)
@@ -66,7 +66,7 @@ struct OtherSitesTests {
         let served = try await ServedCamera()
         defer { served.process.send(SIGTERM) }
         let instant = Date().timeIntervalSince1970 + 5
-        let gone = try await ChildProcess.finished("curl", ["-s", "--max-time", "1", "-X", "POST", "-H", ServedCamera.json,
+        let gone = try await ChildProcess.run("curl", ["-s", "--max-time", "1", "-X", "POST", "-H", ServedCamera.json,
                                                             "-H", "Authorization: Bearer \(served.token)",
                                                             "-d", #"{"action": "capture", "at": \#(instant)}"#, served.base + "/api/actions"])
         #expect(gone.status == 28, "curl gave up waiting: \(gone.status)")
@@ -88,7 +88,7 @@ struct OtherSitesTests {
         #expect(stopped.status == 0, "\(stopped.standardError)")
         #expect(!stopped.standardError.contains("did not stop"), "\(stopped.standardError)")
         _ = await waiting.finished(timeout: 120)
-        #expect(try await served.camctl.photosAwaited().isEmpty)
+        #expect(try await served.camctl.photos().isEmpty)
     }
 
     @Test("The rest of 127.0.0.0/8 is not loopback: a token is needed there; any name reaches it, but no other site's page acts")
@@ -97,7 +97,7 @@ struct OtherSitesTests {
         defer { served.process.send(SIGTERM) }
         let base = "http://127.0.0.2:\(served.port)"
         func curl(_ options: [String], _ path: String) async throws -> Int {
-            let result = try await ChildProcess.finished("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "20"] + options + [base + path])
+            let result = try await ChildProcess.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "20"] + options + [base + path])
             return Int(result.standardOutput) ?? 0
         }
         #expect(try await curl([], "/api/status") == 401)

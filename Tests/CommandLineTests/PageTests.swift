@@ -15,7 +15,7 @@ struct PageTests {
         let served = try await ServedCamera()
         defer { served.process.send(SIGTERM) }
         let folder = try TemporaryFolder()
-        let run = try await ChildProcess.finished("/usr/bin/python3", [Self.script, served.base, folder.path("qr.png")])
+        let run = try await ChildProcess.run("/usr/bin/python3", [Self.script, served.base, folder.path("qr.png")])
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any],
                                 "\(run.standardOutput) \(run.standardError.suffix(2000))")
         #expect(seen["live_changes"] as? Bool == true, "the live picture changes between two screenshots")

@@ -2,27 +2,27 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Cameras shared through PipeWire", .timeLimit(.minutes(5)), .aside,
+@Suite("Cameras shared through PipeWire", .startsPrograms,
        .enabled(if: PipeWireCamera.isAvailable, "needs pipewire, wireplumber and gstreamer1.0-pipewire"))
 struct PipeWireCameraTests {
     @Test("A PipeWire camera is found by name and read through pipewiresrc")
-    func captureFromPipeWire() throws {
+    func captureFromPipeWire() async throws {
         let folder = try TemporaryFolder()
         let output = folder.path("photo.jpg")
         let camctl = ChildProcess.buildFolder.appendingPathComponent("camctl").path
-        let result = try PipeWireCamera.run(camctl, ["capture", "--device", "pipewire test", "--resolution", "640x480",
+        let result = try await PipeWireCamera.run(camctl, ["capture", "--device", "pipewire test", "--resolution", "640x480",
                                                      "--output", output, "--print-pipeline"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardError.contains("pipewiresrc target-object="), "the camera is read through PipeWire")
-        let exif = try ChildProcess.run("exiftool", ["-s3", "-ImageSize", "-Model", output])
+        let exif = try await ChildProcess.run("exiftool", ["-s3", "-ImageSize", "-Model", output])
         #expect(exif.standardOutput == "640x480\n\(PipeWireCamera.name)\n")
     }
 
     @Test("A PipeWire camera, whose frames come undated, records a movie of the asked length with every frame dated")
-    func recordFromPipeWire() throws {
+    func recordFromPipeWire() async throws {
         let folder = try TemporaryFolder()
         let camctl = ChildProcess.buildFolder.appendingPathComponent("camctl").path
-        let result = try PipeWireCamera.run(camctl, ["record", "--device", "pipewire test", "--resolution", "640x480", "--duration", "2",
+        let result = try await PipeWireCamera.run(camctl, ["record", "--device", "pipewire test", "--resolution", "640x480", "--duration", "2",
                                                      "--library", folder.path("library"), "--json"])
         #expect(result.status == 0, "\(result.standardError)")
         let movie = try #require(Camctl.objects(result.standardOutput).first { $0["kind"] as? String == "movie" }, "\(result.standardOutput)")
@@ -31,7 +31,7 @@ struct PipeWireCameraTests {
         // frame it took is in the file, dated in order from the first, and that none begins at or
         // after 2 s (the frame that reaches the length ends the movie and is not taken).
         #expect(movie["ended"] as? String == "duration", "\(movie)")
-        let times = try RecordCommandTests.frameTimes(try #require(movie["path"] as? String))
+        let times = try await RecordCommandTests.frameTimes(try #require(movie["path"] as? String))
         #expect(times.count == movie["frames"] as? Int, "\(times.count) frames in the file, \(movie["frames"] ?? 0) recorded")
         // Strictly in order: frames that arrive together (a busy machine hands on a backlog) are
         // still a tick of the movie's clock apart in the file.
@@ -40,19 +40,19 @@ struct PipeWireCameraTests {
     }
 
     @Test("A PipeWire microphone is listed and recorded: its tone as AAC beside the frames, the length of the movie; the default size fits the camera")
-    func recordPipeWireMicrophone() throws {
+    func recordPipeWireMicrophone() async throws {
         let folder = try TemporaryFolder()
         let camctl = ChildProcess.buildFolder.appendingPathComponent("camctl").path
-        let listed = try PipeWireCamera.run(camctl, ["devices", "--microphones"], microphone: true)
+        let listed = try await PipeWireCamera.run(camctl, ["devices", "--microphones"], microphone: true)
         #expect(listed.standardOutput.contains(PipeWireCamera.microphoneName), "\(listed.standardOutput)")
         // No --resolution: the default preset (1080p30) takes this 640x480 camera's best.
-        let result = try PipeWireCamera.run(camctl, ["record", "--device", "pipewire test", "--audio", PipeWireCamera.microphoneName,
+        let result = try await PipeWireCamera.run(camctl, ["record", "--device", "pipewire test", "--audio", PipeWireCamera.microphoneName,
                                                      "--duration", "3", "--library", folder.path("library"), "--json"], microphone: true)
         #expect(result.status == 0, "\(result.standardError)")
         let movie = try #require(Camctl.objects(result.standardOutput).first { $0["kind"] as? String == "movie" }, "\(result.standardOutput)")
         #expect(movie["audio_codec"] as? String == "aac" && movie["width"] as? Int == 640 && movie["height"] as? Int == 480, "\(movie)")
         let path = try #require(movie["path"] as? String)
-        let streams = try ChildProcess.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,codec_name,sample_rate,duration",
+        let streams = try await ChildProcess.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,codec_name,sample_rate,duration",
                                                        "-of", "csv=p=0", path])
         let audio = try #require(streams.standardOutput.split(separator: "\n").first { $0.contains("audio") }, "\(streams.standardOutput)")
         let fields = audio.split(separator: ",")
@@ -61,26 +61,26 @@ struct PipeWireCameraTests {
         let seconds = Double(fields.last ?? "") ?? 0
         #expect(abs(seconds - (movie["duration"] as? Double ?? 0)) < 0.1, "\(audio) against \(movie["duration"] ?? 0)")
         // It is the tone, not silence: ffmpeg's mean volume of a 440 Hz sine at full scale is about -3 dB.
-        let volume = try ChildProcess.run("ffmpeg", ["-i", path, "-map", "0:a", "-af", "volumedetect", "-f", "null", "-"])
+        let volume = try await ChildProcess.run("ffmpeg", ["-i", path, "-map", "0:a", "-af", "volumedetect", "-f", "null", "-"])
         let mean = volume.standardError.split(separator: "\n").first { $0.contains("mean_volume") }
         let decibels = mean.flatMap { Double($0.split(separator: " ").dropLast().last ?? "") } ?? -91
         #expect(decibels > -40, "\(mean ?? "no mean volume")")
     }
 
     @Test("--device front picks the camera that reports itself in front; back, which none reports, says so and lists them")
-    func frontAndBack() throws {
+    func frontAndBack() async throws {
         let folder = try TemporaryFolder()
         let output = folder.path("front.jpg")
         let camctl = ChildProcess.buildFolder.appendingPathComponent("camctl").path
-        let front = try PipeWireCamera.run(camctl, ["capture", "--device", "front", "--resolution", "640x480", "--no-library",
+        let front = try await PipeWireCamera.run(camctl, ["capture", "--device", "front", "--resolution", "640x480", "--no-library",
                                                     "--output", output], location: "front")
         #expect(front.status == 0, "\(front.standardError)")
-        #expect(try ChildProcess.run("exiftool", ["-s3", "-Model", output]).standardOutput == "\(PipeWireCamera.name)\n")
-        let back = try PipeWireCamera.run(camctl, ["capture", "--device", "back", "--no-library", "--output", output], location: "front")
+        #expect(try await ChildProcess.run("exiftool", ["-s3", "-Model", output]).standardOutput == "\(PipeWireCamera.name)\n")
+        let back = try await PipeWireCamera.run(camctl, ["capture", "--device", "back", "--no-library", "--output", output], location: "front")
         #expect(back.status == 69, "\(back.standardError)")
         #expect(back.standardError.contains("no camera reports its position as back"), "\(back.standardError)")
         #expect(back.standardError.contains("\(PipeWireCamera.name)") && back.standardError.contains(", front"), "\(back.standardError)")
-        let devices = try PipeWireCamera.run(camctl, ["devices"], location: "front")
+        let devices = try await PipeWireCamera.run(camctl, ["devices"], location: "front")
         #expect(devices.standardOutput.contains("front"), "\(devices.standardOutput)")
     }
 }

@@ -3,11 +3,11 @@ import Glibc
 import TestSupport
 import Testing
 
-@Suite("camctl preview", .timeLimit(.minutes(5)), .aside)
+@Suite("camctl preview", .startsPrograms)
 struct PreviewCommandTests {
     @Test("ximagesink on Xvfb shows the test pattern: a screenshot has its colours, not a black screen")
     func previewOnXvfb() async throws {
-        let display = try VirtualDisplay()
+        let display = try await VirtualDisplay()
         let camctl = try Camctl()
         let preview = try camctl.start(["preview", "--device", "test", "--resolution", "640x480", "--sink", "ximagesink",
                                         "--duration", "600"], environment: ["DISPLAY": display.name])
@@ -25,7 +25,7 @@ struct PreviewCommandTests {
         }
         var seen = (yellow: 0, cyan: 0, magenta: 0)
         let shown = await until {
-            seen = bars((try? display.screenshot()) ?? [])
+            seen = bars((try? await display.screenshot()) ?? [])
             return [seen.yellow, seen.cyan, seen.magenta].allSatisfy { $0 > 640 / 7 * 300 }
         }
         #expect(shown, "yellow, cyan and magenta bars on the screen: \(seen)")
@@ -40,11 +40,11 @@ struct PreviewCommandTests {
         ("nosuchsink", false, 64, "there is no video sink called \"nosuchsink\"; use autovideosink, ximagesink, xvimagesink, kmssink or fakesink"),
         ("ximagsink", false, 64, "there is no video sink called \"ximagsink\"; did you mean ximagesink? or use autovideosink"),
     ])
-    func unusableSinks(sink: String, withDisplay: Bool, status: Int32, message: String) throws {
-        let display = withDisplay ? try VirtualDisplay() : nil
+    func unusableSinks(sink: String, withDisplay: Bool, status: Int32, message: String) async throws {
+        let display = withDisplay ? try await VirtualDisplay() : nil
         let camctl = try Camctl()
         let environment = display.map { ["DISPLAY": $0.name] } ?? ["DISPLAY": ""]
-        let result = try camctl.run(["preview", "--device", "test", "--sink", sink, "--duration", "1"], environment: environment)
+        let result = try await camctl.run(["preview", "--device", "test", "--sink", sink, "--duration", "1"], environment: environment)
         #expect(result.status == status, "\(result.standardError)")
         #expect(result.standardError.contains(message), "\(result.standardError)")
         #expect(result.standardError.split(separator: "\n").count == 1)
@@ -63,7 +63,7 @@ struct PreviewCommandTests {
         #expect(result.status == 0, "\(result.standardError)")
         let photos = Camctl.objects(result.standardOutput).filter { $0["path"] != nil }
         #expect(photos.count == 1)
-        #expect(try await camctl.photosAwaited().count == 1)
+        #expect(try await camctl.photos().count == 1)
     }
 
     @Test("Ctrl-C (SIGINT) stops a multi-shot capture cleanly with exit code 130, keeping whole photos")
@@ -78,17 +78,17 @@ struct PreviewCommandTests {
         #expect(result.standardError == "camctl: interrupted; the photos taken so far are saved\n")
         let saved = result.standardOutput.split(separator: "\n")
         #expect(saved.count >= 1 && saved.count < 100)
-        #expect(try await camctl.photosAwaited().count == saved.count)
+        #expect(try await camctl.photos().count == saved.count)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: camctl.library.url.path).filter { $0.hasSuffix(".tmp") }
         #expect(leftovers.isEmpty)
     }
 
     @Test("A PipeWire camera unplugged during the preview is waited for and resumed",
           .enabled(if: PipeWireCamera.isAvailable, "needs pipewire, wireplumber and gstreamer1.0-pipewire"))
-    func hotPlug() throws {
+    func hotPlug() async throws {
         let camctl = ChildProcess.buildFolder.appendingPathComponent("camctl").path
         // The node goes away without a word to pipewiresrc: the session notices the silence.
-        let result = try PipeWireCamera.run(camctl, ["preview", "--device", "pipewire test", "--resolution", "640x480",
+        let result = try await PipeWireCamera.run(camctl, ["preview", "--device", "pipewire test", "--resolution", "640x480",
                                                      "--sink", "fakesink", "--duration", "10", "--json", "--no-library",
                                                      "--output", "/tmp/unused-%d.jpg"],
                                             unplugAfter: 1.5, replugAfter: 1.5)
@@ -108,12 +108,12 @@ struct PreviewCommandTests {
         #expect(result.status == 0, "\(result.standardOutput) \(result.standardError)")
         #expect(result.standardOutput.contains("preview paused") && result.standardOutput.contains("preview resumed"),
                 "\(result.standardOutput)")
-        #expect(try await camctl.photosAwaited().count == 1)
+        #expect(try await camctl.photos().count == 1)
     }
 
     @Test("A countdown is drawn large on the preview")
     func countdownOnPreview() async throws {
-        let display = try VirtualDisplay()
+        let display = try await VirtualDisplay()
         let camctl = try Camctl()
         let capture = try camctl.start(["capture", "--device", "test:black", "--resolution", "640x480", "--sink", "ximagesink",
                                         "--countdown", "600"], environment: ["DISPLAY": display.name])
@@ -121,7 +121,7 @@ struct PreviewCommandTests {
         // shutter (SIGUSR1) ends the countdown.
         var white = 0
         let drawn = await until {
-            let pixels = (try? display.screenshot()) ?? []
+            let pixels = (try? await display.screenshot()) ?? []
             white = stride(from: 0, to: max(0, pixels.count - 2), by: 3).reduce(0) { count, index in
                 pixels[index] > 200 && pixels[index + 1] > 200 && pixels[index + 2] > 200 ? count + 1 : count
             }
@@ -131,22 +131,25 @@ struct PreviewCommandTests {
         capture.send(SIGUSR1)
         let result = await capture.finished(timeout: 60)
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(try await camctl.photosAwaited().count == 1)
+        #expect(try await camctl.photos().count == 1)
     }
 
     @Test("--wait-for-device waits for a camera that is not there yet")
-    func waitForDevice() throws {
+    func waitForDevice() async throws {
         let camctl = try Camctl()
         let folder = try TemporaryFolder()
         let picture = folder.path("later.png")
-        let capture = try camctl.start(["capture", "--device", "file:\(picture)", "--resolution", "320x240", "--wait-for-device"])
-        Thread.sleep(forTimeInterval: 1.5)
+        // In a terminal, which shows that it waits; the camera comes once it does.
+        let binary = ChildProcess.buildFolder.appendingPathComponent("camctl").path
+        let capture = try ChildProcess.Running("/usr/bin/script", ["-qfec", "\(binary) capture --device file:\(picture) --resolution 320x240 --wait-for-device",
+                                                                   "/dev/null"], environment: ["CAMCTL_LIBRARY": camctl.library.url.path])
+        #expect(await capture.output(containing: "to be connected"), "\(capture.outputSoFar)")
         // Made beside it and moved into place: it comes whole, as a camera does.
-        try Camctl.testPicture(folder.path("making.png"), width: 320, height: 240, pattern: "smpte")
+        try await Camctl.testPicture(folder.path("making.png"), width: 320, height: 240, pattern: "smpte")
         #expect(rename(folder.path("making.png"), picture) == 0)
-        let result = capture.finish(timeout: 30)
+        let result = await capture.finished(timeout: 30)
         #expect(result.status == 0, "\(result.standardError)")
-        let listed = try camctl("library", "list", "--json")
+        let listed = try await camctl("library", "list", "--json")
         #expect(Camctl.objects(listed.standardOutput).count == 1, "\(result.standardOutput) \(result.standardError) listed: \(listed.standardOutput) \(listed.standardError)")
     }
 }

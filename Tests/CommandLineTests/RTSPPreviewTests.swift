@@ -29,8 +29,8 @@ struct RTSPPreviewTests {
         let url = "rtsp://127.0.0.1:\(port)/preview"
         #expect(try await Self.encoded(served) == 0, "nothing is encoded before anyone watches")
 
-        async let discovered = ChildProcess.finished("gst-discoverer-1.0", ["-t", "20", url])
-        async let probed = ChildProcess.finished("ffprobe", ["-v", "error", "-rw_timeout", "20000000", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", url])
+        async let discovered = ChildProcess.run("gst-discoverer-1.0", ["-t", "20", url])
+        async let probed = ChildProcess.run("ffprobe", ["-v", "error", "-rw_timeout", "20000000", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", url])
         let (discoverer, ffprobe) = try await (discovered, probed)
         #expect(discoverer.standardOutput.contains("H.264") && discoverer.standardOutput.contains("Width: 640")
                 && discoverer.standardOutput.contains("Height: 480"), "\(discoverer.standardOutput)")
@@ -39,8 +39,8 @@ struct RTSPPreviewTests {
         // Two viewers decoding three seconds each, together, share one encode: at most one per
         // frame the camera made meanwhile (give or take the few on their way when counted).
         let before = try await Self.status(served)
-        async let first = ChildProcess.finished("ffmpeg", ["-v", "error", "-i", url, "-t", "3", "-f", "null", "-"])
-        async let second = ChildProcess.finished("ffmpeg", ["-v", "error", "-rtsp_transport", "tcp", "-i", url, "-t", "3", "-f", "null", "-"])
+        async let first = ChildProcess.run("ffmpeg", ["-v", "error", "-i", url, "-t", "3", "-f", "null", "-"])
+        async let second = ChildProcess.run("ffmpeg", ["-v", "error", "-rtsp_transport", "tcp", "-i", url, "-t", "3", "-f", "null", "-"])
         let (one, two) = try await (first, second)
         #expect(one.status == 0 && two.status == 0, "\(one.standardError) \(two.standardError)")
         let after = try await Self.status(served)
@@ -61,9 +61,9 @@ struct RTSPPreviewTests {
         let (served, port) = try await Self.served(listen: "0.0.0.0")
         defer { served.process.send(SIGTERM) }
         let token = try String(contentsOfFile: served.camctl.library.path("serve-token"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        let refused = try await ChildProcess.finished("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", "rtsp://127.0.0.1:\(port)/preview"])
+        let refused = try await ChildProcess.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", "rtsp://127.0.0.1:\(port)/preview"])
         #expect(refused.status != 0 && refused.standardError.contains("401"), "\(refused.standardError)")
-        let allowed = try await ChildProcess.finished("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", "rtsp://camctl:\(token)@127.0.0.1:\(port)/preview"])
+        let allowed = try await ChildProcess.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", "rtsp://camctl:\(token)@127.0.0.1:\(port)/preview"])
         #expect(allowed.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "h264", "\(allowed.standardError)")
     }
 
@@ -72,7 +72,7 @@ struct RTSPPreviewTests {
         let served = try await ServedCamera()
         defer { served.process.send(SIGTERM) }
         let camctl = try Camctl()
-        let result = try await ChildProcess.finished(ChildProcess.buildFolder.appendingPathComponent("camctl").path,
+        let result = try await ChildProcess.run(ChildProcess.buildFolder.appendingPathComponent("camctl").path,
                                                      ["serve", "--device", "test", "--listen", "127.0.0.1:0", "--rtsp", "\(served.port)"],
                                                      environment: ["CAMCTL_LIBRARY": camctl.library.url.path])
         #expect(result.status == 69)
@@ -88,7 +88,7 @@ struct RTSPPreviewTests {
             try FileManager.default.createSymbolicLink(atPath: plugins.path(name), withDestinationPath: system + "/" + name)
         }
         let camctl = try Camctl()
-        let result = try await ChildProcess.finished(ChildProcess.buildFolder.appendingPathComponent("camctl").path,
+        let result = try await ChildProcess.run(ChildProcess.buildFolder.appendingPathComponent("camctl").path,
                                                      ["serve", "--device", "test", "--listen", "127.0.0.1:0", "--rtsp", "0"],
                                                      environment: ["CAMCTL_LIBRARY": camctl.library.url.path, "GST_PLUGIN_SYSTEM_PATH_1_0": plugins.url.path,
                                                                    "GST_REGISTRY": plugins.path("registry.bin")])

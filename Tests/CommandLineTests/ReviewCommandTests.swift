@@ -15,10 +15,10 @@ func shownPlace(width: Int, height: Int) -> (x: Int, y: Int, width: Int, height:
 /// The mean absolute difference, per colour sample, between a JPEG scaled to `place`'s size and the
 /// screen (1280 pixels wide, RGB) there, over the rows `rows` of the picture.
 func difference(ofPicture path: String, onScreen screen: [UInt8], at place: (x: Int, y: Int, width: Int, height: Int),
-                        rows: Range<Int>) throws -> Double {
+                        rows: Range<Int>) async throws -> Double {
     let folder = try TemporaryFolder()
     let scaled = folder.path("scaled.rgb")
-    let made = try ChildProcess.run("gst-launch-1.0", ["-q", "filesrc", "location=\(path)", "!", "jpegdec", "!", "videoscale", "!",
+    let made = try await ChildProcess.run("gst-launch-1.0", ["-q", "filesrc", "location=\(path)", "!", "jpegdec", "!", "videoscale", "!",
                                                        "videoconvert", "!", "video/x-raw,format=RGB,width=\(place.width),height=\(place.height)",
                                                        "!", "filesink", "location=\(scaled)"])
     guard made.status == 0 else { throw ChildProcess.Failure(message: made.standardError) }
@@ -35,19 +35,17 @@ func difference(ofPicture path: String, onScreen screen: [UInt8], at place: (x: 
     return Double(total) / Double(count)
 }
 
-/// Screenshots a second apart while a review waits: on a busy machine the picture may come late.
-func screenshots(of display: VirtualDisplay, count: Int = 4) throws -> [[UInt8]] {
-    try (0..<count).map { _ in
-        Thread.sleep(forTimeInterval: 1)
-        return try display.screenshot()
-    }
+/// Screenshots one after another, taken once camctl has said what it shows: the first may come
+/// before the display has drawn the picture it was given, the later ones after.
+func screenshots(of display: VirtualDisplay, count: Int = 4) async throws -> [[UInt8]] {
+    try await (0..<count).asyncMap { _ in try await display.screenshot() }
 }
 
 /// The names of the files in a library folder and its thumbnails, and its rows.
-private func contents(of camctl: Camctl) throws -> (files: [String], rows: [String]) {
+private func contents(of camctl: Camctl) async throws -> (files: [String], rows: [String]) {
     let files = try FileManager.default.subpathsOfDirectory(atPath: camctl.library.url.path)
         .filter { !$0.hasPrefix("library.sqlite") }.sorted()
-    return (files, try camctl("library", "list").standardOutput.split(separator: "\n").map(String.init))
+    return (files, try await camctl("library", "list").standardOutput.split(separator: "\n").map(String.init))
 }
 
 /// The bound on the mean difference (per colour sample, 0–255) between a picture shown on the
@@ -57,49 +55,49 @@ private func contents(of camctl: Camctl) throws -> (files: [String], rows: [Stri
 /// bars; the same picture 5 pixels off leaves about 15, 40 pixels off about 35.
 let reviewedPictureBound = 12.0
 
-@Suite("Review before save", .timeLimit(.minutes(5)), .aside)
+@Suite("Review before save", .startsPrograms)
 struct ReviewCommandTests {
     @Test("capture --review shows the photo as it will be saved; the line keep saves it")
-    func reviewShowsThePhoto() throws {
-        let display = try VirtualDisplay()
+    func reviewShowsThePhoto() async throws {
+        let display = try await VirtualDisplay()
         let camctl = try Camctl()
         let capture = try camctl.start(["capture", "--device", "test", "--resolution", "640x480@30", "--review", "--sink", "ximagesink",
                                         "--json"], environment: ["DISPLAY": display.name], writingInput: true)
-        #expect(capture.waitForOutput(containing: "\"reviewing\""))
-        let screens = try screenshots(of: display)
+        #expect(await capture.output(containing: "\"reviewing\""))
+        let screens = try await screenshots(of: display)
         capture.write("keep\n")
-        let result = capture.finish()
+        let result = await capture.finished()
         #expect(result.status == 0, "\(result.standardError)")
         let saved = Camctl.objects(result.standardOutput).compactMap { $0["path"] as? String }
         #expect(saved.count == 1)
-        #expect(try camctl.photos().count == 1)
+        #expect(try await camctl.photos().count == 1)
         let path = try #require(saved.first)
         let place = shownPlace(width: 640, height: 480)
         // The hint is drawn over the picture's foot: its top two thirds are compared.
-        let differences = try screens.map { try difference(ofPicture: path, onScreen: $0, at: place, rows: 0..<(place.height * 2 / 3)) }
+        let differences = try await screens.asyncMap { try await difference(ofPicture: path, onScreen: $0, at: place, rows: 0..<(place.height * 2 / 3)) }
         let (shown, screen) = try #require(zip(differences, screens).min { $0.0 < $1.0 })
         #expect(shown < reviewedPictureBound, "mean differences \(differences)")
-        let shifted = try difference(ofPicture: path, onScreen: screen, at: (place.x + 40, place.y, place.width - 40, place.height),
+        let shifted = try await difference(ofPicture: path, onScreen: screen, at: (place.x + 40, place.y, place.width - 40, place.height),
                                      rows: 0..<(place.height * 2 / 3))
         #expect(shifted > reviewedPictureBound * 2, "the comparison tells a misplaced picture: \(shifted)")
     }
 
     @Test("A discarded photo leaves the library's files and rows as they were, and runs no hook")
-    func discardLeavesNothing() throws {
+    func discardLeavesNothing() async throws {
         let camctl = try Camctl()
-        #expect(try camctl("capture", "--device", "test", "--resolution", "320x240").status == 0)
-        let before = try contents(of: camctl)
+        #expect(try await camctl("capture", "--device", "test", "--resolution", "320x240").status == 0)
+        let before = try await contents(of: camctl)
         let folder = try TemporaryFolder()
         let marker = folder.path("hook-ran")
         let capture = try camctl.start(["capture", "--device", "test", "--resolution", "320x240", "--review", "--sink", "fakesink",
                                         "--json", "--exec", "touch \(marker)"], writingInput: true)
-        #expect(capture.waitForOutput(containing: "\"reviewing\""))
+        #expect(await capture.output(containing: "\"reviewing\""))
         capture.write("discard\n")
-        let result = capture.finish()
+        let result = await capture.finished()
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardError == "camctl: the photo was discarded; nothing of it was saved\n")
         #expect(Camctl.objects(result.standardOutput).contains { $0["event"] as? String == "discarded" && $0["count"] as? Int == 1 })
-        let after = try contents(of: camctl)
+        let after = try await contents(of: camctl)
         #expect(after.files == before.files && after.rows == before.rows)
         #expect(!FileManager.default.fileExists(atPath: marker))
         let temporary = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
@@ -108,14 +106,14 @@ struct ReviewCommandTests {
     }
 
     @Test("A review nobody answers keeps the photo after --review-timeout seconds")
-    func timeoutKeeps() throws {
+    func timeoutKeeps() async throws {
         let camctl = try Camctl()
         let started = Date()
-        let result = try camctl.run(["capture", "--device", "test", "--resolution", "320x240", "--review", "--sink", "fakesink",
+        let result = try await camctl.run(["capture", "--device", "test", "--resolution", "320x240", "--review", "--sink", "fakesink",
                                      "--review-timeout", "1.5"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(Date().timeIntervalSince(started) >= 1.5)
-        #expect(try camctl.photos().count == 1)
+        #expect(try await camctl.photos().count == 1)
     }
 
     @Test("Keys in a terminal decide: x and Delete discard, k keeps",
@@ -128,11 +126,11 @@ struct ReviewCommandTests {
                                                  keys: [(prompt, 0, "x"), (prompt, 0, "\u{1B}[3~"), (prompt, 0, "k")])
         #expect(result.status == 0, "\(result.standardOutput) \(result.standardError)")
         #expect(result.standardOutput.components(separatedBy: "the photo was discarded").count == 3, "\(result.standardOutput)")
-        #expect(try await camctl.photosAwaited().count == 1)
+        #expect(try await camctl.photos().count == 1)
     }
 
     @Test("A description file's review word: the photos since the last review are kept or discarded together")
-    func reviewWord() throws {
+    func reviewWord() async throws {
         let camctl = try Camctl()
         let folder = try TemporaryFolder()
         let file = folder.path("review.camctl")
@@ -146,32 +144,32 @@ struct ReviewCommandTests {
             review timeout 1
             """.write(toFile: file, atomically: true, encoding: .utf8)
         let run = try camctl.start(["run", file, "--json"], writingInput: true)
-        #expect(run.waitForOutput(containing: "\"reviewing\""))
+        #expect(await run.output(containing: "\"reviewing\""))
         run.write("discard\n")
-        let result = run.finish()
+        let result = await run.finished()
         #expect(result.status == 0, "\(result.standardError)")
         #expect(Camctl.objects(result.standardOutput).contains { $0["event"] as? String == "discarded" && $0["count"] as? Int == 2 })
-        #expect(try camctl.photos().count == 1, "the burst discarded, the last photo kept when its review timed out")
+        #expect(try await camctl.photos().count == 1, "the burst discarded, the last photo kept when its review timed out")
     }
 
     @Test("booth --review shows the strip; keeping saves the shots and the strip together")
-    func boothReview() throws {
-        let display = try VirtualDisplay()
+    func boothReview() async throws {
+        let display = try await VirtualDisplay()
         let camctl = try Camctl()
         let booth = try camctl.start(["booth", "--device", "test", "--resolution", "640x480@30", "--shots", "2", "--layout", "1x4",
                                       "--countdown", "0.5", "--show-shots", "0", "--review", "--sink", "ximagesink", "--json"],
                                      environment: ["DISPLAY": display.name], writingInput: true)
-        #expect(booth.waitForOutput(containing: "\"reviewing\""))
-        #expect(try camctl.photos().isEmpty, "nothing is saved before the review")
-        let strips = try screenshots(of: display)
+        #expect(await booth.output(containing: "\"reviewing\""))
+        #expect(try await camctl.photos().isEmpty, "nothing is saved before the review")
+        let strips = try await screenshots(of: display)
         booth.write("keep\n")
-        let result = booth.finish()
+        let result = await booth.finished()
         #expect(result.status == 0, "\(result.standardError)")
         let objects = Camctl.objects(result.standardOutput)
         let composed = try #require(objects.last?["path"] as? String)
         #expect(objects.filter { $0["path"] != nil }.count == 3, "two shots and the strip, kept together")
         let place = shownPlace(width: 672, height: 1008)
-        let shown = try strips.map { try difference(ofPicture: composed, onScreen: $0, at: place, rows: 0..<(place.height / 2)) }
+        let shown = try await strips.asyncMap { try await difference(ofPicture: composed, onScreen: $0, at: place, rows: 0..<(place.height / 2)) }
         #expect(try #require(shown.min()) < reviewedPictureBound, "the strip under review: \(shown)")
     }
 }

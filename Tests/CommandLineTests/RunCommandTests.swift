@@ -3,7 +3,7 @@ import Glibc
 import TestSupport
 import Testing
 
-@Suite("camctl run: description files", .timeLimit(.minutes(5)), .aside)
+@Suite("camctl run: description files", .startsPrograms)
 struct RunCommandTests {
     /// The repository's pipelines/ folder.
     static let pipelines: URL = {
@@ -27,24 +27,24 @@ struct RunCommandTests {
     ]
 
     @Test("Every file in pipelines/ runs to completion on the test camera, its photos in the library", arguments: shipped)
-    func shippedFiles(name: String, settings: [String], photos: Int) throws {
+    func shippedFiles(name: String, settings: [String], photos: Int) async throws {
         let camctl = try Camctl()
         let output = try TemporaryFolder()
-        let result = try camctl.run(["run", Self.pipelines.appendingPathComponent(name).path, "--device", "test", "--json"]
+        let result = try await camctl.run(["run", Self.pipelines.appendingPathComponent(name).path, "--device", "test", "--json"]
             + settings.flatMap { ["--set", $0] }, environment: [:], in: output.url)
         #expect(result.status == 0, "\(result.standardError)")
         let saved = Camctl.objects(result.standardOutput).filter { $0["path"] != nil && $0["event"] == nil }
         #expect(saved.count == photos, "\(result.standardOutput)")
-        #expect(try camctl.photos().count == photos)
+        #expect(try await camctl.photos().count == photos)
     }
 
     @Test("A burst of 3000 runs in the memory of a burst of 10 and its memory budget")
-    func burstMemoryIsFlat() throws {
+    func burstMemoryIsFlat() async throws {
         let folder = try TemporaryFolder()
-        func peakKilobytes(photos: Int) throws -> (kilobytes: Int, saved: Int, skipped: Int) {
+        func peakKilobytes(photos: Int) async throws -> (kilobytes: Int, saved: Int, skipped: Int) {
             let file = try folder.file("burst\(photos).camctl", holding: "camera test\nresolution 320x240@240\nburst \(photos)\n")
             let camctl = ChildProcess.buildFolder.appendingPathComponent("camctl").path
-            let result = try ChildProcess.run("/usr/bin/time", ["-f", "peak %M", camctl, "run", file, "--json", "--burst-memory", "16",
+            let result = try await ChildProcess.run("/usr/bin/time", ["-f", "peak %M", camctl, "run", file, "--json", "--burst-memory", "16",
                                                                 "--library", folder.path("library\(photos)")])
             #expect(result.status == 0, "\(result.standardError.suffix(500))")
             let objects = Camctl.objects(result.standardOutput)
@@ -52,7 +52,7 @@ struct RunCommandTests {
             let peak = result.standardError.firstMatch(of: /peak ([0-9]+)/).flatMap { Int($0.1) } ?? 0
             return (peak, objects.filter { $0["path"] != nil }.count, skipped.count)
         }
-        let small = try peakKilobytes(photos: 10), large = try peakKilobytes(photos: 3000)
+        let small = try await peakKilobytes(photos: 10), large = try await peakKilobytes(photos: 3000)
         #expect(small.saved == 10 && large.saved == 3000)
         // A busy machine lets the camera outrun the encoder, and the burst fills its 16 MiB, counted
         // in raw frame bytes: the buffers' and photos' own overhead comes on top (18 MiB of growth
@@ -64,11 +64,11 @@ struct RunCommandTests {
     }
 
     @Test("A burst whose camera outruns the encoder past --burst-memory lets frames pass and names them")
-    func burstLetsFramesPass() throws {
+    func burstLetsFramesPass() async throws {
         let camctl = try Camctl()
         let folder = try TemporaryFolder()
         try "camera test\nresolution 1920x1080@240\nburst 40\n".write(toFile: folder.path("burst.camctl"), atomically: true, encoding: .utf8)
-        let result = try camctl.run(["run", folder.path("burst.camctl"), "--json", "--burst-memory", "16"])
+        let result = try await camctl.run(["run", folder.path("burst.camctl"), "--json", "--burst-memory", "16"])
         #expect(result.status == 0, "\(result.standardError)")
         let objects = Camctl.objects(result.standardOutput)
         #expect(objects.filter { $0["path"] != nil }.count == 40)
@@ -77,9 +77,9 @@ struct RunCommandTests {
     }
 
     @Test("The raw-source file runs from its own gst-launch source")
-    func rawSource() throws {
+    func rawSource() async throws {
         let camctl = try Camctl()
-        let result = try camctl.run(["run", Self.pipelines.appendingPathComponent("raw-source.camctl").path,
+        let result = try await camctl.run(["run", Self.pipelines.appendingPathComponent("raw-source.camctl").path,
                                      "--set", "sink=fakesink", "--set", "count=1", "--json"])
         #expect(result.status == 0, "\(result.standardError)")
         let photo = try #require(Camctl.objects(result.standardOutput).first { $0["path"] != nil })
@@ -87,28 +87,28 @@ struct RunCommandTests {
     }
 
     @Test("Image words change the running camera's picture: each photo has the look and framing set before it")
-    func looksChangeLive() throws {
+    func looksChangeLive() async throws {
         let camctl = try Camctl()
-        let result = try camctl.run(["run", Self.pipelines.appendingPathComponent("looks.camctl").path, "--device", "test",
+        let result = try await camctl.run(["run", Self.pipelines.appendingPathComponent("looks.camctl").path, "--device", "test",
                                      "--set", "sink=fakesink", "--set", "delay=0", "--json"])
         #expect(result.status == 0, "\(result.standardError)")
         let paths = Camctl.objects(result.standardOutput).compactMap { $0["path"] as? String }
         try #require(paths.count == 4)
         // aspect 3:2 of 1280x720 is 1080x720 for every photo; the second is sepia (red over green over blue).
-        for path in paths { #expect(try Camctl.exif(path, "ImageSize") == ["1080x720"]) }
-        let mean = try ChildProcess.run("ffmpeg", ["-v", "error", "-i", paths[1], "-vf", "scale=1:1:flags=area",
+        for path in paths { #expect(try await Camctl.exif(path, "ImageSize") == ["1080x720"]) }
+        let mean = try await ChildProcess.run("ffmpeg", ["-v", "error", "-i", paths[1], "-vf", "scale=1:1:flags=area",
                                                    "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]).standardOutputBytes
         #expect(mean.count == 3 && mean[0] > mean[1] && mean[1] > mean[2], "sepia mean \(Array(mean))")
     }
 
     @Test("The filter chain reaches the photos: a mono filter gives R = G = B")
-    func filtersApply() throws {
+    func filtersApply() async throws {
         let camctl = try Camctl()
-        let result = try camctl.run(["run", Self.pipelines.appendingPathComponent("filters.camctl").path, "--device", "test",
+        let result = try await camctl.run(["run", Self.pipelines.appendingPathComponent("filters.camctl").path, "--device", "test",
                                      "--set", "sink=fakesink", "--set", "delay=0", "--json"])
         #expect(result.status == 0, "\(result.standardError)")
         let path = try #require(Camctl.objects(result.standardOutput).first?["path"] as? String)
-        let pixels = try ChildProcess.run("ffmpeg", ["-loglevel", "error", "-i", path, "-vf", "scale=64:36", "-f", "rawvideo",
+        let pixels = try await ChildProcess.run("ffmpeg", ["-loglevel", "error", "-i", path, "-vf", "scale=64:36", "-f", "rawvideo",
                                                      "-pix_fmt", "rgb24", "-"]).standardOutputBytes
         #expect(pixels.count == 64 * 36 * 3)
         var spread = 0
@@ -120,33 +120,33 @@ struct RunCommandTests {
     }
 
     @Test("--dry-run prints a pipeline gst-launch-1.0 runs, and the steps, without a camera; its output is stable")
-    func dryRun() throws {
+    func dryRun() async throws {
         let camctl = try Camctl()
         let file = Self.pipelines.appendingPathComponent("filters.camctl").path
-        let first = try camctl("run", file, "--device", "test", "--set", "sink=fakesink", "--dry-run")
-        let second = try camctl("run", file, "--device", "test", "--set", "sink=fakesink", "--dry-run")
+        let first = try await camctl("run", file, "--device", "test", "--set", "sink=fakesink", "--dry-run")
+        let second = try await camctl("run", file, "--device", "test", "--set", "sink=fakesink", "--dry-run")
         #expect(first.status == 0, "\(first.standardError)")
         #expect(first.standardOutput == second.standardOutput)
         let lines = first.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.dropFirst(2).prefix(3) == ["countdown 3", "capture", "pause preview"])
         // The test camera is live and endless; gst-launch gets a few buffers of it.
         let description = lines[0].replacingOccurrences(of: "videotestsrc name=camera", with: "videotestsrc name=camera num-buffers=5")
-        let launched = try ChildProcess.run("gst-launch-1.0", ["-q"] + description.split(separator: " ").map(String.init))
+        let launched = try await ChildProcess.run("gst-launch-1.0", ["-q"] + description.split(separator: " ").map(String.init))
         #expect(launched.status == 0, "\(launched.standardError)")
-        #expect(try camctl.photos().isEmpty, "a dry run takes no photo")
+        #expect(try await camctl.photos().isEmpty, "a dry run takes no photo")
     }
 
     @Test("print shows no escape sequence or reordering mark, in a dry run as in a run; a dry run needs no display for its preview")
-    func printIsTerminalSafe() throws {
+    func printIsTerminalSafe() async throws {
         let camctl = try Camctl()
         let folder = try TemporaryFolder()
         let printing = "print \"a\u{1B}[31mb\u{202E}c\u{7}d\"\n"
         let file = try folder.file("print.camctl", holding: "camera test\nresolution 320x240\npreview ximagesink\n" + printing)
-        let dry = try camctl.run(["run", file, "--dry-run"], environment: ["DISPLAY": ""])
+        let dry = try await camctl.run(["run", file, "--dry-run"], environment: ["DISPLAY": ""])
         #expect(dry.status == 0, "\(dry.standardError)")
         #expect(dry.standardOutput.hasSuffix("print \"a[31mbcd\"\n"), "\(dry.standardOutput)")
         let run = try folder.file("run.camctl", holding: "camera test\nresolution 320x240\npreview fakesink\n" + printing)
-        let ran = try camctl("run", run, "--no-library")
+        let ran = try await camctl("run", run, "--no-library")
         #expect(ran.status == 0 && ran.standardOutput == "a[31mbcd\n", "\(ran.standardOutput) \(ran.standardError)")
     }
 
@@ -162,11 +162,11 @@ struct RunCommandTests {
     ]
 
     @Test("Malformed files give FILE:LINE:COLUMN and exit code 65, before any camera opens", arguments: malformed)
-    func malformedFiles(text: String, message: String) throws {
+    func malformedFiles(text: String, message: String) async throws {
         let camctl = try Camctl()
         let folder = try TemporaryFolder()
         let file = try folder.file("bad.camctl", holding: text)
-        let result = try camctl("run", file, "--device", "test")
+        let result = try await camctl("run", file, "--device", "test")
         #expect(result.status == 65)
         #expect(result.standardError.hasPrefix("\(file):\(message)"), "\(result.standardError)")
         #expect(result.standardError.hasSuffix("nothing was run\n"))
@@ -174,34 +174,34 @@ struct RunCommandTests {
     }
 
     @Test("Binary garbage and a 10 MB line are refused quickly with their place")
-    func hostileFiles() throws {
+    func hostileFiles() async throws {
         let camctl = try Camctl()
         let folder = try TemporaryFolder()
         let garbage = folder.path("garbage.camctl")
         try Data((0..<65_536).map { _ in UInt8.random(in: 0...255) }).write(to: URL(fileURLWithPath: garbage))
-        let refused = try camctl("run", garbage, "--device", "test")
+        let refused = try await camctl("run", garbage, "--device", "test")
         #expect(refused.status == 65)
         #expect(refused.standardError.hasPrefix("\(garbage):"))
         let long = folder.path("long.camctl")
         try Data(("capture " + String(repeating: "x", count: 10_000_000) + "\n").utf8).write(to: URL(fileURLWithPath: long))
-        let tooLong = try camctl("run", long, "--device", "test")
+        let tooLong = try await camctl("run", long, "--device", "test")
         #expect(tooLong.status == 65)
         #expect(tooLong.standardError.hasPrefix("\(long):1:9: capture has no option"))
     }
 
     @Test("Ctrl-C during a run keeps whole photos, stops cleanly and exits 130")
-    func interrupt() throws {
+    func interrupt() async throws {
         let camctl = try Camctl()
         let output = try TemporaryFolder()
         let run = try camctl.start(["run", Self.pipelines.appendingPathComponent("timelapse.camctl").path, "--device", "test",
                                     "--set", "every=0.3", "--set", "count=100"], in: output.url)
         // Interrupted once the first photo is reported, however long a loaded machine takes to make it.
-        #expect(run.waitForOutput(containing: "\n", timeout: 120), "no photo reported: \(run.outputSoFar)")
+        #expect(await run.output(containing: "\n", timeout: 120), "no photo reported: \(run.outputSoFar)")
         run.send(SIGINT)
-        let result = run.finish(timeout: 20)
+        let result = await run.finished(timeout: 20)
         #expect(result.status == 130, "\(result.standardError)")
         let reported = result.standardOutput.split(separator: "\n").map(String.init)
-        let kept = Set(try camctl.photos().compactMap { $0["path"] as? String })
+        let kept = Set(try await camctl.photos().compactMap { $0["path"] as? String })
         #expect(!reported.isEmpty && reported.allSatisfy(kept.contains), "every photo reported is kept: \(reported) of \(kept)")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: camctl.library.url.path).filter { $0.hasSuffix(".tmp") }
         #expect(leftovers.isEmpty)
@@ -220,7 +220,7 @@ struct RunCommandTests {
         #expect(result.status == 130, "\(result.standardError)")
         #expect(result.standardError == "camctl: interrupted; the photos taken so far are saved\n", "\(result.standardError)")
         let reported = result.standardOutput.split(separator: "\n").map(String.init)
-        let kept = Set(try await camctl.photosAwaited().compactMap { $0["path"] as? String })
+        let kept = Set(try await camctl.photos().compactMap { $0["path"] as? String })
         #expect(!reported.isEmpty && Set(reported) == kept, "every photo taken is reported and kept: \(reported.count) of \(kept.count)")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: camctl.library.url.path).filter { $0.hasSuffix(".tmp") }
         #expect(leftovers.isEmpty)

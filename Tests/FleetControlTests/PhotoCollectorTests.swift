@@ -53,7 +53,7 @@ struct PhotoCollectorTests {
     }
 
     @Test("A listed photo's record is read only when every field is there and in range")
-    func records() throws {
+    func records() async throws {
         let good = Self.record(url: "http://10.0.0.7:8080/p/7-abc")
         let photo = try #require(FleetPhoto(sent: good, node: "a"))
         #expect(photo.fileName == "20261201-101502.250-k3f9x2.jpg" && photo.byteCount == Self.picture.count)
@@ -75,7 +75,7 @@ struct PhotoCollectorTests {
     }
 
     @Test("Records of random JSON never make a photo out of nonsense, nor crash")
-    func fuzzedRecords() throws {
+    func fuzzedRecords() async throws {
         var generator = SystemRandomNumberGenerator()
         let values: [Any] = [0, -1, 1, Int64.max, 1e308, -0.0, "", "x", "http://h/p", [] as [Any], [:] as [String: Any], true, JSONValue.null]
         let keys = ["id", "path", "url", "sha256", "bytes", "captured_at_us", "codec", "width", "height", "orientation", "device", "thumbnail_url"]

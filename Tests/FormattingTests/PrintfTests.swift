@@ -4,7 +4,7 @@ import Testing
 @Suite("Numbers laid out as printf lays them out")
 struct PrintfTests {
     @Test("Decimals, signs, shortest forms and hexadecimal, with a point whatever the locale")
-    func layouts() {
+    func layouts() async {
         #expect(String(printf: "%.3f s", 1.5) == "1.500 s")
         #expect(String(printf: "%+.1f ms", -2.25) == "-2.2 ms")
         #expect(String(printf: "%g", 5.0) == "5")
@@ -18,7 +18,7 @@ struct PrintfTests {
 @Suite("Text laid out: trimmed ends, padded columns")
 struct TextLayoutTests {
     @Test("Whitespace or chosen characters go from both ends only; columns are padded, never cut")
-    func layout() {
+    func layout() async {
         #expect("  keep me \t\n".trimmed() == "keep me")
         #expect(" \n ".trimmed() == "")
         #expect("\"~/Pictures\"".trimmed { $0 == "\"" } == "~/Pictures")

@@ -3,27 +3,27 @@ import GIF
 import TestSupport
 import Testing
 
-@Suite("Animated GIFs written in Swift, read by ffmpeg", .timeLimit(.minutes(5)), .blocking)
+@Suite("Animated GIFs written in Swift, read by ffmpeg", .computes)
 struct AnimatedGIFTests {
     /// The frames ffmpeg decodes from a GIF file, as RGB.
-    static func decoded(_ gif: [UInt8], width: Int, height: Int) throws -> [[UInt8]] {
+    static func decoded(_ gif: [UInt8], width: Int, height: Int) async throws -> [[UInt8]] {
         let folder = try TemporaryFolder()
         let path = folder.path("animation.gif")
         try Data(gif).write(to: URL(fileURLWithPath: path))
-        let result = try ChildProcess.run("ffmpeg", ["-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgb24", "-vsync", "passthrough", "-"])
+        let result = try await ChildProcess.run("ffmpeg", ["-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgb24", "-vsync", "passthrough", "-"])
         #expect(result.status == 0, "\(result.standardError)")
         let bytes = [UInt8](result.standardOutputBytes), size = width * height * 3
         return stride(from: 0, to: bytes.count - size + 1, by: size).map { Array(bytes[$0..<$0 + size]) }
     }
 
     @Test("Four colours in random noise, which fills the code table many times over, come back exactly")
-    func exactColours() throws {
+    func exactColours() async throws {
         var generator = SystemRandomNumberGenerator()
         let colours: [[UInt8]] = [[0, 0, 0], [255, 0, 0], [0, 255, 0], [0, 0, 255]]
         let (width, height) = (301, 203)  // odd sizes: no row or code lines up by chance
         let pictures = (0..<2).map { _ in (0..<width * height).flatMap { _ in colours[Int.random(in: 0..<4, using: &generator)] } }
         let gif = AnimatedGIF.encode(pictures, width: width, height: height, centiseconds: [50])
-        let frames = try Self.decoded(gif, width: width, height: height)
+        let frames = try await Self.decoded(gif, width: width, height: height)
         #expect(frames.count == 2)
         for (frame, picture) in zip(frames, pictures) {
             // Each colour is kept as its bin's centre: within 4 levels a channel, and never another colour.
@@ -32,7 +32,7 @@ struct AnimatedGIFTests {
     }
 
     @Test("A photo-like picture keeps its look in 256 colours; the file says its size, pictures and length")
-    func photoLike() throws {
+    func photoLike() async throws {
         let (width, height) = (320, 240)
         let pictures = (0..<3).map { shift -> [UInt8] in
             var picture: [UInt8] = []
@@ -44,7 +44,7 @@ struct AnimatedGIFTests {
             return picture
         }
         let gif = AnimatedGIF.encode(pictures, width: width, height: height, centiseconds: [60, 60, 120])
-        let frames = try Self.decoded(gif, width: width, height: height)
+        let frames = try await Self.decoded(gif, width: width, height: height)
         #expect(frames.count == 3)
         for (frame, picture) in zip(frames, pictures) {
             var error = 0
@@ -57,13 +57,13 @@ struct AnimatedGIFTests {
         #expect(file.width == 320 && file.height == 240 && file.frameCount == 3 && abs(file.duration - 2.4) < 1e-9)
         let folder = try TemporaryFolder()
         try Data(gif).write(to: URL(fileURLWithPath: folder.path("photo-like.gif")))
-        let probed = try ChildProcess.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0",
+        let probed = try await ChildProcess.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0",
                                                       folder.path("photo-like.gif")])
         #expect(probed.standardOutput.hasPrefix("gif,320,240"), "\(probed.standardOutput)")
     }
 
     @Test("Every cut of a GIF, and bytes that are not one, are refused with a reason; none is read past its end")
-    func damaged() throws {
+    func damaged() async throws {
         let gif = AnimatedGIF.encode([[UInt8](repeating: 90, count: 16 * 16 * 3)], width: 16, height: 16, centiseconds: [10])
         #expect(try GIFFile(parsing: gif).frameCount == 1)
         for length in 0..<gif.count {

@@ -18,7 +18,7 @@ struct CapsTests {
     }
 
     @Test("Fields read as typed values")
-    func fields() throws {
+    func fields() async throws {
         let caps = try Caps("video/x-raw, format={ I420, YUY2 }, width=640, height=[ 16, 480 ], framerate=30000/1001, pixel-aspect-ratio=1/1, interlaced=false")
         let structure = try #require(caps.structures.first)
         #expect(structure.name == "video/x-raw")
@@ -31,7 +31,7 @@ struct CapsTests {
     }
 
     @Test("Structures built in Swift become caps")
-    func buildFromStructures() throws {
+    func buildFromStructures() async throws {
         var structure = Structure("video/x-raw", ["format": .string("I420"), "width": .int(320)])
         structure["height"] = .int(240)
         structure["framerate"] = .fraction(Fraction(25))
@@ -44,7 +44,7 @@ struct CapsTests {
     }
 
     @Test("Intersection keeps what both accept; fixation picks one format")
-    func intersectAndFixate() throws {
+    func intersectAndFixate() async throws {
         let camera = try Caps("video/x-raw, format={ YUY2, I420 }, width=[ 160, 1920 ], height=[ 120, 1080 ], framerate=[ 1/1, 30/1 ]")
         let wanted = try Caps("video/x-raw, format=I420, width=1280, height=720")
         let both = camera.intersection(wanted)
@@ -61,14 +61,14 @@ struct CapsTests {
     }
 
     @Test("Malformed caps and structures are refused")
-    func malformed() throws {
+    func malformed() async throws {
         #expect(throws: GStreamerError.self) { try Caps("video/x-raw, width=(int)wide") }
         #expect(throws: GStreamerError.self) { try Structure(parsing: "=nonsense") }
         #expect(throws: GStreamerError.self) { try Caps([Structure("1nvalid name")]) }
     }
 
     @Test("Fractions compare by value")
-    func fractions() {
+    func fractions() async {
         #expect(Fraction(30, 1) == Fraction(60, 2))
         #expect(Fraction(30000, 1001) < Fraction(30))
         #expect(Fraction(1, -2) == Fraction(-1, 2))

@@ -5,7 +5,7 @@ import Testing
 @Suite("Device discovery", .timeLimit(.minutes(3)))
 struct DeviceMonitorTests {
     @Test("The device monitor runs; on a machine without cameras it finds none")
-    func monitorRuns() throws {
+    func monitorRuns() async throws {
         let devices = try DeviceMonitor(classes: ["Video/Source"]).devices()
         let hasVideoNodes = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? [])
             .contains { $0.hasPrefix("video") }
@@ -48,7 +48,7 @@ struct DeviceMonitorTests {
         """
 
     @Test("A webcam's caps become one capability per format and size, with its frame rates")
-    func webcamCapabilities() throws {
+    func webcamCapabilities() async throws {
         let capabilities = VideoCapability.list(from: try Caps(Self.c920))
         #expect(capabilities.map(\.description) == [
             "YUY2 640x480 @ 30/1, 24/1, 20/1, 15/1, 10/1, 15/2, 5/1",
@@ -64,7 +64,7 @@ struct DeviceMonitorTests {
     }
 
     @Test("Ranges and format lists, as the test source and libcamera report them")
-    func rangesAndLists() throws {
+    func rangesAndLists() async throws {
         let caps = try Caps("video/x-raw, format=(string){ NV12, NV21 }, width=(int)[ 64, 4056 ], height=(int)[ 64, 3040 ], framerate=(fraction)[ 0/1, 2147483647/1 ]")
         let capabilities = VideoCapability.list(from: caps)
         #expect(capabilities.count == 2)

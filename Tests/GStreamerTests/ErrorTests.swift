@@ -4,7 +4,7 @@ import Testing
 @Suite("Failures are Swift errors that name the element", .timeLimit(.minutes(3)))
 struct ErrorTests {
     @Test("An element nobody installed")
-    func unknownFactory() throws {
+    func unknownFactory() async throws {
         let error = #expect(throws: GStreamerError.self) { try Element(factory: "nosuchelement", name: "cam") }
         #expect(error?.kind == .missingElement)
         #expect(error?.element == "cam")
@@ -12,20 +12,20 @@ struct ErrorTests {
     }
 
     @Test("An unknown element in a pipeline description")
-    func unknownElementInDescription() throws {
+    func unknownElementInDescription() async throws {
         let error = #expect(throws: GStreamerError.self) { try Pipeline(describing: "videotestsrc ! nosuchsink") }
         #expect(error?.kind == .missingElement)
         #expect(error?.message.contains("nosuchsink") == true)
     }
 
     @Test("A malformed pipeline description")
-    func malformedDescription() throws {
+    func malformedDescription() async throws {
         let error = #expect(throws: GStreamerError.self) { try Pipeline(describing: "videotestsrc ! ! fakesink") }
         #expect(error?.kind == .parse || error?.kind == .link)
     }
 
     @Test("Two elements that share no format cannot be linked")
-    func linkWithoutCommonFormat() throws {
+    func linkWithoutCommonFormat() async throws {
         let pipeline = try Pipeline()
         let audio = try Element(factory: "audiotestsrc", name: "tone")
         let encoder = try Element(factory: "jpegenc", name: "encoder")
@@ -37,7 +37,7 @@ struct ErrorTests {
     }
 
     @Test("Elements outside a common bin cannot be linked")
-    func linkAcrossBins() throws {
+    func linkAcrossBins() async throws {
         let pipeline = try Pipeline()
         let source = try Element(factory: "videotestsrc", name: "inside")
         let sink = try Element(factory: "fakesink")

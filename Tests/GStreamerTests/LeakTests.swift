@@ -1,7 +1,7 @@
 import TestSupport
 import Testing
 
-@Suite("No GStreamer object outlives its Swift owner", .timeLimit(.minutes(5)), .aside)
+@Suite("No GStreamer object outlives its Swift owner", .startsPrograms)
 struct LeakTests {
     static let tracerEnvironment = [
         "GST_TRACERS": "leaks",
@@ -15,8 +15,8 @@ struct LeakTests {
     }
 
     /// Runs the probe with `arguments` under the tracer; expects it to say `report` and leave nothing alive.
-    static func expectNothingAlive(_ arguments: [String], reporting report: String) throws {
-        let result = try ChildProcess.runBuilt("gst-leak-probe", arguments, environment: Self.tracerEnvironment)
+    static func expectNothingAlive(_ arguments: [String], reporting report: String) async throws {
+        let result = try await ChildProcess.runBuilt("gst-leak-probe", arguments, environment: Self.tracerEnvironment)
         #expect(result.status == 0, "\(result.standardError.suffix(2000))")
         #expect(result.standardOutput.contains(report), "\(result.standardOutput)")
         let alive = Self.aliveObjects(result.standardError)
@@ -25,13 +25,13 @@ struct LeakTests {
     }
 
     @Test("Hundreds of frames through app sink, Swift and app source leave nothing alive")
-    func noLeaks() throws {
-        try Self.expectNothingAlive(["300"], reporting: "frames passed: 300, photos encoded: 300")
+    func noLeaks() async throws {
+        try await Self.expectNothingAlive(["300"], reporting: "frames passed: 300, photos encoded: 300")
     }
 
     @Test("The same check catches a buffer kept on purpose")
-    func leakIsDetected() throws {
-        let result = try ChildProcess.runBuilt("gst-leak-probe", ["20", "--leak-on-purpose"], environment: Self.tracerEnvironment)
+    func leakIsDetected() async throws {
+        let result = try await ChildProcess.runBuilt("gst-leak-probe", ["20", "--leak-on-purpose"], environment: Self.tracerEnvironment)
         #expect(result.standardOutput.contains("frames passed: 20"),
                 "status \(result.status): \(result.standardError.split(separator: "\n").filter { !$0.contains("GST_TRACER") }.suffix(10))")
         let alive = Self.aliveObjects(result.standardError)
@@ -40,12 +40,12 @@ struct LeakTests {
     }
 
     @Test("A hundred capture-session start/stop cycles, with photos, camera switches, live filter, zoom and aspect changes, frames, a preview, a file camera, HEIC photos, a composition, a movie and a booth's clip, leave nothing alive")
-    func sessionCyclesDoNotLeak() throws {
-        try Self.expectNothingAlive(["--session", "100"], reporting: "session cycles: 100, photos: 35")
+    func sessionCyclesDoNotLeak() async throws {
+        try await Self.expectNothingAlive(["--session", "100"], reporting: "session cycles: 100, photos: 35")
     }
 
     @Test("A session's live H.264 served over RTSP and watched three times in turn leaves nothing alive")
-    func rtspDoesNotLeak() throws {
-        try Self.expectNothingAlive(["--rtsp", "3"], reporting: "rtsp buffers received: 60")
+    func rtspDoesNotLeak() async throws {
+        try await Self.expectNothingAlive(["--rtsp", "3"], reporting: "rtsp buffers received: 60")
     }
 }

@@ -4,7 +4,7 @@ import Testing
 @Suite("Typed element properties", .timeLimit(.minutes(3)))
 struct PropertyTests {
     @Test("Each kind of value goes in and comes back out unchanged")
-    func roundTrips() throws {
+    func roundTrips() async throws {
         let source = try Element(factory: "videotestsrc")
         try source.setProperty("num-buffers", 42)
         #expect(try source.property("num-buffers", as: Int.self) == 42)
@@ -42,7 +42,7 @@ struct PropertyTests {
     }
 
     @Test("Unknown properties, wrong types and values out of range are refused with the reason")
-    func badValuesAreRefused() throws {
+    func badValuesAreRefused() async throws {
         let source = try Element(factory: "videotestsrc", name: "cam")
         let unknown = #expect(throws: GStreamerError.self) { try source.setProperty("no-such-thing", 1) }
         #expect(unknown?.kind == .unknownProperty)
@@ -63,7 +63,7 @@ struct PropertyTests {
     }
 
     @Test("Elements list their property names")
-    func propertyNames() throws {
+    func propertyNames() async throws {
         let source = try Element(factory: "videotestsrc")
         #expect(source.propertyNames.contains("pattern"))
         #expect(source.propertyNames.contains("num-buffers"))
@@ -71,7 +71,7 @@ struct PropertyTests {
     }
 
     @Test("An element is written in gst-launch syntax with the properties that differ from their defaults")
-    func launchDescription() throws {
+    func launchDescription() async throws {
         let source = try Element(factory: "videotestsrc", name: "camera")
         #expect(source.launchDescription == "videotestsrc")
         try source.setProperty("pattern", .enumeration("ball"))

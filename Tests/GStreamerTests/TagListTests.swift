@@ -6,7 +6,7 @@ import Testing
 @Suite("Tag lists", .timeLimit(.minutes(3)))
 struct TagListTests {
     @Test("Tags set are read back by name")
-    func setAndRead() throws {
+    func setAndRead() async throws {
         var tags = try TagList()
         try tags.set(TagList.Tag.deviceManufacturer, .string("camctl"))
         try tags.set(TagList.Tag.deviceModel, .string("Test Camera"))
@@ -22,7 +22,7 @@ struct TagListTests {
     }
 
     @Test("Tag lists are values: a copy changes alone")
-    func copyOnWrite() throws {
+    func copyOnWrite() async throws {
         var original = try TagList()
         try original.set(TagList.Tag.deviceModel, .string("A"))
         var copy = original
@@ -32,7 +32,7 @@ struct TagListTests {
     }
 
     @Test("Unknown tags and wrong types are refused")
-    func badTags() throws {
+    func badTags() async throws {
         var tags = try TagList()
         #expect(throws: GStreamerError.self) { try tags.set("no-such-tag", .string("x")) }
         #expect(throws: GStreamerError.self) { try tags.set(TagList.Tag.digitalZoomRatio, .bool(true)) }

@@ -3,20 +3,20 @@ import HEIF
 import TestSupport
 import Testing
 
-@Suite("Reading HEIF files: items and properties, and malformed input refused", .timeLimit(.minutes(5)), .blocking)
+@Suite("Reading HEIF files: items and properties, and malformed input refused", .computes)
 struct HEIFContentsTests {
-    private static let made = Result {
-        let image = HEIFImage(primary: .single(try HEIFWriterTests.picture(640, 480)),
-                              thumbnail: try HEIFWriterTests.picture(160, 120),
+    private static let made = Task {
+        let image = HEIFImage(primary: .single(try await HEIFWriterTests.picture(640, 480)),
+                              thumbnail: try await HEIFWriterTests.picture(160, 120),
                               exif: HEIFWriterTests.tiff(orientation: 6), orientation: 6, colour: .bt709)
         return try image.fileData()
     }
     /// A HEIC file written by the HEIF module: a failure to make it fails the test that asks.
-    static var file: [UInt8] { get throws { try made.get() } }
+    static var file: [UInt8] { get async throws { try await made.value } }
 
     @Test("A file we wrote reads back with its items, properties and references")
-    func readsOwnFile() throws {
-        let contents = try HEIFContents(parsing: Self.file)
+    func readsOwnFile() async throws {
+        let contents = try HEIFContents(parsing: await Self.file)
         #expect(contents.majorBrand == "heic" && contents.compatibleBrands == ["mif1", "heic"])
         #expect(contents.items.map(\.type) == ["hvc1", "hvc1", "Exif"])
         let primary = try #require(contents.primary)
@@ -31,9 +31,9 @@ struct HEIFContentsTests {
     }
 
     @Test("Every truncation of a valid file is refused or read, never a crash")
-    func truncations() throws {
+    func truncations() async throws {
         var refused = 0
-        let file = try Self.file
+        let file = try await Self.file
         for length in stride(from: 0, to: file.count, by: 7) {
             if (try? HEIFContents(parsing: Array(file.prefix(length)))) == nil { refused += 1 }
         }
@@ -41,9 +41,9 @@ struct HEIFContentsTests {
     }
 
     @Test("Thousands of corrupted copies are refused with a sentence or read, never a crash")
-    func corruptions() throws {
+    func corruptions() async throws {
         var generator = SystemRandomNumberGenerator()
-        let file = try Self.file
+        let file = try await Self.file
         for _ in 0..<3000 {
             var copy = file
             for _ in 0..<Int.random(in: 1...4, using: &generator) {
@@ -77,7 +77,7 @@ struct HEIFContentsTests {
     }()
 
     @Test("Inputs that are not HEIF say so", arguments: notHEIFCases)
-    func notHEIF(data: [UInt8], message: String) {
+    func notHEIF(data: [UInt8], message: String) async {
         let error = #expect(throws: HEIFError.self) { try HEIFContents(parsing: data) }
         #expect(error?.message == message)
     }

@@ -4,10 +4,10 @@ import Testing
 
 /// Crafted HEIF files whose lengths, offsets and sums would overflow or point outside the file:
 /// each is refused with a sentence, never a trap.
-@Suite("Hostile HEIF files are refused, never a crash", .timeLimit(.minutes(5)), .blocking)
+@Suite("Hostile HEIF files are refused, never a crash", .computes)
 struct HostileHEIFTests {
     @Test("Extents whose lengths add up past Int.max, in the file or in idat, are refused", arguments: [0, 1, 2])
-    func overflowingSum(method: Int) {
+    func overflowingSum(method: Int) async {
         let bytes = HostileBytes.heif(method: method, extents: [(0, 0x7FFF_FFFF_FFFF_FFFF), (0, 0x7FFF_FFFF_FFFF_FFFF)])
         #expect(bytes.count < 200)
         let error = #expect(throws: HEIFError.self) { try HEIFContents(parsing: bytes) }
@@ -15,15 +15,15 @@ struct HostileHEIFTests {
     }
 
     @Test("An extent past the end of the file, and offsets that overflow, are refused")
-    func outsideTheFile() {
+    func outsideTheFile() async {
         #expect(throws: HEIFError.self) { try HEIFContents(parsing: HostileBytes.heif(method: 0, extents: [(100, 1_000_000)])) }
         #expect(throws: HEIFError.self) { try HEIFContents(parsing: HostileBytes.heif(method: 0, extents: [(UInt64(Int64.max), 10)])) }
         #expect(throws: HEIFError.self) { try HEIFContents(parsing: HostileBytes.heif(method: 9, extents: [(0, 1)])) }
     }
 
     @Test("Every prefix of a good file is read or refused, never a crash")
-    func truncations() throws {
-        let whole = try HEIFContentsTests.file
+    func truncations() async throws {
+        let whole = try await HEIFContentsTests.file
         for length in stride(from: 0, to: whole.count, by: 7) {
             _ = try? HEIFContents(parsing: Array(whole.prefix(length)))
         }

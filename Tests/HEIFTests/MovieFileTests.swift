@@ -5,18 +5,18 @@ import Testing
 
 /// Movies read box by box: their size, frames and length, and how much of a cut file is whole;
 /// damaged and hostile movies are refused with a sentence, never a trap or a hang.
-@Suite("MP4 movies read, cut ones to their last whole fragment", .timeLimit(.minutes(5)), .aside)
+@Suite("MP4 movies read, cut ones to their last whole fragment", .startsPrograms)
 struct MovieFileTests {
     /// A 2 s 320x240 movie at 30 fps in fragments of half a second, and the same unfragmented.
-    private static let fragmentedMade = Result { try MovieFixture.movie(fragmentMilliseconds: 500) }
-    private static let plainMade = Result { try MovieFixture.movie(fragmentMilliseconds: 0) }
+    private static let fragmentedMade = Task { try await MovieFixture.movie(fragmentMilliseconds: 500) }
+    private static let plainMade = Task { try await MovieFixture.movie(fragmentMilliseconds: 0) }
     /// A movie in fragments of half a second, and one unfragmented: a failure to make them fails the test that asks.
-    static var fragmented: [UInt8] { get throws { try fragmentedMade.get() } }
-    static var plain: [UInt8] { get throws { try plainMade.get() } }
+    static var fragmented: [UInt8] { get async throws { try await fragmentedMade.value } }
+    static var plain: [UInt8] { get async throws { try await plainMade.value } }
 
     @Test("A whole movie, fragmented or not: its size, 60 frames and 2 s, every byte whole")
-    func wholeMovies() throws {
-        for bytes in try [Self.fragmented, Self.plain] {
+    func wholeMovies() async throws {
+        for bytes in [try await Self.fragmented, try await Self.plain] {
             let movie = try MovieFile(data: bytes)
             #expect(movie.width == 320 && movie.height == 240)
             #expect(movie.frameCount == 60 && abs(movie.duration - 2) < 1e-9, "\(movie)")
@@ -25,8 +25,8 @@ struct MovieFileTests {
     }
 
     @Test("A fragmented movie cut anywhere keeps its whole fragments: never more frames than were whole, never a byte past the cut")
-    func cuts() throws {
-        let bytes = try Self.fragmented
+    func cuts() async throws {
+        let bytes = try await Self.fragmented
         var lastFrames = 0
         for length in Array(stride(from: 0, to: bytes.count, by: 97)) + [bytes.count] {
             guard let movie = try? MovieFile(data: Array(bytes.prefix(length))) else { continue }
@@ -56,7 +56,7 @@ struct MovieFileTests {
     }
 
     @Test("A sample table read to its sums: frames and length, and sums past what a movie holds refused")
-    func sampleTableSums() throws {
+    func sampleTableSums() async throws {
         let movie = try MovieFile(data: Self.movie(samples: [(30, 1), (15, 2)]))
         #expect(movie.width == 64 && movie.height == 48 && movie.frameCount == 45 && movie.duration == 2)
         #expect(throws: HEIFError.self) { try MovieFile(data: Self.movie(samples: [(0xFFFF_FFFF, 0xFFFF_FFFF)])) }
@@ -65,15 +65,16 @@ struct MovieFileTests {
     }
 
     @Test("Files that are not movies, and 3000 damaged ones, are refused or read within their bytes")
-    func hostile() throws {
+    func hostile() async throws {
         #expect(throws: HEIFError.self) { try MovieFile(data: []) }
         #expect(throws: HEIFError.self) { try MovieFile(data: Array("not a movie at all, just text".utf8)) }
         // A box whose size is smaller than its header, and a huge 64-bit size.
         #expect(throws: HEIFError.self) { try MovieFile(data: [0, 0, 0, 4] + Array("ftyp".utf8) + [UInt8](repeating: 0, count: 16)) }
         _ = try? MovieFile(data: [0, 0, 0, 1] + Array("ftyp".utf8) + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
         var generator = SystemRandomNumberGenerator()
+        let (fragmented, plain) = (try await Self.fragmented, try await Self.plain)
         for round in 0..<3000 {
-            var bytes = try round % 2 == 0 ? Self.fragmented : Self.plain
+            var bytes = round % 2 == 0 ? fragmented : plain
             for _ in 0..<Int.random(in: 1...8, using: &generator) {
                 let place = Int.random(in: 0..<min(bytes.count, 2000), using: &generator)  // the headers
                 bytes[place] = UInt8.random(in: 0...255, using: &generator)

@@ -2,10 +2,10 @@ import JSON
 import TestSupport
 import Testing
 
-@Suite("JSON values read from outside bytes and written as text", .timeLimit(.minutes(5)), .blocking)
+@Suite("JSON values read from outside bytes and written as text", .computes)
 struct JSONValueTests {
     @Test("Every kind of value is read, and numbers keep whether they were whole")
-    func reads() throws {
+    func reads() async throws {
         let value = try JSONValue(parsing: Array(#"{"a": [1, -2.5, 1e3, true, null, "x\u00e9\n"], "b": {"c": 9007199254740993}}"#.utf8))
         #expect(value["a"] == [1, -2.5, 1000, true, nil, "xé\n"])
         #expect(value["b"]?["c"] == .integer(9_007_199_254_740_993), "a 64-bit id is kept exactly")
@@ -16,12 +16,12 @@ struct JSONValueTests {
     @Test("Text that is not one JSON value is refused", arguments: [
         "", "{", "[1 2]", "{'a': 1}", "01", "NaN", "[1] [2]", "\"\\ud800\"x", "{\"a\" 1}", "1e999",
     ])
-    func refuses(_ text: String) {
+    func refuses(_ text: String) async {
         #expect(throws: JSONError.self) { try JSONValue(parsing: Array(text.utf8)) }
     }
 
     @Test("Deep nesting is refused before it is parsed, at any depth beyond the limit, inside strings not counted")
-    func nesting() throws {
+    func nesting() async throws {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         let error = #expect(throws: JSONError.self) { try JSONValue(parsing: Array(deep.utf8)) }
         #expect(error?.reason == "it nests deeper than 64 levels")
@@ -32,7 +32,7 @@ struct JSONValueTests {
     }
 
     @Test("Swift values are written with keys sorted, slashes as they are, and what JSON cannot carry refused")
-    func writes() throws {
+    func writes() async throws {
         let text = try #require(JSONValue.text(of: ["b": 1, "a": [true, "x/y", 2.5, Optional<Int>.none as Any], "c": Double.nan] as [String: Any]))
         #expect(String(decoding: text, as: UTF8.self) == #"{"a":[true,"x/y",2.5,null],"b":1,"c":null}"#)
         #expect(JSONValue.text(of: ["date": Set([1])]) == nil)
@@ -42,13 +42,13 @@ struct JSONValueTests {
     }
 
     @Test("What is written is read back the same")
-    func roundTrip() throws {
+    func roundTrip() async throws {
         let value: JSONValue = ["id": 7, "name": "caf\u{E9} \"quoted\" \\ \u{1}", "at": 1_796_000_000.123456, "list": [[], [:], nil]]
         #expect(try JSONValue(parsing: value.text()) == value)
     }
 
     @Test("Texts one after another are read in order: with whitespace or nothing between; one that is not JSON fails them all")
-    func sequence() throws {
+    func sequence() async throws {
         let values = try JSONValue.sequence(parsing: Array(#"[1, "]"] {"a": "}{"}"b"  2 true\#n[]null"#.utf8))
         #expect(values == [[1, "]"], ["a": "}{"], "b", 2, true, [], nil])
         #expect(try JSONValue.sequence(parsing: Array(" \n".utf8)).isEmpty)
@@ -60,7 +60,7 @@ struct JSONValueTests {
     }
 
     @Test("Random and mutated bytes never crash or hang the reader")
-    func fuzzed() {
+    func fuzzed() async {
         var generator = SystemRandomNumberGenerator()
         let seeds = [#"{"action": "capture", "at": 1.5, "photos": [{"id": 1}]}"#, #"[1, "a", null, true, {"b": []}]"#, "\"\\u0041\""]
         let alphabet = Array(#"{}[]",:0123456789.eE+-truefalsnul\ "#.utf8) + [0x00, 0xC3, 0xA9, 0xFF, 0xED, 0xA0, 0x80]

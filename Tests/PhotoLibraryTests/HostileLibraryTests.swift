@@ -12,7 +12,7 @@ struct HostileLibraryTests {
     }
 
     @Test("A tampered row never makes the library read or delete a file outside it")
-    func tamperedRows() throws {
+    func tamperedRows() async throws {
         let folder = try TemporaryFolder(), outside = try TemporaryFolder()
         let victim = outside.path("precious.txt")
         try Data("keep me".utf8).write(to: URL(fileURLWithPath: victim))
@@ -35,7 +35,7 @@ struct HostileLibraryTests {
     }
 
     @Test("When the commit fails, the photo's files go too, and no later opening indexes them")
-    func failedCommit() throws {
+    func failedCommit() async throws {
         let folder = try TemporaryFolder()
         let library = try PhotoLibrary(folder: folder.url.path)
         let before = try Self.files(in: folder)
@@ -56,7 +56,7 @@ struct HostileLibraryTests {
     }
 
     @Test("Only files named as the library names photos, whole and regular, are indexed; the rest are named or left alone")
-    func foreignFiles() throws {
+    func foreignFiles() async throws {
         let folder = try TemporaryFolder()
         let library = try PhotoLibrary(folder: folder.url.path)
         let kept = try library.add(PhotoLibraryTests.photo(at: 1_800_000_000))
@@ -79,7 +79,7 @@ struct HostileLibraryTests {
     }
 
     @Test("A locked index and a disk I/O error from a full disk are told with what to do")
-    func indexFailures() {
+    func indexFailures() async {
         let locked = LibraryError(DatabaseError(code: 5, message: "database is locked"), index: "/x/library.sqlite")  // SQLITE_BUSY
         #expect(locked.message.contains("locked by another program") && locked.message.contains("try again"), "\(locked.message)")
         let full = LibraryError(DatabaseError(code: 10, message: "disk I/O error", systemError: ENOSPC), index: "/x/library.sqlite")  // SQLITE_IOERR
@@ -89,7 +89,7 @@ struct HostileLibraryTests {
     }
 
     @Test("A library folder that is a file, and an index that is a folder, are named for what they are")
-    func wrongKinds() throws {
+    func wrongKinds() async throws {
         let folder = try TemporaryFolder()
         try Data().write(to: URL(fileURLWithPath: folder.path("file")))
         let notFolder = #expect(throws: LibraryError.self) { try PhotoLibrary(folder: folder.path("file")) }

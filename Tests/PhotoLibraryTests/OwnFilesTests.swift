@@ -41,7 +41,7 @@ struct OwnFilesTests {
     ]
 
     @Test("Opening a library, to write or to read, leaves every file it did not name as they were")
-    func foreignFilesStay() throws {
+    func foreignFilesStay() async throws {
         let folder = try TemporaryFolder()
         let root = folder.url.path
         do {
@@ -68,7 +68,7 @@ struct OwnFilesTests {
     }
 
     @Test("A command that only reads the library changes nothing in its folder, leftovers and stale rows included")
-    func readingTouchesNothing() throws {
+    func readingTouchesNothing() async throws {
         let folder = try TemporaryFolder()
         let root = folder.url.path
         let lost: LibraryPhoto
@@ -100,7 +100,7 @@ struct OwnFilesTests {
 
     @Test("A link in place of the library's subfolder or index is refused for writing; the folder it leads to is untouched",
           arguments: ["thumbnails", "spool", "recordings", "library.sqlite"])
-    func linkedSubfolder(name: String) throws {
+    func linkedSubfolder(name: String) async throws {
         let folder = try TemporaryFolder(), elsewhere = try TemporaryFolder()
         let root = folder.url.path
         do {
@@ -138,7 +138,7 @@ struct OwnFilesTests {
 
     @Test("A photo file or thumbnail replaced by a link, a FIFO or a folder is never read through, copied out or removed",
           arguments: Stand.allCases, [false, true])
-    func replacedFile(stand: Stand, thumbnail: Bool) throws {
+    func replacedFile(stand: Stand, thumbnail: Bool) async throws {
         let folder = try TemporaryFolder(), outside = try TemporaryFolder()
         let root = folder.url.path
         let secret = outside.path("secret.txt")
@@ -173,7 +173,7 @@ struct OwnFilesTests {
           arguments: ["serve-token", "guest-key", "library.sqlite", "library.sqlite-wal", "thumbnails", "notes.jpg", "../outside.jpg",
                       "20270115-080000.000-abcdef.jpg/../serve-token", ".20270115-080000.000-abcdef.jpg.1.2.tmp",
                       "20270115-080000.000-abcdef.JPG", "thumbnails/20270115-080000.000-abcdef.jpg", "20270115-080000.000-abcdef.pending"])
-    func foreignRows(name: String) throws {
+    func foreignRows(name: String) async throws {
         let folder = try TemporaryFolder()
         let root = folder.url.path
         let library = try PhotoLibrary(folder: root)

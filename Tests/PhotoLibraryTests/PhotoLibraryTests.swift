@@ -18,7 +18,7 @@ struct PhotoLibraryTests {
     }
 
     @Test("A command's id is remembered until it expires, across openings of the library, then forgotten")
-    func commandLedger() throws {
+    func commandLedger() async throws {
         let folder = try TemporaryFolder()
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let library = try PhotoLibrary(folder: folder.url.path)
@@ -33,7 +33,7 @@ struct PhotoLibraryTests {
     }
 
     @Test("A photo added is listed newest first, shown by id, exported and deleted with its files")
-    func roundTrip() throws {
+    func roundTrip() async throws {
         let folder = try TemporaryFolder()
         let library = try PhotoLibrary(folder: folder.url.path)
         let first = try library.add(Self.photo(at: 1_800_000_000.125))
@@ -67,7 +67,7 @@ struct PhotoLibraryTests {
     }
 
     @Test("Opening reconciles: a file without a row is indexed, a row without a file dropped, leftovers removed")
-    func reconciliation() throws {
+    func reconciliation() async throws {
         let folder = try TemporaryFolder()
         var kept: LibraryPhoto, lost: LibraryPhoto
         do {
@@ -119,7 +119,7 @@ struct PhotoLibraryTests {
     }
 
     @Test("A folder that cannot be created is refused with the reason")
-    func uncreatableFolder() throws {
+    func uncreatableFolder() async throws {
         let folder = try TemporaryFolder()
         let file = folder.path("not-a-folder")
         try Data().write(to: URL(fileURLWithPath: file))

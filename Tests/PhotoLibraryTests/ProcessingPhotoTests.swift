@@ -19,7 +19,7 @@ struct ProcessingPhotoTests {
     }
 
     @Test("A proxy is processing with its spool; finishing puts the final file in its place and removes proxy and spool")
-    func finish() throws {
+    func finish() async throws {
         let folder = try TemporaryFolder()
         let library = try PhotoLibrary(folder: folder.url.path)
         let proxy = try library.add(Self.pending())
@@ -36,7 +36,7 @@ struct ProcessingPhotoTests {
     }
 
     @Test("A photo deleted by another process before it is finished stays deleted: no final file is written")
-    func deletedMeanwhile() throws {
+    func deletedMeanwhile() async throws {
         let folder = try TemporaryFolder()
         let library = try PhotoLibrary(folder: folder.url.path), other = try PhotoLibrary(folder: folder.url.path)
         let proxy = try library.add(Self.pending())
@@ -47,7 +47,7 @@ struct ProcessingPhotoTests {
     }
 
     @Test("Settling keeps the proxy as the photo; deleting a processing photo removes its spool too")
-    func settleAndDelete() throws {
+    func settleAndDelete() async throws {
         let folder = try TemporaryFolder()
         let library = try PhotoLibrary(folder: folder.url.path)
         let kept = try library.settle(id: try library.add(Self.pending()).id)
@@ -59,7 +59,7 @@ struct ProcessingPhotoTests {
     }
 
     @Test("Opening after a process ended mid-way: a final file before its row is not a new photo, a proxy after it is removed, a lone spool too")
-    func reconcile() throws {
+    func reconcile() async throws {
         let folder = try TemporaryFolder()
         var library = try PhotoLibrary(folder: folder.url.path)
         let processing = try library.add(Self.pending())
@@ -82,7 +82,7 @@ struct ProcessingPhotoTests {
     }
 
     @Test("An index made before photos were finished later gains the state column, its photos final")
-    func migration() throws {
+    func migration() async throws {
         let folder = try TemporaryFolder()
         var handle: OpaquePointer?
         #expect(sqlite3_open(folder.path("library.sqlite"), &handle) == SQLITE_OK)

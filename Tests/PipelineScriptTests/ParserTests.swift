@@ -2,7 +2,7 @@ import PipelineScript
 import TestSupport
 import Testing
 
-@Suite("The description-file parser", .timeLimit(.minutes(5)), .blocking)
+@Suite("The description-file parser", .computes)
 struct ParserTests {
     static func parse(_ text: String, overrides: [String: String] = [:]) throws(ScriptErrors) -> Parser.Result {
         try Parser.parse(Array(text.utf8), overrides: overrides, image: vocabulary)
@@ -13,7 +13,7 @@ struct ParserTests {
                                             ranges: ["brightness": -1...1, "contrast": 0...2, "saturation": 0...2, "hue": -1...1, "zoom": 1...8])
 
     @Test("Image words set the session up before the first step and change it as steps after")
-    func imageWords() throws {
+    func imageWords() async throws {
         let result = try Self.parse("""
             filter mono warm
             zoom 2 at 0.25,0.75
@@ -42,7 +42,7 @@ struct ParserTests {
         ("capture\nrotate 45", "f.camctl:2:8: rotate takes 0, 90, 180 or 270, and pixels to turn the photos' pixels"),
         ("rotate 90 bytes\ncapture", "f.camctl:1:11: rotate takes 0, 90, 180 or 270, and pixels to turn the photos' pixels"),
     ])
-    func imageWordErrors(text: String, message: String) {
+    func imageWordErrors(text: String, message: String) async {
         #expect(Self.errors(text) == [message])
     }
 
@@ -56,7 +56,7 @@ struct ParserTests {
     }
 
     @Test("A booth file reads into its session and steps, with params and --set")
-    func booth() throws {
+    func booth() async throws {
         let result = try Self.parse("""
             # the four-shot booth of seed 004
             camera test:ball
@@ -90,7 +90,7 @@ struct ParserTests {
     }
 
     @Test("Every step form parses")
-    func allSteps() throws {
+    func allSteps() async throws {
         let steps = try Self.parse("""
             capture hevc quality 70 rotate 90
             burst 10
@@ -140,13 +140,13 @@ struct ParserTests {
     }
 
     @Test("An override of no param is left for the caller to report; the file's params are as declared")
-    func unknownOverride() throws {
+    func unknownOverride() async throws {
         let result = try Parser.parse(Array("param shots = 4\ncapture\n".utf8), overrides: ["shot": "3"])
         #expect(result.script.parameters == ["shots": "4"])
     }
 
     @Test("Binary garbage is refused at the first byte that is not UTF-8")
-    func binaryGarbage() {
+    func binaryGarbage() async {
         let bytes: [UInt8] = Array("capture\nwait ".utf8) + [0xFF, 0xFE, 0x00, 0x80]
         do {
             _ = try Parser.parse(bytes)
@@ -157,7 +157,7 @@ struct ParserTests {
     }
 
     @Test("A 10 MB line is refused quickly with its place")
-    func hugeLine() {
+    func hugeLine() async {
         let line = "capture " + String(repeating: "x", count: 10_000_000) + "\n"
         let found = Self.errors(line)
         #expect(found.count == 1)
@@ -165,10 +165,10 @@ struct ParserTests {
     }
 }
 
-@Suite("Hostile description files", .timeLimit(.minutes(5)), .blocking)
+@Suite("Hostile description files", .computes)
 struct HostileScriptTests {
     @Test("CRLF line ends are read as LF ones, with the same lines and columns")
-    func crlf() throws {
+    func crlf() async throws {
         let result = try Parser.parse(Array("param shots = 2\r\nrepeat $shots {\r\n    capture\r\n}\r\nprint \"done\"\r\n".utf8))
         #expect(result.script.steps == [.repeatBlock(count: 2, steps: [.capture(.init())]), .print("done")])
         do {
@@ -180,7 +180,7 @@ struct HostileScriptTests {
     }
 
     @Test("30,000 nested repeat blocks: one error at the first one too deep, and no deep values")
-    func deepNesting() throws {
+    func deepNesting() async throws {
         let depth = 30_000
         let text = String(repeating: "repeat 2 {\n", count: depth) + "capture\n" + String(repeating: "}\n", count: depth)
         do {
@@ -196,7 +196,7 @@ struct HostileScriptTests {
     }
 
     @Test("A byte-order mark before the first word is no part of it; one elsewhere still is")
-    func byteOrderMark() throws {
+    func byteOrderMark() async throws {
         let result = try Parser.parse([0xEF, 0xBB, 0xBF] + Array("camera test\ncapture\n".utf8))
         #expect(result.script.steps == [.capture(.init())])
         do {
@@ -208,7 +208,7 @@ struct HostileScriptTests {
     }
 
     @Test("Misspellings by a swapped pair of letters are suggested")
-    func swappedLetters() {
+    func swappedLetters() async {
         #expect(Spelling.distance("sepai", "sepia") == 1)
         #expect(Spelling.closest(to: "sepai", among: ["mono", "sepia", "warm"]) == "sepia")
         #expect(Spelling.distance("fliter", "filter") == 1)
@@ -217,7 +217,7 @@ struct HostileScriptTests {
     }
 
     @Test("A lone CR is still a control character, at its place")
-    func loneCR() {
+    func loneCR() async {
         do {
             _ = try Parser.parse(Array("capture\rwait 1\n".utf8))
             Issue.record("a lone CR was accepted")

@@ -18,15 +18,24 @@ public struct ChildProcess {
         return URL(fileURLWithPath: testBinary).deletingLastPathComponent()
     }
 
-    /// Runs a built executable of this package by product name.
+    /// Runs a built executable of this package by product name, awaiting its end.
     public static func runBuilt(_ name: String, _ arguments: [String], environment: [String: String] = [:],
-                         in directory: URL? = nil) throws -> Result {
-        try run(buildFolder.appendingPathComponent(name).path, arguments, environment: environment, in: directory)
+                                in directory: URL? = nil) async throws -> Result {
+        try await run(buildFolder.appendingPathComponent(name).path, arguments, environment: environment, in: directory)
     }
 
-    /// Runs a program found on the PATH or by absolute path, waiting for it to end.
+    /// Runs a program found on the PATH or by absolute path, awaiting its end without holding a
+    /// thread of Swift's pool (it is waited for on a queue of its own).
     public static func run(_ program: String, _ arguments: [String], environment: [String: String] = [:],
-                    in directory: URL? = nil) throws -> Result {
+                           in directory: URL? = nil) async throws -> Result {
+        try await offThePools { try runToEnd(program, arguments, environment: environment, in: directory) }
+    }
+
+    /// Runs a program, blocking the calling thread until it ends: for ``run(_:_:environment:in:)``,
+    /// and for what cannot await (the checks of what is installed, which run as the tests are
+    /// listed; a fixture made once in a static initializer; a mount's removal as it goes).
+    public static func runToEnd(_ program: String, _ arguments: [String], environment: [String: String] = [:],
+                         in directory: URL? = nil) throws -> Result {
         let process = Process()
         if program.hasPrefix("/") {
             process.executableURL = URL(fileURLWithPath: program)
@@ -62,19 +71,11 @@ public struct ChildProcess {
                       standardOutputBytes: outputData)
     }
 
-    /// Runs blocking work (a server's stop that joins its threads) on a queue of its own, awaited
-    /// without holding a thread of Swift's or the tests' pools.
+    /// Runs blocking work (a child awaited, a server's stop that joins its threads) on a queue of
+    /// its own, awaited without holding a thread of Swift's pool.
     public static func offThePools<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             helper().async { continuation.resume(with: Swift.Result { try work() }) }
-        }
-    }
-
-    /// Runs a program to its end, awaited without holding any thread of Swift's or the tests' pools
-    /// (it waits on a queue of its own): tests that await children need no `.aside`.
-    public static func finished(_ program: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            helper().async { continuation.resume(with: Swift.Result { try run(program, arguments, environment: environment) }) }
         }
     }
 
@@ -124,9 +125,10 @@ public struct ChildProcess {
         public init(message: String) { self.message = message }
     }
 
-    /// Whether a program is installed.
+    /// Whether a program is installed: an executable file of that name in a folder of the PATH.
     public static func isInstalled(_ program: String) -> Bool {
-        (try? run("which", [program]).status) == 0
+        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        return folders.contains { access("\($0)/\(program)", X_OK) == 0 }
     }
 }
 
@@ -141,8 +143,8 @@ private final class DataBox: @unchecked Sendable {
 }
 
 /// Runs a program from the PATH and returns its standard output.
-public func run(_ program: String, _ arguments: [String]) throws -> String {
-    try ChildProcess.run(program, arguments).standardOutput
+public func run(_ program: String, _ arguments: [String]) async throws -> String {
+    try await ChildProcess.run(program, arguments).standardOutput
 }
 
 extension ChildProcess {
@@ -156,8 +158,8 @@ extension ChildProcess {
         /// The child's standard input, when it was started with one to write to.
         private let input: ChildPipe?
         private let errorData = DataBox(), outputData = DataBox()
-        /// Standard output as it comes, for a test to wait for a line.
-        private let written = OutputSoFar()
+        /// Standard output and error as they come, for a test to wait for a line.
+        private let written = OutputSoFar(), errorsWritten = OutputSoFar()
         private let reading = DispatchGroup()
 
         /// Starts a built executable of this package; with `writingInput`, its standard input is a
@@ -188,8 +190,8 @@ extension ChildProcess {
             ChildProcess.helper().async(group: reading) { [output, outputData, written] in
                 outputData.data = ChildProcess.readToEnd(output) { chunk in written.bytes.withLock { $0 += chunk } }
             }
-            ChildProcess.helper().async(group: reading) { [errors, errorData] in
-                errorData.data = ChildProcess.readToEnd(errors)
+            ChildProcess.helper().async(group: reading) { [errors, errorData, errorsWritten] in
+                errorData.data = ChildProcess.readToEnd(errors) { chunk in errorsWritten.bytes.withLock { $0 += chunk } }
             }
         }
 
@@ -198,8 +200,13 @@ extension ChildProcess {
             written.bytes.withLock { String(decoding: $0, as: UTF8.self) }
         }
 
+        /// What the child has written to standard error so far.
+        public var errorsSoFar: String {
+            errorsWritten.bytes.withLock { String(decoding: $0, as: UTF8.self) }
+        }
+
         /// Awaits the child's end (killing it after `timeout` seconds) without holding a thread of
-        /// Swift's or the tests' pools.
+        /// Swift's pool.
         public func finished(timeout: Double = 60) async -> Result {
             await withCheckedContinuation { continuation in
                 ChildProcess.helper().async { continuation.resume(returning: self.finish(timeout: timeout)) }
@@ -218,23 +225,6 @@ extension ChildProcess {
             return false
         }
 
-        /// Waits until the child's standard output contains `text`, at most `timeout` seconds (a
-        /// hang guard, as for ``output(containing:timeout:)``); returns whether it does.
-        public func waitForOutput(containing text: String, timeout: Double = 120) -> Bool {
-            waitForOutput(timeout: timeout) { $0.contains(text) }
-        }
-
-        /// Waits until the child's standard output so far `satisfies`, at most `timeout` seconds;
-        /// returns whether it does.
-        public func waitForOutput(timeout: Double = 120, until satisfies: (String) -> Bool) -> Bool {
-            let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline {
-                if satisfies(outputSoFar) { return true }
-                usleep(50_000)
-            }
-            return false
-        }
-
         /// Writes to the child's standard input (started `writingInput`).
         public func write(_ text: String) {
             signal(SIGPIPE, SIG_IGN)  // a child that has ended fails the write, not the tests
@@ -244,16 +234,21 @@ extension ChildProcess {
         /// The child's process id.
         public var processIdentifier: Int32 { process.processIdentifier }
 
-        /// Waits until the child blocks or catches `signal` (its `/proc` status says so), at most
-        /// `timeout` seconds; returns whether it does.
-        public func waitUntilHandling(_ signal: Int32, timeout: Double = 10) -> Bool {
+        /// Awaits the child's program blocking or catching `signal` (its `/proc` status says so),
+        /// at most `timeout` seconds (a hang guard); returns whether it does. Until the child has
+        /// become its program it still has this process's handlers, and a signal then would be
+        /// taken by them and lost.
+        public func handling(_ signal: Int32, timeout: Double = 60) async -> Bool {
             let bit = UInt64(1) << UInt64(signal - 1)
-            let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline, let status = ownStatus {
+            let deadline = ContinuousClock.now + .seconds(timeout)
+            let program = process.executableURL?.resolvingSymlinksInPath().path
+            while ContinuousClock.now < deadline {
+                guard let status = ownStatus else { return false }  // it has ended
+                let running = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(process.processIdentifier)/exe")
                 let masks = status.filter { $0.hasPrefix("SigBlk:") || $0.hasPrefix("SigCgt:") }
                     .compactMap { UInt64($0.split(separator: "\t").last ?? "", radix: 16) }
-                if masks.contains(where: { $0 & bit != 0 }) { return true }
-                usleep(200)
+                if running == program, masks.contains(where: { $0 & bit != 0 }) { return true }
+                try? await Task.sleep(for: .milliseconds(1))
             }
             return false
         }
@@ -275,7 +270,7 @@ extension ChildProcess {
         }
 
         /// Waits for the child to end (killing it after `timeout` seconds) and returns what it wrote.
-        public func finish(timeout: Double = 60) -> Result {
+        private func finish(timeout: Double) -> Result {
             try? input?.forWriting.close()
             if reading.wait(timeout: .now() + timeout) == .timedOut {
                 send(SIGKILL)

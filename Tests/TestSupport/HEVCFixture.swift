@@ -5,10 +5,10 @@ import Foundation
 public enum HEVCFixture {
     /// Encodes one frame of a test pattern: its hvcC record (from the caps' codec_data) and its
     /// access unit (length-prefixed NAL units).
-    public static func encode(width: Int, height: Int, pattern: String = "smpte") throws -> (configuration: [UInt8], accessUnit: [UInt8]) {
+    public static func encode(width: Int, height: Int, pattern: String = "smpte") async throws -> (configuration: [UInt8], accessUnit: [UInt8]) {
         let folder = try TemporaryFolder()
         let file = folder.path("picture.h265")
-        let result = try ChildProcess.run("gst-launch-1.0", [
+        let result = try await ChildProcess.run("gst-launch-1.0", [
             "-v", "videotestsrc", "num-buffers=1", "pattern=\(pattern)",
             "!", "video/x-raw,format=I420,width=\(width),height=\(height),colorimetry=bt709",
             "!", "x265enc", "speed-preset=ultrafast", "option-string=crf=22:info=0",

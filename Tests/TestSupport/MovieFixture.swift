@@ -4,10 +4,10 @@ import Foundation
 public enum MovieFixture {
     /// A 2 s 320x240 movie at 30 fps (60 frames, a key frame every 15), in fragments of
     /// `fragmentMilliseconds` (0: unfragmented, its sample table in the movie box).
-    public static func movie(fragmentMilliseconds: Int) throws -> [UInt8] {
+    public static func movie(fragmentMilliseconds: Int) async throws -> [UInt8] {
         let folder = try TemporaryFolder()
         let path = folder.path("movie.mp4")
-        let result = try ChildProcess.run("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=60", "!",
+        let result = try await ChildProcess.run("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=60", "!",
                                                               "video/x-raw,format=I420,width=320,height=240,framerate=30/1", "!",
                                                               "x264enc", "key-int-max=15", "!", "h264parse", "!", "mp4mux",
                                                               "fragment-duration=\(fragmentMilliseconds)", "!", "filesink", "location=\(path)"])

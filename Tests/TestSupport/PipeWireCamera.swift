@@ -17,7 +17,7 @@ public enum PipeWireCamera {
     /// Whether PipeWire, its session manager and GStreamer's PipeWire plugin are installed.
     public static var isAvailable: Bool {
         ["pipewire", "wireplumber", "dbus-daemon", "pw-cli"].allSatisfy(ChildProcess.isInstalled)
-            && (try? ChildProcess.run("gst-inspect-1.0", ["pipewiresrc"]).status) == 0
+            && (try? ChildProcess.runToEnd("gst-inspect-1.0", ["pipewiresrc"]).status) == 0
     }
 
     /// Runs a program while the camera is published. With `unplugAfter`, the camera goes away that
@@ -29,7 +29,7 @@ public enum PipeWireCamera {
     /// program decides when, from what it has seen, with no time of the machine's in between.
     public static func run(_ program: String, _ arguments: [String], location: String? = nil,
                            unplugAfter: Double? = nil, replugAfter: Double = 2, unplugsWhenAsked: Bool = false,
-                           microphone: Bool = false) throws -> ChildProcess.Result {
+                           microphone: Bool = false) async throws -> ChildProcess.Result {
         let runtime = try TemporaryFolder()
         chmod(runtime.url.path, 0o700)  // as a login session's runtime folder
         let script = """
@@ -104,10 +104,10 @@ public enum PipeWireCamera {
         if microphone { environment["MICROPHONE"] = "1" }
         // One PipeWire daemon at a time: run side by side (each with its own runtime folder and
         // bus), a camera program once found no camera at all in its own daemon.
-        return try oneAtATime.withLock { _ in
-            try ChildProcess.run("sh", ["-c", script, "sh", program] + arguments, environment: environment)
+        return try await oneAtATime.run { [script, environment] in
+            try await ChildProcess.run("sh", ["-c", script, "sh", program] + arguments, environment: environment)
         }
     }
 
-    private static let oneAtATime = Mutex(())
+    private static let oneAtATime = Turns()
 }

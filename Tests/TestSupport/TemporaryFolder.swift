@@ -31,7 +31,7 @@ public final class TemporaryMount {
     /// Mounts a tmpfs with mount options such as `size=256k` or `ro,size=64k`.
     public init(options: String) throws {
         folder = try TemporaryFolder()
-        let mounted = try ChildProcess.run("mount", ["-t", "tmpfs", "-o", options, "tmpfs", folder.url.path])
+        let mounted = try ChildProcess.runToEnd("mount", ["-t", "tmpfs", "-o", options, "tmpfs", folder.url.path])
         guard mounted.status == 0 else { throw MountFailure(message: mounted.standardError) }
     }
 
@@ -42,5 +42,5 @@ public final class TemporaryMount {
         public let message: String
     }
 
-    deinit { _ = try? ChildProcess.run("umount", [folder.url.path]) }
+    deinit { _ = try? ChildProcess.runToEnd("umount", [folder.url.path]) }
 }

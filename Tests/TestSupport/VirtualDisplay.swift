@@ -10,7 +10,7 @@ public final class VirtualDisplay {
     /// Starts the server and waits until it listens. Xvfb chooses a free display number itself
     /// (`-displayfd`) and says it once it listens: two tests starting displays at once never take
     /// the same number.
-    public init() throws {
+    public init() async throws {
         server = Process()
         // The shell becomes the server (exec), after starting a watcher that ends the server once
         // the test process is gone, even when it was killed and no deinit ran.
@@ -23,20 +23,24 @@ public final class VirtualDisplay {
         server.standardOutput = announced
         server.standardError = FileHandle.nullDevice
         try server.run()
-        var number = Data()
-        while !number.contains(UInt8(ascii: "\n")) {
-            let chunk = announced.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw ScreenshotFailure(message: "Xvfb did not start") }
-            number += chunk
+        let reader = announced.fileHandleForReading
+        let number = try await ChildProcess.offThePools {
+            var number = Data()
+            while !number.contains(UInt8(ascii: "\n")) {
+                let chunk = reader.availableData
+                guard !chunk.isEmpty else { throw ScreenshotFailure(message: "Xvfb did not start") }
+                number += chunk
+            }
+            return number
         }
         name = ":" + String(decoding: number, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The whole screen (1280x720) as RGB bytes, grabbed by GStreamer's `ximagesrc`.
-    public func screenshot() throws -> [UInt8] {
+    public func screenshot() async throws -> [UInt8] {
         let folder = try TemporaryFolder()
         let file = folder.path("screen.rgb")
-        let grab = try ChildProcess.run("gst-launch-1.0", ["-q", "ximagesrc", "display-name=\(name)", "num-buffers=1",
+        let grab = try await ChildProcess.run("gst-launch-1.0", ["-q", "ximagesrc", "display-name=\(name)", "num-buffers=1",
                                                            "!", "videoconvert", "!", "video/x-raw,format=RGB",
                                                            "!", "filesink", "location=\(file)"])
         guard grab.status == 0 else { throw ScreenshotFailure(message: grab.standardError) }

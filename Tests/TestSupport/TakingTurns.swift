@@ -1,0 +1,43 @@
+import Testing
+
+/// For suites whose tests start programs (camctl, the tools that judge its files) and await them,
+/// or keep their thread computing for seconds: a few such tests run at once, the others wait their
+/// turn without holding a thread, so a run does not start hundreds of programs on two cores at
+/// once. A test's hang guard counts from its turn, not from its wait for one.
+public struct TakingTurns: SuiteTrait, TestTrait, TestScoping {
+    fileprivate let turns: Turns
+    fileprivate let hangGuard: Duration
+
+    public var isRecursive: Bool { true }
+
+    public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        guard testCase != nil, !test.isSuite else { return try await function() }  // a suite's own scope takes no turn
+        try await turns.run { [hangGuard] in
+            try await withoutActuallyEscaping(function) { function in
+                try await withThrowingTaskGroup(of: Bool.self) { group in
+                    group.addTask { try await function(); return true }
+                    group.addTask {
+                        try? await Task.sleep(for: hangGuard)
+                        return Task.isCancelled  // cancelled: the test ended first
+                    }
+                    let ended = try await group.next() ?? true
+                    group.cancelAll()
+                    if !ended { Issue.record("hung: still running \(hangGuard) after its turn came") }
+                    while try await group.next() != nil {}
+                }
+            }
+        }
+    }
+}
+
+extension Trait where Self == TakingTurns {
+    /// Tests that start programs and await them: three at a time, each given five minutes.
+    public static var startsPrograms: Self { TakingTurns(turns: programs, hangGuard: .seconds(300)) }
+
+    /// Tests that keep their thread computing for seconds: one at a time, so Swift's pool always
+    /// has a thread for the others; each given five minutes.
+    public static var computes: Self { TakingTurns(turns: computations, hangGuard: .seconds(300)) }
+}
+
+private let programs = Turns(permits: 3)
+private let computations = Turns(permits: 1)
