@@ -30,7 +30,6 @@ struct DeviceMonitorTests {
             for await _ in changes { seen += 1 }
             return seen
         }
-        try await Task.sleep(for: .milliseconds(300))
         monitor.stopWatching()
         watcher.cancel()
         let seen = await watcher.value

@@ -56,13 +56,13 @@ struct PadTests {
         let pad = try #require(pipeline.element(named: "src")?.staticPad(named: "src"))
         let sink = try #require(pipeline.element(named: "sink", as: AppSink.self))
         try await pipeline.play()
-        #expect(sink.pullSample(timeout: .seconds(2)) != nil, "data flows before the probe")
+        #expect(sink.pullSample(timeout: .seconds(60)) != nil, "data flows before the probe")
         let blocked = Atomic<Int>(0)
         let probe = pad.addProbe(.blockDownstream) { info in
             if info.buffer != nil { blocked.add(1, ordering: .relaxed) }
             return .ok
         }
-        while blocked.load(ordering: .relaxed) == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(await until(every: .milliseconds(5)) { blocked.load(ordering: .relaxed) > 0 }, "the probe holds a buffer")
         while sink.pullSample(timeout: .milliseconds(50)) != nil {}  // what passed before the block
         #expect(sink.pullSample(timeout: .milliseconds(300)) == nil, "nothing passes while blocked")
         probe.remove()
