@@ -86,14 +86,36 @@ struct PreviewCommandTests {
     @Test("A PipeWire camera unplugged during the preview is waited for and resumed",
           .enabled(if: PipeWireCamera.isAvailable, "needs pipewire, wireplumber and gstreamer1.0-pipewire"))
     func hotPlug() async throws {
+        let folder = try TemporaryFolder()
         let camctl = ChildProcess.buildFolder.appendingPathComponent("camctl").path
-        // The node goes away without a word to pipewiresrc: the session notices the silence.
-        let result = try await PipeWireCamera.run(camctl, ["preview", "--device", "pipewire test", "--resolution", "640x480",
-                                                     "--sink", "fakesink", "--duration", "10", "--json", "--no-library",
-                                                     "--output", "/tmp/unused-%d.jpg"],
-                                            unplugAfter: 1.5, replugAfter: 1.5)
+        // The node goes away without a word to pipewiresrc once the preview says it runs (in a
+        // terminal, which script(1) gives it: the session notices the silence), and comes back once
+        // the preview says it is interrupted; the preview is told to finish (SIGUSR2) once it says
+        // it has resumed. Each step is bounded by a hang guard only.
+        let script = """
+            script -qfec 'echo $$ > "'"$1"'/pid"; exec "\(camctl)" preview --device "pipewire test" --resolution 640x480 --sink fakesink --duration 600 --json \\
+                --no-library --output "'"$1"'/unused-%d.jpg"' /dev/null > "$1/out" 2> "$1/err" &
+            preview=$!
+            until_true() {
+                for i in $(seq 2400); do "$@" && return 0; sleep 0.05; done
+                echo "hung: $*" >&2; cat "$1/out" "$1/err" >&2; kill -9 $(cat "$1/pid"); exit 1
+            }
+            until_true grep -q previewing "$1/out"
+            touch "$XDG_RUNTIME_DIR/unplug"
+            until_true grep -q '"interrupted"' "$1/out"
+            touch "$XDG_RUNTIME_DIR/replug"
+            until_true grep -q '"resumed"' "$1/out"
+            kill -USR2 $(cat "$1/pid"); wait $preview; status=$?
+            cat "$1/out"; cat "$1/err" >&2
+            exit $status
+            """
+        let result = try await PipeWireCamera.run("/bin/sh", ["-c", script, "sh", folder.url.path], unplugsWhenAsked: true)
         #expect(result.status == 0, "\(result.standardError)")
-        let events = Camctl.objects(result.standardOutput).compactMap { $0["event"] as? String }
+        // The terminal's lines, each maybe led by the progress line's clearing.
+        let events = result.standardOutput.split(whereSeparator: \.isNewline).compactMap { line -> String? in
+            guard let start = line.firstIndex(of: "{") else { return nil }
+            return Camctl.objects(String(line[start...])).first?["event"] as? String
+        }
         #expect(events.contains("interrupted"), "\(events)")
         #expect(events.firstIndex(of: "resumed") ?? -1 > events.firstIndex(of: "interrupted") ?? Int.max, "\(events)")
     }

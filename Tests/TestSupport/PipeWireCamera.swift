@@ -20,16 +20,13 @@ public enum PipeWireCamera {
             && (try? ChildProcess.runToEnd("gst-inspect-1.0", ["pipewiresrc"]).status) == 0
     }
 
-    /// Runs a program while the camera is published. With `unplugAfter`, the camera goes away that
-    /// many seconds after its picture began to flow (a reader's stream runs: on a loaded machine the
-    /// program may take seconds to get there), and comes back `replugAfter` seconds later. With
-    /// `microphone`, the microphone is there too, its tone flowing, before the program starts.
+    /// Runs a program while the camera is published. With `microphone`, the microphone is there
+    /// too, its tone flowing, before the program starts.
     /// With `unplugsWhenAsked`, the camera goes away when the program makes the file
     /// `$XDG_RUNTIME_DIR/unplug`, and comes back when it makes `$XDG_RUNTIME_DIR/replug`: the
     /// program decides when, from what it has seen, with no time of the machine's in between.
     public static func run(_ program: String, _ arguments: [String], location: String? = nil,
-                           unplugAfter: Double? = nil, replugAfter: Double = 2, unplugsWhenAsked: Bool = false,
-                           microphone: Bool = false) async throws -> ChildProcess.Result {
+                           unplugsWhenAsked: Bool = false, microphone: Bool = false) async throws -> ChildProcess.Result {
         let runtime = try TemporaryFolder()
         chmod(runtime.url.path, 0o700)  // as a login session's runtime folder
         let script = """
@@ -75,14 +72,6 @@ public enum PipeWireCamera {
                 exit 97
             fi
             "$@" & program=$!
-            if [ -n "$UNPLUG_AFTER" ]; then
-                for i in $(seq 300); do
-                    pw-dump 2>/dev/null | grep -q '"state": "running"' && break
-                    sleep 0.05
-                done
-                sleep "$UNPLUG_AFTER"; kill -9 $camera; wait $camera
-                sleep "$REPLUG_AFTER"; publish
-            fi
             if [ -n "$UNPLUG_WHEN_ASKED" ]; then
                 while kill -0 $program 2>/dev/null && [ ! -e "$XDG_RUNTIME_DIR/unplug" ]; do sleep 0.05; done
                 if [ -e "$XDG_RUNTIME_DIR/unplug" ]; then
@@ -98,8 +87,7 @@ public enum PipeWireCamera {
             exit $status
             """
         // A library of the run's own unless the arguments name one: never the user's.
-        var environment = ["XDG_RUNTIME_DIR": runtime.url.path, "REPLUG_AFTER": "\(replugAfter)", "CAMCTL_LIBRARY": runtime.path("library")]
-        if let unplugAfter { environment["UNPLUG_AFTER"] = "\(unplugAfter)" }
+        var environment = ["XDG_RUNTIME_DIR": runtime.url.path, "CAMCTL_LIBRARY": runtime.path("library")]
         if unplugsWhenAsked { environment["UNPLUG_WHEN_ASKED"] = "1" }
         if microphone { environment["MICROPHONE"] = "1" }
         // One PipeWire daemon at a time: run side by side (each with its own runtime folder and
