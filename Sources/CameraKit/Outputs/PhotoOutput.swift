@@ -145,7 +145,7 @@ public final class PhotoOutput: Sendable {
                 return try await frameLitByFlash(flash)
             }
             return try await chooseFrame(for: settings.prioritization, settlingTimeout: request.attachment.settlingTimeout,
-                                         newerThan: previous?.frameTime, requestTime: request.requestTime)
+                                         newerThan: previous?.frameTime, requestTime: request.requestTime, current: request.currentFrame)
         }
     }
 
@@ -283,10 +283,15 @@ public final class PhotoOutput: Sendable {
         let resolved: ResolvedPhotoSettings
         let requestedAt: Date
         let requestTime: ClockTime?
+        /// The newest frame when the request came (for `speed` and `balanced`).
+        let currentFrame: Sample?
     }
 
     /// Accepts a capture: checks the settings, gives it an id, and announces the shutter moment.
     private func begin(_ settings: PhotoSettings) throws(CaptureError) -> Request {
+        // The frame current at the request is noted before its instant: a frame that arrives
+        // while the request is taken (a thread descheduled between the two) is not mistaken for it.
+        let currentFrame = settings.prioritization == .quality ? nil : try? feed.latest()
         let requestedAt = Date()
         try validate(settings)
         let (id, attachment) = try state.withLock { state throws(CaptureError) in
@@ -301,7 +306,7 @@ public final class PhotoOutput: Sendable {
                                              flashFires: firesFlash(settings.flashMode, on: attachment),
                                              sessionRotation: framing.rotation, mirrored: framing.mirrorsPhotos)
         let request = Request(id: id, attachment: attachment, settings: settings, resolved: resolved,
-                              requestedAt: requestedAt, requestTime: attachment.clock.runningTime)
+                              requestedAt: requestedAt, requestTime: attachment.clock.runningTime, currentFrame: currentFrame)
         eventStream.send(.willBeginCapture(id: id, resolved))
         eventStream.send(.willCapturePhoto(id: id))
         return request
@@ -437,7 +442,7 @@ public final class PhotoOutput: Sendable {
     }
 
     private func chooseFrame(for prioritization: PhotoSettings.QualityPrioritization, settlingTimeout: Duration?,
-                             newerThan previous: ClockTime?, requestTime: ClockTime?) async throws(CaptureError) -> Sample {
+                             newerThan previous: ClockTime?, requestTime: ClockTime?, current: Sample?) async throws(CaptureError) -> Sample {
         if let settled = try await firstSettledFrame(waitingAtMost: settlingTimeout) {
             return settled
         }
@@ -445,7 +450,9 @@ public final class PhotoOutput: Sendable {
             // Not merely the next frame to arrive: on a busy machine that may have been taken before the request.
             return try await feed.next(takenAfter: requestTime, timeout: .seconds(5))
         }
-        if let current = try feed.latest() {
+        var newest = current
+        if newest == nil { newest = try feed.latest() }
+        if let current = newest {
             guard let previous, let time = current.buffer?.presentationTime, time <= previous else { return current }
         }
         return try await feed.next(timeout: .seconds(5))
