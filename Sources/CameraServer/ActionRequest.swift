@@ -36,11 +36,12 @@ enum ActionRequest {
             let tolerance = try number("tolerance", in: object, 0...10) ?? 0.1
             return .takePhotoNear(Date(timeIntervalSince1970: seconds), tolerance: tolerance, try settings(object))
         case "burst": return .burst(count: try integer("count", in: object, 1...1000) ?? 3, try settings(object))
-        case "countdown": return .countdown(seconds: try seconds(object) ?? 3)
-        case "show_result": return .showResult(seconds: try seconds(object) ?? 5)
+        // A countdown or showing asked for without its length takes a booth's.
+        case "countdown": return .countdown(seconds: try seconds(object) ?? BoothPlan().countdown)
+        case "show_result": return .showResult(seconds: try seconds(object) ?? BoothPlan().showResult)
         case "show_shots":
-            return .showShots(slots: try integer("slots", in: object, 1...64) ?? 4, columns: try columns(object),
-                              seconds: try seconds(object) ?? 1.5)
+            return .showShots(slots: try integer("slots", in: object, 1...64) ?? BoothPlan().shots, columns: try columns(object),
+                              seconds: try seconds(object) ?? BoothPlan().showShots)
         case "cut_short": return .cutShort
         case "switch_camera":
             guard let device = object["device"]?.string else { return .nextCamera }
@@ -54,19 +55,15 @@ enum ActionRequest {
         case "image": return .changeImage(try changed(image, by: object))
         case "compose": return .compose(columns: try columns(object), quality: try integer("quality", in: object, 1...100) ?? 90, albums: ["booth"])
         case "hold": return .holdForReview
-        case "review":
-            let timeout = try seconds(object, name: "timeout")
-            return .review(timeout: timeout.flatMap { $0 > 0 ? $0 : nil }, unanswered: .keep, hint: reviewHint)
+        case "review": return .review(try review(object))
         case "booth":
             var plan = BoothPlan()
-            plan.shots = try integer("shots", in: object, 1...16) ?? 4
-            plan.countdown = try seconds(object, name: "countdown") ?? 3
+            plan.shots = try integer("shots", in: object, 1...16) ?? plan.shots
+            plan.countdown = try seconds(object, name: "countdown") ?? plan.countdown
             plan.columns = try columns(object)
-            plan.showShots = try seconds(object, name: "show_shots") ?? 1.5
-            plan.showResult = try seconds(object, name: "show_result") ?? 5
-            plan.reviews = object["review"]?.bool ?? false
-            plan.reviewTimeout = try seconds(object, name: "timeout").map { $0 > 0 ? $0 : nil } ?? 60
-            plan.reviewHint = reviewHint
+            plan.showShots = try seconds(object, name: "show_shots") ?? plan.showShots
+            plan.showResult = try seconds(object, name: "show_result") ?? plan.showResult
+            if object["review"]?.bool == true { plan.review = try review(object) }
             plan.settings = try settings(object)
             if let animation = object["animation"] {
                 guard let name = animation.string, let style = ShotAnimation.Style(rawValue: name) else {
@@ -89,6 +86,12 @@ enum ActionRequest {
         default:
             throw .badRequest("there is no action \"\(name)\"; the actions are \(names.joined(separator: ", "))")
         }
+    }
+
+    /// The review a request asks for: `"timeout"` seconds (0: for ever; the default without it),
+    /// unanswered kept, with the page's hint.
+    static func review(_ object: [String: JSONValue]) throws(APIError) -> ReviewPlan {
+        ReviewPlan(timeout: ReviewPlan.timeout(given: try seconds(object, name: "timeout")), hint: reviewHint)
     }
 
     /// The sound `audio` names (`none`, `default`, `test`, a microphone), or the camera's by default.

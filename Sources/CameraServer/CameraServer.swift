@@ -117,7 +117,7 @@ public final class CameraServer: Sendable {
         let (events, camera, session) = (self.events, self.camera, self.session)
         let relays = [
             Task {
-                for await event in camera.events { events.publish(EventRecord.json(event)) }
+                for await event in camera.events { events.publish(event.record) }
             },
             Task {
                 for await event in session.events() {

@@ -3,27 +3,8 @@ import CameraOperator
 import FoundationEssentials
 import Glibc
 
-/// Events as the API sends them: the same objects `camctl --json` prints (`{"event": "…", …}`).
+/// The session's events as the API sends them (the operator's are ``OperatorEvent/record``).
 enum EventRecord {
-    static func json(_ event: OperatorEvent) -> [String: Any] {
-        switch event {
-        case .countdown(let left): ["event": "countdown", "seconds_left": left]
-        case .reviewing(let count): ["event": "reviewing", "count": count]
-        case .kept(let count): ["event": "kept", "count": count]
-        case .discarded(let count): ["event": "discarded", "count": count]
-        case .boothShot(let number, let count): ["event": "booth_shot", "number": number, "of": count]
-        case .burstSkipped(let frames): ["event": "burst_skipped", "frames": frames]
-        case .showing(let kind): ["event": "showing", "picture": kind.rawValue]
-        case .cleared: ["event": "cleared"]
-        case .processed(let photo): ["event": "processed", "photo": photo.record]
-        case .processingFailed(let id, let reason): ["event": "processing_failed", "id": id, "message": reason]
-        case .animationKept(let clip): ["event": "animation", "movie": clip.record]
-        case .recordingStarted: ["event": "recording"]
-        case .movieKept(let movie): ["event": "movie", "movie": movie.record]
-        case .movieFailed(let reason): ["event": "movie_failed", "message": reason]
-        }
-    }
-
     /// A session event worth telling a client; `nil` for the others.
     static func json(_ event: SessionEvent) -> [String: Any]? {
         switch event {

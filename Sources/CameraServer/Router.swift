@@ -131,7 +131,9 @@ struct Router: Sendable {
         object["action"] = "capture"
         let taken = try await perform(object)
         guard reviews else { return taken }
-        return try await perform(["action": "review", "timeout": object["timeout"] ?? 60])
+        var review: [String: JSONValue] = ["action": "review"]
+        review["timeout"] = object["timeout"]
+        return try await perform(review)
     }
 
     /// Performs the action a JSON object asks for.

@@ -132,8 +132,11 @@ enum WebPage {
         };
         $("booth").onclick = () => run(async () => {
           $("end").disabled = false;
-          told(await act({ action: "booth", layout: $("layout").value, review: $("review").checked,
-                           countdown: Math.max(1, Number($("delay").value) || 3) }));
+          // Without a countdown of the page's own, the booth counts down as the server's default.
+          const body = { action: "booth", layout: $("layout").value, review: $("review").checked };
+          const delay = Number($("delay").value);
+          if (delay > 0) body.countdown = delay;
+          told(await act(body));
         });
         let recording = false;
         function showRecording(on) {

@@ -1,5 +1,6 @@
 import CameraKit
 import CameraOperator
+import Formatting
 import FoundationEssentials
 import Glibc
 
@@ -8,21 +9,21 @@ import Glibc
 struct BoothCommand: Subcommand {
     static let name = "booth"
     static let synopsis = """
-        camctl booth    [--device D] [--shots 4] [--countdown 5] [--layout 2x2|1x4] [--sink ELEMENT] [--output PATH]
+        camctl booth    [--device D] [--shots N] [--countdown SECONDS] [--layout 2x2|1x4] [--sink ELEMENT] [--output PATH]
                         [--library DIR | --no-library] [--jpeg | --hevc] [--quality 1-100] [--json] [--print-pipeline]
                         [--show-shots SECONDS] [--show-result SECONDS] [--review] [--review-timeout SECONDS]
                         [--animation mp4|gif|boomerang]
         """
     static let summary = "the photo booth: countdown, shots, and one composed picture of them"
     static let help = """
-        Shows the preview in --sink (autovideosink by default) and takes --shots photos (4), each after
-        a --countdown (5 seconds) drawn large on the preview and shown in the terminal. Space or Enter
+        Shows the preview in --sink (autovideosink by default) and takes --shots photos (\(plan.shots)), each after
+        a --countdown (\(seconds(plan.countdown)) seconds) drawn large on the preview and shown in the terminal. Space or Enter
         (or SIGUSR1) takes the shot at once and the countdown starts again for the next one; q ends
         early. After each shot but the last, the layout with the shots so far in their places shows on
-        the preview for --show-shots seconds (1.5; 0 for none). Each shot goes into the library; then
+        the preview for --show-shots seconds (\(seconds(plan.showShots)); 0 for none). Each shot goes into the library; then
         the shots are composed, with even margins, into a 2x2 grid or a 1x4 strip (--layout) of
         640-pixel-wide cells, which goes into the library too and to --output when given, and shown on
-        the preview for --show-result seconds (5; 0 for none; space or q ends it). Each path is printed
+        the preview for --show-result seconds (\(seconds(plan.showResult)); 0 for none; space or q ends it). Each path is printed
         (--json: one object each). Each shot's thumbnail shows in the preview's lower left corner
         until the next (--no-last-photo: not). With --review, nothing is saved until the composed
         picture, shown on the preview, is kept: the shots and the picture are kept or discarded
@@ -30,7 +31,14 @@ struct BoothCommand: Subcommand {
         for phones: mp4 shows them in turn (0.6 s each, three times), boomerang forwards then
         backwards (0.3 s each, four times), gif in turn as an animated GIF that loops (0.6 s each,
         256 colours chosen for the shots); its path is printed last.
-        """ + "\n" + ReviewOptions.help + "\n" + ImageOptions.help
+        """ + "\n" + KeyTable.help + "\n" + ReviewOptions.help + "\n" + ImageOptions.help
+    /// The booth the help describes: the defaults every front end shares.
+    private static let plan = BoothPlan()
+
+    private static func seconds(_ value: Double) -> String {
+        String(printf: "%g", value)
+    }
+
     static let options = SessionOptions.options + PhotoSaving.options + PhotoOptions.options + ReviewOptions.options + [
         .init(name: "--shots", value: "N"), .init(name: "--countdown", value: "SECONDS"),
         .init(name: "--layout", value: "2x2|1x4"), .init(name: "--sink", value: "ELEMENT"), .init(name: "--no-last-photo", value: nil),
@@ -61,10 +69,11 @@ struct BoothCommand: Subcommand {
         try arguments.requirePositionals([])
         self.arguments = arguments
         session = try SessionOptions(arguments)
-        shots = try arguments.integer("--shots", in: 1...16) ?? 4
-        countdown = try arguments.seconds("--countdown", in: 0...3600) ?? 5
-        showResult = try arguments.seconds("--show-result", in: 0...3600) ?? 5
-        showShots = try arguments.seconds("--show-shots", in: 0...3600) ?? 1.5
+        let plan = BoothPlan()
+        shots = try arguments.integer("--shots", in: 1...16) ?? plan.shots
+        countdown = try arguments.seconds("--countdown", in: 0...3600) ?? plan.countdown
+        showResult = try arguments.seconds("--show-result", in: 0...3600) ?? plan.showResult
+        showShots = try arguments.seconds("--show-shots", in: 0...3600) ?? plan.showShots
         review = try ReviewOptions(arguments)
         layout = try arguments.choice("--layout", as: Layout.self) ?? .grid
         sink = arguments.string("--sink") ?? "autovideosink"
@@ -103,7 +112,7 @@ struct BoothCommand: Subcommand {
         var plan = BoothPlan()
         (plan.shots, plan.countdown, plan.columns) = (shots, countdown, layout == .grid ? 2 : 1)
         (plan.showShots, plan.showResult, plan.settings) = (showShots, showResult, settings)
-        (plan.reviews, plan.reviewTimeout, plan.reviewHint) = (review.isOn, review.timeout, OperatorConsole.reviewHint)
+        plan.review = review.plan
         plan.animation = animation
         let ending: Control?
         do throws(CommandFailure) {

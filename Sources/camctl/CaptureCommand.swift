@@ -30,7 +30,7 @@ struct CaptureCommand: Subcommand {
         a HEIF file, with a thumbnail and EXIF), about half the size of a JPEG of the same quality.
         --heic-tiles stores a HEIC as a grid of 512x512 tiles, as iPhones do, for decoders with HEVC
         level limits. With --review the preview shows (in --sink, autovideosink by default).
-        """ + "\n" + PhotoOptions.help + "\n" + ReviewOptions.help + "\n" + ImageOptions.help
+        """ + "\n" + KeyTable.help + "\n" + PhotoOptions.help + "\n" + ReviewOptions.help + "\n" + ImageOptions.help
     static let options = SessionOptions.options + PhotoSaving.options + PhotoOptions.options + ReviewOptions.options + [
         .init(name: "--count", value: "N", short: "-n"),
         .init(name: "--countdown", value: "SECONDS"),
@@ -85,6 +85,8 @@ struct CaptureCommand: Subcommand {
         let captureSession = CaptureSession(configuration: configuration)
         try await session.start(captureSession)
         let operating = OperatorConsole(session: captureSession, device: camera, saving: saving)
+        // Space cuts a countdown short; the other keys do what they do in every command.
+        if countdown > 0 || interval > 0 { controls.listenToKeys() }
         review.listen(controls)
         do {
             try await takePhotos(with: operating, controls: controls)
@@ -99,21 +101,34 @@ struct CaptureCommand: Subcommand {
     private func takePhotos(with operating: OperatorConsole, controls: ControlInbox) async throws(CommandFailure) {
         var lastStart = ContinuousClock.now
         for number in 1...count {
-            if number > 1, try handle(await pause(until: lastStart + .seconds(interval), controls: controls)) == .finish {
+            if number > 1, try handle(await waitOutInterval(until: lastStart + .seconds(interval), operating: operating, controls: controls)) == .finish {
                 return
             }
             lastStart = ContinuousClock.now
             if try handle(await operating.countDown(countdown, controls: controls)) == .finish { return }
-            if review.isOn {
+            if let plan = review.plan {
                 try await operating.perform(.holdForReview)
                 try await operating.perform(.takePhoto(settings))
-                if try handle(await operating.review(timeout: review.timeout, controls: controls)) == .finish { return }
+                if try handle(await operating.review(plan, controls: controls)) == .finish { return }
             } else {
                 try await operating.perform(.takePhoto(settings))
             }
             if count > 1 { Console.progress("\(number) of \(count)") }
             if try handle(controls.next()) == .finish { return }
         }
+    }
+
+    /// Waits until the next photo is due: the shutter, `q` and interrupts end the wait and are
+    /// returned; other keys do their own job meanwhile.
+    private func waitOutInterval(until deadline: ContinuousClock.Instant, operating: OperatorConsole,
+                                 controls: ControlInbox) async throws(CommandFailure) -> Control? {
+        while let control = await pause(until: deadline, controls: controls) {
+            switch control {
+            case .captureNow, .finish, .interrupt: return control
+            default: try await operating.act(on: control)
+            }
+        }
+        return nil
     }
 
     /// What a control means between photos: go on, end cleanly (`.finish`), or stop now (throws).

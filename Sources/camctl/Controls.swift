@@ -7,27 +7,30 @@ import Glibc
 import Processes
 import Synchronization
 
-/// What a person (keys) or a script (signals) asks of a running command.
+/// What a person (keys) or a script (signals) asks of a running command; ``KeyTable`` says which
+/// key or signal asks for each.
 enum Control: Sendable, Equatable {
-    /// Space, Enter or SIGUSR1: take a photo now.
+    /// Take a photo now (and, while one waits, end a countdown or keep a review).
     case captureNow
-    /// `s`: the next camera.
+    /// The next camera.
     case switchCamera
-    /// `p`: pause or resume the preview.
+    /// Pause or resume the preview.
     case togglePreview
-    /// `r`: start or stop recording a movie.
+    /// Start or stop recording a movie.
     case toggleRecording
-    /// `f`: the next filter.
+    /// Pause or resume the movie being recorded.
+    case toggleMoviePause
+    /// The next filter.
     case nextFilter
-    /// `+` or `-`: zoom in or out.
+    /// Zoom in or out.
     case zoom(in: Bool)
-    /// `k` (and the shutter keys, while a photo is reviewed), or the line `keep`: keep the photo.
+    /// Keep the picture under review (also the line `keep`).
     case keep
-    /// `x`, Backspace or Delete, or the line `discard`: discard the photo under review.
+    /// Discard the picture under review (also the line `discard`).
     case discard
-    /// `q` or SIGUSR2: end cleanly after the photo in flight.
+    /// End cleanly after the photo in flight.
     case finish
-    /// Ctrl-C (SIGINT) or SIGTERM: stop now, exit 130.
+    /// Stop now, exit 130.
     case interrupt
 }
 
@@ -208,21 +211,11 @@ struct KeyDecoder {
             }
             sequence = nil  // a lone escape: the byte is a key of its own
         }
-        switch byte {
-        case 0x1b: sequence = []
-        case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"): return .captureNow
-        case UInt8(ascii: "k"), UInt8(ascii: "K"): return .keep
-        case UInt8(ascii: "x"), UInt8(ascii: "X"), 0x7f, 0x08: return .discard
-        case UInt8(ascii: "s"), UInt8(ascii: "S"): return .switchCamera
-        case UInt8(ascii: "p"), UInt8(ascii: "P"): return .togglePreview
-        case UInt8(ascii: "q"), UInt8(ascii: "Q"): return .finish
-        case UInt8(ascii: "f"), UInt8(ascii: "F"): return .nextFilter
-        case UInt8(ascii: "r"), UInt8(ascii: "R"): return .toggleRecording
-        case UInt8(ascii: "+"), UInt8(ascii: "="): return .zoom(in: true)
-        case UInt8(ascii: "-"), UInt8(ascii: "_"): return .zoom(in: false)
-        default: break
+        guard byte != 0x1b else {
+            sequence = []
+            return nil
         }
-        return nil
+        return KeyTable.control(for: byte)
     }
 }
 

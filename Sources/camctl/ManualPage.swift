@@ -53,8 +53,12 @@ enum ManualPage {
         for (code, meaning) in ExitCode.documented {
             page += [".TP", "\\fB\(code.rawValue)\\fR", text(meaning)]
         }
+        page += [".SH KEYS", text("In a terminal, the same key does the same in every command that runs a camera.")]
+        for key in KeyTable.keys {
+            page += [".TP", "\\fB\(text(key.names))\\fR", text(key.meaning)]
+        }
         page += [".SH SIGNALS", text("""
-            SIGUSR1 takes a photo at once (preview, capture, booth); SIGUSR2 ends cleanly after the photo in \
+            SIGUSR1 takes a photo at once (preview, capture, booth, record, run, serve); SIGUSR2 ends cleanly after the photo in \
             flight; SIGINT and SIGTERM stop with exit status 130, keeping every photo saved, and end a \
             running --exec hook.
             """)]

@@ -36,16 +36,20 @@ final class OperatorConsole: Sendable {
         }
         progress = Task { [camera, reviews] in
             for await event in camera.events {
+                // With --json, every event is printed as the API sends it, but the pictures kept:
+                // those are printed as results, as the command makes them.
+                if printsJSON, !Self.isResult(event) {
+                    try? Console.json(event.record)  // a reader gone away is told by the results' printing
+                }
                 switch event {
                 case .countdown(let left):
                     Console.progress("taking the photo in \(left)…", replacing: true)
                 case .boothShot(let number, let count):
                     Console.endProgressLine()
                     Console.progress("shot \(number) of \(count)")
-                case .reviewing:
+                case .reviewing(_, let timeout):
                     Console.endProgressLine()
-                    let timeout = reviews.began()
-                    if printsJSON { try? Console.json(["event": "reviewing"]) }
+                    reviews.began()
                     let after = timeout.map { String(printf: "; kept after %g seconds without an answer", $0) } ?? ""
                     Console.progress("review: Enter or k keeps, Backspace, Delete or x discards" + after)
                 case .kept, .discarded:
@@ -53,7 +57,6 @@ final class OperatorConsole: Sendable {
                 case .processingFailed(let id, let reason):
                     Console.note("photo \(id) could not be finished as HEIC (\(reason)); its JPEG proxy is kept as the photo")
                 case .burstSkipped(let frames):
-                    if printsJSON { try? Console.json(["event": "burst_skipped", "frames": frames]) }
                     Console.note("the burst let \(frames.count) frame\(frames.count == 1 ? "" : "s") pass while the photos in hand filled its memory (--burst-memory): the camera was faster than the encoder")
                 default:
                     break
@@ -62,16 +65,35 @@ final class OperatorConsole: Sendable {
         }
     }
 
+    /// Whether an event tells of a picture the command prints as its result (a photo made final,
+    /// a movie, a booth's clip), not as an event.
+    private static func isResult(_ event: OperatorEvent) -> Bool {
+        switch event {
+        case .processed, .movieKept, .animationKept: true
+        default: false
+        }
+    }
+
     deinit {
         progress.cancel()
     }
 
-    /// Waits until the photos finished after their shots are final; each is printed then.
+    /// Waits until the photos finished after their shots are final; each is printed then, and
+    /// every event told so far.
     ///
     /// - Throws: exit code 74 when standard output refused one (the photos are kept).
     func finishProcessing() async throws(CommandFailure) {
+        let finished: Result<Void, OperatorError>
         do {
             try await camera.finishProcessing()
+            finished = .success(())
+        } catch {
+            finished = .failure(error)
+        }
+        await camera.endEvents()
+        await progress.value
+        do {
+            try finished.get()
         } catch {
             throw CommandFailure(error)
         }
@@ -134,8 +156,28 @@ final class OperatorConsole: Sendable {
             } else {
                 try await startRecording(movieSettings(), notingCameraFailure: true)
             }
+        case .toggleMoviePause:
+            guard await camera.isRecording else {
+                Console.progress("no movie is being recorded to pause")
+                return
+            }
+            let pausing = !operated.isRecordingPaused
+            guard case .recordingPaused(let paused)? = try await perform(pausing ? .pauseRecording : .resumeRecording,
+                                                                         notingCameraFailure: pausing ? "could not pause the movie" : "could not resume the movie")
+            else { return }
+            Console.progress(paused ? "recording paused (m resumes)" : "recording resumed")
         case .captureNow, .keep, .discard, .finish, .interrupt:
             break
+        }
+    }
+
+    /// Does what a key asks as ``act(on:)`` does, beside a wait or a review: a failure is noted on
+    /// standard error, and the wait goes on.
+    func actNoting(on key: Control) async {
+        do {
+            try await act(on: key)
+        } catch {
+            Console.note(error.message)
         }
     }
 
@@ -185,7 +227,6 @@ final class OperatorConsole: Sendable {
             ended()
         }
         movie.watch(watch)
-        if printsJSON { try Console.json(["event": "recording", "path": path]) }
         Console.progress("recording into \(path)")
         return path
     }
@@ -239,6 +280,7 @@ final class OperatorConsole: Sendable {
     /// - Throws: The failure that cut a movie short (exit code 74: its file could not be written
     ///   to its end; what was whole is kept), or kept it from being kept or printed, once.
     func keepRecording() async throws(CommandFailure) {
+        // Stopping fails only as keeping the movie fails: its watch holds that failure, thrown below.
         if await camera.isRecording { _ = try? await camera.perform(.stopRecording) }
         await movie.watching?.value
         if let failure = movie.takeFailure() { throw failure }
@@ -247,36 +289,31 @@ final class OperatorConsole: Sendable {
     /// Keeps what is held without waiting (a run ending with photos after its last review).
     func keepHeld() async throws(CommandFailure) {
         guard case .decided(true)? = try await perform(.decide(.keep)) else { return }
-        try tell(try await perform(.review(timeout: nil, unanswered: .keep, hint: nil)))
+        try tell(try await perform(.review(ReviewPlan(timeout: nil))))
     }
 
-    /// The hint a review shows at the foot of the preview.
-    static let reviewHint = "Enter or k: keep    Backspace or x: discard"
-
-    /// Reviews what the operator holds: shows it on the preview and waits for a verdict from the
-    /// keys (Enter, Space, k or SIGUSR1 keep; Backspace, Delete or x discard), or from the lines
-    /// `keep` and `discard` on standard input; after `timeout` seconds (`nil`: never) it is kept.
-    /// `q` and interrupts keep it too, and are returned. Kept pictures are printed as ever; a
-    /// discard is noted on standard error. With --json, the review's start and a discard are
-    /// printed as objects too (`"event": "reviewing"`, `"discarded"`), so a script can answer.
-    func review(timeout: Double?, controls: ControlInbox) async throws(CommandFailure) -> Control? {
-        reviews.expect(timeout: timeout)
+    /// Reviews what the operator holds as `plan` says: shows it on the preview and waits for a
+    /// verdict from the keys (Enter, Space, k or SIGUSR1 keep; Backspace, Delete or x discard),
+    /// or from the lines `keep` and `discard` on standard input. `q` and interrupts keep it too,
+    /// and are returned. Kept pictures are printed as ever; a discard is noted on standard error.
+    /// With --json, the review's events are printed too, so a script can answer.
+    func review(_ plan: ReviewPlan, controls: ControlInbox) async throws(CommandFailure) -> Control? {
         let answering = Task { [self, camera] () -> Control? in
             while let control = await controls.next(within: nil) {
                 switch control {
                 case .keep, .captureNow, .discard:
-                    _ = try? await camera.perform(.decide(control == .discard ? .discard : .keep))
+                    await camera.answer(.decide(control == .discard ? .discard : .keep))
                     return nil
                 case .finish, .interrupt:
-                    _ = try? await camera.perform(.decide(.keep))
+                    await camera.answer(.decide(.keep))
                     return control
                 default:
-                    try? await act(on: control)
+                    await actNoting(on: control)
                 }
             }
             return nil
         }
-        let outcome = try await perform(.review(timeout: timeout, unanswered: .keep, hint: Self.reviewHint))
+        let outcome = try await perform(.review(plan))
         answering.cancel()
         let ending = await answering.value
         try tell(outcome)
@@ -288,28 +325,27 @@ final class OperatorConsole: Sendable {
     /// Backspace, Delete or `x` discard under review. An interrupt ends it at once (no result
     /// shown), keeping what was taken; it and `q` are returned.
     func booth(_ plan: BoothPlan, controls: ControlInbox) async throws(CommandFailure) -> Control? {
-        reviews.expect(timeout: plan.reviewTimeout)
         let answering = Task { [self, camera, reviews] () -> Control? in
             var ending: Control?
             while ending != .interrupt, let control = await controls.next(within: nil) {
                 switch control {
                 case .captureNow, .keep:
                     if reviews.isWaiting {
-                        _ = try? await camera.perform(.decide(.keep))
+                        await camera.answer(.decide(.keep))
                     } else if control == .captureNow {
-                        _ = try? await camera.perform(.cutShort)
+                        await camera.answer(.cutShort)
                     }
                 case .discard:
-                    if reviews.isWaiting { _ = try? await camera.perform(.decide(.discard)) }
+                    if reviews.isWaiting { await camera.answer(.decide(.discard)) }
                 case .finish:
                     ending = .finish
-                    _ = try? await camera.perform(reviews.isWaiting ? .decide(.keep) : .endBooth)
+                    await camera.answer(reviews.isWaiting ? .decide(.keep) : .endBooth)
                 case .interrupt:
                     ending = .interrupt
-                    _ = try? await camera.perform(.endBooth)
-                    if plan.reviews { _ = try? await camera.perform(.decide(.keep)) }
+                    await camera.answer(.endBooth)
+                    if plan.review != nil { await camera.answer(.decide(.keep)) }
                 default:
-                    try? await act(on: control)
+                    await actNoting(on: control)
                 }
             }
             return ending
@@ -338,7 +374,6 @@ final class OperatorConsole: Sendable {
             for shot in shots { note(shot.hookEnding, for: shot.delivered) }
             if !answered { Console.progress("no answer came: kept") }
         case .discarded(let count, _)?:
-            if printsJSON { try Console.json(["event": "discarded", "count": count]) }
             Console.note(count == 1 ? "the photo was discarded; nothing of it was saved"
                          : "the \(count) pictures were discarded; nothing of them was saved")
         default:
@@ -354,23 +389,12 @@ final class OperatorConsole: Sendable {
         return await run(.countdown(seconds: seconds), cutBy: controls)
     }
 
-    /// Shows the last composed picture over the preview for `seconds`; cut short as a countdown is.
-    func showResult(_ seconds: Double, controls: ControlInbox) async -> Control? {
-        guard seconds > 0 else { return nil }
-        return await run(.showResult(seconds: seconds), cutBy: controls)
-    }
-
-    /// Shows the shots so far in their places of the layout for `seconds`; cut short as a countdown is.
-    func showShots(slots: Int, columns: Int, seconds: Double, controls: ControlInbox) async -> Control? {
-        guard seconds > 0 else { return nil }
-        return await run(.showShots(slots: slots, columns: columns, seconds: seconds), cutBy: controls)
-    }
-
     /// Runs a wait (a countdown, a picture shown) until it ends or a shutter, `q` or interrupt
     /// comes, which is returned; other keys do their own job meanwhile.
     private func run(_ wait: Action, cutBy controls: ControlInbox) async -> Control? {
         await withTaskGroup(of: Control?.self) { [camera] group in
             group.addTask {
+                // A countdown or a showing fails only with nothing to show, which shows nothing.
                 _ = try? await camera.perform(wait)
                 return nil
             }
@@ -378,7 +402,7 @@ final class OperatorConsole: Sendable {
                 while let control = await controls.next(within: nil) {
                     switch control {
                     case .captureNow, .finish, .interrupt: return control
-                    default: try? await act(on: control)
+                    default: await actNoting(on: control)
                     }
                 }
                 return nil
@@ -388,7 +412,7 @@ final class OperatorConsole: Sendable {
                 // The first to end ends the other: a control cuts the wait; a wait that ran out
                 // stops waiting for a control (one that came meanwhile still counts).
                 if cutBy == nil { cutBy = ending }
-                _ = try? await camera.perform(.cutShort)
+                await camera.answer(.cutShort)
                 group.cancelAll()
             }
             return cutBy
@@ -408,29 +432,19 @@ final class OperatorConsole: Sendable {
     }
 }
 
-/// A review as the operator's events tell it: whether one waits for its verdict, and the timeout
-/// the console said it has.
+/// A review as the operator's events tell it: whether one waits for its verdict.
 private final class ReviewWatch: Sendable {
-    private let state = Mutex<(isWaiting: Bool, timeout: Double?)>((false, nil))
+    private let state = Mutex(false)
 
-    /// The next review's timeout, for what the console says of it.
-    func expect(timeout: Double?) {
-        state.withLock { $0.timeout = timeout }
-    }
-
-    /// A review began; its timeout.
-    func began() -> Double? {
-        state.withLock { state in
-            state.isWaiting = true
-            return state.timeout
-        }
+    func began() {
+        state.withLock { $0 = true }
     }
 
     func ended() {
-        state.withLock { $0.isWaiting = false }
+        state.withLock { $0 = false }
     }
 
-    var isWaiting: Bool { state.withLock { $0.isWaiting } }
+    var isWaiting: Bool { state.withLock { $0 } }
 }
 
 /// The console's side of a movie: the task that prints it once it is kept, and the failure that
@@ -465,5 +479,13 @@ final class MovieWatch: Sendable {
             defer { state.failure = nil }
             return state.failure
         }
+    }
+}
+
+extension SessionOperator {
+    /// Answers a running flow: a review's verdict, a countdown or showing cut short, a booth's
+    /// end. These only set what the flow waits for; the operator has no failure for them.
+    fileprivate func answer(_ action: Action) async {
+        _ = try? await perform(action)
     }
 }

@@ -16,13 +16,12 @@ struct PreviewCommand: Subcommand {
     static let summary = "show the camera in a window; keys take photos, switch cameras, pause"
     static let help = """
         Opens the preview in --sink (autovideosink by default; ximagesink, xvimagesink, kmssink,
-        fakesink or a gst-launch description such as "ximagesink display=:1"). In a terminal, keys act:
-        space or Enter takes a photo into the library, r starts and stops recording a movie into the
-        library (as camctl record does; its path is printed once kept), s switches to the next
-        camera, p pauses and resumes the preview, q quits (keeping a movie being recorded). SIGUSR1 takes a photo, SIGUSR2 quits. --duration ends the
+        fakesink or a gst-launch description such as "ximagesink display=:1"). The keys below act: a
+        photo goes into the library, a movie too (as camctl record makes it; its path is printed once
+        kept), and q quits, keeping a movie being recorded. --duration ends the
         preview by itself. Each photo's thumbnail shows in the lower left corner until the next
         (--no-last-photo: not). A camera unplugged while previewing is waited for and resumed.
-        """ + "\n" + ImageOptions.help
+        """ + "\n" + KeyTable.help + "\n" + ImageOptions.help
     static let options = SessionOptions.options + PhotoSaving.options + [
         .init(name: "--sink", value: "ELEMENT"), .init(name: "--duration", value: "SECONDS"), .init(name: "--no-last-photo", value: nil),
     ]
@@ -56,8 +55,8 @@ struct PreviewCommand: Subcommand {
         try await session.start(captureSession)
         let operating = OperatorConsole(session: captureSession, device: camera, saving: saving)
         controls.listenToKeys()
-        Console.progress("previewing \(camera.name) in \(sink); space: photo, r: record, s: next camera, p: pause, f: next filter, "
-            + "+/-: zoom, q: quit")
+        Console.progress("previewing \(camera.name) in \(sink); space: photo, r: movie, m: pause the movie, s: next camera, p: pause, "
+            + "f: next filter, +/-: zoom, q: quit")
 
         let end = duration.map { ContinuousClock.now + .milliseconds(Int($0 * 1000)) }
         loop: while true {
@@ -66,7 +65,11 @@ struct PreviewCommand: Subcommand {
             case nil, .finish?:
                 break loop
             case .interrupt?:
-                try? await operating.keepRecording()
+                do {
+                    try await operating.keepRecording()
+                } catch {
+                    Console.note(error.message)  // told before the interrupt's own exit
+                }
                 await captureSession.stop()
                 throw CommandFailure.interrupted
             case .captureNow?:

@@ -21,7 +21,7 @@ struct RecordCommand: Subcommand {
         Ctrl-C (which exits 130 once the movie is kept), or for --duration seconds, or until the file
         nears --max-size megabytes. The movie's path is printed once it is kept (--json: its JSON
         object, "kind": "movie"), with a thumbnail of its first frame. SIGUSR1, space or Enter takes a
-        photo meanwhile; p pauses and resumes the recording (the movie has no gap). --bitrate sets the
+        photo meanwhile; m pauses and resumes the recording (the movie has no gap). --bitrate sets the
         H.264 rate (by default about 1/8 bit a pixel: 7.8 Mbit/s at 1080p30). --audio records sound as
         AAC: default is the system's microphone, NAME one of `camctl devices --microphones`, test a
         440 Hz tone; by default a camera of the system gets the default microphone when there is one,
@@ -31,7 +31,7 @@ struct RecordCommand: Subcommand {
         recording, keeps what was written whole, and exits 74. --output copies the movie, once kept,
         to a path (as cp does: a file there is replaced whole) or - for standard output. Photos taken
         meanwhile go into the library. --sink shows a preview meanwhile.
-        """ + "\n" + ImageOptions.help
+        """ + "\n" + KeyTable.help + "\n" + ImageOptions.help
     static let options = SessionOptions.options + [
         .init(name: "--output", value: "PATH", short: "-o"), .init(name: "--library", value: "DIR"), .init(name: "--no-library", value: nil),
         .init(name: "--json", value: nil),
@@ -89,7 +89,7 @@ struct RecordCommand: Subcommand {
             throw error
         }
         controls.listenToKeys()
-        Console.progress("q or SIGUSR2 stops, space or SIGUSR1 takes a photo, p pauses")
+        Console.progress("q or SIGUSR2 stops, space or SIGUSR1 takes a photo, m pauses")
         var interrupted = false
         loop: while true {
             switch await controls.next(within: nil) {
@@ -100,10 +100,6 @@ struct RecordCommand: Subcommand {
                 break loop
             case .captureNow?:
                 _ = try await perform(.takePhoto(PhotoSettings()), with: operating, session: captureSession)
-            case .togglePreview?:
-                let paused = captureSession.movieOutput.isPaused
-                _ = try? await operating.camera.perform(paused ? .resumeRecording : .pauseRecording)
-                Console.progress(paused ? "recording resumed" : "recording paused (p resumes)")
             case let key?:
                 try await operating.act(on: key)
             }

@@ -1,3 +1,6 @@
+import CameraOperator
+import Formatting
+
 /// The options that put each photo (or a booth's strip) on the preview to keep or discard before
 /// anything is saved (`--review`), and how long an unanswered review waits (`--review-timeout`).
 struct ReviewOptions {
@@ -9,21 +12,29 @@ struct ReviewOptions {
         --review shows each photo on the preview before anything is saved: Enter, Space or k keeps it,
         Backspace, Delete or x discards it and leaves nothing (no file, no library entry, no --exec);
         with standard input not a terminal, the lines keep and discard answer. Unanswered, it is kept
-        after --review-timeout seconds (30; 0 waits for ever).
+        after --review-timeout seconds (\(String(printf: "%g", ReviewPlan.defaultTimeout)); 0 waits for ever).
         """
 
+    /// The hint a review shows at the foot of the preview.
+    static let hint = "Enter or k: keep    Backspace or x: discard"
+
+    /// The review each photo waits for; `nil` without --review.
+    let plan: ReviewPlan?
+
     /// Whether photos are reviewed.
-    let isOn: Bool
-    /// How long a review waits for an answer before keeping; `nil` for ever.
-    let timeout: Double?
+    var isOn: Bool { plan != nil }
 
     init(_ arguments: ParsedArguments) throws(CommandFailure) {
-        isOn = arguments.flag("--review")
-        let seconds = try arguments.seconds("--review-timeout") ?? 30
-        timeout = seconds > 0 ? seconds : nil
-        if !isOn, arguments.string("--review-timeout") != nil {
+        let timeout = try Self.timeout(arguments)
+        plan = arguments.flag("--review") ? ReviewPlan(timeout: timeout, hint: Self.hint) : nil
+        if plan == nil, arguments.string("--review-timeout") != nil {
             throw CommandFailure("--review-timeout needs --review", exitCode: .usage)
         }
+    }
+
+    /// How long a review waits for an answer as --review-timeout says; `nil` for ever.
+    static func timeout(_ arguments: ParsedArguments) throws(CommandFailure) -> Double? {
+        ReviewPlan.timeout(given: try arguments.seconds("--review-timeout"))
     }
 
     /// Listens for the answers: keys on a terminal, else lines on standard input.

@@ -1,6 +1,7 @@
 import CameraKit
 import CameraOperator
 import FileSystem
+import Formatting
 import FoundationEssentials
 import Glibc
 import GStreamer
@@ -26,8 +27,8 @@ struct RunCommand: Subcommand {
         souphttpsrc, udpsink, …) are refused unless --allow-raw-io is given. A review step shows the
         photos since the last review on the preview to keep (Enter, Space or k) or discard (Backspace,
         Delete or x; the lines keep and discard on standard input when it is not a terminal); one not
-        answered keeps them after its own timeout, else --review-timeout seconds (30; 0: for ever).
-        """ + "\n" + ImageOptions.help
+        answered keeps them after its own timeout, else --review-timeout seconds (\(String(printf: "%g", ReviewPlan.defaultTimeout)); 0: for ever).
+        """ + "\n" + KeyTable.help + "\n" + ImageOptions.help
     static let options: [ParsedArguments.Option] = [
         .init(name: "--device", value: "D", short: "-d"), .init(name: "--set", value: "NAME=VALUE"),
         .init(name: "--dry-run", value: nil), .init(name: "--json", value: nil),
@@ -51,8 +52,7 @@ struct RunCommand: Subcommand {
         file = arguments.positionals[0]
         device = arguments.string("--device")
         isDryRun = arguments.flag("--dry-run")
-        let reviewSeconds = try arguments.seconds("--review-timeout") ?? 30
-        reviewTimeout = reviewSeconds > 0 ? reviewSeconds : nil
+        reviewTimeout = try ReviewOptions.timeout(arguments)
         var overrides: [String: String] = [:]
         for assignment in arguments.strings("--set") {
             guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {

@@ -82,7 +82,8 @@ struct ScriptRunner {
                 try await operating.perform(.compose(columns: layout == .grid ? 2 : 1, quality: settings.quality, albums: ["booth"]))
             case .review(let timeout):
                 if case .held(let count)? = try await operating.perform(.holdForReview), count > 0 {
-                    try await check(await operating.review(timeout: timeout.map { $0 > 0 ? $0 : nil } ?? reviewTimeout, controls: controls))
+                    let waits = timeout.map { $0 > 0 ? $0 : nil } ?? reviewTimeout
+                    try await check(await operating.review(ReviewPlan(timeout: waits, hint: ReviewOptions.hint), controls: controls))
                     try await operating.perform(.holdForReview)
                 }
             case .print(let text):
@@ -117,7 +118,7 @@ struct ScriptRunner {
                     running.cancel()
                     return control
                 case .finish: return control
-                default: try? await operating.act(on: control)
+                default: await operating.actNoting(on: control)
                 }
             }
             return nil

@@ -171,6 +171,13 @@ struct ServeCommand: Subcommand {
             case .interrupt?, .finish?, nil:
                 await server.stop()
                 return
+            case .captureNow?:
+                // As every command takes a photo on SIGUSR1: told to the clients as the page's are.
+                do {
+                    _ = try await server.camera.perform(.takePhoto(PhotoSettings()))
+                } catch {
+                    Console.note("no photo: \(CommandFailure(error).message)")
+                }
             default:
                 continue
             }

@@ -126,6 +126,7 @@ final class FakeCamera: OperatedCamera {
     }
 
     func pauseRecording(_ paused: Bool) -> Bool { false }
+    var isRecordingPaused: Bool { false }
     func endRecording() {}
     func recordingEnded() async {}
 

@@ -43,7 +43,7 @@ struct OperatorClockTests {
         let camera = previewed.camera
         _ = try await camera.perform(.holdForReview)
         _ = try await camera.perform(.takePhoto(PhotoSettings()))
-        let reviewing = Task { try await camera.perform(.review(timeout: 60, unanswered: .discard, hint: nil)) }
+        let reviewing = Task { try await camera.perform(.review(ReviewPlan(timeout: 60, unanswered: .discard))) }
         await clock.sleepers()
         clock.advance(by: .seconds(60) - .milliseconds(1))
         #expect(clock.sleeperCount == 1, "the review still waits a millisecond before its time-out")

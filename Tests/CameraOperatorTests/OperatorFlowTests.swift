@@ -65,7 +65,7 @@ struct OperatorFlowTests {
         }
         #expect(try operated.saved().isEmpty, "nothing is written while held")
         let told = Self.events(of: operating) { if case .kept = $0 { true } else { false } }
-        let reviewing = Task { try await operating.perform(.review(timeout: 60, unanswered: .discard, hint: "keep?")) }
+        let reviewing = Task { try await operating.perform(.review(ReviewPlan(timeout: 60, unanswered: .discard, hint: "keep?"))) }
         await operated.clock.sleepers()
         #expect(operated.camera.shown.suffix(2) == [.whole, .caption("keep?")])
         guard case .decided(true) = try await operating.perform(.decide(.keep)),
@@ -75,7 +75,7 @@ struct OperatorFlowTests {
         }
         #expect(shots.map { $0.photo.frameNumber } == [0, 1])
         #expect(try operated.saved().map(\.albums) == [["flows"], ["flows"]])
-        #expect(await told.value == [.showing(.review), .reviewing(count: 2), .kept(count: 2)], "the review told")
+        #expect(await told.value == [.showing(.review), .reviewing(count: 2, timeout: 60), .kept(count: 2)], "the review told")
         #expect(operated.camera.shown.suffix(2) == [.caption(nil), .corner(hasPhoto: true)], "the caption goes, the corner is back")
     }
 
@@ -85,7 +85,7 @@ struct OperatorFlowTests {
         let operating = operated.operating
         _ = try await operating.perform(.holdForReview)
         _ = try await operating.perform(.burst(count: 3, PhotoSettings()))
-        let reviewing = Task { try await operating.perform(.review(timeout: 30, unanswered: .discard, hint: nil)) }
+        let reviewing = Task { try await operating.perform(.review(ReviewPlan(timeout: 30, unanswered: .discard))) }
         await operated.clock.sleepers()
         operated.clock.advance(by: .seconds(30))
         guard case .discarded(count: 3, answered: false) = try await reviewing.value else {
@@ -94,7 +94,7 @@ struct OperatorFlowTests {
         }
         #expect(try operated.saved().isEmpty)
         await #expect(throws: OperatorError.self) { try await operating.perform(.compose(columns: 1, quality: 90, albums: [])) }
-        await #expect(throws: OperatorError.self) { try await operating.perform(.review(timeout: nil, unanswered: .keep, hint: nil)) }
+        await #expect(throws: OperatorError.self) { try await operating.perform(.review(ReviewPlan(timeout: nil, unanswered: .keep))) }
     }
 
     @Test("A verdict given before the review waits decides it at once")
@@ -107,7 +107,7 @@ struct OperatorFlowTests {
             Issue.record("the early verdict was refused")
             return
         }
-        guard case .kept(let shots, _, answered: true) = try await operating.perform(.review(timeout: nil, unanswered: .discard, hint: nil)) else {
+        guard case .kept(let shots, _, answered: true) = try await operating.perform(.review(ReviewPlan(timeout: nil, unanswered: .discard))) else {
             Issue.record("the early verdict was not taken")
             return
         }
@@ -155,9 +155,10 @@ struct OperatorFlowTests {
         let operated = try Operated()
         let operating = operated.operating
         var plan = BoothPlan()
-        (plan.shots, plan.countdown, plan.columns, plan.showShots, plan.showResult, plan.reviews) = (3, 3, 1, 2, 5, reviews)
+        (plan.shots, plan.countdown, plan.columns, plan.showShots, plan.showResult) = (3, 3, 1, 2, 5)
+        plan.review = reviews ? ReviewPlan() : nil
         plan.albums = ["booth"]
-        let reviewing = reviews ? Self.events(of: operating) { $0 == .reviewing(count: 4) } : nil
+        let reviewing = reviews ? Self.events(of: operating) { $0 == .reviewing(count: 4, timeout: ReviewPlan.defaultTimeout) } : nil
         let driving = operated.drivingTheClock()
         let running = Task { try await operating.perform(.booth(plan)) }
         if let reviewing {

@@ -23,7 +23,7 @@ struct ReviewTests {
             return
         }
         #expect(try photoFiles(previewed).isEmpty, "nothing is written while held")
-        let reviewing = Task { try await camera.perform(.review(timeout: nil, unanswered: .discard, hint: "keep?")) }
+        let reviewing = Task { try await camera.perform(.review(ReviewPlan(timeout: nil, unanswered: .discard, hint: "keep?"))) }
         // The white photo over the whole preview (inside its margin): far larger than the corner.
         let shown = try await previewed.frames.waitForBrightArea { rows, columns in rows.count > 400 && columns.count > 560 }
         #expect(shown != nil)
@@ -39,7 +39,7 @@ struct ReviewTests {
         _ = try await camera.perform(.holdForReview)
         _ = try await camera.perform(.takePhoto(PhotoSettings()))
         #expect(try await camera.perform(.decide(.discard)).isDecided)
-        guard case .discarded(count: 1, answered: true) = try await camera.perform(.review(timeout: nil, unanswered: .keep, hint: nil)) else {
+        guard case .discarded(count: 1, answered: true) = try await camera.perform(.review(ReviewPlan(timeout: nil, unanswered: .keep))) else {
             Issue.record("the early verdict was not taken")
             return
         }
@@ -60,7 +60,7 @@ struct ReviewTests {
             Issue.record("the composition was not held")
             return
         }
-        let reviewing = Task { try await camera.perform(.review(timeout: 0.5, unanswered: .discard, hint: nil)) }
+        let reviewing = Task { try await camera.perform(.review(ReviewPlan(timeout: 0.5, unanswered: .discard))) }
         await clock.sleepers()
         clock.advance(by: .milliseconds(500))
         guard case .discarded(count: 3, answered: false) = try await reviewing.value else {
@@ -68,7 +68,7 @@ struct ReviewTests {
             return
         }
         await #expect(throws: OperatorError.self) { try await camera.perform(.compose(columns: 1, quality: 90, albums: [])) }
-        await #expect(throws: OperatorError.self) { try await camera.perform(.review(timeout: nil, unanswered: .keep, hint: nil)) }
+        await #expect(throws: OperatorError.self) { try await camera.perform(.review(ReviewPlan(timeout: nil, unanswered: .keep))) }
         _ = try await camera.perform(.stop)
         #expect(try photoFiles(previewed).isEmpty)
         let library = try PhotoLibrary(folder: previewed.library.url.path)
@@ -100,7 +100,7 @@ struct ReviewTests {
         _ = try await camera.perform(.holdForReview)
         _ = try await camera.perform(.takePhoto(PhotoSettings()))
         let events = camera.events
-        let reviewing = Task { try await camera.perform(.review(timeout: nil, unanswered: .keep, hint: nil)) }
+        let reviewing = Task { try await camera.perform(.review(ReviewPlan(timeout: nil, unanswered: .keep))) }
         // Stopped once the review waits.
         for await event in events { if case .reviewing = event { break } }
         _ = try await camera.perform(.stop)

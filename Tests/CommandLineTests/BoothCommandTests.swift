@@ -9,16 +9,19 @@ struct BoothCommandTests {
     func boothSlots() async throws {
         let display = try await VirtualDisplay()
         let camctl = try Camctl()
+        // Each picture is shown until the shutter (SIGUSR1) cuts it short, once the screen is read.
         let booth = try camctl.start(["booth", "--device", "test", "--resolution", "640x480@30", "--shots", "2", "--layout", "1x4",
-                                      "--countdown", "0.5", "--show-shots", "4", "--show-result", "8", "--sink", "ximagesink", "--json"],
+                                      "--countdown", "0.5", "--show-shots", "600", "--show-result", "600", "--sink", "ximagesink", "--json"],
                                      environment: ["DISPLAY": display.name])
-        #expect(await booth.output(containing: "\"path\""))
-        let slots = try await screenshots(of: display, count: 2)
-        #expect(await until { Camctl.objects(booth.outputSoFar).filter { $0["path"] != nil }.count == 3 })
-        let results = try await screenshots(of: display, count: 3)  // while the strip shows, for 8 s on a busy machine
+        #expect(await booth.output(containing: #""picture":"shots""#), "\(booth.outputSoFar)")
+        let slots = try await screenshots(of: display, count: 3)
+        booth.send(SIGUSR1)
+        #expect(await booth.output(containing: #""picture":"result""#), "\(booth.outputSoFar)")
+        let results = try await screenshots(of: display, count: 3)
+        booth.send(SIGUSR1)
         let result = await booth.finished()
         #expect(result.status == 0, "\(result.standardError)")
-        let composed = try #require(Camctl.objects(result.standardOutput).last?["path"] as? String)
+        let composed = try #require(Camctl.records(result.standardOutput).last?["path"] as? String)
         // The strip's layout (one column, two places) fitted into the preview: the first shot in the
         // top place (as the composed strip has it), the second place empty (white).
         let place = shownPlace(width: 672, height: 1008)
@@ -45,7 +48,7 @@ struct BoothCommandTests {
         let result = try await camctl("booth", "--device", "test:ball", "--resolution", "1280x720@30", "--shots", "4", "--countdown", "0.3",
                                 "--show-shots", "0", "--show-result", "0", "--sink", "fakesink", "--animation", style, "--json")
         #expect(result.status == 0, "\(result.standardError)")
-        let clip = try #require(Camctl.objects(result.standardOutput).last, "\(result.standardOutput)")
+        let clip = try #require(Camctl.records(result.standardOutput).last, "\(result.standardOutput)")
         #expect(clip["kind"] as? String == "movie" && clip["width"] as? Int == 640 && clip["height"] as? Int == 360, "\(clip)")
         let path = try #require(clip["path"] as? String)
         let probed = try await RecordCommandTests.probe(path)

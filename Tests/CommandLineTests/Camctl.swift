@@ -51,6 +51,11 @@ struct Camctl {
         }
     }
 
+    /// The records printed one per line (photos, movies), without the events printed among them.
+    static func records(_ output: String) -> [[String: Any]] {
+        objects(output).filter { $0["event"] == nil }
+    }
+
     /// The library's photos, as `camctl library list --json` prints them.
     func photos() async throws -> [[String: Any]] {
         Self.objects(try await self("library", "list", "--json").standardOutput)

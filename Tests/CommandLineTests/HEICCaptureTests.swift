@@ -105,7 +105,7 @@ struct HEICCaptureTests {
         let result = try await camctl("booth", "--device", "test", "--resolution", "640x480", "--countdown", "0", "--sink", "fakesink",
                                 "--hevc", "--shots", "2", "--json")
         #expect(result.status == 0, "\(result.standardError)")
-        let objects = Camctl.objects(result.standardOutput)
+        let objects = Camctl.records(result.standardOutput)
         #expect(objects.map { $0["codec"] as? String } == ["hevc", "hevc", "jpeg"])
         #expect(try await Camctl.exif(try #require(objects[2]["path"] as? String), "ImageSize") == ["1328x512"])
     }

@@ -79,7 +79,7 @@ struct LibraryCommandTests {
         let result = try await camctl("booth", "--device", "test:ball", "--resolution", "640x480", "--countdown", "0",
                                 "--sink", "fakesink", "--shots", "\(shots)", "--layout", layout, "--output", composed, "--json")
         #expect(result.status == 0, "\(result.standardError)")
-        let objects = Camctl.objects(result.standardOutput)
+        let objects = Camctl.records(result.standardOutput)
         #expect(objects.count == shots + 1)
         #expect(objects.last?["composed"] as? Bool == true)
         #expect(objects.last?["output"] as? String == composed)

@@ -78,11 +78,11 @@ struct RecordCommandTests {
         #expect(try await camctl.photos().count == 2)
     }
 
-    @Test("p pauses and resumes: the paused span leaves the movie, whose frames follow each other without a gap")
+    @Test("m pauses and resumes: the paused span leaves the movie, whose frames follow each other without a gap")
     func pauseAndResume() async throws {
         let camctl = try Camctl()
         let result = try await camctl.inTerminal(["record", "--device", "test", "--resolution", "640x480@30", "--json"],
-                                                 keys: [("recording into", 2, "p"), ("recording paused", 2, "p"), ("recording resumed", 1.5, "q")])
+                                                 keys: [("recording into", 2, "m"), ("recording paused", 2, "m"), ("recording resumed", 1.5, "q")])
         #expect(result.standardOutput.contains("recording paused") && result.standardOutput.contains("recording resumed"))
         let movie = try Self.movie(in: result)
         // The 2 s paused left in would be 60 frames missing that no count of lost frames explains.
@@ -128,7 +128,7 @@ struct RecordCommandTests {
     func soundWithTheFrames() async throws {
         let camctl = try Camctl()
         let result = try await camctl.inTerminal(["record", "--device", "test", "--resolution", "640x480@30", "--audio", "test", "--json"],
-                                                 keys: [("recording into", 2, "p"), ("recording paused", 2, "p"), ("recording resumed", 1.5, "q")])
+                                                 keys: [("recording into", 2, "m"), ("recording paused", 2, "m"), ("recording resumed", 1.5, "q")])
         let movie = try Self.movie(in: result)
         let streams = try await Self.streams(try #require(movie["path"] as? String))
         let video = try #require(streams["video"], "\(streams)"), audio = try #require(streams["audio"], "\(streams)")

@@ -165,7 +165,7 @@ struct ReviewCommandTests {
         booth.write("keep\n")
         let result = await booth.finished()
         #expect(result.status == 0, "\(result.standardError)")
-        let objects = Camctl.objects(result.standardOutput)
+        let objects = Camctl.records(result.standardOutput)
         let composed = try #require(objects.last?["path"] as? String)
         #expect(objects.filter { $0["path"] != nil }.count == 3, "two shots and the strip, kept together")
         let place = shownPlace(width: 672, height: 1008)

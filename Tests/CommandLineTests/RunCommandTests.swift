@@ -33,7 +33,7 @@ struct RunCommandTests {
         let result = try await camctl.run(["run", Self.pipelines.appendingPathComponent(name).path, "--device", "test", "--json"]
             + settings.flatMap { ["--set", $0] }, environment: [:], in: output.url)
         #expect(result.status == 0, "\(result.standardError)")
-        let saved = Camctl.objects(result.standardOutput).filter { $0["path"] != nil && $0["event"] == nil }
+        let saved = Camctl.records(result.standardOutput).filter { $0["path"] != nil }
         #expect(saved.count == photos, "\(result.standardOutput)")
         #expect(try await camctl.photos().count == photos)
     }
@@ -107,7 +107,7 @@ struct RunCommandTests {
         let result = try await camctl.run(["run", Self.pipelines.appendingPathComponent("filters.camctl").path, "--device", "test",
                                      "--set", "sink=fakesink", "--set", "delay=0", "--json"])
         #expect(result.status == 0, "\(result.standardError)")
-        let path = try #require(Camctl.objects(result.standardOutput).first?["path"] as? String)
+        let path = try #require(Camctl.records(result.standardOutput).first?["path"] as? String)
         let pixels = try await ChildProcess.run("ffmpeg", ["-loglevel", "error", "-i", path, "-vf", "scale=64:36", "-f", "rawvideo",
                                                      "-pix_fmt", "rgb24", "-"]).standardOutputBytes
         #expect(pixels.count == 64 * 36 * 3)

@@ -24,14 +24,14 @@ public enum Action: Sendable {
     case showShots(slots: Int, columns: Int, seconds: Double)
     /// End a running countdown or showing now (the shutter pressed during a booth's countdown).
     case cutShort
-    /// Hold the photos and compositions that follow for a ``review(timeout:unanswered:hint:)``
-    /// instead of delivering them: nothing is written until they are kept.
+    /// Hold the photos and compositions that follow for a ``review(_:)`` instead of delivering
+    /// them: nothing is written until they are kept.
     case holdForReview
     /// Show what is held (the composition, else the last photo, as a viewer shows it) over the
-    /// whole preview with `hint` at its foot, and wait for ``decide(_:)``; after `timeout` seconds
-    /// (`nil`: never) `unanswered` decides. Everything held is then delivered, or dropped without
-    /// a trace, and holding ends.
-    case review(timeout: Double?, unanswered: Verdict, hint: String?)
+    /// whole preview with the plan's hint at its foot, and wait for ``decide(_:)``; after the
+    /// plan's timeout its `unanswered` verdict decides. Everything held is then delivered, or
+    /// dropped without a trace, and holding ends.
+    case review(ReviewPlan)
     /// Answer a running review (or, while pictures are held, the review to come).
     case decide(Verdict)
     /// Switch the running session to another camera.

@@ -44,6 +44,8 @@ public protocol OperatedCamera: AnyObject, Sendable {
     func startRecording(to path: String, _ settings: MovieSettings) async throws(CaptureError)
     /// Pauses or resumes the movie being recorded; returns whether it is paused now.
     func pauseRecording(_ paused: Bool) -> Bool
+    /// Whether the movie being recorded is paused.
+    var isRecordingPaused: Bool { get }
     /// Asks the movie being recorded to end at its next frame.
     func endRecording()
     /// Waits until the movie being recorded ends (asked, or by itself at its length or size).
@@ -96,6 +98,8 @@ extension CaptureSession: OperatedCamera {
         if paused { movieOutput.pauseRecording() } else { movieOutput.resumeRecording() }
         return movieOutput.isPaused
     }
+
+    public nonisolated var isRecordingPaused: Bool { movieOutput.isPaused }
 
     public nonisolated func endRecording() { movieOutput.endRecording() }
     public nonisolated func recordingEnded() async { await movieOutput.recordingEnded() }

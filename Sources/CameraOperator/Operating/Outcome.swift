@@ -59,8 +59,8 @@ public enum Outcome: Sendable {
 public enum OperatorEvent: Sendable, Equatable {
     /// A countdown shows this many seconds left.
     case countdown(secondsLeft: Int)
-    /// A review shows this many pictures and waits for a verdict.
-    case reviewing(count: Int)
+    /// A review shows this many pictures and waits for a verdict, for `timeout` seconds (`nil`: for ever).
+    case reviewing(count: Int, timeout: Double?)
     /// A review kept this many pictures.
     case kept(count: Int)
     /// A review discarded this many pictures, leaving nothing of them.
@@ -81,8 +81,8 @@ public enum OperatorEvent: Sendable, Equatable {
     case processingFailed(id: Int64, reason: String)
     /// A booth's clip of its shots was kept in the library.
     case animationKept(LibraryPhoto)
-    /// A movie is being recorded.
-    case recordingStarted
+    /// A movie is being recorded into `path`.
+    case recordingStarted(path: String)
     /// A movie was kept in the library (stopped, or ended by itself at its length or size).
     case movieKept(LibraryPhoto)
     /// A movie could not be kept, or was cut short; what was whole of it is kept when it could be.

@@ -26,7 +26,7 @@ extension SessionOperator {
         movies += 1
         let number = movies
         movie = (number, Task { await self.keepWhenEnded(recording, startedAt: startedAt, number: number) })
-        eventContinuation.yield(.recordingStarted)
+        eventContinuation.yield(.recordingStarted(path: recording.path))
         return .recordingStarted(path: recording.path)
     }
 

@@ -107,6 +107,12 @@ public actor SessionOperator {
         if let failure { throw .report(failure) }
     }
 
+    /// Ends ``events`` once nothing more will happen (a front end that ends), so their reader
+    /// sees every event told before it stops.
+    public func endEvents() {
+        eventContinuation.finish()
+    }
+
     /// Whether photos taken with `settings` are finished later: when they ask to be, and the
     /// delivery takes a proxy (the library is their one destination).
     private func defers(_ settings: PhotoSettings) -> Bool {
@@ -152,8 +158,8 @@ public actor SessionOperator {
                 if !holding { compositionBeforeHold = lastComposition }
                 holding = true
                 return .held(count: heldCount)
-            case .review(let timeout, let unanswered, let hint):
-                return try await reviewHeld(timeout: timeout, unanswered: unanswered, hint: hint)
+            case .review(let plan):
+                return try await reviewHeld(plan)
             case .decide(let verdict):
                 if review == nil, holding, heldCount > 0 {
                     earlyVerdict = verdict
@@ -296,7 +302,7 @@ public actor SessionOperator {
     private var heldCount: Int { held.count + (heldComposition == nil ? 0 : 1) }
 
     /// Shows what is held, waits for the verdict, and delivers or drops it all.
-    private func reviewHeld(timeout: Double?, unanswered: Verdict, hint: String?) async throws(OperatorError) -> Outcome {
+    private func reviewHeld(_ plan: ReviewPlan) async throws(OperatorError) -> Outcome {
         guard review == nil, let last = heldComposition?.picture ?? held.last?.fileData else { throw .nothingToReview }
         var picture = last
         if heldComposition == nil, let photo = held.last {
@@ -308,15 +314,15 @@ public actor SessionOperator {
         }
         let count = heldCount
         showWhole(picture, as: .review)
-        camera.showCaption(hint)
-        eventContinuation.yield(.reviewing(count: count))
-        let answer = await verdict(within: timeout)
+        camera.showCaption(plan.hint)
+        eventContinuation.yield(.reviewing(count: count, timeout: plan.timeout))
+        let answer = await verdict(within: plan.timeout)
         camera.showCaption(nil)
         earlyVerdict = nil
         let (photos, composition) = (held, heldComposition)
         (holding, held, heldComposition) = (false, [], nil)
         defer { showCorner() }
-        switch answer ?? unanswered {
+        switch answer ?? plan.unanswered {
         case .discard:
             let dropped = Set(photos.map(\.captureID))
             cells.removeAll { dropped.contains($0.captureID) }
@@ -389,7 +395,7 @@ public actor SessionOperator {
         defer { booth = (false, false) }
         var settings = plan.settings
         settings.thumbnailMaximumSide = ShotComposition.cellWidth
-        if plan.reviews { _ = try await perform(.holdForReview) }
+        if plan.review != nil { _ = try await perform(.holdForReview) }
         var shots: [Outcome.Shot] = [], taken = 0
         for number in 1...max(1, plan.shots) {
             eventContinuation.yield(.boothShot(number: number, of: plan.shots))
@@ -406,8 +412,8 @@ public actor SessionOperator {
         }
         let shotPictures = cells.suffix(taken).map(\.thumbnail)
         let composition = try await perform(.compose(columns: plan.columns, quality: settings.quality, albums: plan.albums))
-        if plan.reviews {
-            let verdict = try await perform(.review(timeout: plan.reviewTimeout, unanswered: .keep, hint: plan.reviewHint))
+        if let review = plan.review {
+            let verdict = try await perform(.review(review))
             if case .kept = verdict, let style = plan.animation { try await keepAnimation(of: shotPictures, style: style, albums: plan.albums) }
             return verdict
         }

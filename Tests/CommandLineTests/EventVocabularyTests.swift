@@ -1,0 +1,85 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// The operator's events are told in one shape, with one set of defaults, by every front end.
+@Suite("One vocabulary of events and defaults", .startsPrograms)
+struct EventVocabularyTests {
+    /// The operator's events among printed or sent objects (not the photos, not the session's),
+    /// each as sorted-key JSON, so two front ends' can be compared as they are.
+    static func operatorEvents(_ objects: [[String: Any]]) throws -> [String] {
+        let names: Set = ["countdown", "booth_shot", "showing", "cleared", "reviewing", "kept", "discarded"]
+        return try objects.filter { names.contains($0["event"] as? String ?? "") }.map {
+            String(decoding: try JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]), as: UTF8.self)
+        }
+    }
+
+    @Test("A booth left to its defaults tells the same events from booth --json and from /api/events: 3 s counted, a 30 s review")
+    func boothEventsAlike() async throws {
+        let camctl = try Camctl()
+        let booth = try camctl.start(["booth", "--device", "test", "--resolution", "320x240", "--sink", "fakesink", "--shots", "1",
+                                      "--show-shots", "0", "--show-result", "0", "--review", "--json"], writingInput: true)
+        #expect(await booth.output(containing: #""event":"reviewing""#), "\(booth.outputSoFar)")
+        booth.write("keep\n")
+        let printed = await booth.finished()
+        #expect(printed.status == 0, "\(printed.standardError)")
+        let fromCommandLine = try Self.operatorEvents(Camctl.objects(printed.standardOutput))
+
+        let served = try await ServedCamera()
+        defer { served.process.send(SIGTERM) }  // ended as the test ends; how is not what it checks
+        let listener = try await served.listenToEvents()
+        defer { listener.send(SIGKILL) }
+        let asked = try ChildProcess.Running("/usr/bin/curl", ["-s", "-X", "POST", "-H", ServedCamera.json, "-H", "Authorization: Bearer \(served.token)",
+                                                              "-d", #"{"action": "booth", "shots": 1, "show_shots": 0, "show_result": 0, "review": true}"#,
+                                                              served.base + "/api/actions"])
+        #expect(await listener.output(containing: #""event":"reviewing""#), "\(listener.outputSoFar)")
+        #expect(try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "keep"}"#]).object["answered"] as? Bool == true)
+        let answer = await asked.finished(timeout: 60)
+        #expect(answer.standardOutput.contains(#""outcome":"kept""#), "\(answer.standardOutput)")
+        // The booth's last event tells its end: the camera shown again.
+        #expect(await listener.output(containing: #""event":"cleared""#), "\(listener.outputSoFar)")
+        let sent = listener.outputSoFar.split(separator: "\n").filter { $0.hasPrefix("data: ") }
+            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.dropFirst(6).utf8)) as? [String: Any] }
+        let fromTheAPI = try Self.operatorEvents(sent)
+
+        #expect(fromCommandLine == fromTheAPI)
+        #expect(fromTheAPI.first == #"{"event":"booth_shot","number":1,"of":1}"#, "\(fromTheAPI)")
+        #expect(fromTheAPI.contains(#"{"event":"countdown","seconds_left":3}"#), "the default countdown: \(fromTheAPI)")
+        #expect(fromTheAPI.contains(#"{"count":2,"event":"reviewing","timeout":30}"#), "the shot and its composition, the default review: \(fromTheAPI)")
+        #expect(fromTheAPI.contains(#"{"count":2,"event":"kept"}"#), "\(fromTheAPI)")
+    }
+
+    @Test("A description file's review, a capture's and the API's wait the same 30 s unless told otherwise")
+    func reviewDefaultsAlike() async throws {
+        let camctl = try Camctl()
+        let folder = try TemporaryFolder()
+        let file = try folder.file("review.camctl", holding: "camera test\nresolution 320x240\npreview fakesink\ncapture\nreview\n")
+        var timeouts: [Double?] = []
+        for arguments in [["run", file, "--json"],
+                          ["capture", "--device", "test", "--resolution", "320x240", "--sink", "fakesink", "--review", "--json"]] {
+            let run = try camctl.start(arguments, writingInput: true)
+            #expect(await run.output(containing: #""event":"reviewing""#), "\(run.outputSoFar)")
+            run.write("discard\n")
+            let result = await run.finished()
+            #expect(result.status == 0, "\(result.standardError)")
+            let reviewing = Camctl.objects(result.standardOutput).first { $0["event"] as? String == "reviewing" }
+            timeouts.append(reviewing?["timeout"] as? Double)
+        }
+        let served = try await ServedCamera(camctl: camctl)
+        defer { served.process.send(SIGTERM) }  // ended as the test ends; how is not what it checks
+        let listener = try await served.listenToEvents()
+        defer { listener.send(SIGKILL) }
+        #expect(try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "hold"}"#]).object["outcome"] as? String == "held")
+        #expect(try await served.json("/api/capture", ["-X", "POST"]).status == 200)
+        let asked = try ChildProcess.Running("/usr/bin/curl", ["-s", "-X", "POST", "-H", ServedCamera.json, "-H", "Authorization: Bearer \(served.token)",
+                                                              "-d", #"{"action": "review"}"#, served.base + "/api/actions"])
+        #expect(await listener.output(containing: #""event":"reviewing""#), "\(listener.outputSoFar)")
+        #expect(try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "discard"}"#]).object["answered"] as? Bool == true)
+        _ = await asked.finished(timeout: 60)
+        let line = try #require(listener.outputSoFar.split(separator: "\n").first { $0.contains(#""event":"reviewing""#) })
+        let sent = try JSONSerialization.jsonObject(with: Data(line.dropFirst(6).utf8)) as? [String: Any]
+        timeouts.append(sent?["timeout"] as? Double)
+        #expect(timeouts == [30, 30, 30])
+    }
+}
