@@ -9,7 +9,7 @@ import JSON
 enum ActionRequest {
     /// The actions the API takes, by name.
     static let names = ["capture", "burst", "countdown", "show_result", "show_shots", "cut_short", "switch_camera",
-                        "pause_preview", "resume_preview", "image", "compose", "hold", "review", "keep", "discard", "booth", "end_booth",
+                        "pause_preview", "resume_preview", "image", "compose", "hold", "review", "keep", "discard", "booth", "end_run",
                         "record_start", "record_stop", "record_pause", "record_resume"]
 
     /// How far ahead a capture may be asked for (`"at"`): the request holds its connection until then.
@@ -25,7 +25,7 @@ enum ActionRequest {
         }
         switch name {
         case "capture":
-            guard let at = object["at"] else { return .takePhoto(try settings(object)) }
+            guard let at = object["at"] else { return try capture(object) }
             guard let seconds = at.double, seconds.isFinite, seconds > 0 else {
                 throw .badRequest("at must be a time in seconds since 1970, such as \(Int(Date().timeIntervalSince1970) + 1)")
             }
@@ -72,7 +72,7 @@ enum ActionRequest {
                 plan.animation = style
             }
             return .booth(plan)
-        case "end_booth": return .endBooth
+        case "end_run": return .endRun
         case "keep": return .decide(.keep)
         case "discard": return .decide(.discard)
         case "record_start":
@@ -86,6 +86,16 @@ enum ActionRequest {
         default:
             throw .badRequest("there is no action \"\(name)\"; the actions are \(names.joined(separator: ", "))")
         }
+    }
+
+    /// A photo now, or after a countdown (`"countdown"`) and through a review (`"review": true`)
+    /// when the request asks for them.
+    private static func capture(_ object: [String: JSONValue]) throws(APIError) -> Action {
+        var plan = CapturePlan()
+        plan.settings = try settings(object)
+        plan.countdown = try seconds(object, name: "countdown") ?? plan.countdown
+        if object["review"]?.bool == true { plan.review = try review(object) }
+        return plan.countdown > 0 || plan.review != nil ? .capture(plan) : .takePhoto(plan.settings)
     }
 
     /// The review a request asks for: `"timeout"` seconds (0: for ever; the default without it),

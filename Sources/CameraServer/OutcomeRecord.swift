@@ -23,7 +23,7 @@ enum OutcomeRecord {
         case .composed(let delivered): ["outcome": "composed", "composed": delivered.record]
         case .boothTaken(let shots, let composed):
             ["outcome": "booth_taken", "photos": shots.compactMap { $0.delivered?.record }, "composed": composed?.record ?? [:] as Any]
-        case .boothEnded(let ended): ["outcome": "booth_ended", "ended": ended]
+        case .runEnded(let ended): ["outcome": "run_ended", "ended": ended]
         case .recordingStarted(let path): ["outcome": "recording", "path": path]
         case .recordingPaused(let paused): ["outcome": "recording_paused", "paused": paused]
         case .movie(let movie): ["outcome": "movie", "movie": movie.record]

@@ -123,17 +123,8 @@ struct Router: Sendable {
     /// `"timeout": seconds`) when asked: the outcome is then the review's.
     private func capture(_ object: [String: JSONValue]) async throws(APIError) -> HTTPResponse {
         var object = object
-        let reviews = object["review"]?.bool ?? false
-        if let countdown = object["countdown"] {
-            _ = try await perform(["action": "countdown", "seconds": countdown])
-        }
-        if reviews { _ = try await perform(["action": "hold"]) }
         object["action"] = "capture"
-        let taken = try await perform(object)
-        guard reviews else { return taken }
-        var review: [String: JSONValue] = ["action": "review"]
-        review["timeout"] = object["timeout"]
-        return try await perform(review)
+        return try await perform(object)
     }
 
     /// Performs the action a JSON object asks for.

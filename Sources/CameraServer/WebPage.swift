@@ -149,7 +149,7 @@ enum WebPage {
           if (outcome.outcome === "recording") showRecording(true);
           if (outcome.outcome === "movie") { showRecording(false); say("Movie saved."); }
         }).catch((error) => say(error.message, true));
-        $("end").onclick = () => act({ action: "end_booth" }).catch((error) => say(error.message, true));
+        $("end").onclick = () => act({ action: "end_run" }).catch((error) => say(error.message, true));
         $("save").onclick = () => act({ action: "keep" }).catch((error) => say(error.message, true));
         $("cancel").onclick = () => act({ action: "discard" }).catch((error) => say(error.message, true));
         $("switch").onclick = () => act({ action: "switch_camera" }).then((outcome) =>
@@ -230,7 +230,7 @@ enum WebPage {
               case "countdown": showCountdown(event.seconds_left); break;
               case "showing": showPicture(event.picture); break;
               case "cleared": clearPicture(); break;
-              case "booth_shot": say("Shot " + event.number + " of " + event.of); break;
+              case "shot": say("Shot " + event.number + " of " + event.of); break;
               case "photo": if (event.id) { addPhoto(event, true); if (!event.composed) showLast(event); offerDownload(event); } break;
               case "recording": showRecording(true); break;
               case "movie": showRecording(false); addPhoto(event.movie, true); break;

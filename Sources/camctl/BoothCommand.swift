@@ -116,7 +116,7 @@ struct BoothCommand: Subcommand {
         plan.animation = animation
         let ending: Control?
         do throws(CommandFailure) {
-            ending = try await booth.booth(plan, controls: controls)
+            ending = try await booth.run(.booth(plan), controls: controls)
         } catch {
             await captureSession.stop()
             throw error

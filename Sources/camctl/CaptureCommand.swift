@@ -1,4 +1,5 @@
 import CameraKit
+import CameraOperator
 import FoundationEssentials
 import Glibc
 
@@ -85,7 +86,7 @@ struct CaptureCommand: Subcommand {
         let captureSession = CaptureSession(configuration: configuration)
         try await session.start(captureSession)
         let operating = OperatorConsole(session: captureSession, device: camera, saving: saving)
-        // Space cuts a countdown short; the other keys do what they do in every command.
+        // Space cuts a countdown or an interval short; the other keys do what they do in every command.
         if countdown > 0 || interval > 0 { controls.listenToKeys() }
         review.listen(controls)
         do {
@@ -99,44 +100,9 @@ struct CaptureCommand: Subcommand {
     }
 
     private func takePhotos(with operating: OperatorConsole, controls: ControlInbox) async throws(CommandFailure) {
-        var lastStart = ContinuousClock.now
-        for number in 1...count {
-            if number > 1, try handle(await waitOutInterval(until: lastStart + .seconds(interval), operating: operating, controls: controls)) == .finish {
-                return
-            }
-            lastStart = ContinuousClock.now
-            if try handle(await operating.countDown(countdown, controls: controls)) == .finish { return }
-            if let plan = review.plan {
-                try await operating.perform(.holdForReview)
-                try await operating.perform(.takePhoto(settings))
-                if try handle(await operating.review(plan, controls: controls)) == .finish { return }
-            } else {
-                try await operating.perform(.takePhoto(settings))
-            }
-            if count > 1 { Console.progress("\(number) of \(count)") }
-            if try handle(controls.next()) == .finish { return }
-        }
-    }
-
-    /// Waits until the next photo is due: the shutter, `q` and interrupts end the wait and are
-    /// returned; other keys do their own job meanwhile.
-    private func waitOutInterval(until deadline: ContinuousClock.Instant, operating: OperatorConsole,
-                                 controls: ControlInbox) async throws(CommandFailure) -> Control? {
-        while let control = await pause(until: deadline, controls: controls) {
-            switch control {
-            case .captureNow, .finish, .interrupt: return control
-            default: try await operating.act(on: control)
-            }
-        }
-        return nil
-    }
-
-    /// What a control means between photos: go on, end cleanly (`.finish`), or stop now (throws).
-    private func handle(_ control: Control?) throws(CommandFailure) -> Control? {
-        switch control {
-        case .interrupt: throw CommandFailure.interrupted
-        case .finish: return .finish
-        default: return nil
-        }
+        var plan = CapturePlan()
+        (plan.count, plan.countdown, plan.interval) = (count, countdown, interval)
+        (plan.review, plan.settings) = (review.plan, settings)
+        if try await operating.run(.capture(plan), controls: controls) == .interrupt { throw CommandFailure.interrupted }
     }
 }

@@ -12,7 +12,6 @@ import Synchronization
 /// failed, shows countdowns in the terminal, and turns failures into exit codes.
 final class OperatorConsole: Sendable {
     let camera: SessionOperator
-    private let hookCommand: String?
     private let printsJSON: Bool
     private let progress: Task<Void, Never>
     /// Whether a review waits for its verdict, as the operator's events tell.
@@ -27,7 +26,7 @@ final class OperatorConsole: Sendable {
          compositionCopy: String? = nil) {
         let printsJSON = saving.printsJSON, delivery = saving.delivery
         let (copy, sidecar) = (delivery.copy, delivery.sidecar)
-        hookCommand = delivery.hook?.command
+        let hookCommand = delivery.hook?.command ?? ""
         self.printsJSON = printsJSON
         self.device = device
         camera = SessionOperator(camera: session, delivery: delivery, device: device, albums: albums,
@@ -44,16 +43,21 @@ final class OperatorConsole: Sendable {
                 switch event {
                 case .countdown(let left):
                     Console.progress("taking the photo in \(left)…", replacing: true)
-                case .boothShot(let number, let count):
-                    Console.endProgressLine()
+                case .shot(let number, let count) where count > 1:
                     Console.progress("shot \(number) of \(count)")
                 case .reviewing(_, let timeout):
-                    Console.endProgressLine()
                     reviews.began()
                     let after = timeout.map { String(printf: "; kept after %g seconds without an answer", $0) } ?? ""
                     Console.progress("review: Enter or k keeps, Backspace, Delete or x discards" + after)
-                case .kept, .discarded:
+                case .kept(_, let answered):
                     reviews.ended()
+                    if !answered { Console.progress("no answer came: kept") }
+                case .discarded(let count, _):
+                    reviews.ended()
+                    Console.note(count == 1 ? "the photo was discarded; nothing of it was saved"
+                                 : "the \(count) pictures were discarded; nothing of them was saved")
+                case .hookFailed(let path, let ending):
+                    Console.note(Self.hookNote(hookCommand, ending, path))
                 case .processingFailed(let id, let reason):
                     Console.note("photo \(id) could not be finished as HEIC (\(reason)); its JPEG proxy is kept as the photo")
                 case .burstSkipped(let frames):
@@ -99,8 +103,8 @@ final class OperatorConsole: Sendable {
         }
     }
 
-    /// Does what the action asks; a hook that failed is noted. With `notingCameraFailure`, a
-    /// failure of the camera is noted after that text instead (a preview goes on), and `nil` returned.
+    /// Does what the action asks. With `notingCameraFailure`, a failure of the camera is noted
+    /// after that text instead (a preview goes on), and `nil` returned.
     @discardableResult
     func perform(_ action: Action, notingCameraFailure context: String? = nil) async throws(CommandFailure) -> Outcome? {
         let outcome: Outcome
@@ -111,9 +115,6 @@ final class OperatorConsole: Sendable {
             return nil
         } catch {
             throw CommandFailure(error)
-        }
-        if case .photos(let shots) = outcome {
-            for shot in shots { note(shot.hookEnding, for: shot.delivered) }
         }
         return outcome
     }
@@ -289,7 +290,7 @@ final class OperatorConsole: Sendable {
     /// Keeps what is held without waiting (a run ending with photos after its last review).
     func keepHeld() async throws(CommandFailure) {
         guard case .decided(true)? = try await perform(.decide(.keep)) else { return }
-        try tell(try await perform(.review(ReviewPlan(timeout: nil))))
+        try await perform(.review(ReviewPlan(timeout: nil)))
     }
 
     /// Reviews what the operator holds as `plan` says: shows it on the preview and waits for a
@@ -313,18 +314,16 @@ final class OperatorConsole: Sendable {
             }
             return nil
         }
-        let outcome = try await perform(.review(plan))
+        try await perform(.review(plan))
         answering.cancel()
-        let ending = await answering.value
-        try tell(outcome)
-        return ending
+        return await answering.value
     }
 
-    /// Runs a booth as `plan` says, with the keys: the shutter ends a countdown or a showing at once
-    /// (and keeps, while the composition is reviewed), `q` ends the booth after the shot in hand,
-    /// Backspace, Delete or `x` discard under review. An interrupt ends it at once (no result
-    /// shown), keeping what was taken; it and `q` are returned.
-    func booth(_ plan: BoothPlan, controls: ControlInbox) async throws(CommandFailure) -> Control? {
+    /// Runs a booth or a capture (`.booth`, `.capture`) with the keys: the shutter ends a countdown,
+    /// an interval or a showing at once (and keeps, while a picture is reviewed), `q` ends the run
+    /// after the shot in hand, Backspace, Delete or `x` discard under review. An interrupt ends
+    /// it at once (no result shown), keeping what was taken; it and `q` are returned.
+    func run(_ action: Action, controls: ControlInbox) async throws(CommandFailure) -> Control? {
         let answering = Task { [self, camera, reviews] () -> Control? in
             var ending: Control?
             while ending != .interrupt, let control = await controls.next(within: nil) {
@@ -337,48 +336,25 @@ final class OperatorConsole: Sendable {
                     }
                 case .discard:
                     if reviews.isWaiting { await camera.answer(.decide(.discard)) }
-                case .finish:
-                    ending = .finish
-                    await camera.answer(reviews.isWaiting ? .decide(.keep) : .endBooth)
-                case .interrupt:
-                    ending = .interrupt
-                    await camera.answer(.endBooth)
-                    if plan.review != nil { await camera.answer(.decide(.keep)) }
+                case .finish, .interrupt:
+                    // Ended after the shot in hand; a picture held or under review is kept.
+                    ending = control
+                    await camera.answer(.endRun)
+                    await camera.answer(.decide(.keep))
                 default:
                     await actNoting(on: control)
                 }
             }
             return ending
         }
-        let outcome: Outcome?
         do {
-            outcome = try await perform(.booth(plan))
+            try await perform(action)
         } catch {
             answering.cancel()
             throw error
         }
         answering.cancel()
-        let ending = await answering.value
-        if case .boothTaken(let shots, _)? = outcome {
-            for shot in shots { note(shot.hookEnding, for: shot.delivered) }
-        } else {
-            try tell(outcome)
-        }
-        return ending
-    }
-
-    /// Notes what a review did: hooks that failed, a keep without an answer, a discard.
-    private func tell(_ outcome: Outcome?) throws(CommandFailure) {
-        switch outcome {
-        case .kept(let shots, _, let answered)?:
-            for shot in shots { note(shot.hookEnding, for: shot.delivered) }
-            if !answered { Console.progress("no answer came: kept") }
-        case .discarded(let count, _)?:
-            Console.note(count == 1 ? "the photo was discarded; nothing of it was saved"
-                         : "the \(count) pictures were discarded; nothing of them was saved")
-        default:
-            break
-        }
+        return await answering.value
     }
 
     /// Counts down on the preview and in the terminal. The shutter (Space, Enter, SIGUSR1), `q`
@@ -419,15 +395,11 @@ final class OperatorConsole: Sendable {
         }
     }
 
-    private func note(_ ending: Hook.Ending?, for delivered: Delivered?) {
-        guard let ending, let command = hookCommand, let path = delivered?.path else { return }
+    /// What to say of a hook that failed for the picture at `path`.
+    private static func hookNote(_ command: String, _ ending: Hook.Ending, _ path: String) -> String {
         switch ending {
-        case .exited(let status) where status != 0:
-            Console.note("--exec \"\(command)\" ended with status \(status) for \(path)")
-        case .signalled(let signal):
-            Console.note("--exec \"\(command)\" was ended by signal \(signal) (\(String(cString: strsignal(signal)))) for \(path)")
-        default:
-            break
+        case .exited(let status): "--exec \"\(command)\" ended with status \(status) for \(path)"
+        case .signalled(let signal): "--exec \"\(command)\" was ended by signal \(signal) (\(String(cString: strsignal(signal)))) for \(path)"
         }
     }
 }

@@ -75,7 +75,7 @@ struct OperatorFlowTests {
         }
         #expect(shots.map { $0.photo.frameNumber } == [0, 1])
         #expect(try operated.saved().map(\.albums) == [["flows"], ["flows"]])
-        #expect(await told.value == [.showing(.review), .reviewing(count: 2, timeout: 60), .kept(count: 2)], "the review told")
+        #expect(await told.value == [.showing(.review), .reviewing(count: 2, timeout: 60), .kept(count: 2, answered: true)], "the review told")
         #expect(operated.camera.shown.suffix(2) == [.caption(nil), .corner(hasPhoto: true)], "the caption goes, the corner is back")
     }
 
@@ -193,7 +193,7 @@ struct OperatorFlowTests {
         let operating = operated.operating
         var plan = BoothPlan()
         (plan.shots, plan.countdown, plan.columns, plan.showShots, plan.showResult) = (4, 3, 1, 0, 0)
-        let told = Self.events(of: operating) { $0 == .boothShot(number: 2, of: 4) }
+        let told = Self.events(of: operating) { $0 == .shot(number: 2, of: 4) }
         let running = Task { try await operating.perform(.booth(plan)) }
         await operated.clock.sleepers()
         for _ in 1...3 {  // the first shot's countdown
@@ -201,7 +201,7 @@ struct OperatorFlowTests {
             await operated.clock.sleepers()
         }
         _ = await told.value
-        guard case .boothEnded(true) = try await operating.perform(.endBooth) else {
+        guard case .runEnded(true) = try await operating.perform(.endRun) else {
             Issue.record("the booth was not ended")
             return
         }

@@ -96,8 +96,9 @@ struct CaptureCommandTests {
         let result = try await camctl("capture", "--device", "test:ball", "--resolution", "320x240", "--count", "3", "--json",
                                 "--output", folder.path("shot-%02d.jpg"), "--metadata", folder.path("shot-%02d.json"))
         #expect(result.status == 0, "\(result.standardError)")
-        let objects = Camctl.objects(result.standardOutput)
+        let objects = Camctl.records(result.standardOutput)
         #expect(objects.count == 3)
+        #expect(Camctl.objects(result.standardOutput).filter { $0["event"] as? String == "shot" }.count == 3, "each photo's shot told")
         for (index, object) in objects.enumerated() {
             for key in ["path", "id", "width", "height", "codec", "captured_at", "device", "thumbnail_path"] {
                 #expect(object[key] != nil, "\(key) is in every object")

@@ -14,7 +14,7 @@ struct DeferredHEICTests {
         let camctl = try Camctl()
         let result = try await camctl("capture", "--device", "test", "--resolution", "640x480", "--hevc", "--count", "2", "--json")
         #expect(result.status == 0, "\(result.standardError)")
-        let printed = Camctl.objects(result.standardOutput)
+        let printed = Camctl.records(result.standardOutput)
         #expect(printed.count == 2 && printed.allSatisfy { ($0["path"] as? String)?.hasSuffix(".heic") == true && $0["codec"] as? String == "hevc" })
         let photos = try await camctl.photos()
         #expect(photos.map { $0["state"] as? String } == ["final", "final"])

@@ -9,7 +9,7 @@ struct EventVocabularyTests {
     /// The operator's events among printed or sent objects (not the photos, not the session's),
     /// each as sorted-key JSON, so two front ends' can be compared as they are.
     static func operatorEvents(_ objects: [[String: Any]]) throws -> [String] {
-        let names: Set = ["countdown", "booth_shot", "showing", "cleared", "reviewing", "kept", "discarded"]
+        let names: Set = ["countdown", "shot", "showing", "cleared", "reviewing", "kept", "discarded"]
         return try objects.filter { names.contains($0["event"] as? String ?? "") }.map {
             String(decoding: try JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]), as: UTF8.self)
         }
@@ -44,10 +44,10 @@ struct EventVocabularyTests {
         let fromTheAPI = try Self.operatorEvents(sent)
 
         #expect(fromCommandLine == fromTheAPI)
-        #expect(fromTheAPI.first == #"{"event":"booth_shot","number":1,"of":1}"#, "\(fromTheAPI)")
+        #expect(fromTheAPI.first == #"{"event":"shot","number":1,"of":1}"#, "\(fromTheAPI)")
         #expect(fromTheAPI.contains(#"{"event":"countdown","seconds_left":3}"#), "the default countdown: \(fromTheAPI)")
         #expect(fromTheAPI.contains(#"{"count":2,"event":"reviewing","timeout":30}"#), "the shot and its composition, the default review: \(fromTheAPI)")
-        #expect(fromTheAPI.contains(#"{"count":2,"event":"kept"}"#), "\(fromTheAPI)")
+        #expect(fromTheAPI.contains(#"{"answered":true,"count":2,"event":"kept"}"#), "\(fromTheAPI)")
     }
 
     @Test("A description file's review, a capture's and the API's wait the same 30 s unless told otherwise")

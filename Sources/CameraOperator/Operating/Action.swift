@@ -12,6 +12,9 @@ public enum Action: Sendable {
     case takePhotoNear(Date, tolerance: Double, PhotoSettings)
     /// Take `count` photos of consecutive frames; each is delivered.
     case burst(count: Int, PhotoSettings)
+    /// Take photos as the plan says (countdowns, intervals, reviews); ``cutShort`` ends a
+    /// countdown or an interval early, ``endRun`` ends the run after the photo in hand.
+    case capture(CapturePlan)
     /// Count down `seconds`, large on the preview (when it shows text) and as ``OperatorEvent``s;
     /// ``cutShort`` ends it early.
     case countdown(seconds: Double)
@@ -47,12 +50,13 @@ public enum Action: Sendable {
     /// grid; 1: a strip), and deliver it into `albums`.
     case compose(columns: Int, quality: Int, albums: [String])
     /// Run a photo booth (countdowns, shots shown in their places, a composition, a review or
-    /// the result shown); ``cutShort`` ends a countdown or a showing early, ``endBooth`` ends the
+    /// the result shown); ``cutShort`` ends a countdown or a showing early, ``endRun`` ends the
     /// run after the shot in hand.
     case booth(BoothPlan)
-    /// End a running booth: a countdown or showing ends now, no more shots are taken, and those
-    /// taken are composed (and reviewed, when the booth reviews) without showing the result.
-    case endBooth
+    /// End a running booth or capture: a countdown, interval or showing ends now and no more
+    /// shots are taken; a booth's are composed (and reviewed, when it reviews) without showing
+    /// the result.
+    case endRun
     /// Start recording a movie into the library (photos can be taken meanwhile); it ends by
     /// ``stopRecording``, or by itself at the settings' length or size.
     case startRecording(MovieSettings)

@@ -34,8 +34,8 @@ public enum Outcome: Sendable {
     case composed(Delivered)
     /// A booth without a review ran: its shots and their composition (`nil` when no shot was taken).
     case boothTaken([Shot], composed: Delivered?)
-    /// ``Action/endBooth`` ended a running booth (`false`: none was running).
-    case boothEnded(Bool)
+    /// ``Action/endRun`` ended a running booth or capture (`false`: none was running).
+    case runEnded(Bool)
     /// A movie is being recorded into this file (in the library's `recordings/` until it is kept).
     case recordingStarted(path: String)
     /// Whether the movie is paused now.
@@ -61,12 +61,14 @@ public enum OperatorEvent: Sendable, Equatable {
     case countdown(secondsLeft: Int)
     /// A review shows this many pictures and waits for a verdict, for `timeout` seconds (`nil`: for ever).
     case reviewing(count: Int, timeout: Double?)
-    /// A review kept this many pictures.
-    case kept(count: Int)
+    /// A review kept this many pictures; `answered` is false when its time ran out.
+    case kept(count: Int, answered: Bool)
     /// A review discarded this many pictures, leaving nothing of them.
-    case discarded(count: Int)
-    /// A booth takes shot `number` of `count` (its countdown begins).
-    case boothShot(number: Int, of: Int)
+    case discarded(count: Int, answered: Bool)
+    /// A photo's hook (``Hook``) failed: it exited with a status other than 0, or a signal ended it.
+    case hookFailed(path: String, Hook.Ending)
+    /// A booth or a capture takes shot `number` of `count` (its countdown begins).
+    case shot(number: Int, of: Int)
     /// A burst let these frames pass (numbered from its first, 0) because the photos in hand
     /// filled its memory budget: the camera outran the encoder or the destination.
     case burstSkipped(frames: [Int])

@@ -30,7 +30,7 @@ public actor SessionOperator {
     /// The last photo taken: the next is of a newer frame.
     private var lastPhoto: Photo?
     /// The shots taken since the last composition (at most ``ShotComposition/maximumShots``).
-    private var cells: [ShotComposition.Cell] = []
+    var cells: [ShotComposition.Cell] = []
     /// The last composed picture, for ``Action/showResult(seconds:)``.
     private var lastComposition: [UInt8]?
     /// The countdown or wait that ``Action/cutShort`` ends.
@@ -39,7 +39,7 @@ public actor SessionOperator {
     private var corner: [UInt8]?
     /// What waits for a review: whether photos are held, those held, the composition held, and the
     /// composition shown before holding began (shown again when the held one is discarded).
-    private var holding = false
+    var holding = false
     private var held: [Photo] = []
     private var heldComposition: (item: DeliveryItem, picture: [UInt8])?
     private var compositionBeforeHold: [UInt8]?
@@ -50,14 +50,15 @@ public actor SessionOperator {
     private var earlyVerdict: Verdict?
     /// The picture shown over the whole preview now, and what it is.
     public private(set) var shownPicture: (kind: ShownPicture, jpeg: [UInt8])?
-    /// Whether a booth runs, and whether ``Action/endBooth`` asked it to end.
-    private var booth: (isRunning: Bool, isEnding: Bool) = (false, false)
+    /// How many booths and captures run (two front ends may each start one), and whether
+    /// ``Action/endRun`` asked them to end.
+    var runs: (running: Int, isEnding: Bool) = (0, false)
     let eventContinuation: AsyncStream<OperatorEvent>.Continuation
     /// Finishes the library's photos taken with deferred processing, in the background; `nil`
     /// when every photo is delivered final.
     private let finishing: PhotoFinishing?
     /// What countdowns, pictures shown for a time and reviews' time-outs wait on.
-    private let clock: any Clock<Duration>
+    let clock: any Clock<Duration>
 
     /// The last booth's clip of its shots, once kept.
     public internal(set) var lastAnimation: LibraryPhoto?
@@ -147,13 +148,15 @@ public actor SessionOperator {
             case .showShots(let slots, let columns, let seconds):
                 let (picture, _) = try await ShotComposition.compose(cells, columns: columns, slots: slots, quality: 85)
                 return .shotsShown(early: await show(picture, as: .shots, for: seconds))
+            case .capture(let plan):
+                return try await runCapture(plan)
             case .booth(let plan):
                 return try await runBooth(plan)
-            case .endBooth:
-                guard booth.isRunning else { return .boothEnded(false) }
-                booth.isEnding = true
+            case .endRun:
+                guard runs.running > 0 else { return .runEnded(false) }
+                runs.isEnding = true
                 countdown?.cancel()
-                return .boothEnded(true)
+                return .runEnded(true)
             case .holdForReview:
                 if !holding { compositionBeforeHold = lastComposition }
                 holding = true
@@ -291,11 +294,14 @@ public actor SessionOperator {
         guard let written, let hook = delivery.hook else {
             return Outcome.Shot(photo: photo, delivered: written, hookEnding: nil)
         }
+        let ending: Hook.Ending
         do {
-            return Outcome.Shot(photo: photo, delivered: written, hookEnding: try await hook.run(for: written))
+            ending = try await hook.run(for: written)
         } catch {
             throw .delivery(error)
         }
+        if ending != .exited(0) { eventContinuation.yield(.hookFailed(path: written.path, ending)) }
+        return Outcome.Shot(photo: photo, delivered: written, hookEnding: ending)
     }
 
     /// How many pictures wait for the review.
@@ -327,14 +333,14 @@ public actor SessionOperator {
             let dropped = Set(photos.map(\.captureID))
             cells.removeAll { dropped.contains($0.captureID) }
             if composition != nil { lastComposition = compositionBeforeHold }
-            eventContinuation.yield(.discarded(count: count))
+            eventContinuation.yield(.discarded(count: count, answered: answer != nil))
             return .discarded(count: count, answered: answer != nil)
         case .keep:
             var shots: [Outcome.Shot] = []
             for photo in photos { shots.append(try await deliver(photo)) }
             var composed: Delivered?
             if let composition { composed = try await deliverComposition(composition.item) }
-            eventContinuation.yield(.kept(count: count))
+            eventContinuation.yield(.kept(count: count, answered: answer != nil))
             return .kept(shots, composed: composed, answered: answer != nil)
         }
     }
@@ -388,41 +394,6 @@ public actor SessionOperator {
         }
     }
 
-    /// Runs a booth: each shot after its countdown and shown in its place, then the composition
-    /// shown, or reviewed with everything taken.
-    private func runBooth(_ plan: BoothPlan) async throws(OperatorError) -> Outcome {
-        booth = (true, false)
-        defer { booth = (false, false) }
-        var settings = plan.settings
-        settings.thumbnailMaximumSide = ShotComposition.cellWidth
-        if plan.review != nil { _ = try await perform(.holdForReview) }
-        var shots: [Outcome.Shot] = [], taken = 0
-        for number in 1...max(1, plan.shots) {
-            eventContinuation.yield(.boothShot(number: number, of: plan.shots))
-            _ = try await perform(.countdown(seconds: plan.countdown))
-            if booth.isEnding { break }
-            if case .photos(let delivered) = try await perform(.takePhoto(settings)) { shots += delivered }
-            taken += 1
-            guard number < plan.shots, !booth.isEnding else { break }
-            if plan.showShots > 0 { _ = try await perform(.showShots(slots: plan.shots, columns: plan.columns, seconds: plan.showShots)) }
-        }
-        guard taken > 0 else {
-            holding = false
-            return .boothTaken([], composed: nil)
-        }
-        let shotPictures = cells.suffix(taken).map(\.thumbnail)
-        let composition = try await perform(.compose(columns: plan.columns, quality: settings.quality, albums: plan.albums))
-        if let review = plan.review {
-            let verdict = try await perform(.review(review))
-            if case .kept = verdict, let style = plan.animation { try await keepAnimation(of: shotPictures, style: style, albums: plan.albums) }
-            return verdict
-        }
-        if let style = plan.animation { try await keepAnimation(of: shotPictures, style: style, albums: plan.albums) }
-        if !booth.isEnding { _ = try await perform(.showResult(seconds: plan.showResult)) }
-        guard case .composed(let composed) = composition else { return .boothTaken(shots, composed: nil) }
-        return .boothTaken(shots, composed: composed)
-    }
-
     /// Writes a picture and reports it; `nil` when it has nowhere to go. A processing photo is
     /// reported once final, and what is delivered after it is reported after it.
     private func deliver(_ item: DeliveryItem, number: Int, through delivery: PhotoDelivery) async throws(OperatorError) -> Delivered? {
@@ -456,7 +427,7 @@ public actor SessionOperator {
     }
 
     /// Waits for a countdown or a wait that ``Action/cutShort`` can cancel; `true` when it was.
-    private func cancellable(_ running: Task<Void, any Error>) async -> Bool {
+    func cancellable(_ running: Task<Void, any Error>) async -> Bool {
         countdown = running
         defer { countdown = nil }
         return (try? await running.value) == nil
