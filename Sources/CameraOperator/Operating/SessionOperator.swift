@@ -32,24 +32,24 @@ public actor SessionOperator {
     /// The shots taken since the last composition (at most ``ShotComposition/maximumShots``).
     var cells: [ShotComposition.Cell] = []
     /// The last composed picture, for ``Action/showResult(seconds:)``.
-    private var lastComposition: [UInt8]?
+    var lastComposition: [UInt8]?
     /// The countdown or wait that ``Action/cutShort`` ends.
-    private var countdown: Task<Void, any Error>?
+    var countdown: Task<Void, any Error>?
     /// The thumbnail of the last photo delivered, which the preview's corner shows.
-    private var corner: [UInt8]?
+    var corner: [UInt8]?
     /// What waits for a review: whether photos are held, those held, the composition held, and the
     /// composition shown before holding began (shown again when the held one is discarded).
     var holding = false
-    private var held: [Photo] = []
-    private var heldComposition: (item: DeliveryItem, picture: [UInt8])?
-    private var compositionBeforeHold: [UInt8]?
+    var held: [Photo] = []
+    var heldComposition: (item: DeliveryItem, picture: [UInt8])?
+    var compositionBeforeHold: [UInt8]?
     /// The review waiting for a verdict, its number, and the timer that answers it unanswered.
-    private var review: (number: Int, verdict: CheckedContinuation<Verdict?, Never>, timer: Task<Void, Never>?)?
-    private var reviews = 0
+    var review: (number: Int, verdict: CheckedContinuation<Verdict?, Never>, timer: Task<Void, Never>?)?
+    var reviews = 0
     /// A verdict given while pictures were held but before their review waited: the review takes it.
-    private var earlyVerdict: Verdict?
+    var earlyVerdict: Verdict?
     /// The picture shown over the whole preview now, and what it is.
-    public private(set) var shownPicture: (kind: ShownPicture, jpeg: [UInt8])?
+    public internal(set) var shownPicture: (kind: ShownPicture, jpeg: [UInt8])?
     /// How many booths and captures run (two front ends may each start one), and whether
     /// ``Action/endRun`` asked them to end.
     var runs: (running: Int, isEnding: Bool) = (0, false)
@@ -66,7 +66,8 @@ public actor SessionOperator {
     var movie: (number: Int, keeping: Task<Result<KeptMovie, OperatorError>, Never>)?
     var movies = 0
 
-    /// What happens while actions run (a countdown's seconds); one reader.
+    /// What happens while actions run (a countdown's seconds, a review, a hook that failed); one
+    /// reader, who may fall 256 events behind before the oldest are dropped.
     public nonisolated let events: AsyncStream<OperatorEvent>
 
     /// An operator for a session running on `device`, delivering photos through `delivery` (into
@@ -90,7 +91,7 @@ public actor SessionOperator {
         self.delivery = delivery
         self.device = device
         self.compositionCopy = compositionCopy
-        let (events, continuation) = AsyncStream.makeStream(of: OperatorEvent.self, bufferingPolicy: .bufferingNewest(16))
+        let (events, continuation) = AsyncStream.makeStream(of: OperatorEvent.self, bufferingPolicy: .bufferingNewest(256))
         (self.events, eventContinuation) = (events, continuation)
         let finishing = defersProcessing ? delivery.library.map { PhotoFinishing(folder: $0.folder, report: report, events: continuation) } : nil
         self.finishing = finishing
@@ -287,7 +288,7 @@ public actor SessionOperator {
     }
 
     /// Delivers a photo, reports it, and runs its hook.
-    private func deliver(_ photo: Photo) async throws(OperatorError) -> Outcome.Shot {
+    func deliver(_ photo: Photo) async throws(OperatorError) -> Outcome.Shot {
         if !photo.thumbnailData.isEmpty { corner = photo.thumbnailData }
         delivered += 1
         let written = try await deliver(DeliveryItem(photo, albums: albums), number: delivered, through: delivery)
@@ -302,96 +303,6 @@ public actor SessionOperator {
         }
         if ending != .exited(0) { eventContinuation.yield(.hookFailed(path: written.path, ending)) }
         return Outcome.Shot(photo: photo, delivered: written, hookEnding: ending)
-    }
-
-    /// How many pictures wait for the review.
-    private var heldCount: Int { held.count + (heldComposition == nil ? 0 : 1) }
-
-    /// Shows what is held, waits for the verdict, and delivers or drops it all.
-    private func reviewHeld(_ plan: ReviewPlan) async throws(OperatorError) -> Outcome {
-        guard review == nil, let last = heldComposition?.picture ?? held.last?.fileData else { throw .nothingToReview }
-        var picture = last
-        if heldComposition == nil, let photo = held.last {
-            do {
-                picture = try await photo.shownPicture()
-            } catch {
-                throw .capture(error)
-            }
-        }
-        let count = heldCount
-        showWhole(picture, as: .review)
-        camera.showCaption(plan.hint)
-        eventContinuation.yield(.reviewing(count: count, timeout: plan.timeout))
-        let answer = await verdict(within: plan.timeout)
-        camera.showCaption(nil)
-        earlyVerdict = nil
-        let (photos, composition) = (held, heldComposition)
-        (holding, held, heldComposition) = (false, [], nil)
-        defer { showCorner() }
-        switch answer ?? plan.unanswered {
-        case .discard:
-            let dropped = Set(photos.map(\.captureID))
-            cells.removeAll { dropped.contains($0.captureID) }
-            if composition != nil { lastComposition = compositionBeforeHold }
-            eventContinuation.yield(.discarded(count: count, answered: answer != nil))
-            return .discarded(count: count, answered: answer != nil)
-        case .keep:
-            var shots: [Outcome.Shot] = []
-            for photo in photos { shots.append(try await deliver(photo)) }
-            var composed: Delivered?
-            if let composition { composed = try await deliverComposition(composition.item) }
-            eventContinuation.yield(.kept(count: count, answered: answer != nil))
-            return .kept(shots, composed: composed, answered: answer != nil)
-        }
-    }
-
-    /// Waits for ``Action/decide(_:)`` (or takes the one given early); `nil` when `timeout` seconds
-    /// pass first or the session stops.
-    private func verdict(within timeout: Double?) async -> Verdict? {
-        if let earlyVerdict { return earlyVerdict }
-        reviews += 1
-        let number = reviews
-        return await withCheckedContinuation { continuation in
-            let timer = timeout.map { seconds in
-                Task { [weak self, clock] in
-                    guard (try? await clock.sleep(for: .seconds(seconds))) != nil else { return }
-                    await self?.answerReview(nil, number: number)
-                }
-            }
-            review = (number, continuation, timer)
-        }
-    }
-
-    /// Answers the waiting review (only review `number`, when given); `false` when none waits.
-    @discardableResult
-    private func answerReview(_ verdict: Verdict?, number: Int? = nil) -> Bool {
-        guard let waiting = review, number == nil || waiting.number == number else { return false }
-        review = nil
-        waiting.timer?.cancel()
-        waiting.verdict.resume(returning: verdict)
-        return true
-    }
-
-    /// Shows a picture over the whole preview for `seconds`, then the corner again; `true` when cut short.
-    private func show(_ picture: [UInt8], as kind: ShownPicture, for seconds: Double) async -> Bool {
-        showWhole(picture, as: kind)
-        defer { showCorner() }
-        return await wait(seconds)
-    }
-
-    private func showWhole(_ picture: [UInt8], as kind: ShownPicture) {
-        camera.showWhole(picture)
-        shownPicture = (kind, picture)
-        eventContinuation.yield(.showing(kind))
-    }
-
-    /// The preview's corner shows the last photo delivered again, or nothing.
-    private func showCorner() {
-        camera.showLastPhoto(corner)
-        if shownPicture != nil {
-            shownPicture = nil
-            eventContinuation.yield(.cleared)
-        }
     }
 
     /// Writes a picture and reports it; `nil` when it has nowhere to go. A processing photo is
@@ -420,44 +331,6 @@ public actor SessionOperator {
         return written
     }
 
-    /// Waits `seconds`; `true` when cut short.
-    private func wait(_ seconds: Double) async -> Bool {
-        guard seconds > 0 else { return false }
-        return await cancellable(Task { [clock] in try await clock.sleep(for: .seconds(seconds)) })
-    }
-
-    /// Waits for a countdown or a wait that ``Action/cutShort`` can cancel; `true` when it was.
-    func cancellable(_ running: Task<Void, any Error>) async -> Bool {
-        countdown = running
-        defer { countdown = nil }
-        return (try? await running.value) == nil
-    }
-
-    /// Counts down, a second at a time, on the preview and as events; `true` when cut short.
-    private func count(down seconds: Double) async -> Bool {
-        guard seconds > 0 else { return false }
-        let camera = camera, events = eventContinuation, clock = clock
-        return await cancellable(Task {
-            defer { camera.showText(nil) }
-            try await Self.count(down: seconds, on: clock) { shown in
-                camera.showText("\(shown)")
-                events.yield(.countdown(secondsLeft: shown))
-            }
-        })
-    }
-
-    /// Tells `show` the whole seconds left (rounded up) at the start and at each whole second
-    /// after, until `seconds` have passed on `clock`.
-    private static func count<C: Clock<Duration>>(down seconds: Double, on clock: C, show: (Int) -> Void) async throws {
-        let end = clock.now.advanced(by: .seconds(seconds))
-        while clock.now < end {
-            let left = clock.now.duration(to: end)
-            let shown = Int((Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18).rounded(.up))
-            show(shown)
-            try await clock.sleep(until: end.advanced(by: .seconds(1 - shown)), tolerance: nil)  // to the next whole second
-        }
-    }
-
     /// Composes the photos taken since the last composition, and delivers the picture or holds it.
     private func compose(columns: Int, quality: Int, albums: [String]) async throws(OperatorError) -> Outcome {
         let (data, layout) = try await ShotComposition.compose(cells, columns: columns, quality: quality)
@@ -472,7 +345,7 @@ public actor SessionOperator {
     }
 
     /// Delivers a composed picture to the library and the composition's copy.
-    private func deliverComposition(_ item: DeliveryItem) async throws(OperatorError) -> Delivered {
+    func deliverComposition(_ item: DeliveryItem) async throws(OperatorError) -> Delivered {
         let copy = compositionCopy ?? (delivery.library == nil ? delivery.copy : nil)
         let composition: PhotoDelivery
         do {
