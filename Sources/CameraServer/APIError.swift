@@ -47,7 +47,18 @@ struct APIError: Error, Sendable {
         case .movieNotWritten: 507
         default: 500
         }
-        self.init(status, error.description)
+        self.init(status, Self.sentence(error))
+    }
+
+    /// A capture failure in the API's words: a remedy that is a field of the request says so.
+    private static func sentence(_ error: CaptureError) -> String {
+        let words = switch error.remedy {
+        case .recordWithoutSound?: "send \"audio\": \"none\""
+        case .recordWithoutSoundOrAnotherMicrophone?: "send \"audio\": \"none\", or name another microphone in \"audio\""
+        case .recordWithoutSoundOrTestTone?: "send \"audio\": \"none\", or \"audio\": \"test\" for a tone"
+        default: error.remedy?.description
+        }
+        return words.map { "\(error.message); \($0)" } ?? error.message
     }
 
     init(_ error: LibraryError) {

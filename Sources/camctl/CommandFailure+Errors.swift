@@ -33,6 +33,9 @@ extension CaptureError {
         case .listCameras: "camctl devices lists the cameras"
         case .listFormats: "camctl devices lists what it offers"
         case .shrinkDrawing: "use a smaller --scale"
+        case .recordWithoutSound: "record with --audio none"
+        case .recordWithoutSoundOrAnotherMicrophone: "record with --audio none, or name another microphone"
+        case .recordWithoutSoundOrTestTone: "record with --audio none, or --audio test for a tone"
         }
         return "\(message); \(words)"
     }

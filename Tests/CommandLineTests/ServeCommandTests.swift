@@ -318,6 +318,17 @@ struct ServeCommandTests {
         #expect(movies.count == 2 && movies.allSatisfy { ($0["duration"] as? Double ?? 0) > 0.5 }, "\(movies)")
     }
 
+    @Test("A microphone the API names that is not here: 503 and one sentence in the request's words, never the command line's")
+    func missingMicrophone() async throws {
+        let served = try await ServedCamera()
+        defer { served.process.send(SIGTERM) }  // ended as the test ends; how is not what it checks
+        let answer = try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "record_start", "audio": "no such microphone"}"#])
+        let error = answer.object["error"] as? String ?? ""
+        #expect(answer.status == 503 && error.contains("no microphone named \"no such microphone\""), "\(answer)")
+        #expect(!error.contains("--"), "no command-line option: \(error)")
+        #expect(error.contains("the microphones are") || error.contains(#"send "audio": "none""#), "\(error)")
+    }
+
     @Test("A review over the API: the photo waits, keep saves it, discard leaves the library as it was")
     func review() async throws {
         let served = try await ServedCamera()

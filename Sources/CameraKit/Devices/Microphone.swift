@@ -74,11 +74,11 @@ final class Microphone: Sendable {
         let deadline = ContinuousClock.now + .seconds(3)
         while !news.heard.load(ordering: .acquiring) {
             if let error = failed {
-                throw CaptureError(.deviceNotFound, "the microphone could not be opened (\(error.report?.text ?? error.message)); record with --audio none, or name another microphone",
-                                   debugInfo: error.debugInfo)
+                throw CaptureError(.deviceNotFound, "the microphone could not be opened (\(error.report?.text ?? error.message))",
+                                   remedy: .recordWithoutSoundOrAnotherMicrophone, debugInfo: error.debugInfo)
             }
             guard ContinuousClock.now < deadline else {
-                throw CaptureError(.timeout, "the microphone gave no sound in 3 seconds; record with --audio none, or name another microphone")
+                throw CaptureError(.timeout, "the microphone gave no sound in 3 seconds", remedy: .recordWithoutSoundOrAnotherMicrophone)
             }
             try? await Task.sleep(for: .milliseconds(5))
         }

@@ -50,16 +50,17 @@ public enum MovieAudio: Sendable, Equatable {
         case .systemDefault:
             let found = Microphone.list()
             guard let chosen = found.first(where: \.isDefault) ?? found.first else {
-                throw CaptureError(.deviceNotFound, "this machine has no microphone; record with --audio none, or --audio test for a tone")
+                throw CaptureError(.deviceNotFound, "this machine has no microphone", remedy: .recordWithoutSoundOrTestTone)
             }
             return chosen.source
         case .named(let name):
             let found = Microphone.list(), wanted = name.lowercased()
             guard let chosen = found.first(where: { $0.name.lowercased() == wanted }) ?? found.first(where: { $0.name.lowercased().contains(wanted) }) else {
                 let known = found.map(\.name)
-                throw CaptureError(.deviceNotFound, known.isEmpty
-                    ? "no microphone named \"\(name)\" is here; this machine has none, so record with --audio none"
-                    : "no microphone named \"\(name)\" is here; the microphones are: \(known.joined(separator: ", "))")
+                guard !known.isEmpty else {
+                    throw CaptureError(.deviceNotFound, "no microphone named \"\(name)\" is here, and this machine has none", remedy: .recordWithoutSound)
+                }
+                throw CaptureError(.deviceNotFound, "no microphone named \"\(name)\" is here; the microphones are: \(known.joined(separator: ", "))")
             }
             return chosen.source
         case .custom(let description):

@@ -48,6 +48,8 @@ public struct CaptureError: Error, Sendable, Equatable, CustomStringConvertible 
         case listFormats
         /// Lay the drawing over the picture at a smaller scale.
         case shrinkDrawing
+        /// Record without sound; or with another microphone; or with a test tone.
+        case recordWithoutSound, recordWithoutSoundOrAnotherMicrophone, recordWithoutSoundOrTestTone
 
         /// The remedy in the capture model's words.
         public var description: String {
@@ -59,6 +61,9 @@ public struct CaptureError: Error, Sendable, Equatable, CustomStringConvertible 
             case .listCameras: "the list of cameras shows what is attached"
             case .listFormats: "the list of cameras shows what each offers"
             case .shrinkDrawing: "lay the drawing smaller"
+            case .recordWithoutSound: "record without sound"
+            case .recordWithoutSoundOrAnotherMicrophone: "record without sound, or name another microphone"
+            case .recordWithoutSoundOrTestTone: "record without sound, or with a test tone"
             }
         }
     }
