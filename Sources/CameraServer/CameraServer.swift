@@ -21,7 +21,7 @@ import Synchronization
 /// ```
 public final class CameraServer: Sendable {
     /// The operator every request drives.
-    public let camera: SessionOperator
+    public let sessionOperator: SessionOperator
     private let session: CaptureSession
     private let shelf: LibraryShelf?
     private let events: EventHub
@@ -67,7 +67,7 @@ public final class CameraServer: Sendable {
         // Where other machines reach this server; its port is known once it listens.
         let address = Mutex<String?>(nil)
         // A fleet node delivers every photo final: its controller collects files by their checksum.
-        camera = SessionOperator(camera: session, delivery: delivery, device: device, defersProcessing: fleet == nil) { delivered in
+        sessionOperator = SessionOperator(camera: session, delivery: delivery, device: device, defersProcessing: fleet == nil) { delivered in
             var record = links?.annotated(delivered.record) ?? delivered.record
             if let address = address.withLock({ $0 }) {
                 // For a fleet's controller: the file's checksum, and where to download it.
@@ -81,7 +81,7 @@ public final class CameraServer: Sendable {
         shelf = try library.map { folder throws in try LibraryShelf(folder: folder, links: links) }
         http = Mutex(nil)
         watchers = Mutex([])
-        let router = Router(camera: camera, session: session, shelf: shelf, events: events, access: access, links: links)
+        let router = Router(sessionOperator: sessionOperator, session: session, shelf: shelf, events: events, access: access, links: links)
         let server = try HTTPServer(host: host, port: port, limits: limits) { request in await router.respond(to: request) }
         self.port = server.port
         http.withLock { $0 = server }
@@ -114,10 +114,10 @@ public final class CameraServer: Sendable {
 
     /// Relays the session's and the operator's events, and keeps idle event clients alive.
     private func watch() {
-        let (events, camera, session) = (self.events, self.camera, self.session)
+        let (events, sessionOperator, session) = (self.events, self.sessionOperator, self.session)
         let relays = [
             Task {
-                for await event in camera.events { events.publish(event.record) }
+                for await event in sessionOperator.events { events.publish(event.record) }
             },
             Task {
                 for await event in session.events() {
@@ -137,8 +137,8 @@ public final class CameraServer: Sendable {
     /// Stops the session (a waiting review keeps its pictures, a photo in flight is saved), ends
     /// the streams, and stops listening.
     public func stop() async {
-        _ = try? await camera.perform(.stop)
-        try? await camera.finishProcessing()  // its reports are events, told to whoever still listens
+        _ = try? await sessionOperator.perform(.stop)  // it has no failure of its own: a movie not kept is told as an event
+        try? await sessionOperator.finishProcessing()  // its reports are events, told to whoever still listens
         node?.leave()
         for task in watchers.withLock({ $0 }) { task.cancel() }
         events.finish()

@@ -9,7 +9,7 @@ import PhotoLibrary
 /// Turns requests into operator actions, library reads and media, and outcomes and failures into
 /// responses.
 struct Router: Sendable {
-    let camera: SessionOperator
+    let sessionOperator: SessionOperator
     let session: CaptureSession
     let shelf: LibraryShelf?
     let events: EventHub
@@ -59,7 +59,7 @@ struct Router: Sendable {
                 throw APIError(error)
             }
         case ("GET", "api/shown.jpg"):
-            guard let shown = await camera.shownPicture else { throw APIError.notFound("no picture is shown over the preview now") }
+            guard let shown = await sessionOperator.shownPicture else { throw APIError.notFound("no picture is shown over the preview now") }
             return HTTPResponse(type: "image/jpeg", bytes: shown.jpeg, headers: [("Cache-Control", "no-store")])
         case ("GET", "api/status"):
             return JSONBody.response(await status())
@@ -137,7 +137,7 @@ struct Router: Sendable {
         let configuration = await session.configuration
         let action = try ActionRequest.action(object, image: configuration.image, camera: configuration.device)
         do {
-            var outcome = OutcomeRecord.json(try await camera.perform(action))
+            var outcome = OutcomeRecord.json(try await sessionOperator.perform(action))
             if let photos = outcome["photos"] as? [[String: Any]] { outcome["photos"] = photos.map(annotated) }
             if let composed = outcome["composed"] as? [String: Any] { outcome["composed"] = annotated(composed) }
             return outcome

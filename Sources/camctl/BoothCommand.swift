@@ -122,7 +122,7 @@ struct BoothCommand: Subcommand {
             throw error
         }
         await captureSession.stop()
-        if let clip = await booth.camera.lastAnimation {
+        if let clip = await booth.sessionOperator.lastAnimation {
             if arguments.flag("--json") { try Console.json(clip.record) } else { try Console.result(clip.path) }
         }
         if ending == .interrupt { throw CommandFailure.interrupted }

@@ -11,7 +11,8 @@ import Synchronization
 /// chose, prints each picture as it is written (its path, or its JSON object) and each hook that
 /// failed, shows countdowns in the terminal, and turns failures into exit codes.
 final class OperatorConsole: Sendable {
-    let camera: SessionOperator
+    /// The operator every action goes through.
+    let sessionOperator: SessionOperator
     private let printsJSON: Bool
     private let progress: Task<Void, Never>
     /// Whether a review waits for its verdict, as the operator's events tell.
@@ -29,12 +30,12 @@ final class OperatorConsole: Sendable {
         let hookCommand = delivery.hook?.command ?? ""
         self.printsJSON = printsJSON
         self.device = device
-        camera = SessionOperator(camera: session, delivery: delivery, device: device, albums: albums,
+        sessionOperator = SessionOperator(camera: session, delivery: delivery, device: device, albums: albums,
                                  compositionCopy: PhotoSaving.target(compositionCopy)) { delivered in
             try PhotoSaving.report(delivered, printsJSON: printsJSON, copy: copy, sidecar: sidecar)
         }
-        progress = Task { [camera, reviews] in
-            for await event in camera.events {
+        progress = Task { [sessionOperator, reviews] in
+            for await event in sessionOperator.events {
                 // With --json, every event is printed as the API sends it, but the pictures kept:
                 // those are printed as results, as the command makes them.
                 if printsJSON, !Self.isResult(event) {
@@ -89,12 +90,12 @@ final class OperatorConsole: Sendable {
     func finishProcessing() async throws(CommandFailure) {
         let finished: Result<Void, OperatorError>
         do {
-            try await camera.finishProcessing()
+            try await sessionOperator.finishProcessing()
             finished = .success(())
         } catch {
             finished = .failure(error)
         }
-        await camera.endEvents()
+        await sessionOperator.endEvents()
         await progress.value
         do {
             try finished.get()
@@ -109,7 +110,7 @@ final class OperatorConsole: Sendable {
     func perform(_ action: Action, notingCameraFailure context: String? = nil) async throws(CommandFailure) -> Outcome? {
         let outcome: Outcome
         do {
-            outcome = try await camera.perform(action)
+            outcome = try await sessionOperator.perform(action)
         } catch .capture(let failure) where context != nil {
             Console.note("\(context ?? ""): \(failure.commandLineSentence)")
             return nil
@@ -123,7 +124,7 @@ final class OperatorConsole: Sendable {
     /// out, pause or resume the preview; says what it did on the terminal. The shutter, finish
     /// and interrupt are the command's to act on, and do nothing here.
     func act(on key: Control) async throws(CommandFailure) {
-        let operated = camera.camera
+        let operated = sessionOperator.camera
         switch key {
         case .switchCamera:
             switch try await perform(.nextCamera, notingCameraFailure: "could not switch cameras") {
@@ -148,9 +149,9 @@ final class OperatorConsole: Sendable {
             try await perform(paused ? .resumePreview : .pausePreview)
             Console.progress(paused ? "preview resumed" : "preview paused (p resumes)")
         case .toggleRecording:
-            if await camera.isRecording {
+            if await sessionOperator.isRecording {
                 do {
-                    try await keepRecording()
+                    try await stopAndKeepMovie()
                 } catch {
                     Console.note(error.message)
                 }
@@ -158,7 +159,7 @@ final class OperatorConsole: Sendable {
                 try await startRecording(movieSettings(), notingCameraFailure: true)
             }
         case .toggleMoviePause:
-            guard await camera.isRecording else {
+            guard await sessionOperator.isRecording else {
                 Console.progress("no movie is being recorded to pause")
                 return
             }
@@ -199,9 +200,9 @@ final class OperatorConsole: Sendable {
             return nil
         }
         movie.begin()
-        let watch = Task { [camera, printsJSON, movie] in
+        let watch = Task { [sessionOperator, printsJSON, movie] in
             do throws(OperatorError) {
-                let kept = try await camera.movieKept()
+                let kept = try await sessionOperator.movieKept()
                 do {
                     if let copy { try Self.copy(kept, to: copy) }
                     if copy == "-" {
@@ -239,7 +240,7 @@ final class OperatorConsole: Sendable {
     func end(_ session: CaptureSession) async throws(CommandFailure) {
         let kept: Result<Void, CommandFailure>
         do {
-            try await keepRecording()
+            try await stopAndKeepMovie()
             kept = .success(())
         } catch {
             kept = .failure(error)
@@ -280,9 +281,9 @@ final class OperatorConsole: Sendable {
     ///
     /// - Throws: The failure that cut a movie short (exit code 74: its file could not be written
     ///   to its end; what was whole is kept), or kept it from being kept or printed, once.
-    func keepRecording() async throws(CommandFailure) {
+    func stopAndKeepMovie() async throws(CommandFailure) {
         // Stopping fails only as keeping the movie fails: its watch holds that failure, thrown below.
-        if await camera.isRecording { _ = try? await camera.perform(.stopRecording) }
+        if await sessionOperator.isRecording { _ = try? await sessionOperator.perform(.stopRecording) }
         await movie.watching?.value
         if let failure = movie.takeFailure() { throw failure }
     }
@@ -299,14 +300,14 @@ final class OperatorConsole: Sendable {
     /// and are returned. Kept pictures are printed as ever; a discard is noted on standard error.
     /// With --json, the review's events are printed too, so a script can answer.
     func review(_ plan: ReviewPlan, controls: ControlInbox) async throws(CommandFailure) -> Control? {
-        let answering = Task { [self, camera] () -> Control? in
+        let answering = Task { [self, sessionOperator] () -> Control? in
             while let control = await controls.next(within: nil) {
                 switch control {
                 case .keep, .captureNow, .discard:
-                    await camera.answer(.decide(control == .discard ? .discard : .keep))
+                    await sessionOperator.answer(.decide(control == .discard ? .discard : .keep))
                     return nil
                 case .finish, .interrupt:
-                    await camera.answer(.decide(.keep))
+                    await sessionOperator.answer(.decide(.keep))
                     return control
                 default:
                     await actNoting(on: control)
@@ -324,23 +325,23 @@ final class OperatorConsole: Sendable {
     /// after the shot in hand, Backspace, Delete or `x` discard under review. An interrupt ends
     /// it at once (no result shown), keeping what was taken; it and `q` are returned.
     func run(_ action: Action, controls: ControlInbox) async throws(CommandFailure) -> Control? {
-        let answering = Task { [self, camera, reviews] () -> Control? in
+        let answering = Task { [self, sessionOperator, reviews] () -> Control? in
             var ending: Control?
             while ending != .interrupt, let control = await controls.next(within: nil) {
                 switch control {
                 case .captureNow, .keep:
                     if reviews.isWaiting {
-                        await camera.answer(.decide(.keep))
+                        await sessionOperator.answer(.decide(.keep))
                     } else if control == .captureNow {
-                        await camera.answer(.cutShort)
+                        await sessionOperator.answer(.cutShort)
                     }
                 case .discard:
-                    if reviews.isWaiting { await camera.answer(.decide(.discard)) }
+                    if reviews.isWaiting { await sessionOperator.answer(.decide(.discard)) }
                 case .finish, .interrupt:
                     // Ended after the shot in hand; a picture held or under review is kept.
                     ending = control
-                    await camera.answer(.endRun)
-                    await camera.answer(.decide(.keep))
+                    await sessionOperator.answer(.endRun)
+                    await sessionOperator.answer(.decide(.keep))
                 default:
                     await actNoting(on: control)
                 }
@@ -368,10 +369,10 @@ final class OperatorConsole: Sendable {
     /// Runs a wait (a countdown, a picture shown) until it ends or a shutter, `q` or interrupt
     /// comes, which is returned; other keys do their own job meanwhile.
     private func run(_ wait: Action, cutBy controls: ControlInbox) async -> Control? {
-        await withTaskGroup(of: Control?.self) { [camera] group in
+        await withTaskGroup(of: Control?.self) { [sessionOperator] group in
             group.addTask {
                 // A countdown or a showing fails only with nothing to show, which shows nothing.
-                _ = try? await camera.perform(wait)
+                _ = try? await sessionOperator.perform(wait)
                 return nil
             }
             group.addTask { [self] in
@@ -388,7 +389,7 @@ final class OperatorConsole: Sendable {
                 // The first to end ends the other: a control cuts the wait; a wait that ran out
                 // stops waiting for a control (one that came meanwhile still counts).
                 if cutBy == nil { cutBy = ending }
-                await camera.answer(.cutShort)
+                await sessionOperator.answer(.cutShort)
                 group.cancelAll()
             }
             return cutBy

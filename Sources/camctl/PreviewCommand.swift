@@ -66,7 +66,7 @@ struct PreviewCommand: Subcommand {
                 break loop
             case .interrupt?:
                 do {
-                    try await operating.keepRecording()
+                    try await operating.stopAndKeepMovie()
                 } catch {
                     Console.note(error.message)  // told before the interrupt's own exit
                 }

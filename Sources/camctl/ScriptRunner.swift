@@ -40,7 +40,7 @@ struct ScriptRunner {
         }
         if script.reviews { try await operating.keepHeld() }
         do {
-            try await operating.keepRecording()  // a movie started and not stopped ends with the run
+            try await operating.stopAndKeepMovie()  // a movie started and not stopped ends with the run
         } catch {
             failure = failure ?? error
         }
@@ -97,11 +97,11 @@ struct ScriptRunner {
                 while operating.isWatchingMovie {  // keys and signals act meanwhile
                     try await check(await controls.next(within: .milliseconds(100)))
                 }
-                try await operating.keepRecording()
+                try await operating.stopAndKeepMovie()
             case .startRecording:
                 try await operating.startRecording(operating.movieSettings())
             case .stopRecording:
-                try await operating.keepRecording()
+                try await operating.stopAndKeepMovie()
             }
         }
     }

@@ -174,7 +174,7 @@ struct ServeCommand: Subcommand {
             case .captureNow?:
                 // As every command takes a photo on SIGUSR1: told to the clients as the page's are.
                 do {
-                    _ = try await server.camera.perform(.takePhoto(PhotoSettings()))
+                    _ = try await server.sessionOperator.perform(.takePhoto(PhotoSettings()))
                 } catch {
                     Console.note("no photo: \(CommandFailure(error).message)")
                 }
