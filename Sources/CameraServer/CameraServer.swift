@@ -114,13 +114,14 @@ public final class CameraServer: Sendable {
 
     /// Relays the session's and the operator's events, and keeps idle event clients alive.
     private func watch() {
-        let (events, sessionOperator, session) = (self.events, self.sessionOperator, self.session)
+        let (events, told, session) = (self.events, sessionOperator.events(), self.session)
+        let sessionEvents = session.events()
         let relays = [
             Task {
-                for await event in sessionOperator.events { events.publish(event.record) }
+                for await event in told { events.publish(event.record) }
             },
             Task {
-                for await event in session.events() {
+                for await event in sessionEvents {
                     if let record = EventRecord.json(event) { events.publish(record) }
                 }
             },

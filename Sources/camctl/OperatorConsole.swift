@@ -34,8 +34,9 @@ final class OperatorConsole: Sendable {
                                  compositionCopy: PhotoSaving.target(compositionCopy)) { delivered in
             try PhotoSaving.report(delivered, printsJSON: printsJSON, copy: copy, sidecar: sidecar)
         }
-        progress = Task { [sessionOperator, reviews] in
-            for await event in sessionOperator.events {
+        let told = sessionOperator.events()  // from the first action on
+        progress = Task { [reviews] in
+            for await event in told {
                 // With --json, every event is printed as the API sends it, but the pictures kept:
                 // those are printed as results, as the command makes them.
                 if printsJSON, !Self.isResult(event) {

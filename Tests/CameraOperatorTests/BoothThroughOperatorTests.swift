@@ -28,9 +28,10 @@ struct BoothThroughOperatorTests {
         let booth = SessionOperator(camera: session, delivery: delivery, device: configuration.device, albums: ["booth"])
         var plan = BoothPlan()
         (plan.shots, plan.countdown, plan.columns, plan.showShots, plan.showResult) = (3, 0.2, 1, 0.2, 0)
+        let stream = booth.events()
         let listening = Task {
             var told: [OperatorEvent] = []
-            for await event in booth.events {
+            for await event in stream {
                 told.append(event)
                 if event == .showing(.result) { break }
             }
@@ -67,7 +68,7 @@ struct BoothThroughOperatorTests {
         try await session.start()
         let booth = SessionOperator(camera: session, delivery: try PhotoDelivery(library: PhotoLibrary(folder: library.url.path), pictureCount: nil),
                                     device: configuration.device)
-        var events = booth.events.makeAsyncIterator()
+        var events = booth.events().makeAsyncIterator()
         let counting = Task { try await booth.perform(.countdown(seconds: 30)) }
         #expect(await events.next() == .countdown(secondsLeft: 30), "the countdown tells its seconds")
         #expect(session.previewOutput.overlayText == "30", "the countdown shows on the preview")

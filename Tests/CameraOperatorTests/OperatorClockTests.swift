@@ -14,7 +14,7 @@ struct OperatorClockTests {
         let clock = ManualClock()
         let previewed = try await PreviewedCamera("test", clock: clock)
         let camera = previewed.camera
-        var events = camera.events.makeAsyncIterator()
+        var events = camera.events().makeAsyncIterator()
         let counting = Task { try await camera.perform(.countdown(seconds: seconds)) }
         #expect(await events.next() == .countdown(secondsLeft: 3))
         await clock.sleepers()

@@ -43,14 +43,31 @@ struct OperatorFlowTests {
 
     /// Events until (and with) the first that `last` accepts.
     static func events(of operating: SessionOperator, until last: @escaping @Sendable (OperatorEvent) -> Bool) -> Task<[OperatorEvent], Never> {
-        Task {
+        let stream = operating.events()  // from now, not from when the task runs
+        return Task {
             var told: [OperatorEvent] = []
-            for await event in operating.events {
+            for await event in stream {
                 told.append(event)
                 if last(event) { break }
             }
             return told
         }
+    }
+
+    @Test("Every reader of the events is told every event from its subscription on; endEvents ends them all")
+    func eventsForEveryReader() async throws {
+        let operated = try Operated()
+        let operating = operated.operating
+        let (first, second) = (operating.events(), operating.events())
+        let driving = operated.drivingTheClock()
+        _ = try await operating.perform(.countdown(seconds: 2))
+        driving.cancel()
+        await operating.endEvents()
+        var (toldFirst, toldSecond): ([OperatorEvent], [OperatorEvent]) = ([], [])
+        for await event in first { toldFirst.append(event) }
+        for await event in second { toldSecond.append(event) }
+        #expect(toldFirst == [.countdown(secondsLeft: 2), .countdown(secondsLeft: 1)] && toldSecond == toldFirst)
+        for await event in operating.events() { Issue.record("a reader after the end was told \(event)") }
     }
 
     @Test("Held photos are written nowhere until the review keeps them: shown whole with the hint, then delivered in order")

@@ -99,7 +99,7 @@ struct ReviewTests {
         let camera = previewed.camera
         _ = try await camera.perform(.holdForReview)
         _ = try await camera.perform(.takePhoto(PhotoSettings()))
-        let events = camera.events
+        let events = camera.events()
         let reviewing = Task { try await camera.perform(.review(ReviewPlan(timeout: nil, unanswered: .keep))) }
         // Stopped once the review waits.
         for await event in events { if case .reviewing = event { break } }

@@ -21,7 +21,8 @@ public actor PhotoFinishing {
     private var library: PhotoLibrary?
     private let finisher = HEICFinisher()
     private let report: (@Sendable (Delivered) throws -> Void)?
-    private let events: AsyncStream<OperatorEvent>.Continuation
+    /// Tells of each photo finished, or left as its proxy.
+    private let tell: @Sendable (OperatorEvent) -> Void
     /// This process's photos to finish and pictures to tell of, in the order they were taken.
     private var queue: [Job] = []
     /// Photos left processing by a process that ended first, finished when `queue` is empty.
@@ -34,10 +35,10 @@ public actor PhotoFinishing {
     /// The first failure of `report` (standard output refused), for ``drain()`` to hand on.
     private var reportFailure: (any Error)?
 
-    init(folder: String, report: (@Sendable (Delivered) throws -> Void)?, events: AsyncStream<OperatorEvent>.Continuation) {
+    init(folder: String, report: (@Sendable (Delivered) throws -> Void)?, tell: @escaping @Sendable (OperatorEvent) -> Void) {
         self.folder = folder
         self.report = report
-        self.events = events
+        self.tell = tell
     }
 
     /// Finishes every photo of the library in `folder` that is still processing (left by a process
@@ -45,7 +46,7 @@ public actor PhotoFinishing {
     /// ``OperatorEvent/processingFailed(id:reason:)``; the stream ends when all are done.
     public static func finishAll(in folder: String) -> AsyncStream<OperatorEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: OperatorEvent.self)
-        let finishing = PhotoFinishing(folder: folder, report: nil, events: continuation)
+        let finishing = PhotoFinishing(folder: folder, report: nil) { continuation.yield($0) }
         Task {
             await finishing.resume(whenSpooled: false)
             _ = await finishing.drain()
@@ -143,16 +144,16 @@ public actor PhotoFinishing {
                 guard (try? library.photo(id: id))?.isProcessing == true else { return }
                 // What cannot be made final from its frame stays as its proxy, a whole picture.
                 try library.settle(id: id)
-                events.yield(.processingFailed(id: id, reason: Self.sentence(error)))
+                tell(.processingFailed(id: id, reason: Self.sentence(error)))
                 return
             }
-            events.yield(.processed(final))
+            tell(.processed(final))
             // This process's own photos are told of as it tells of every photo it delivers.
             if let item, let device {
                 tellFinal(final, item: item, device: device)
             }
         } catch {
-            events.yield(.processingFailed(id: id, reason: Self.sentence(error)))
+            tell(.processingFailed(id: id, reason: Self.sentence(error)))
         }
     }
 

@@ -26,7 +26,7 @@ extension SessionOperator {
         movies += 1
         let number = movies
         movie = (number, Task { await self.keepWhenEnded(recording, startedAt: startedAt, number: number) })
-        eventContinuation.yield(.recordingStarted(path: recording.path))
+        eventBroadcast.send(.recordingStarted(path: recording.path))
         return .recordingStarted(path: recording.path)
     }
 
@@ -48,10 +48,10 @@ extension SessionOperator {
         if movie?.number == number { movie = nil }
         switch result {
         case .success(let kept):
-            eventContinuation.yield(.movieKept(kept.libraryMovie))
-            if let failure = kept.recorded.failure { eventContinuation.yield(.movieFailed(reason: failure.description)) }
+            eventBroadcast.send(.movieKept(kept.libraryMovie))
+            if let failure = kept.recorded.failure { eventBroadcast.send(.movieFailed(reason: failure.description)) }
         case .failure(let error):
-            eventContinuation.yield(.movieFailed(reason: "\(error)"))
+            eventBroadcast.send(.movieFailed(reason: "\(error)"))
         }
         return result
     }
@@ -87,7 +87,7 @@ extension SessionOperator {
             let kept = try library.add(NewPhoto(data: clip.data, thumbnail: first, codec: clip.codec, width: clip.width, height: clip.height,
                                                 capturedAt: Date(), device: device.name, albums: albums, duration: clip.duration))
             lastAnimation = kept
-            eventContinuation.yield(.animationKept(kept))
+            eventBroadcast.send(.animationKept(kept))
         } catch {
             throw .delivery(.library(error))
         }

@@ -17,7 +17,7 @@ extension SessionOperator {
         let count = heldCount
         showWhole(picture, as: .review)
         camera.showCaption(plan.hint)
-        eventContinuation.yield(.reviewing(count: count, timeout: plan.timeout))
+        eventBroadcast.send(.reviewing(count: count, timeout: plan.timeout))
         let answer = await verdict(within: plan.timeout)
         camera.showCaption(nil)
         earlyVerdict = nil
@@ -29,14 +29,14 @@ extension SessionOperator {
             let dropped = Set(photos.map(\.captureID))
             cells.removeAll { dropped.contains($0.captureID) }
             if composition != nil { lastComposition = compositionBeforeHold }
-            eventContinuation.yield(.discarded(count: count, answered: answer != nil))
+            eventBroadcast.send(.discarded(count: count, answered: answer != nil))
             return .discarded(count: count, answered: answer != nil)
         case .keep:
             var shots: [Outcome.Shot] = []
             for photo in photos { shots.append(try await deliver(photo)) }
             var composed: Delivered?
             if let composition { composed = try await deliverComposition(composition.item) }
-            eventContinuation.yield(.kept(count: count, answered: answer != nil))
+            eventBroadcast.send(.kept(count: count, answered: answer != nil))
             return .kept(shots, composed: composed, answered: answer != nil)
         }
     }

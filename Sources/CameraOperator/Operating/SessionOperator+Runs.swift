@@ -32,7 +32,7 @@ extension SessionOperator {
                 if runs.isEnding { break }
             }
             started = clock.now
-            eventContinuation.yield(.shot(number: number, of: plan.count))
+            eventBroadcast.send(.shot(number: number, of: plan.count))
             _ = try await perform(.countdown(seconds: plan.countdown))
             if runs.isEnding { break }
             if let review = plan.review {
@@ -60,7 +60,7 @@ extension SessionOperator {
         if plan.review != nil { _ = try await perform(.holdForReview) }
         var shots: [Outcome.Shot] = [], taken = 0
         for number in 1...max(1, plan.shots) {
-            eventContinuation.yield(.shot(number: number, of: plan.shots))
+            eventBroadcast.send(.shot(number: number, of: plan.shots))
             _ = try await perform(.countdown(seconds: plan.countdown))
             if runs.isEnding { break }
             if case .photos(let delivered) = try await perform(.takePhoto(settings)) { shots += delivered }

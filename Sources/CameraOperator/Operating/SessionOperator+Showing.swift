@@ -13,7 +13,7 @@ extension SessionOperator {
     func showWhole(_ picture: [UInt8], as kind: ShownPicture) {
         camera.showWhole(picture)
         shownPicture = (kind, picture)
-        eventContinuation.yield(.showing(kind))
+        eventBroadcast.send(.showing(kind))
     }
 
     /// The preview's corner shows the last photo delivered again, or nothing.
@@ -21,7 +21,7 @@ extension SessionOperator {
         camera.showLastPhoto(corner)
         if shownPicture != nil {
             shownPicture = nil
-            eventContinuation.yield(.cleared)
+            eventBroadcast.send(.cleared)
         }
     }
 
@@ -41,12 +41,12 @@ extension SessionOperator {
     /// Counts down, a second at a time, on the preview and as events; `true` when cut short.
     func count(down seconds: Double) async -> Bool {
         guard seconds > 0 else { return false }
-        let camera = camera, events = eventContinuation, clock = clock
+        let camera = camera, events = eventBroadcast, clock = clock
         return await cancellable(Task {
             defer { camera.showText(nil) }
             try await Self.count(down: seconds, on: clock) { shown in
                 camera.showText("\(shown)")
-                events.yield(.countdown(secondsLeft: shown))
+                events.send(.countdown(secondsLeft: shown))
             }
         })
     }

@@ -53,7 +53,7 @@ public actor SessionOperator {
     /// How many booths and captures run (two front ends may each start one), and whether
     /// ``Action/endRun`` asked them to end.
     var runs: (running: Int, isEnding: Bool) = (0, false)
-    let eventContinuation: AsyncStream<OperatorEvent>.Continuation
+    let eventBroadcast = Broadcast<OperatorEvent>()
     /// Finishes the library's photos taken with deferred processing, in the background; `nil`
     /// when every photo is delivered final.
     private let finishing: PhotoFinishing?
@@ -66,9 +66,12 @@ public actor SessionOperator {
     var movie: (number: Int, keeping: Task<Result<KeptMovie, OperatorError>, Never>)?
     var movies = 0
 
-    /// What happens while actions run (a countdown's seconds, a review, a hook that failed); one
-    /// reader, who may fall 256 events behind before the oldest are dropped.
-    public nonisolated let events: AsyncStream<OperatorEvent>
+    /// A new stream of what happens while actions run (a countdown's seconds, a review, a hook
+    /// that failed) from now on. Any number of readers may each have one; each may fall 256 events
+    /// behind before its oldest are dropped. They end with ``endEvents()``.
+    public nonisolated func events() -> AsyncStream<OperatorEvent> {
+        eventBroadcast.subscribe()
+    }
 
     /// An operator for a session running on `device`, delivering photos through `delivery` (into
     /// `albums`) and composed pictures to its library and `compositionCopy`. Without a library
@@ -91,9 +94,10 @@ public actor SessionOperator {
         self.delivery = delivery
         self.device = device
         self.compositionCopy = compositionCopy
-        let (events, continuation) = AsyncStream.makeStream(of: OperatorEvent.self, bufferingPolicy: .bufferingNewest(256))
-        (self.events, eventContinuation) = (events, continuation)
-        let finishing = defersProcessing ? delivery.library.map { PhotoFinishing(folder: $0.folder, report: report, events: continuation) } : nil
+        let broadcast = eventBroadcast
+        let finishing = defersProcessing ? delivery.library.map {
+            PhotoFinishing(folder: $0.folder, report: report) { broadcast.send($0) }
+        } : nil
         self.finishing = finishing
         // Photos a process ended before finishing are finished now.
         if let finishing { Task { await finishing.resume() } }
@@ -109,10 +113,10 @@ public actor SessionOperator {
         if let failure { throw .report(failure) }
     }
 
-    /// Ends ``events`` once nothing more will happen (a front end that ends), so their reader
-    /// sees every event told before it stops.
+    /// Ends every stream of ``events()`` once nothing more will happen (a front end that ends),
+    /// so their readers see every event told before they stop.
     public func endEvents() {
-        eventContinuation.finish()
+        eventBroadcast.finish()
     }
 
     /// Whether photos taken with `settings` are finished later: when they ask to be, and the
@@ -266,7 +270,7 @@ public actor SessionOperator {
             throw .capture(error)
         }
         let (shots, failure) = bursts.running[number] ?? ([], nil)
-        if !summary.skippedFrames.isEmpty { eventContinuation.yield(.burstSkipped(frames: summary.skippedFrames)) }
+        if !summary.skippedFrames.isEmpty { eventBroadcast.send(.burstSkipped(frames: summary.skippedFrames)) }
         if let failure { throw failure }
         return .photos(shots.sorted { $0.photo.captureID < $1.photo.captureID })
     }
@@ -301,7 +305,7 @@ public actor SessionOperator {
         } catch {
             throw .delivery(error)
         }
-        if ending != .exited(0) { eventContinuation.yield(.hookFailed(path: written.path, ending)) }
+        if ending != .exited(0) { eventBroadcast.send(.hookFailed(path: written.path, ending)) }
         return Outcome.Shot(photo: photo, delivered: written, hookEnding: ending)
     }
 
