@@ -80,7 +80,7 @@ let package = Package(
         .target(name: "PhotoLibrary", dependencies: ["CSQLite", "ImageMetadata", "HEIF", "GIF", "FileSystem", "Formatting"]),
         // Layer 6: the operator layer, which every front end drives: photo delivery (library,
         // copies, links, sidecars, hooks), as data.
-        .target(name: "CameraOperator", dependencies: ["CameraKit", "PhotoLibrary", "HEIF", "FileSystem", "JSON", "Processes"]),
+        .target(name: "CameraOperator", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary", "HEIF", "FileSystem", "JSON", "Processes"]),
         // Layer 7, front ends: camctl serve's web page, HTTP API, live picture and events,
         .target(name: "CameraServer", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "PhotoLibrary", "FileSystem", "HTTPServer", "MQTTClient", "Checksums", "JSON", "Formatting", "CQRencode", "CTimex"]),
         // a fleet's controller: its nodes' statuses and answers, and their photos collected,

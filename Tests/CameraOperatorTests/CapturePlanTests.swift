@@ -1,5 +1,6 @@
 import CameraKit
 import CameraOperator
+import Glibc
 import Testing
 import TestSupport
 
@@ -86,5 +87,41 @@ struct CapturePlanTests {
         let told = await reviewed.value.filter { if case .reviewing = $0 { false } else if case .showing = $0 { false } else { true } }
         #expect(told == [.shot(number: 1, of: 2), .discarded(count: 1, answered: true), .cleared, .shot(number: 2, of: 2),
                          .kept(count: 1, answered: false)], "\(told)")
+    }
+}
+
+/// Delivery's waits (a library another process holds busy) hold back nothing else.
+@Suite("Delivery off the operator", .startsPrograms, .enabled(if: ChildProcess.isInstalled("sqlite3"), "needs sqlite3 to hold the library"))
+struct DeliveryLaneTests {
+    @Test("A photo waiting for a library another process writes to holds back neither the operator nor its countdown")
+    func busyLibraryBlocksNothing() async throws {
+        let operated = try OperatorFlowTests.Operated()
+        let (clock, operating) = (operated.clock, operated.operating)
+        // Another writer holds the library's index until told to commit.
+        let writer = try ChildProcess.Running("/usr/bin/sqlite3", [operated.folder.path("library.sqlite")], writingInput: true)
+        defer { writer.send(SIGKILL) }
+        writer.write("BEGIN IMMEDIATE;\nSELECT 'held';\n")
+        #expect(await writer.output(containing: "held"), "\(writer.errorsSoFar)")
+        let taking = Task { try await operating.perform(.takePhoto(PhotoSettings())) }
+        // Shown in the preview's corner, the photo is handed to its delivery at once, which waits for the library.
+        #expect(await until { operated.camera.shown.contains(.corner(hasPhoto: true)) }, "the photo is taken")
+        // The operator counts down meanwhile, its actor free while the delivery waits.
+        let counting = Task { try await operating.perform(.countdown(seconds: 2)) }
+        for _ in 1...2 {
+            await clock.sleepers()
+            clock.advance(by: .seconds(1))
+        }
+        guard case .countdownEnded(early: false) = try await counting.value else {
+            Issue.record("the countdown did not run while the photo waited")
+            return
+        }
+        #expect(try operated.saved().isEmpty, "the photo still waits for the library")
+        writer.write("COMMIT;\n.quit\n")
+        guard case .photos(let shots) = try await taking.value else {
+            Issue.record("the photo was not delivered once the library was free")
+            return
+        }
+        #expect(shots.count == 1 && shots[0].delivered?.libraryPhoto != nil)
+        #expect(try operated.saved().count == 1)
     }
 }

@@ -9,14 +9,14 @@ extension SessionOperator {
     /// Starts a movie; a task waits for its end (asked, or by itself) and keeps it.
     func startRecording(_ settings: MovieSettings) async throws(OperatorError) -> Outcome {
         guard movie == nil else { throw .alreadyRecording }
-        guard let library = delivery.library else { throw .nowhereToRecord }
         let startedAt = Date()
-        let recording: PhotoLibrary.Recording
+        let begun: PhotoLibrary.Recording?
         do {
-            recording = try library.beginRecording(capturedAt: startedAt)
+            begun = try await delivery.run { (delivery) throws(LibraryError) in try delivery.library?.beginRecording(capturedAt: startedAt) }
         } catch {
             throw .delivery(.library(error))
         }
+        guard let recording = begun else { throw .nowhereToRecord }
         do {
             try await camera.startRecording(to: recording.path, settings)
         } catch {
@@ -64,28 +64,35 @@ extension SessionOperator {
         } catch {
             return .failure(.capture(error))
         }
-        guard let library = delivery.library else { return .failure(.nowhereToRecord) }
+        let (device, albums) = (device, albums)
+        let added: (movie: LibraryPhoto, frames: Int?)?
         do {
-            let kept = try library.addMovie(recording, thumbnail: recorded.thumbnail, capturedAt: startedAt, device: device.name, albums: albums)
-            let frames = (try? MovieFile(path: kept.path))?.frameCount ?? recorded.frameCount
-            return .success(KeptMovie(libraryMovie: kept, recorded: recorded, frameCount: frames, device: (device.name, device.id)))
+            added = try await delivery.run { (delivery) throws(LibraryError) -> (movie: LibraryPhoto, frames: Int?)? in
+                guard let library = delivery.library else { return nil }
+                let kept = try library.addMovie(recording, thumbnail: recorded.thumbnail, capturedAt: startedAt, device: device.name, albums: albums)
+                return (kept, (try? MovieFile(path: kept.path))?.frameCount)
+            }
         } catch {
             return .failure(recorded.failure.map { .capture($0) } ?? .delivery(.library(error)))
         }
+        guard let added else { return .failure(.nowhereToRecord) }
+        return .success(KeptMovie(libraryMovie: added.movie, recorded: recorded, frameCount: added.frames ?? recorded.frameCount,
+                                  device: (device.name, device.id)))
     }
 
     /// Makes a booth's clip of its shots and keeps it in the library (the first shot its thumbnail).
     func keepAnimation(of shots: [[UInt8]], style: ShotAnimation.Style, albums: [String]) async throws(OperatorError) {
-        guard let library = delivery.library, let first = shots.first else { return }
+        guard let folder = delivery.libraryFolder, let first = shots.first else { return }
         let clip: ShotAnimation.Clip
         do {
-            clip = try await ShotAnimation.make(shots, style: style, folder: library.folder)
+            clip = try await ShotAnimation.make(shots, style: style, folder: folder)
         } catch {
             throw .capture(error)
         }
+        let clipPhoto = NewPhoto(data: clip.data, thumbnail: first, codec: clip.codec, width: clip.width, height: clip.height,
+                                 capturedAt: Date(), device: device.name, albums: albums, duration: clip.duration)
         do {
-            let kept = try library.add(NewPhoto(data: clip.data, thumbnail: first, codec: clip.codec, width: clip.width, height: clip.height,
-                                                capturedAt: Date(), device: device.name, albums: albums, duration: clip.duration))
+            guard let kept = try await delivery.run({ (delivery) throws(LibraryError) in try delivery.library?.add(clipPhoto) }) else { return }
             lastAnimation = kept
             eventBroadcast.send(.animationKept(kept))
         } catch {

@@ -17,7 +17,8 @@ import PhotoLibrary
 public actor SessionOperator {
     /// The camera it drives.
     public nonisolated let camera: any OperatedCamera
-    let delivery: PhotoDelivery
+    /// Where pictures go, worked on off the actor.
+    let delivery: DeliveryLane
     /// Where composed pictures are copied, besides the library.
     private let compositionCopy: PhotoDelivery.Target?
     /// The albums photos go into.
@@ -91,12 +92,12 @@ public actor SessionOperator {
         self.clock = clock
         self.report = report
         self.albums = albums
-        self.delivery = delivery
+        self.delivery = DeliveryLane(delivery)
         self.device = device
         self.compositionCopy = compositionCopy
         let broadcast = eventBroadcast
-        let finishing = defersProcessing ? delivery.library.map {
-            PhotoFinishing(folder: $0.folder, report: report) { broadcast.send($0) }
+        let finishing = defersProcessing ? self.delivery.libraryFolder.map {
+            PhotoFinishing(folder: $0, report: report) { broadcast.send($0) }
         } : nil
         self.finishing = finishing
         // Photos a process ended before finishing are finished now.
@@ -295,7 +296,7 @@ public actor SessionOperator {
     func deliver(_ photo: Photo) async throws(OperatorError) -> Outcome.Shot {
         if !photo.thumbnailData.isEmpty { corner = photo.thumbnailData }
         delivered += 1
-        let written = try await deliver(DeliveryItem(photo, albums: albums), number: delivered, through: delivery)
+        let written = try await deliver(DeliveryItem(photo, albums: albums), number: delivered)
         guard let written, let hook = delivery.hook else {
             return Outcome.Shot(photo: photo, delivered: written, hookEnding: nil)
         }
@@ -311,10 +312,17 @@ public actor SessionOperator {
 
     /// Writes a picture and reports it; `nil` when it has nowhere to go. A processing photo is
     /// reported once final, and what is delivered after it is reported after it.
-    private func deliver(_ item: DeliveryItem, number: Int, through delivery: PhotoDelivery) async throws(OperatorError) -> Delivered? {
+    private func deliver(_ item: DeliveryItem, number: Int, composed: Bool = false) async throws(OperatorError) -> Delivered? {
         let written: Delivered?
+        let (device, compositionCopy) = (device, compositionCopy)
         do {
-            written = try delivery.deliver(item, number: number, device: device)
+            written = try await delivery.run { (delivery) throws(DeliveryError) -> Delivered? in
+                guard composed else { return try delivery.deliver(item, number: number, device: device) }
+                // A composed picture goes to the library and the composition's copy (else where
+                // the next photo's copy would go), as a delivery of its own.
+                let copy = compositionCopy ?? (delivery.library == nil ? delivery.copy : nil)
+                return try PhotoDelivery(library: delivery.library, copy: copy, pictureCount: 1).deliver(item, number: number, device: device)
+            }
         } catch {
             throw .delivery(error)
         }
@@ -350,14 +358,7 @@ public actor SessionOperator {
 
     /// Delivers a composed picture to the library and the composition's copy.
     func deliverComposition(_ item: DeliveryItem) async throws(OperatorError) -> Delivered {
-        let copy = compositionCopy ?? (delivery.library == nil ? delivery.copy : nil)
-        let composition: PhotoDelivery
-        do {
-            composition = try PhotoDelivery(library: delivery.library, copy: copy, pictureCount: 1)
-        } catch {
-            throw .delivery(error)
-        }
-        guard let written = try await deliver(item, number: compositionCopy == nil ? delivered + 1 : 1, through: composition) else {
+        guard let written = try await deliver(item, number: compositionCopy == nil ? delivered + 1 : 1, composed: true) else {
             throw .nowhereToKeep
         }
         return written
