@@ -3,52 +3,83 @@ import Checksums
 import FileSystem
 import FoundationEssentials
 import Glibc
+import GStreamer
 import HTTPServer
 import PhotoLibrary
 
 /// The library as the API reads it: pages of photos, one photo, its files, and deletion. One
-/// connection to the index of its own, used by one request at a time.
-actor LibraryShelf {
+/// connection to the index of its own, used only on a serial queue of its own: its reads, its
+/// waits for a busy index and its checksums never hold a thread of Swift's shared pool.
+final class LibraryShelf: @unchecked Sendable {
+    // Safe to share: `library` (an index connection) is touched only by work given to `lane`,
+    // which runs one piece at a time; `links` is immutable and Sendable.
     private let library: PhotoLibrary
     private let links: GuestLinks?
+    private let lane = BlockingLane(label: "library-shelf")
 
     init(folder: String, links: GuestLinks?) throws(LibraryError) {
         library = try PhotoLibrary(folder: folder)
         self.links = links
     }
 
+    /// Runs `work` with the library on the lane.
+    private func run<T: Sendable>(_ work: @escaping @Sendable (PhotoLibrary) throws(LibraryError) -> T) async throws(LibraryError) -> T {
+        try await lane.run { () throws(LibraryError) -> T in try work(self.library) }
+    }
+
     /// A page of photos, newest first, with how many there are, as the API's JSON object.
-    func page(offset: Int, limit: Int) throws(LibraryError) -> [UInt8] {
-        let photos = try library.photos(offset: offset, limit: limit).map { links?.annotated($0.record) ?? $0.record }
-        return JSONBody.bytes(["photos": photos, "offset": offset, "limit": limit, "total": try library.count()])
+    func page(offset: Int, limit: Int) async throws(LibraryError) -> [UInt8] {
+        let links = links
+        return try await run { library throws(LibraryError) in
+            let photos = try library.photos(offset: offset, limit: limit).map { links?.annotated($0.record) ?? $0.record }
+            return JSONBody.bytes(["photos": photos, "offset": offset, "limit": limit, "total": try library.count()])
+        }
     }
 
     /// At most `limit` photos with ids above `id`, oldest first, each with its file's SHA-256 (a
-    /// photo whose file cannot be read is left out), and whether more follow.
-    func checksummed(after id: Int64, limit: Int) throws(LibraryError) -> (photos: [(LibraryPhoto, sha256: String)], more: Bool) {
-        let photos = try library.photos(after: id, limit: limit + 1)
-        let listed = photos.prefix(limit).compactMap { photo -> (LibraryPhoto, sha256: String)? in
-            guard let data = try? library.contents(of: photo) else { return nil }
-            return (photo, SHA256.hash(data).hexDigits)
+    /// photo whose file cannot be read is left out), and whether more follow. Files are hashed as
+    /// they are read, a piece at a time: a movie is never held in memory whole.
+    func checksummed(after id: Int64, limit: Int) async throws(LibraryError) -> (photos: [(LibraryPhoto, sha256: String)], more: Bool) {
+        try await run { library throws(LibraryError) in
+            let photos = try library.photos(after: id, limit: limit + 1)
+            let listed = photos.prefix(limit).compactMap { photo -> (LibraryPhoto, sha256: String)? in
+                guard let descriptor = try? library.openFile(of: photo) else { return nil }
+                defer { close(descriptor) }
+                return Self.sha256(of: descriptor).map { (photo, $0) }
+            }
+            return (listed, photos.count > limit)
         }
-        return (listed, photos.count > limit)
     }
 
-    func photo(id: Int64) throws(LibraryError) -> LibraryPhoto {
-        try library.photo(id: id)
+    /// The SHA-256 of what is left to read of `descriptor`, in hex; `nil` when reading fails.
+    private static func sha256(of descriptor: Int32) -> String? {
+        var hash = SHA256()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            guard count > 0 else { return hash.finish().hexDigits }
+            hash.update(chunk[..<count])
+        }
+    }
+
+    func photo(id: Int64) async throws(LibraryError) -> LibraryPhoto {
+        try await run { library throws(LibraryError) in try library.photo(id: id) }
     }
 
     /// A photo's file, or its thumbnail, to send; `nil` when it is missing or not a regular file
     /// (a link or a FIFO put in its place is never followed or waited on).
-    func file(of photo: LibraryPhoto, thumbnail: Bool = false) -> HTTPFile? {
-        (try? library.openFile(of: photo, thumbnail: thumbnail)).flatMap(HTTPFile.init(descriptor:))
+    func file(of photo: LibraryPhoto, thumbnail: Bool = false) async -> HTTPFile? {
+        let descriptor = try? await run { library throws(LibraryError) in try library.openFile(of: photo, thumbnail: thumbnail) }
+        return descriptor.flatMap(HTTPFile.init(descriptor:))
     }
 
-    func delete(id: Int64) throws(LibraryError) {
-        try library.delete(id: id)
+    func delete(id: Int64) async throws(LibraryError) {
+        try await run { library throws(LibraryError) in try library.delete(id: id) }
     }
 
-    func count() throws(LibraryError) -> Int {
-        try library.count()
+    func count() async throws(LibraryError) -> Int {
+        try await run { library throws(LibraryError) in try library.count() }
     }
 }

@@ -1,6 +1,7 @@
 import CameraKit
 import FoundationEssentials
 import Glibc
+import GStreamer
 import PhotoLibrary
 
 /// Drives a running capture session and delivers its photos: every front end (keys, signals,
@@ -183,7 +184,9 @@ public actor SessionOperator {
                 device = next
                 return .switched(to: next)
             case .nextCamera:
-                guard let next = Self.camera(after: device) else { return .noOtherCamera }
+                let current = device
+                // Listing the cameras runs programs (pw-dump): off the actor and Swift's shared threads.
+                guard let next = await Self.discovery.run({ Self.camera(after: current) }) else { return .noOtherCamera }
                 return try await perform(.switchCamera(to: next))
             case .pausePreview, .resumePreview:
                 if case .pausePreview = action { return .previewPaused(camera.pausePreview(true)) }
@@ -225,6 +228,8 @@ public actor SessionOperator {
     }
 
     /// The camera after `current` in the list of cameras, wrapping round; `nil` when it is the only one.
+    private static let discovery = BlockingLane(label: "discovery")
+
     private static func camera(after current: CaptureDevice) -> CaptureDevice? {
         guard let cameras = try? DeviceDiscovery.devices(), cameras.count > 1 else { return nil }
         let index = cameras.firstIndex { $0.id == current.id } ?? -1
