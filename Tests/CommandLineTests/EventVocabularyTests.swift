@@ -15,6 +15,16 @@ struct EventVocabularyTests {
         }
     }
 
+    /// Asks the server for an action that waits for a review, answers `verdict` once the events
+    /// say the review waits, and returns the action's answer.
+    static func answered(_ served: ServedCamera, _ listener: ChildProcess.Running, asking action: String, with verdict: String) async throws -> String {
+        let asked = try ChildProcess.Running("/usr/bin/curl", ["-s", "-X", "POST", "-H", ServedCamera.json, "-H", "Authorization: Bearer \(served.token)",
+                                                              "-d", action, served.base + "/api/actions"])
+        #expect(await listener.output(containing: #""event":"reviewing""#), "\(listener.outputSoFar)")
+        #expect(try await served.json("/api/actions", ["-X", "POST", "-d", "{\"action\": \"\(verdict)\"}"]).object["answered"] as? Bool == true)
+        return await asked.finished(timeout: 60).standardOutput
+    }
+
     @Test("A booth left to its defaults tells the same events from booth --json and from /api/events: 3 s counted, a 30 s review")
     func boothEventsAlike() async throws {
         let camctl = try Camctl()
@@ -26,22 +36,16 @@ struct EventVocabularyTests {
         #expect(printed.status == 0, "\(printed.standardError)")
         let fromCommandLine = try Self.operatorEvents(Camctl.objects(printed.standardOutput))
 
-        let served = try await ServedCamera()
-        defer { served.process.send(SIGTERM) }  // ended as the test ends; how is not what it checks
-        let listener = try await served.listenToEvents()
-        defer { listener.send(SIGKILL) }
-        let asked = try ChildProcess.Running("/usr/bin/curl", ["-s", "-X", "POST", "-H", ServedCamera.json, "-H", "Authorization: Bearer \(served.token)",
-                                                              "-d", #"{"action": "booth", "shots": 1, "show_shots": 0, "show_result": 0, "review": true}"#,
-                                                              served.base + "/api/actions"])
-        #expect(await listener.output(containing: #""event":"reviewing""#), "\(listener.outputSoFar)")
-        #expect(try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "keep"}"#]).object["answered"] as? Bool == true)
-        let answer = await asked.finished(timeout: 60)
-        #expect(answer.standardOutput.contains(#""outcome":"kept""#), "\(answer.standardOutput)")
-        // The booth's last event tells its end: the camera shown again.
-        #expect(await listener.output(containing: #""event":"cleared""#), "\(listener.outputSoFar)")
-        let sent = listener.outputSoFar.split(separator: "\n").filter { $0.hasPrefix("data: ") }
-            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.dropFirst(6).utf8)) as? [String: Any] }
-        let fromTheAPI = try Self.operatorEvents(sent)
+        let fromTheAPI = try await ServedCamera.listening { served, listener in
+            let answer = try await Self.answered(served, listener, asking: #"{"action": "booth", "shots": 1, "show_shots": 0, "show_result": 0, "review": true}"#,
+                                                 with: "keep")
+            #expect(answer.contains(#""outcome":"kept""#), "\(answer)")
+            // The booth's last event tells its end: the camera shown again.
+            #expect(await listener.output(containing: #""event":"cleared""#), "\(listener.outputSoFar)")
+            let sent = listener.outputSoFar.split(separator: "\n").filter { $0.hasPrefix("data: ") }
+                .compactMap { try? JSONSerialization.jsonObject(with: Data($0.dropFirst(6).utf8)) as? [String: Any] }
+            return try Self.operatorEvents(sent)
+        }
 
         #expect(fromCommandLine == fromTheAPI)
         #expect(fromTheAPI.first == #"{"event":"shot","number":1,"of":1}"#, "\(fromTheAPI)")
@@ -66,19 +70,13 @@ struct EventVocabularyTests {
             let reviewing = Camctl.objects(result.standardOutput).first { $0["event"] as? String == "reviewing" }
             timeouts.append(reviewing?["timeout"] as? Double)
         }
-        let served = try await ServedCamera(camctl: camctl)
-        defer { served.process.send(SIGTERM) }  // ended as the test ends; how is not what it checks
-        let listener = try await served.listenToEvents()
-        defer { listener.send(SIGKILL) }
-        #expect(try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "hold"}"#]).object["outcome"] as? String == "held")
-        #expect(try await served.json("/api/capture", ["-X", "POST"]).status == 200)
-        let asked = try ChildProcess.Running("/usr/bin/curl", ["-s", "-X", "POST", "-H", ServedCamera.json, "-H", "Authorization: Bearer \(served.token)",
-                                                              "-d", #"{"action": "review"}"#, served.base + "/api/actions"])
-        #expect(await listener.output(containing: #""event":"reviewing""#), "\(listener.outputSoFar)")
-        #expect(try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "discard"}"#]).object["answered"] as? Bool == true)
-        _ = await asked.finished(timeout: 60)
-        let line = try #require(listener.outputSoFar.split(separator: "\n").first { $0.contains(#""event":"reviewing""#) })
-        let sent = try JSONSerialization.jsonObject(with: Data(line.dropFirst(6).utf8)) as? [String: Any]
+        let sent = try await ServedCamera.listening(camctl: camctl) { served, listener in
+            #expect(try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "hold"}"#]).object["outcome"] as? String == "held")
+            #expect(try await served.json("/api/capture", ["-X", "POST"]).status == 200)
+            _ = try await Self.answered(served, listener, asking: #"{"action": "review"}"#, with: "discard")
+            let line = try #require(listener.outputSoFar.split(separator: "\n").first { $0.contains(#""event":"reviewing""#) })
+            return try JSONSerialization.jsonObject(with: Data(line.dropFirst(6).utf8)) as? [String: Any]
+        }
         timeouts.append(sent?["timeout"] as? Double)
         #expect(timeouts == [30, 30, 30])
     }

@@ -48,12 +48,10 @@ struct KeyTableTests {
 
     @Test("SIGUSR1 takes a photo in serve as in every other command, told to the page's clients")
     func serveTakesSIGUSR1() async throws {
-        let served = try await ServedCamera()
-        defer { served.process.send(SIGTERM) }  // ended as the test ends; how is not what it checks
-        let listener = try await served.listenToEvents()
-        defer { listener.send(SIGKILL) }
-        served.process.send(SIGUSR1)
-        #expect(await listener.output(containing: #""event":"photo""#), "\(listener.outputSoFar)")
-        #expect(try await served.json("/api/photos").object["total"] as? Int == 1)
+        try await ServedCamera.listening { (served, listener) async throws in
+            served.process.send(SIGUSR1)
+            #expect(await listener.output(containing: #""event":"photo""#), "\(listener.outputSoFar)")
+            #expect(try await served.json("/api/photos").object["total"] as? Int == 1)
+        }
     }
 }
