@@ -43,20 +43,20 @@ public actor CaptureSession {
     /// The configuration in force.
     public private(set) var configuration: SessionConfiguration
     /// Where the session is in its life.
-    public private(set) var status: Status = .stopped
+    public internal(set) var status: Status = .stopped
 
     /// The outputs, in the order their branches leave the tee. An output is registered here.
-    private nonisolated var outputs: SessionOutputs {
+    nonisolated var outputs: SessionOutputs {
         SessionOutputs(all: [photoOutput, videoDataOutput, previewOutput, liveJPEGOutput, liveH264Output, movieOutput])
     }
 
-    private var running: Running?
-    private let eventStream = Broadcast<SessionEvent>()
+    var running: Running?
+    let eventStream = Broadcast<SessionEvent>()
     /// Watches cameras come and go, and the running camera's frames.
-    private let supervisor = CameraSupervisor()
+    let supervisor = CameraSupervisor()
 
     /// What exists while the session runs.
-    private struct Running {
+    struct Running {
         var graph: SessionGraph
         var description: String
         var format: CaptureFormat
@@ -271,21 +271,6 @@ public actor CaptureSession {
         }
     }
 
-    // MARK: - Hot-plug
-
-    /// Watches cameras come and go while the session's camera is a system camera: each change is
-    /// an event, the loss of the session's own camera interrupts it, and an arrival wakes a
-    /// waiting ``resume(waitingAtMost:acceptingOtherCameras:)``.
-    private func watchHotPlug() {
-        guard configuration.watchesCameras, case .system = configuration.device.kind else { return }
-        supervisor.watchHotPlug(reportingTo: eventStream) { [weak self] camera in await self?.cameraRemoved(camera) }
-    }
-
-    private func cameraRemoved(_ camera: CaptureDevice) async {
-        guard camera.id == configuration.device.id, running != nil else { return }
-        await interrupt(.disconnected(camera))
-    }
-
     // MARK: - Running the pipeline
 
     /// The pipeline a configuration makes, with the session's outputs.
@@ -349,41 +334,6 @@ public actor CaptureSession {
             running?.stallWatch = CameraSupervisor.watchForStalls(at: pad, frameRate: format.frameRate) { [weak self] in
                 await self?.cameraLost(.stalled(device))
             }
-        }
-    }
-
-    private func tearDown(reason: CaptureError) async {
-        guard let current = running else { return }
-        running = nil
-        current.monitor?.cancel()
-        current.stallWatch?.cancel()
-        outputs.detach(reason)
-        try? await current.graph.pipeline.stop()
-        await outputs.finish()
-    }
-
-    /// The running camera ended its stream, or went silent.
-    private func cameraLost(_ failure: CaptureError) async {
-        guard running != nil else { return }
-        await interrupt(failure)
-    }
-
-    /// An element posted an error while running: the camera was lost, or the preview window closed.
-    private func pipelineFailed(_ error: GStreamerError) async {
-        guard running != nil else { return }
-        if GStreamerMessageText.match(error) == .windowClosed {
-            await stop()
-            return
-        }
-        await interrupt(CaptureError(error, device: configuration.device, preview: configuration.preview))
-    }
-
-    private func interrupt(_ failure: CaptureError) async {
-        await tearDown(reason: failure)
-        status = .interrupted
-        eventStream.send(.interrupted(failure))
-        if configuration.resumesAutomatically {
-            Task { [weak self] in try? await self?.resume() }
         }
     }
 }
