@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 
 /// For suites whose tests start programs (camctl, the tools that judge its files) and await them,
@@ -13,6 +14,8 @@ public struct TakingTurns: SuiteTrait, TestTrait, TestScoping {
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         guard testCase != nil, !test.isSuite else { return try await function() }  // a suite's own scope takes no turn
         try await turns.run { [hangGuard] in
+            let turn = ContinuousClock.now
+            defer { TurnLog.record(test, from: turn) }
             try await withoutActuallyEscaping(function) { function in
                 try await withThrowingTaskGroup(of: Bool.self) { group in
                     group.addTask { try await function(); return true }
@@ -41,3 +44,23 @@ extension Trait where Self == TakingTurns {
 
 private let programs = Turns(permits: 3)
 private let computations = Turns(permits: 1)
+
+/// Where a run notes each turn-taking test case's time from its turn to its end: the file
+/// `CAMCTL_TEST_TURNS` names, a line `MODULE.SUITE.TEST<TAB>SECONDS` each, so the slowest tests
+/// can be told without the time they waited for a turn (which the test report counts).
+private enum TurnLog {
+    static let path = getenv("CAMCTL_TEST_TURNS").map { String(cString: $0) }
+
+    static func record(_ test: Test, from turn: ContinuousClock.Instant) {
+        guard let path else { return }
+        let (whole, fraction) = (ContinuousClock.now - turn).components
+        let seconds = Double(whole) + Double(fraction) / 1e18
+        let name = ([test.id.moduleName] + test.id.nameComponents).joined(separator: ".")
+        let line = Array("\(name)\t\(seconds)\n".utf8)
+        // One short write to a file opened for appending: lines from tests at once never mix.
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return }
+        _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+    }
+}
