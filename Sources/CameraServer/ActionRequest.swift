@@ -139,16 +139,17 @@ enum ActionRequest {
         var image = image
         if let filter = object["filter"]?.string {
             if filter == "next" {
-                let current = image.filters.count == 1 ? image.filters[0] : .none
-                let all = ImageFilter.allCases
-                image.filters = [all[(all.firstIndex(of: current)! + 1) % all.count]]
+                image = image.withNextFilter()
             } else if let named = ImageFilter(rawValue: filter) {
                 image.filters = named == .none ? [] : [named]
             } else {
                 throw .badRequest("there is no filter \"\(filter)\"; the filters are \(ImageFilter.allCases.map(\.rawValue).joined(separator: ", "))")
             }
         }
-        image.zoom = try number("zoom", in: object, ImageSettings.zoomRange) ?? image.zoom
+        switch object["zoom"]?.string {
+        case "in"?, "out"?: image = image.zoomed(in: object["zoom"]?.string == "in")
+        default: image.zoom = try number("zoom", in: object, ImageSettings.zoomRange) ?? image.zoom
+        }
         image.brightness = try number("brightness", in: object, ImageSettings.brightnessRange) ?? image.brightness
         image.contrast = try number("contrast", in: object, ImageSettings.contrastRange) ?? image.contrast
         image.saturation = try number("saturation", in: object, ImageSettings.saturationRange) ?? image.saturation

@@ -88,7 +88,7 @@ enum WebPage {
         <script>
         "use strict";
         const $ = (id) => document.getElementById(id);
-        let zoom = 1, countdownTimer = null, busy = false;
+        let countdownTimer = null, busy = false;
 
         function say(text, isError) {
           $("message").textContent = text || "";
@@ -156,13 +156,12 @@ enum WebPage {
           say(outcome.outcome === "switched" ? "Now: " + outcome.device : "There is no other camera.")).catch((error) => say(error.message, true));
         $("filter").onclick = () => act({ action: "image", filter: "next" }).then((outcome) =>
           say("Filter: " + (outcome.filter || "none"))).catch((error) => say(error.message, true));
-        function zoomBy(factor) {
-          zoom = Math.min(8, Math.max(1, zoom * factor));
-          act({ action: "image", zoom }).then((outcome) => { zoom = outcome.zoom; say("Zoom: " + zoom.toFixed(2) + "×"); })
+        function zoomBy(step) {
+          act({ action: "image", zoom: step }).then((outcome) => say("Zoom: " + outcome.zoom.toFixed(2) + "×"))
             .catch((error) => say(error.message, true));
         }
-        $("zoomin").onclick = () => zoomBy(1.25);
-        $("zoomout").onclick = () => zoomBy(1 / 1.25);
+        $("zoomin").onclick = () => zoomBy("in");
+        $("zoomout").onclick = () => zoomBy("out");
         $("last").onclick = () => { if ($("last").dataset.file) location.href = $("last").dataset.file; };
 
         function showCountdown(seconds) {

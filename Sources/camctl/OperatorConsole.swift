@@ -134,17 +134,10 @@ final class OperatorConsole: Sendable {
             default: break
             }
         case .nextFilter, .zoom:
-            var image = await operated.image
-            if key == .nextFilter {
-                let current = image.filters.count == 1 ? image.filters[0] : .none
-                let all = ImageFilter.allCases
-                image.filters = [all[(all.firstIndex(of: current)! + 1) % all.count]]
-            } else {
-                let factor = key == .zoom(in: true) ? image.zoom * 1.25 : image.zoom / 1.25
-                image.zoom = min(max(factor, ImageSettings.zoomRange.lowerBound), ImageSettings.zoomRange.upperBound)
-            }
+            let now = await operated.image
+            let image = key == .nextFilter ? now.withNextFilter() : now.zoomed(in: key == .zoom(in: true))
             guard try await perform(.changeImage(image), notingCameraFailure: "could not change the picture") != nil else { return }
-            Console.progress(key == .nextFilter ? "filter: \(image.filters[0].rawValue)" : String(printf: "zoom: %.2fx", image.zoom))
+            Console.progress(key == .nextFilter ? "filter: \((image.filters.first ?? .none).rawValue)" : String(printf: "zoom: %.2fx", image.zoom))
         case .togglePreview:
             let paused = operated.isPreviewPaused
             try await perform(paused ? .resumePreview : .pausePreview)

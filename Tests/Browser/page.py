@@ -100,6 +100,12 @@ try:
     movie = json.load(urllib.request.urlopen(base + "/api/photos"))["photos"][0]
     seen["movie_kind"] = movie["kind"]
 
+    # Zoom: each press is one of the server's steps, told back as the server answers.
+    for button, said in [("zoomin", "Zoom: 1.25×"), ("zoomin", "Zoom: 1.56×"), ("zoomout", "Zoom: 1.25×")]:
+        driver.find_element(By.ID, button).click()
+        wait.until(lambda d: d.find_element(By.ID, "message").text == said)
+    seen["zoom"] = json.load(urllib.request.urlopen(base + "/api/status"))["zoom"]
+
     # Phone and tablet screens: nothing wider than the screen, the shutter on screen.
     for name, (width, height) in {"phone": (390, 844), "tablet": (820, 1180)}.items():
         driver.set_window_size(width, height)

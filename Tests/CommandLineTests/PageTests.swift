@@ -30,6 +30,7 @@ struct PageTests {
         #expect(seen["booth_total"] as? Int == 6, "four shots and the strip: \(seen)")
         #expect(seen["recording_said"] as? String == "Recording…" && seen["movie_message"] as? String == "Movie saved.", "\(seen)")
         #expect(seen["movie_kind"] as? String == "movie" && seen["movie_thumbnail_shown"] as? Bool == true, "the movie's thumbnail shows: \(seen)")
+        #expect(seen["zoom"] as? Double == 1.25, "two steps in and one out, as + and - take them: \(seen)")
         for screen in ["phone", "tablet"] {
             let fit = seen[screen] as? [String: Bool]
             #expect(fit?["fits"] == true && fit?["shutter"] == true, "\(screen): \(String(describing: fit))")

@@ -49,6 +49,25 @@ public struct ImageSettings: Sendable, Equatable {
     public static let saturationRange = 0.0...2.0
     public static let hueRange = -1.0...1.0
     public static let zoomRange = 1.0...8.0
+    /// What one press of zoom in or out multiplies or divides the zoom by.
+    public static let zoomStep = 1.25
+
+    /// These settings with the filter after the one in use, in ``ImageFilter/allCases`` order
+    /// (a chain counts as none), back to none after the last: what "next filter" means everywhere.
+    public func withNextFilter() -> ImageSettings {
+        let all = ImageFilter.allCases
+        let current = filters.count == 1 ? all.firstIndex(of: filters[0]) : nil
+        var next = self
+        next.filters = [all[((current ?? all.firstIndex(of: .none) ?? 0) + 1) % all.count]].filter { $0 != .none }
+        return next
+    }
+
+    /// These settings zoomed in or out by one ``zoomStep``, within ``zoomRange``.
+    public func zoomed(in zoomingIn: Bool) -> ImageSettings {
+        var zoomed = self
+        zoomed.zoom = min(max(zoomingIn ? zoom * Self.zoomStep : zoom / Self.zoomStep, Self.zoomRange.lowerBound), Self.zoomRange.upperBound)
+        return zoomed
+    }
 
     /// Throws ``CaptureError/Code/invalidSetting`` naming the first setting out of its range.
     func validate() throws(CaptureError) {
