@@ -17,6 +17,10 @@ let package = Package(
     products: [
         .library(name: "GStreamer", targets: ["GStreamer"]),
         .library(name: "CameraKit", targets: ["CameraKit"]),
+        // A front end of one's own: the operator and its delivery, the library, the server.
+        .library(name: "CameraOperator", targets: ["CameraOperator"]),
+        .library(name: "PhotoLibrary", targets: ["PhotoLibrary"]),
+        .library(name: "CameraServer", targets: ["CameraServer"]),
         .executable(name: "camctl", targets: ["camctl"]),
     ],
     targets: [
