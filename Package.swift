@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "CameraKit", targets: ["CameraKit"]),
         // A front end of one's own: the operator and its delivery, the library, the server.
         .library(name: "CameraOperator", targets: ["CameraOperator"]),
+        .library(name: "OperatorWire", targets: ["OperatorWire"]),
         .library(name: "PhotoLibrary", targets: ["PhotoLibrary"]),
         .library(name: "CameraServer", targets: ["CameraServer"]),
         .executable(name: "camctl", targets: ["camctl"]),
@@ -85,12 +86,14 @@ let package = Package(
         // Layer 6: the operator layer, which every front end drives: photo delivery (library,
         // copies, links, sidecars, hooks), as data.
         .target(name: "CameraOperator", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary", "HEIF", "FileSystem", "JSON", "Processes"]),
+        // The operator's words on the wire: actions from requests, outcomes and events as JSON, for every transport.
+        .target(name: "OperatorWire", dependencies: ["CameraKit", "CameraOperator", "PhotoLibrary", "JSON", "Formatting"]),
         // Layer 7, front ends: camctl serve's web page, HTTP API, live picture and events,
-        .target(name: "CameraServer", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "PhotoLibrary", "FileSystem", "HTTPServer", "MQTTClient", "Checksums", "JSON", "Formatting", "CQRencode", "CTimex"]),
+        .target(name: "CameraServer", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "OperatorWire", "PhotoLibrary", "FileSystem", "HTTPServer", "MQTTClient", "Checksums", "JSON", "Formatting", "CQRencode", "CTimex"]),
         // a fleet's controller: its nodes' statuses and answers, and their photos collected,
         .target(name: "FleetControl", dependencies: ["MQTTClient", "HTTPClient", "PhotoLibrary", "Checksums", "FileSystem", "JSON"]),
         // and the command-line tool.
-        .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "CameraServer", "FleetControl", "MQTTClient", "PhotoLibrary", "HEIF", "PipelineScript", "FileSystem", "ImageMetadata", "JSON", "Processes", "Formatting", "CProcess"]),
+        .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "OperatorWire", "CameraServer", "FleetControl", "MQTTClient", "PhotoLibrary", "HEIF", "PipelineScript", "FileSystem", "ImageMetadata", "JSON", "Processes", "Formatting", "CProcess"]),
         // Benchmarks against gst-launch-1.0 in the same run: swift run -c release camctl-bench
         .executableTarget(name: "camctl-bench", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary", "HEIF", "Processes"]),
 
@@ -112,7 +115,7 @@ let package = Package(
         .testTarget(name: "FormattingTests", dependencies: ["Formatting"]),
         .testTarget(name: "FleetControlTests", dependencies: ["FleetControl", "MQTTClient", "PhotoLibrary", "Checksums", "JSON", "TestSupport"]),
         // The operator driven as a front end drives it, beside camctl doing the same.
-        .testTarget(name: "CameraOperatorTests", dependencies: ["CameraOperator", "CameraKit", "ImageMetadata", "PhotoLibrary", "TestSupport", "camctl"]),
+        .testTarget(name: "CameraOperatorTests", dependencies: ["CameraOperator", "OperatorWire", "JSON", "CameraKit", "ImageMetadata", "PhotoLibrary", "TestSupport", "camctl"]),
         // camctl run as a person or a script runs it: as a child process, judged by other tools.
         .testTarget(name: "CommandLineTests", dependencies: ["camctl", "camctl-bench", "TestSupport"]),
     ],

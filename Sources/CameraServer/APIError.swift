@@ -1,6 +1,7 @@
 import CameraKit
 import CameraOperator
 import HTTPServer
+import OperatorWire
 import PhotoLibrary
 
 /// A failure as the HTTP API answers it: a status and one sentence, sent as
@@ -23,6 +24,10 @@ struct APIError: Error, Sendable {
     }
 
     /// An operator's failure: what it says, with the status that fits who can mend it.
+    init(_ error: RequestError) {
+        self.init(error.kind == .notFound ? 404 : 400, error.message)
+    }
+
     init(_ error: OperatorError) {
         switch error {
         case .capture(let failure): self.init(failure)

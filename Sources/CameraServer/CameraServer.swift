@@ -7,6 +7,7 @@ import GStreamer
 import HTTPServer
 import JSON
 import MQTTClient
+import OperatorWire
 import PhotoLibrary
 import Synchronization
 

@@ -4,11 +4,15 @@ import FoundationEssentials
 import Glibc
 import HTTPServer
 import JSON
+import OperatorWire
 import PhotoLibrary
 
 /// Turns requests into operator actions, library reads and media, and outcomes and failures into
 /// responses.
 struct Router: Sendable {
+    /// The hint a review asked for over the API shows at the preview's foot.
+    static let reviewHint = "Save or Cancel on the page"
+
     let sessionOperator: SessionOperator
     let session: CaptureSession
     let shelf: LibraryShelf?
@@ -135,9 +139,14 @@ struct Router: Sendable {
     /// What the action a JSON object asks for did, as its JSON object (photos with their links).
     func outcome(of object: [String: JSONValue]) async throws(APIError) -> [String: Any] {
         let configuration = await session.configuration
-        let action = try ActionRequest.action(object, image: configuration.image, camera: configuration.device)
+        let action: Action
         do {
-            var outcome = OutcomeRecord.json(try await sessionOperator.perform(action))
+            action = try ActionRequest.action(object, image: configuration.image, camera: configuration.device, reviewHint: Self.reviewHint)
+        } catch {
+            throw APIError(error)
+        }
+        do {
+            var outcome = try await sessionOperator.perform(action).record
             if let photos = outcome["photos"] as? [[String: Any]] { outcome["photos"] = photos.map(annotated) }
             if let composed = outcome["composed"] as? [String: Any] { outcome["composed"] = annotated(composed) }
             return outcome
@@ -171,8 +180,13 @@ struct Router: Sendable {
     /// photos with ids above `after` (0), oldest first, at most `limit` (50), each with its file's
     /// SHA-256 and its download links (`url`, `thumbnail_url`) under `base`, and whether more follow.
     func listing(_ object: [String: JSONValue], base: String) async throws(APIError) -> [String: Any] {
-        let after = try ActionRequest.integer("after", in: object, 0...Int(Int64.max)) ?? 0
-        let limit = try ActionRequest.integer("limit", in: object, 1...Self.maximumPage) ?? 50
+        let after: Int, limit: Int
+        do {
+            after = try ActionRequest.integer("after", in: object, 0...Int(Int64.max)) ?? 0
+            limit = try ActionRequest.integer("limit", in: object, 1...Self.maximumPage) ?? 50
+        } catch {
+            throw APIError(error)
+        }
         let shelf = try library()
         guard let links else { throw APIError(404, "this server keeps no library") }
         do {

@@ -4,6 +4,7 @@ import FileSystem
 import Formatting
 import FoundationEssentials
 import Glibc
+import OperatorWire
 import PhotoLibrary
 import Synchronization
 

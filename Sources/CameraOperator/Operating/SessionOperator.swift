@@ -24,7 +24,8 @@ public actor SessionOperator {
     private let compositionCopy: PhotoDelivery.Target?
     /// The albums photos go into.
     let albums: [String]
-    private(set) var device: CaptureDevice
+    /// The camera the session runs on now.
+    public private(set) var device: CaptureDevice
     /// Tells the front end of each picture as it is written, before its hook runs.
     private let report: (@Sendable (Delivered) throws -> Void)?
     /// How many pictures were delivered; numbers each copy's name.

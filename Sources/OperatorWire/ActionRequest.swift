@@ -5,27 +5,28 @@ import FoundationEssentials
 import Glibc
 import JSON
 
-/// An operator action from a request's JSON object: `{"action": "countdown", "seconds": 3}`.
-enum ActionRequest {
+/// An operator action from a request's JSON object (`{"action": "countdown", "seconds": 3}`), as
+/// the HTTP API, a fleet's commands and any other transport take them.
+public enum ActionRequest {
     /// The actions the API takes, by name.
-    static let names = ["capture", "burst", "countdown", "show_result", "show_shots", "cut_short", "switch_camera",
+    public static let names = ["capture", "burst", "countdown", "show_result", "show_shots", "cut_short", "switch_camera",
                         "pause_preview", "resume_preview", "image", "compose", "hold", "review", "keep", "discard", "booth", "end_run",
                         "record_start", "record_stop", "record_pause", "record_resume"]
 
     /// How far ahead a capture may be asked for (`"at"`): the request holds its connection until then.
-    static let captureHorizon: Double = 60
+    public static let captureHorizon: Double = 60
 
-    /// The hint a review shows at the foot of the preview.
-    static let reviewHint = "Save or Cancel on the page"
-
-    /// The action `object` asks for; `image` is the session's picture settings now, `camera` its camera.
-    static func action(_ object: [String: JSONValue], image: ImageSettings, camera: CaptureDevice) throws(APIError) -> Action {
+    /// The action `object` asks for; `image` is the session's picture settings now, `camera` its
+    /// camera, `reviewHint` what a review asked for shows at the preview's foot (how the
+    /// transport's people answer).
+    public static func action(_ object: [String: JSONValue], image: ImageSettings, camera: CaptureDevice,
+                              reviewHint: String? = nil) throws(RequestError) -> Action {
         guard let name = object["action"]?.string else {
             throw .badRequest("the request names no action; give \"action\": one of \(names.joined(separator: ", "))")
         }
         switch name {
         case "capture":
-            guard let at = object["at"] else { return try capture(object) }
+            guard let at = object["at"] else { return try capture(object, reviewHint: reviewHint) }
             guard let seconds = at.double, seconds.isFinite, seconds > 0 else {
                 throw .badRequest("at must be a time in seconds since 1970, such as \(Int(Date().timeIntervalSince1970) + 1)")
             }
@@ -48,14 +49,14 @@ enum ActionRequest {
             do {
                 return .switchCamera(to: try DeviceDiscovery.device(named: device))
             } catch {
-                throw APIError(404, error.description)
+                throw RequestError(.notFound, error.description)
             }
         case "pause_preview": return .pausePreview
         case "resume_preview": return .resumePreview
         case "image": return .changeImage(try changed(image, by: object))
         case "compose": return .compose(columns: try columns(object), quality: try integer("quality", in: object, 1...100) ?? 90, albums: ["booth"])
         case "hold": return .holdForReview
-        case "review": return .review(try review(object))
+        case "review": return .review(try review(object, hint: reviewHint))
         case "booth":
             var plan = BoothPlan()
             plan.shots = try integer("shots", in: object, 1...16) ?? plan.shots
@@ -63,7 +64,7 @@ enum ActionRequest {
             plan.columns = try columns(object)
             plan.showShots = try seconds(object, name: "show_shots") ?? plan.showShots
             plan.showResult = try seconds(object, name: "show_result") ?? plan.showResult
-            if object["review"]?.bool == true { plan.review = try review(object) }
+            if object["review"]?.bool == true { plan.review = try review(object, hint: reviewHint) }
             plan.settings = try settings(object)
             if let animation = object["animation"] {
                 guard let name = animation.string, let style = ShotAnimation.Style(rawValue: name) else {
@@ -90,22 +91,22 @@ enum ActionRequest {
 
     /// A photo now, or after a countdown (`"countdown"`) and through a review (`"review": true`)
     /// when the request asks for them.
-    private static func capture(_ object: [String: JSONValue]) throws(APIError) -> Action {
+    private static func capture(_ object: [String: JSONValue], reviewHint: String?) throws(RequestError) -> Action {
         var plan = CapturePlan()
         plan.settings = try settings(object)
         plan.countdown = try seconds(object, name: "countdown") ?? plan.countdown
-        if object["review"]?.bool == true { plan.review = try review(object) }
+        if object["review"]?.bool == true { plan.review = try review(object, hint: reviewHint) }
         return plan.countdown > 0 || plan.review != nil ? .capture(plan) : .takePhoto(plan.settings)
     }
 
     /// The review a request asks for: `"timeout"` seconds (0: for ever; the default without it),
-    /// unanswered kept, with the page's hint.
-    static func review(_ object: [String: JSONValue]) throws(APIError) -> ReviewPlan {
-        ReviewPlan(timeout: ReviewPlan.timeout(given: try seconds(object, name: "timeout")), hint: reviewHint)
+    /// unanswered kept, with `hint`.
+    private static func review(_ object: [String: JSONValue], hint: String?) throws(RequestError) -> ReviewPlan {
+        ReviewPlan(timeout: ReviewPlan.timeout(given: try seconds(object, name: "timeout")), hint: hint)
     }
 
     /// The sound `audio` names (`none`, `default`, `test`, a microphone), or the camera's by default.
-    private static func audio(_ object: [String: JSONValue], camera: CaptureDevice) throws(APIError) -> MovieAudio? {
+    private static func audio(_ object: [String: JSONValue], camera: CaptureDevice) throws(RequestError) -> MovieAudio? {
         guard let value = object["audio"] else { return MovieAudio.automatic(for: camera) }
         guard let word = value.string, !word.isEmpty else {
             throw .badRequest("audio must be \"none\", \"default\", \"test\" or a microphone's name")
@@ -113,7 +114,7 @@ enum ActionRequest {
         return MovieAudio.named(word: word)
     }
 
-    private static func settings(_ object: [String: JSONValue]) throws(APIError) -> PhotoSettings {
+    private static func settings(_ object: [String: JSONValue]) throws(RequestError) -> PhotoSettings {
         var settings = PhotoSettings()
         switch object["codec"]?.string {
         case nil, "jpeg"?: settings.codec = .jpeg
@@ -127,7 +128,7 @@ enum ActionRequest {
     }
 
     /// The layout's columns: `2x2` or `grid` 2, `1x4` or `strip` 1.
-    private static func columns(_ object: [String: JSONValue]) throws(APIError) -> Int {
+    private static func columns(_ object: [String: JSONValue]) throws(RequestError) -> Int {
         switch object["layout"]?.string {
         case nil, "2x2"?, "grid"?: 2
         case "1x4"?, "strip"?: 1
@@ -135,7 +136,7 @@ enum ActionRequest {
         }
     }
 
-    private static func changed(_ image: ImageSettings, by object: [String: JSONValue]) throws(APIError) -> ImageSettings {
+    private static func changed(_ image: ImageSettings, by object: [String: JSONValue]) throws(RequestError) -> ImageSettings {
         var image = image
         if let filter = object["filter"]?.string {
             if filter == "next" {
@@ -157,11 +158,11 @@ enum ActionRequest {
         return image
     }
 
-    private static func seconds(_ object: [String: JSONValue], name: String = "seconds") throws(APIError) -> Double? {
+    private static func seconds(_ object: [String: JSONValue], name: String = "seconds") throws(RequestError) -> Double? {
         try number(name, in: object, 0...3600)
     }
 
-    private static func number(_ name: String, in object: [String: JSONValue], _ range: ClosedRange<Double>) throws(APIError) -> Double? {
+    private static func number(_ name: String, in object: [String: JSONValue], _ range: ClosedRange<Double>) throws(RequestError) -> Double? {
         guard let value = object[name] else { return nil }
         guard let number = value.double, number.isFinite, range.contains(number) else {
             throw .badRequest("\(name) must be a number from \(range.lowerBound) to \(range.upperBound)")
@@ -169,7 +170,8 @@ enum ActionRequest {
         return number
     }
 
-    static func integer(_ name: String, in object: [String: JSONValue], _ range: ClosedRange<Int>) throws(APIError) -> Int? {
+    /// The whole number `object` holds at `name` (`nil` when it holds none), checked to lie in `range`.
+    public static func integer(_ name: String, in object: [String: JSONValue], _ range: ClosedRange<Int>) throws(RequestError) -> Int? {
         guard let value = object[name] else { return nil }
         guard let number = value.double, number == number.rounded(), range.contains(Int(exactly: number) ?? Int.min) else {
             throw .badRequest("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")

@@ -1,3 +1,4 @@
+import CameraOperator
 import JSON
 import PhotoLibrary
 

@@ -1,9 +1,9 @@
 import CameraOperator
 
-/// What an action did, as the API's JSON object: `{"outcome": "photos", "photos": [...]}`.
-enum OutcomeRecord {
-    static func json(_ outcome: Outcome) -> [String: Any] {
-        switch outcome {
+extension Outcome {
+    /// What an action did as every transport answers it: `{"outcome": "photos", "photos": [...]}`.
+    public var record: [String: Any] {
+        switch self {
         case .photos(let shots): ["outcome": "photos", "photos": shots.compactMap { $0.delivered?.record }]
         case .countdownEnded(let early): ["outcome": "countdown_ended", "early": early]
         case .resultShown(let early): ["outcome": "result_shown", "early": early]
