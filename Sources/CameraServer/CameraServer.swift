@@ -123,7 +123,7 @@ public final class CameraServer: Sendable {
             },
             Task {
                 for await event in sessionEvents {
-                    if let record = EventRecord.json(event) { events.publish(record) }
+                    if let record = event.record() { events.publish(record) }
                 }
             },
             Task {

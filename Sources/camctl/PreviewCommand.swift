@@ -2,7 +2,7 @@ import CameraKit
 import CameraOperator
 import FoundationEssentials
 import Glibc
-import JSON
+import OperatorWire
 import Synchronization
 
 /// `camctl preview`: the camera in a window (or any sink), with keys for photos, switching
@@ -98,20 +98,11 @@ struct PreviewCommand: Subcommand {
                         failure: FailureRecord) -> Task<Void, Never> {
         Task {
             for await event in events {
-                let (name, message): (String, String?) = switch event {
-                case .interrupted(let error): ("interrupted", "\(error.commandLineSentence); waiting for the camera to come back")
-                case .resumed: ("resumed", "the camera is back")
-                case .failed(let error): ("failed", error.commandLineSentence)
-                case .stopped: ("stopped", nil)
-                case .switchedDevice(let name, _): ("switched", name)
-                case .cameraAdded(let camera): ("camera_added", camera.description)
-                case .cameraRemoved(let camera): ("camera_removed", camera.description)
-                default: ("", nil)
-                }
-                guard !name.isEmpty else { continue }
+                guard let record = event.record(wording: \.commandLineSentence), let name = record["event"] as? String else { continue }
+                let message = record["message"] as? String
                 if json {
                     do {
-                        try Console.json(["event": name, "message": message ?? JSONValue.null])
+                        try Console.json(record)
                     } catch {
                         failure.error.withLock { $0 = $0 ?? (error as? CommandFailure) }
                         controls.post(.finish)
