@@ -5,6 +5,7 @@ import FoundationEssentials
 import Glibc
 import GStreamer
 import HTTPServer
+import OperatorWire
 import PhotoLibrary
 
 /// The library as the API reads it: pages of photos, one photo, its files, and deletion. One

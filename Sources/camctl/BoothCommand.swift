@@ -3,6 +3,7 @@ import CameraOperator
 import Formatting
 import FoundationEssentials
 import Glibc
+import OperatorWire
 
 /// `camctl booth`: a photo booth ("four cuts"): a countdown on the preview before each shot, then the
 /// shots composed into one picture.

@@ -6,6 +6,7 @@ import Glibc
 import HEIF
 import ImageMetadata
 import JSON
+import OperatorWire
 import PhotoLibrary
 import PipelineScript
 

@@ -1,8 +1,8 @@
 import CameraKit
 import CameraOperator
+import Formatting
 import FoundationEssentials
 import Glibc
-import Formatting
 import PipelineScript
 
 /// Carries out a description file's steps on a running session.

@@ -1,3 +1,4 @@
+import CameraOperator
 import FoundationEssentials
 import Glibc
 import JSON
