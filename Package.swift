@@ -115,7 +115,7 @@ let package = Package(
         .testTarget(name: "FormattingTests", dependencies: ["Formatting"]),
         .testTarget(name: "FleetControlTests", dependencies: ["FleetControl", "MQTTClient", "PhotoLibrary", "Checksums", "JSON", "TestSupport"]),
         // The operator driven as a front end drives it, beside camctl doing the same.
-        .testTarget(name: "CameraOperatorTests", dependencies: ["CameraOperator", "OperatorWire", "JSON", "CameraKit", "ImageMetadata", "PhotoLibrary", "TestSupport", "camctl"]),
+        .testTarget(name: "CameraOperatorTests", dependencies: ["CameraOperator", "OperatorWire", "JSON", "GStreamer", "CameraKit", "ImageMetadata", "PhotoLibrary", "TestSupport", "camctl"]),
         // camctl run as a person or a script runs it: as a child process, judged by other tools.
         .testTarget(name: "CommandLineTests", dependencies: ["camctl", "camctl-bench", "TestSupport"]),
     ],

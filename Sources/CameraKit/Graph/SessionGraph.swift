@@ -2,7 +2,7 @@ import GStreamer
 
 /// A built session pipeline, with the elements the session works on found once by name: a
 /// missing element fails the build with a ``CaptureError`` rather than leaving a step undone later.
-struct SessionGraph: Sendable {
+public struct SessionGraph: Sendable {
     let pipeline: Pipeline
     /// The camera's bin, linked to ``cameraInput``; replaced when the camera is switched.
     var source: Bin
@@ -36,6 +36,11 @@ struct SessionGraph: Sendable {
     }
 
     /// An element of an output's branch, which the configuration put there.
+    /// An element of the pipeline by its name: one a ``CustomOutput`` named in its branch.
+    public func element(named name: String) -> Element? {
+        pipeline.element(named: name)
+    }
+
     func element(_ name: SessionElement) throws(CaptureError) -> Element {
         guard let element = pipeline.element(named: name.rawValue) else { throw Self.missing(name) }
         return element

@@ -13,9 +13,10 @@ import GStreamer
 /// ```
 /// The text is exactly what runs, so a printed pipeline can be pasted into gst-launch-1.0
 /// (where the identity elements of tone filters, which camctl rewrites frames at, pass frames on).
-struct SessionPipeline {
-    let configuration: SessionConfiguration
-    let format: CaptureFormat
+public struct SessionPipeline: Sendable {
+    /// The configuration the pipeline runs, and the camera's format.
+    public let configuration: SessionConfiguration
+    public let format: CaptureFormat
     /// The session's outputs, each writing its own branch.
     let outputs: [any SessionOutput]
 

@@ -47,7 +47,17 @@ public actor CaptureSession {
 
     /// The outputs, in the order their branches leave the tee. An output is registered here.
     nonisolated var outputs: SessionOutputs {
-        SessionOutputs(all: [photoOutput, videoDataOutput, previewOutput, liveJPEGOutput, liveH264Output, movieOutput])
+        SessionOutputs(all: [photoOutput, videoDataOutput, previewOutput, liveJPEGOutput, liveH264Output, movieOutput]
+                       + addedOutputs.withLock { $0 })
+    }
+
+    /// Outputs of a program's own, after the session's: their branches follow the others'.
+    private nonisolated let addedOutputs = Mutex<[any SessionOutput]>([])
+
+    /// Adds an output of a program's own (``CustomOutput``): its branch is part of the pipeline
+    /// from the next start (add it before ``start()``), after the session's own outputs.
+    public nonisolated func add(_ output: any CustomOutput) {
+        addedOutputs.withLock { $0.append(AddedOutput(output)) }
     }
 
     var running: Running?
@@ -290,6 +300,11 @@ public actor CaptureSession {
         do {
             graph = try layout.build()
             try outputs.attach(to: graph, layout: layout)
+            // Counted from the same first frame the outputs, attached before the pipeline plays, see.
+            _ = graph.cameraInput.staticPad(named: "sink")?.addProbe(.buffer) { [weak self] _ in
+                self?.cameraFrames.add(1, ordering: .relaxed)
+                return .pass
+            }
         } catch {
             await outputs.abandon(preparing, reason: notStarted)
             throw CaptureError.converting(error, context: "the pipeline could not be built")
@@ -321,10 +336,6 @@ public actor CaptureSession {
             throw CaptureError.converting(error, context: "the photo encoders could not start")
         }
         outputs.activate(in: graph, layout: layout)
-        _ = graph.cameraInput.staticPad(named: "sink")?.addProbe(.buffer) { [weak self] _ in
-            self?.cameraFrames.add(1, ordering: .relaxed)
-            return .pass
-        }
         running?.monitor = SessionGraph.watch(messages, failed: { [weak self] in await self?.pipelineFailed($0) },
                                               ended: { [weak self] in await self?.cameraLost(.ended(device)) })
         status = .running
