@@ -18,11 +18,9 @@ struct PageTests {
         let run = try await ChildProcess.run("/usr/bin/python3", [Self.script, served.base, folder.path("qr.png")])
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any],
                                 "\(run.standardOutput) \(run.standardError.suffix(2000))")
-        #expect(seen["live_changes"] as? Bool == true, "the live picture changes between two screenshots")
+        #expect(seen["live_changes"] as? Bool == true, "the live picture changes")
         #expect((seen["review_picture"] as? Int ?? 0) > 0, "the review shows the photo")
-        // 0.02 to 0.08 s on an idle machine; beside a CI run's other tests (syncing their own files,
-        // loading both cores) the durable save and the browser's round trips once took 1.06 s.
-        #expect((seen["saved_shown_after"] as? Double ?? 9) < 2, "Save puts the photo in the gallery at once: \(seen)")
+        #expect(seen["saved_shown_without_reload"] as? Bool == true, "Save puts the photo in the page's gallery, no reload: \(seen)")
         #expect(seen["saved_total"] as? Int == 1 && seen["last_photo_shown"] as? Bool == true)
         #expect((seen["qr_link"] as? String)?.hasPrefix(served.base + "/p/1-") == true, "the QR code decodes to the photo's link: \(seen)")
         #expect(seen["qr_download_identical"] as? Bool == true, "the link downloads the library's file")
