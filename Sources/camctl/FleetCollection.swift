@@ -94,13 +94,11 @@ struct FleetCollection {
 
     /// A node's answer to a request for the photos after `after`.
     private func page(of node: String, after: Int64, client: MQTTClient, watch: FleetWatch) async throws(CommandFailure) -> FleetWatch.Answer? {
-        let id = "photos-\(UUID().uuidString)"
-        let command: [String: Any] = ["id": id, "action": "photos", "after": after, "limit": Self.pageSize,
-                                      "expires_at": Date().timeIntervalSince1970 + timeout]
-        guard let payload = JSONValue.text(of: command), client.publish("camctl/\(fleet)/\(node)/command", payload) else {
+        let command = NodeCommand.photos(after: after, limit: Self.pageSize, lifetime: timeout)
+        guard client.publish("camctl/\(fleet)/\(node)/command", command.payload) else {
             throw CommandFailure("the command could not be sent to the broker", exitCode: .unavailable)
         }
-        return await watch.answer(to: id, from: node, by: .now + .seconds(timeout))
+        return await watch.answer(to: command.id, from: node, by: .now + .seconds(timeout))
     }
 
     private func open(_ destination: FleetCommand.Destination) throws(CommandFailure) -> PhotoCollector.Destination {

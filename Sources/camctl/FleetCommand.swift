@@ -164,9 +164,9 @@ struct FleetCommand: Subcommand {
                                  exitCode: .unavailable)
         }
         let instant = Date().timeIntervalSince1970 + delay
-        let id = "capture-\(UUID().uuidString)"
-        let command: [String: Any] = ["id": id, "action": "capture", "at": instant, "expires_at": instant + 1]
-        guard let payload = JSONValue.text(of: command), client.publish("camctl/\(fleet.name)/command", payload) else {
+        let command = NodeCommand.capture(at: instant)
+        let id = command.id
+        guard client.publish("camctl/\(fleet.name)/command", command.payload) else {
             throw CommandFailure("the command could not be sent to the broker", exitCode: .unavailable)
         }
         let deadline = ContinuousClock.now + .seconds(delay + timeout)
