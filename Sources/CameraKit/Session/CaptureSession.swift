@@ -316,10 +316,12 @@ public actor CaptureSession {
         running = Running(graph: graph, description: layout.description, format: format)
         // A file camera starts in well under a second, but about one start in fifty under heavy load
         // never prerolls (a race inside GStreamer 1.22's decodebin we have not pinned down): such a
-        // start is given up after a few seconds and made once more.
+        // start is given up after a few seconds and made once more, given longer (a machine loaded
+        // far beyond its cores has taken over 15 s to preroll a picture).
         let isFile = if case .file = device.kind { true } else { false }
+        let allowed: Duration = isFile ? (attempt == 1 ? .seconds(5) : .seconds(30)) : .seconds(15)
         do {
-            try await graph.pipeline.play(timeout: isFile && attempt == 1 ? .seconds(5) : .seconds(15))
+            try await graph.pipeline.play(timeout: allowed)
         } catch {
             await tearDown(reason: notStarted)
             await outputs.abandon(preparing, reason: notStarted)
