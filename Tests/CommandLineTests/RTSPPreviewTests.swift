@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("camctl serve --rtsp: the live picture as H.264 over RTSP", .timeLimit(.minutes(2)))
+@Suite("camctl serve --rtsp: the live picture as H.264 over RTSP", .startsPrograms)
 struct RTSPPreviewTests {
     /// A served camera with RTSP, and its stream's address.
     static func served(listen host: String = "127.0.0.1") async throws -> (ServedCamera, port: Int) {
