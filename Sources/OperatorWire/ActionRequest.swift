@@ -89,14 +89,14 @@ public enum ActionRequest {
         }
     }
 
-    /// A photo now, or after a countdown (`"countdown"`) and through a review (`"review": true`)
-    /// when the request asks for them.
+    /// A photo, after a countdown (`"countdown"`) and through a review (`"review": true`) when
+    /// the request asks for them (the operator takes a plan of neither as a photo now).
     private static func capture(_ object: [String: JSONValue], reviewHint: String?) throws(RequestError) -> Action {
         var plan = CapturePlan()
         plan.settings = try settings(object)
         plan.countdown = try seconds(object, name: "countdown") ?? plan.countdown
         if object["review"]?.bool == true { plan.review = try review(object, hint: reviewHint) }
-        return plan.countdown > 0 || plan.review != nil ? .capture(plan) : .takePhoto(plan.settings)
+        return .capture(plan)
     }
 
     /// The review a request asks for: `"timeout"` seconds (0: for ever; the default without it),
