@@ -2,6 +2,7 @@ import FileSystem
 import FoundationEssentials
 import Glibc
 import JSON
+import Synchronization
 
 /// Where camctl writes: results on standard output (paths, JSON, tables), progress on standard
 /// error only when a person is watching it, and nothing else.
@@ -27,6 +28,7 @@ enum Console {
     }
 
     private static func resultBytes(_ bytes: [UInt8]) throws(CommandFailure) {
+        endProgressLine()  // a result never lands after a countdown's text on the same line
         let failure = bytes.withUnsafeBytes { DurableFile.writeAll($0, to: STDOUT_FILENO) }
         guard failure != 0 else { return }
         let reason = failure == EPIPE ? "its reader went away" : String(cString: strerror(failure))
@@ -43,17 +45,28 @@ enum Console {
     /// A progress line on standard error, when it is a terminal; `replacing` rewrites the current line.
     static func progress(_ text: String, replacing: Bool = false) {
         guard showsProgress else { return }
-        write(replacing ? "\r\u{1B}[K" + text : text + "\n", to: STDERR_FILENO)
+        if replacing {
+            rewriting.store(true, ordering: .relaxed)
+            write("\r\u{1B}[K" + text, to: STDERR_FILENO)
+        } else {
+            endProgressLine()
+            write(text + "\n", to: STDERR_FILENO)
+        }
     }
 
-    /// Ends a line that progress was rewriting.
+    /// Ends a line that progress was rewriting (a countdown), so what is written next starts a
+    /// line of its own; nothing when none is.
     static func endProgressLine() {
-        guard showsProgress else { return }
+        guard showsProgress, rewriting.exchange(false, ordering: .relaxed) else { return }
         write("\r\u{1B}[K", to: STDERR_FILENO)
     }
 
+    /// Whether the terminal's last line is one progress rewrites in place.
+    private static let rewriting = Atomic(false)
+
     /// A note on standard error that is not a failure (a library repaired on opening).
     static func note(_ text: String) {
+        endProgressLine()
         write("camctl: \(text)\n", to: STDERR_FILENO)
     }
 

@@ -5,6 +5,19 @@ import Testing
 
 @Suite("camctl capture", .startsPrograms)
 struct CaptureCommandTests {
+    @Test("In a terminal, a photo's path starts a line of its own after the countdown's rewritten line",
+          .enabled(if: ChildProcess.isInstalled("script"), "needs script(1) for a terminal"))
+    func pathAfterCountdown() async throws {
+        let camctl = try Camctl()
+        let result = try await camctl.inTerminal(["capture", "--device", "test", "--resolution", "320x240", "--countdown", "1"], keys: [])
+        #expect(result.status == 0, "\(result.standardOutput)")
+        // What the terminal shows of the path's line: the text after its last carriage return.
+        let line = try #require(result.standardOutput.split(separator: "\n").first { $0.contains(".jpg") }, "\(result.standardOutput)")
+        let shown = line.split(separator: "\r", omittingEmptySubsequences: false).last ?? ""
+        #expect(!shown.contains("taking the photo"), "the countdown's text shares the path's line: \(line.debugDescription)")
+        #expect(result.standardOutput.contains("taking the photo in 1"), "\(result.standardOutput)")
+    }
+
     @Test("A capture goes into the library and to --output, as a JPEG other tools open")
     func captureIntoLibraryAndOutput() async throws {
         let camctl = try Camctl()
