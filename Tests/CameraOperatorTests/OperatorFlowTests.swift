@@ -30,11 +30,14 @@ struct OperatorFlowTests {
             try PhotoLibrary(folder: folder.url.path, forReading: true).photos().sorted { $0.id < $1.id }
         }
 
-        /// Lets whatever waits on the clock go, a second at a time, until cancelled.
-        func drivingTheClock() -> Task<Void, Never> {
-            Task { [clock] in
+        /// Lets whatever waits on the clock go, a second at a time, until cancelled; with
+        /// `untilReview`, only until a review shows its picture (the review shows it before its
+        /// time-out waits), so the test answers the review before its time could run out.
+        func drivingTheClock(untilReview: Bool = false) -> Task<Void, Never> {
+            Task { [clock, operating] in
                 while !Task.isCancelled {
                     await clock.sleepers()
+                    if untilReview, await operating.shownPicture?.kind == .review { return }
                     clock.advance(by: .seconds(1))
                 }
             }
@@ -176,7 +179,7 @@ struct OperatorFlowTests {
         plan.review = reviews ? ReviewPlan() : nil
         plan.albums = ["booth"]
         let reviewing = reviews ? Self.events(of: operating) { $0 == .reviewing(count: 4, timeout: ReviewPlan.defaultTimeout) } : nil
-        let driving = operated.drivingTheClock()
+        let driving = operated.drivingTheClock(untilReview: reviews)
         let running = Task { try await operating.perform(.booth(plan)) }
         if let reviewing {
             _ = await reviewing.value
