@@ -83,19 +83,21 @@ let package = Package(
         .target(name: "CameraKit", dependencies: ["GStreamer", "ImageMetadata", "HEIF", "GIF", "FileSystem", "JSON", "Processes", "Formatting", "CV4L2"]),
         // Layer 5: the photo library, files and an SQLite index.
         .target(name: "PhotoLibrary", dependencies: ["CSQLite", "ImageMetadata", "HEIF", "GIF", "FileSystem", "Formatting"]),
+        // The words on the wire: the records of photos, movies, events, outcomes and statuses,
+        // as Codable values every transport and client shares.
+        .target(name: "OperatorWire", dependencies: ["JSON"]),
         // Layer 6: the operator layer, which every front end drives: photo delivery (library,
-        // copies, links, sidecars, hooks), as data.
-        .target(name: "CameraOperator", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary", "HEIF", "FileSystem", "JSON", "Processes"]),
-        // The operator's words on the wire: actions from requests, outcomes and events as JSON, for every transport.
-        .target(name: "OperatorWire", dependencies: ["CameraKit", "CameraOperator", "PhotoLibrary", "JSON", "Formatting"]),
+        // copies, links, sidecars, hooks), as data; actions read from requests, and what the
+        // operator does told in the wire's records.
+        .target(name: "CameraOperator", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary", "OperatorWire", "HEIF", "FileSystem", "JSON", "Processes", "Formatting"]),
         // Layer 7, front ends: camctl serve's web page, HTTP API, live picture and events,
         .target(name: "CameraServer", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "OperatorWire", "PhotoLibrary", "FileSystem", "HTTPServer", "MQTTClient", "Checksums", "JSON", "Formatting", "CQRencode", "CTimex"]),
         // a fleet's controller: its nodes' statuses and answers, and their photos collected,
-        .target(name: "FleetControl", dependencies: ["MQTTClient", "HTTPClient", "PhotoLibrary", "Checksums", "FileSystem", "JSON"]),
+        .target(name: "FleetControl", dependencies: ["MQTTClient", "HTTPClient", "PhotoLibrary", "OperatorWire", "Checksums", "FileSystem", "JSON"]),
         // and the command-line tool.
         .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "OperatorWire", "CameraServer", "FleetControl", "MQTTClient", "PhotoLibrary", "HEIF", "PipelineScript", "FileSystem", "ImageMetadata", "JSON", "Processes", "Formatting", "CProcess"]),
         // Benchmarks against gst-launch-1.0 in the same run: swift run -c release camctl-bench
-        .executableTarget(name: "camctl-bench", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary", "HEIF", "Processes"]),
+        .executableTarget(name: "camctl-bench", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary", "OperatorWire", "HEIF", "Processes"]),
 
         // A helper process for the leak test: GStreamer's leak tracer reports only at
         // gst_deinit(), after which GStreamer cannot be used again in that process.
@@ -113,7 +115,8 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
         .testTarget(name: "ProcessesTests", dependencies: ["Processes", "TestSupport"]),
         .testTarget(name: "FormattingTests", dependencies: ["Formatting"]),
-        .testTarget(name: "FleetControlTests", dependencies: ["FleetControl", "MQTTClient", "PhotoLibrary", "Checksums", "JSON", "TestSupport"]),
+        .testTarget(name: "OperatorWireTests", dependencies: ["OperatorWire", "JSON"]),
+        .testTarget(name: "FleetControlTests", dependencies: ["FleetControl", "MQTTClient", "PhotoLibrary", "OperatorWire", "Checksums", "JSON", "TestSupport"]),
         // The operator driven as a front end drives it, beside camctl doing the same.
         .testTarget(name: "CameraOperatorTests", dependencies: ["CameraOperator", "OperatorWire", "JSON", "GStreamer", "CameraKit", "ImageMetadata", "PhotoLibrary", "TestSupport", "camctl"]),
         // camctl run as a person or a script runs it: as a child process, judged by other tools.

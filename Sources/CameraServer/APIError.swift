@@ -1,6 +1,7 @@
 import CameraKit
 import CameraOperator
 import HTTPServer
+import JSON
 import OperatorWire
 import PhotoLibrary
 
@@ -20,7 +21,7 @@ struct APIError: Error, Sendable {
 
     /// The response carrying it.
     var response: HTTPResponse {
-        JSONBody.response(["error": message, "status": status], status: status)
+        JSONBody.response(["error": .string(message), "status": .integer(Int64(status))] as JSONValue, status: status)
     }
 
     /// An operator's failure: what it says, with the status that fits who can mend it.

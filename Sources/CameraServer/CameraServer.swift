@@ -72,10 +72,10 @@ public final class CameraServer: Sendable {
             var record = links?.annotated(delivered.record) ?? delivered.record
             if let address = address.withLock({ $0 }) {
                 // For a fleet's controller: the file's checksum, and where to download it.
-                record["sha256"] = SHA256.hash(delivered.item.data).hexDigits
-                if let link = record["guest_link"] as? String { record["url"] = address + link }
+                record.sha256 = SHA256.hash(delivered.item.data).hexDigits
+                record.url = record.guestLink.map { address + $0 }
             }
-            events.publish(["event": "photo"].merging(record) { first, _ in first })
+            events.publish(.photo(record))
         }
         self.session = session
         self.access = access
@@ -104,9 +104,8 @@ public final class CameraServer: Sendable {
             return try FleetNode(options: fleet.broker, fleet: fleet.name, node: fleet.node, router: router, events: events, base: base,
                                  ledger: try CommandLedger(library: library)) {
                 var status = await router.status()
-                (status["fleet"], status["node"], status["url"], status["version"]) = (fleet.name, fleet.node, base + "/", fleet.version)
-                status["clock"] = SystemClock.now()?.record ?? JSONValue.null
-                if let rtspURL { status["rtsp_url"] = rtspURL }
+                (status.fleet, status.node, status.url, status.camctlVersion) = (fleet.name, fleet.node, base + "/", fleet.version)
+                (status.clock, status.rtspURL) = (SystemClock.now()?.record, rtspURL)
                 return status
             }
         }

@@ -1,4 +1,5 @@
 import HTTPServer
+import OperatorWire
 import Synchronization
 
 /// The events of the session, the operator and each saved photo, as JSON objects, sent to every
@@ -23,8 +24,8 @@ final class EventHub: Sendable {
     }
 
     /// Sends an event to every client.
-    func publish(_ event: [String: Any]) {
-        let json = JSONBody.bytes(event)
+    func publish(_ event: EventRecord) {
+        let json = WireJSON.bytes(event)
         send(Array("data: ".utf8) + json + Array("\n\n".utf8))
         for listener in listeners.withLock({ $0 }) { listener(json) }
     }

@@ -6,6 +6,7 @@ import FoundationEssentials
 import Glibc
 import JSON
 import MQTTClient
+import OperatorWire
 import Synchronization
 
 /// `camctl serve --broker`: the server as a node of a fleet, over an MQTT broker. It keeps a
@@ -35,11 +36,13 @@ final class FleetNode: Sendable {
     /// telling `events`' events; `status` is what the node says of itself, `base` where other
     /// machines reach its server (for download links).
     init(options: MQTTClient.Options, fleet: String, node: String, router: Router, events: EventHub, base: String, ledger: CommandLedger,
-         status: @escaping @Sendable () async -> [String: Any]) throws(MQTTError) {
+         status: @escaping @Sendable () async -> StatusRecord) throws(MQTTError) {
         self.ledger = ledger
         let prefix = "camctl/\(fleet)/\(node)"
         let topics = (status: prefix + "/status", events: prefix + "/events")
-        let offline = JSONBody.bytes(["state": "offline", "fleet": fleet, "node": node])
+        var leaving = StatusRecord()
+        (leaving.state, leaving.fleet, leaving.node) = ("offline", fleet, node)
+        let offline = WireJSON.bytes(leaving)
         var options = options
         options.lastWill = (topics.status, offline)
         let box = NodeBox()
@@ -70,10 +73,10 @@ final class FleetNode: Sendable {
     }
 
     /// Publishes the retained status.
-    func announce(_ status: @Sendable () async -> [String: Any]) async {
-        var object = await status()
-        object["state"] = "online"
-        client.publish(topics.status, JSONBody.bytes(object), retain: true)
+    func announce(_ status: @Sendable () async -> StatusRecord) async {
+        var record = await status()
+        record.state = "online"
+        client.publish(topics.status, WireJSON.bytes(record), retain: true)
     }
 
     /// Leaves the fleet: the status says offline, and the client stops.
@@ -93,16 +96,16 @@ final class FleetNode: Sendable {
         do throws(APIError) {
             (id, object) = try check(message.payload)
         } catch {
-            publish(["event": "error", "id": Self.id(in: message.payload) ?? JSONValue.null, "status": error.status, "error": error.message])
+            publish(.error(id: Self.id(in: message.payload), status: error.status, message: error.message))
             return
         }
         Task {
             do throws(APIError) {
                 let outcome = object["action"]?.string == "photos"
                     ? try await router.listing(object, base: base) : try await router.outcome(of: object)
-                publish(["event": "result", "id": id].merging(outcome) { first, _ in first })
+                publish(.result(id: id, outcome))
             } catch {
-                publish(["event": "error", "id": id, "status": error.status, "error": error.message])
+                publish(.error(id: id, status: error.status, message: error.message))
             }
         }
     }
@@ -137,8 +140,8 @@ final class FleetNode: Sendable {
         return (id, object)
     }
 
-    private func publish(_ event: [String: Any]) {
-        client.publish(topics.events, JSONBody.bytes(event))
+    private func publish(_ event: EventRecord) {
+        client.publish(topics.events, WireJSON.bytes(event))
     }
 
     /// The id of a refused command, when one can be read.

@@ -1,5 +1,6 @@
 import Checksums
 import HTTPServer
+import OperatorWire
 
 /// Download links for guests: `/p/ID-TAG`, where the tag is an HMAC of the photo's id under the
 /// library's guest key, so a link cannot be guessed, reaches its one photo only, and needs no token.
@@ -25,10 +26,10 @@ struct GuestLinks: Sendable {
     }
 
     /// A record with its photo's link added (`guest_link`), when it has an id.
-    func annotated(_ record: [String: Any]) -> [String: Any] {
-        guard let id = (record["id"] as? Int64) ?? (record["id"] as? Int).map(Int64.init) else { return record }
+    func annotated(_ record: PhotoRecord) -> PhotoRecord {
+        guard let id = record.id else { return record }
         var record = record
-        record["guest_link"] = path(for: id)
+        record.guestLink = path(for: id)
         return record
     }
 

@@ -2,17 +2,13 @@ import FoundationEssentials
 import Glibc
 import HTTPServer
 import JSON
+import OperatorWire
 
 /// JSON request and response bodies.
 enum JSONBody {
-    /// A response carrying `object` (a dictionary or an array) as JSON.
-    static func response(_ object: Any, status: Int = 200) -> HTTPResponse {
-        HTTPResponse(status: status, type: "application/json", bytes: bytes(object), headers: [("Cache-Control", "no-store")])
-    }
-
-    /// `object` as one line of JSON, keys sorted.
-    static func bytes(_ object: Any) -> [UInt8] {
-        JSONValue.text(of: object) ?? Array("{}".utf8)
+    /// A response carrying `record` as JSON.
+    static func response(_ record: some Encodable, status: Int = 200) -> HTTPResponse {
+        HTTPResponse(status: status, type: "application/json", bytes: WireJSON.bytes(record), headers: [("Cache-Control", "no-store")])
     }
 
     /// A request's body as a JSON object; an empty body is an empty object.

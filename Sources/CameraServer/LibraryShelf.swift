@@ -33,7 +33,7 @@ final class LibraryShelf: @unchecked Sendable {
         let links = links
         return try await run { library throws(LibraryError) in
             let photos = try library.photos(offset: offset, limit: limit).map { links?.annotated($0.record) ?? $0.record }
-            return JSONBody.bytes(["photos": photos, "offset": offset, "limit": limit, "total": try library.count()])
+            return WireJSON.bytes(PhotoPage(photos: photos, offset: offset, limit: limit, total: try library.count()))
         }
     }
 

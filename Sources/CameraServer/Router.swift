@@ -115,7 +115,7 @@ struct Router: Sendable {
             } catch {
                 throw APIError(error)
             }
-            return JSONBody.response(["deleted": number])
+            return JSONBody.response(["deleted": .integer(number)] as JSONValue)
         case (_, ""), (_, "file"), (_, "thumbnail"), (_, "qr.svg"):
             throw APIError(405, "\(method) is not allowed on a photo's \(rest.first ?? "record")")
         default:
@@ -137,7 +137,7 @@ struct Router: Sendable {
     }
 
     /// What the action a JSON object asks for did, as its JSON object (photos with their links).
-    func outcome(of object: [String: JSONValue]) async throws(APIError) -> [String: Any] {
+    func outcome(of object: [String: JSONValue]) async throws(APIError) -> OutcomeRecord {
         let configuration = await session.configuration
         let action: Action
         do {
@@ -146,17 +146,14 @@ struct Router: Sendable {
             throw APIError(error)
         }
         do {
-            var outcome = try await sessionOperator.perform(action).record
-            if let photos = outcome["photos"] as? [[String: Any]] { outcome["photos"] = photos.map(annotated) }
-            if let composed = outcome["composed"] as? [String: Any] { outcome["composed"] = annotated(composed) }
-            return outcome
+            return try await sessionOperator.perform(action).record.withPhotos(annotated)
         } catch {
             throw APIError(error)
         }
     }
 
     /// A record with its guest link, when the server makes them.
-    private func annotated(_ record: [String: Any]) -> [String: Any] {
+    private func annotated(_ record: PhotoRecord) -> PhotoRecord {
         links?.annotated(record) ?? record
     }
 
@@ -179,7 +176,7 @@ struct Router: Sendable {
     /// `{"action": "photos", "after": ID, "limit": N}` from a fleet's controller: the library's
     /// photos with ids above `after` (0), oldest first, at most `limit` (50), each with its file's
     /// SHA-256 and its download links (`url`, `thumbnail_url`) under `base`, and whether more follow.
-    func listing(_ object: [String: JSONValue], base: String) async throws(APIError) -> [String: Any] {
+    func listing(_ object: [String: JSONValue], base: String) async throws(APIError) -> OutcomeRecord {
         let after: Int, limit: Int
         do {
             after = try ActionRequest.integer("after", in: object, 0...Int(Int64.max)) ?? 0
@@ -193,34 +190,29 @@ struct Router: Sendable {
             let page = try await shelf.checksummed(after: Int64(after), limit: limit)
             let photos = page.photos.map { photo, sha256 in
                 var record = photo.record
-                record["sha256"] = sha256
-                record["captured_at_us"] = Int64((photo.capturedAt.timeIntervalSince1970 * 1e6).rounded())
-                record["url"] = base + links.path(for: photo.id)
-                if photo.thumbnailPath != nil { record["thumbnail_url"] = base + links.path(for: photo.id) + "/thumbnail" }
+                (record.sha256, record.url) = (sha256, base + links.path(for: photo.id))
+                if photo.thumbnailPath != nil { record.thumbnailURL = base + links.path(for: photo.id) + "/thumbnail" }
                 return record
             }
-            return ["outcome": "listing", "photos": photos, "more": page.more]
+            return .listing(photos: photos, more: page.more)
         } catch {
             throw APIError(error)
         }
     }
 
     /// What the server says of itself at `/api/status` (and a fleet node in its status).
-    func status() async -> [String: Any] {
+    func status() async -> StatusRecord {
         let configuration = await session.configuration
-        let format = await session.activeFormat
         let live = session.liveJPEGOutput
-        var status: [String: Any] = [
-            "device": configuration.device.name, "device_id": configuration.device.id,
-            "status": "\(await session.status)",
-            "viewers": live.receiverCount, "frames_encoded": live.encodedFrameCount, "frames_passed_through": live.passedThroughFrameCount,
-            "h264_frames_encoded": session.liveH264Output.encodedFrameCount, "camera_frames": session.cameraFrameCount,
-            "event_clients": events.clientCount,
-            "token_required": !access.isOnLoopback,
-            "filter": configuration.image.filters.map(\.rawValue).joined(separator: "+"), "zoom": configuration.image.zoom,
-        ]
-        if let format { status["format"] = ["width": format.width, "height": format.height, "fps": format.frameRate.doubleValue] }
-        if let shelf, let count = try? await shelf.count() { status["photos"] = count }
+        var status = StatusRecord()
+        (status.device, status.deviceID, status.status) = (configuration.device.name, configuration.device.id, "\(await session.status)")
+        status.format = await session.activeFormat.map { FormatRecord(width: $0.width, height: $0.height, fps: $0.frameRate.doubleValue) }
+        (status.filter, status.zoom) = (configuration.image.filters.map(\.rawValue).joined(separator: "+"), configuration.image.zoom)
+        (status.viewers, status.eventClients) = (live.receiverCount, events.clientCount)
+        (status.framesEncoded, status.framesPassedThrough) = (live.encodedFrameCount, live.passedThroughFrameCount)
+        (status.h264FramesEncoded, status.cameraFrames) = (session.liveH264Output.encodedFrameCount, session.cameraFrameCount)
+        status.tokenRequired = !access.isOnLoopback
+        if let shelf { status.photos = try? await shelf.count() }
         return status
     }
 

@@ -1,4 +1,5 @@
 import CTimex
+import OperatorWire
 
 /// What the kernel says of the system clock's synchronization, as a time daemon (chrony, ntpd,
 /// linuxptp's phc2sys) leaves it: read with `adjtimex` without changing anything.
@@ -23,7 +24,7 @@ struct SystemClock: Sendable {
     }
 
     /// As a node's status carries it.
-    var record: [String: Any] {
-        ["synchronized": isSynchronized, "offset_s": offset, "max_error_s": maximumError, "estimated_error_s": estimatedError]
+    var record: ClockRecord {
+        ClockRecord(synchronized: isSynchronized, offset: offset, maximumError: maximumError, estimatedError: estimatedError)
     }
 }

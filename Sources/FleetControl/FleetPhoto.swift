@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-import JSON
+import OperatorWire
 
 /// A photo a node of a fleet keeps, as it lists it for a controller: where to download it and
 /// what the download must be. Every field is checked, as it comes from another machine.
@@ -29,29 +29,22 @@ public struct FleetPhoto: Sendable, Equatable {
     public static let maximumBytes = 1 << 30
 
     /// The photo a listing's record describes, or `nil` when any field is missing or out of range.
-    public init?(record: [String: JSONValue], node: String) {
-        func integer(_ key: String, _ range: ClosedRange<Int64>) -> Int64? {
-            guard let number = record[key]?.double, let value = Int64(exactly: number), range.contains(value) else { return nil }
-            return value
-        }
-        guard FleetPhoto.isPlainName(node),
-              let id = integer("id", 1...Int64.max),
-              let path = record["path"]?.string, let fileName = path.split(separator: "/").last.map(String.init),
-              Self.isPhotoFileName(fileName),
-              let url = record["url"]?.string, Self.isWebAddress(url),
-              let sha256 = record["sha256"]?.string, sha256.wholeMatch(of: /[0-9a-f]{64}/) != nil,
-              let byteCount = integer("bytes", 1...Int64(Self.maximumBytes)),
-              let microseconds = integer("captured_at_us", 0...Int64(Self.latestMicroseconds)),
-              let codec = record["codec"]?.string, ["jpeg", "hevc"].contains(codec),
-              let width = integer("width", 1...65535), let height = integer("height", 1...65535),
-              let orientation = integer("orientation", 1...8),
-              let device = record["device"]?.string, device.utf8.count <= 256
+    public init?(record: PhotoRecord, node: String) {
+        guard FleetPhoto.isPlainName(node), record.id.map({ $0 >= 1 }) == true, let id = record.id,
+              let fileName = record.path.split(separator: "/").last.map(String.init), Self.isPhotoFileName(fileName),
+              let url = record.url, Self.isWebAddress(url),
+              let sha256 = record.sha256, sha256.wholeMatch(of: /[0-9a-f]{64}/) != nil,
+              (1...Self.maximumBytes).contains(record.bytes),
+              (0...Int64(Self.latestMicroseconds)).contains(record.capturedAtMicroseconds),
+              ["jpeg", "hevc"].contains(record.codec),
+              (1...65535).contains(record.width), (1...65535).contains(record.height), (1...8).contains(record.orientation),
+              record.device.utf8.count <= 256,
+              record.thumbnailURL.map(Self.isWebAddress) ?? true
         else { return nil }
-        let thumbnailURL = record["thumbnail_url"]?.string
-        guard thumbnailURL.map(Self.isWebAddress) ?? true else { return nil }
-        (self.node, self.id, self.fileName, self.url, self.thumbnailURL) = (node, id, fileName, url, thumbnailURL)
-        (self.sha256, self.byteCount, self.capturedAt) = (sha256, Int(byteCount), Date(timeIntervalSince1970: Double(microseconds) / 1e6))
-        (self.codec, self.width, self.height, self.orientation, self.device) = (codec, Int(width), Int(height), Int(orientation), device)
+        (self.node, self.id, self.fileName, self.url, self.thumbnailURL) = (node, id, fileName, url, record.thumbnailURL)
+        (self.sha256, self.byteCount) = (sha256, record.bytes)
+        capturedAt = Date(timeIntervalSince1970: Double(record.capturedAtMicroseconds) / 1e6)
+        (self.codec, self.width, self.height, self.orientation, self.device) = (record.codec, record.width, record.height, record.orientation, record.device)
     }
 
     /// The latest capture time a node may report, in microseconds since 1970 (the year 2100).

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Glibc
-import JSON
 import MQTTClient
+import OperatorWire
 import Synchronization
 
 /// What a controller hears from a fleet: each node's status, and the answers to its commands.
@@ -19,11 +19,30 @@ public final class FleetWatch: Sendable {
         /// The largest error its clock admits, in seconds, when it says.
         public let clockError: Double?
 
-        public var record: [String: Any] {
-            [
-                "node": name, "state": isOnline ? "online" : "offline", "device": device, "url": url,
-                "clock_synchronized": clockSynchronized.map(JSONValue.bool) ?? .null,
-            ]
+        /// The node as `camctl fleet nodes --json` prints it.
+        public var record: Record {
+            Record(node: name, state: isOnline ? "online" : "offline", device: device, url: url, clockSynchronized: clockSynchronized)
+        }
+
+        /// A node's line of `camctl fleet nodes --json`; `clock_synchronized` is `null` when the
+        /// node does not say.
+        public struct Record: Encodable, Sendable {
+            let node: String, state: String, device: String, url: String
+            let clockSynchronized: Bool?
+
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(node, forKey: .node)
+                try container.encode(state, forKey: .state)
+                try container.encode(device, forKey: .device)
+                try container.encode(url, forKey: .url)
+                try container.encode(clockSynchronized, forKey: .clockSynchronized)
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case node, state, device, url
+                case clockSynchronized = "clock_synchronized"
+            }
         }
 
         public var line: String {
@@ -70,49 +89,59 @@ public final class FleetWatch: Sendable {
     /// A message from the broker: a node's status or one of its events.
     public func take(_ message: MQTTClient.Message) {
         let levels = message.topic.split(separator: "/", omittingEmptySubsequences: false)
-        guard levels.count == 4, FleetPhoto.isPlainName(String(levels[2])),
-              let object = (try? JSONValue(parsing: message.payload))?.object else { return }
+        guard levels.count == 4, FleetPhoto.isPlainName(String(levels[2])) else { return }
         let node = String(levels[2])
         if levels[3] == "status" {
-            let clock = object["clock"]?.object
-            let entry = Node(name: node, isOnline: object["state"]?.string == "online", device: object["device"]?.string ?? "",
-                             url: object["url"]?.string ?? "", clockSynchronized: clock?["synchronized"]?.bool,
-                             clockError: clock?["max_error_s"]?.double)
+            guard let status = try? WireJSON.decode(StatusRecord.self, from: message.payload) else { return }
+            let entry = Node(name: node, isOnline: status.state == "online", device: status.device ?? "", url: status.url ?? "",
+                             clockSynchronized: status.clock?.synchronized, clockError: status.clock?.maximumError)
             statuses.withLock { $0[node] = entry }
             return
         }
-        guard levels[3] == "events", let id = object["id"]?.string, let answer = Self.answer(object, node: node) else { return }
+        // Only a command's answer matters here; a node's other events are not this watch's.
+        guard levels[3] == "events", let envelope = try? WireJSON.decode(AnswerEnvelope.self, from: message.payload),
+              ["result", "error"].contains(envelope.event), let id = envelope.id else { return }
+        let answer: Answer
+        do {
+            answer = Self.answer(try WireJSON.decode(EventRecord.self, from: message.payload), node: node)
+        } catch {
+            answer = .refused("the node's answer cannot be read (\(error.reason))")
+        }
         answered.withLock { $0[id, default: [:]][node] = answer }
     }
 
+    /// What every answer to a command has: its kind, and the command's id.
+    private struct AnswerEnvelope: Decodable {
+        let event: String
+        let id: String?
+    }
+
     /// What a `result` or `error` event answers.
-    private static func answer(_ object: [String: JSONValue], node: String) -> Answer? {
-        switch object["event"]?.string {
-        case "result" where object["outcome"]?.string == "listing":
-            guard let records = object["photos"]?.array?.compactMap(\.object) else { return .refused("the node's listing has no photos") }
+    private static func answer(_ event: EventRecord, node: String) -> Answer {
+        switch event {
+        case .result(_, .listing(let records, let more)):
             let photos = records.compactMap { FleetPhoto(record: $0, node: node) }
             guard photos.count == records.count else { return .refused("the node listed a photo that cannot be read") }
-            return .listing(photos, more: object["more"]?.bool ?? false)
-        case "result":
-            guard let photo = object["photos"]?.array?.compactMap(\.object).first, let microseconds = photo["captured_at_us"]?.double else {
-                return .refused("the node answered without a photo")
-            }
+            return .listing(photos, more: more)
+        case .result(_, let outcome):
+            guard let photo = outcome.allPhotos.first else { return .refused("the node answered without a photo") }
+            let microseconds = Double(photo.capturedAtMicroseconds)
             guard (0...FleetPhoto.latestMicroseconds).contains(microseconds) else {
                 return .refused("the node answered with a capture time that cannot be")
             }
             // Where the photo is: its download link, else its file in the node's library.
-            if let url = photo["url"]?.string, FleetPhoto.isWebAddress(url) {
+            if let url = photo.url, FleetPhoto.isWebAddress(url) {
                 return .photo(capturedAt: microseconds / 1e6, path: url)
             }
-            guard let path = photo["path"]?.string, let name = path.split(separator: "/").last, FleetPhoto.isPhotoFileName(String(name)),
-                  !path.contains(where: { $0.asciiValue.map { $0 < 0x20 } == true }) else {
+            guard let name = photo.path.split(separator: "/").last, FleetPhoto.isPhotoFileName(String(name)),
+                  !photo.path.contains(where: { $0.asciiValue.map { $0 < 0x20 } == true }) else {
                 return .refused("the node answered with no photo of its library")
             }
-            return .photo(capturedAt: microseconds / 1e6, path: path)
-        case "error":
-            return .refused(object["error"]?.string ?? "refused")
+            return .photo(capturedAt: microseconds / 1e6, path: photo.path)
+        case .error(_, _, let message):
+            return .refused(message)
         default:
-            return nil
+            return .refused("the node answered with an event that is no answer")
         }
     }
 

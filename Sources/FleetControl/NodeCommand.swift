@@ -1,4 +1,5 @@
 import FoundationEssentials
+import OperatorWire
 
 /// A command a fleet's controller sends its nodes, as they read it: an id new for each command,
 /// the instant (seconds since 1970) after which a node leaves it undone, and what to do, in the
@@ -24,12 +25,11 @@ public struct NodeCommand: Encodable, Sendable, Equatable {
                      at: nil, after: after, limit: limit)
     }
 
-    /// The command as one JSON object, its keys in the API's snake case.
-    public var payload: [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding strings and finite numbers cannot fail.
-        return (try? Array(encoder.encode(self))) ?? []
+    /// The command as one JSON object.
+    public var payload: [UInt8] { WireJSON.bytes(self) }
+
+    enum CodingKeys: String, CodingKey {
+        case id, action, at, after, limit
+        case expiresAt = "expires_at"
     }
 }

@@ -29,47 +29,6 @@ public enum JSONValue: Sendable {
         }
     }
 
-    /// A Swift value as JSON: `JSONValue`, `String`, `Bool`, integers, floating-point numbers
-    /// (not finite: `null`), arrays and dictionaries keyed by `String` of these, and `nil`
-    /// optionals (`null`); `nil` for anything else.
-    public init?(_ value: Any) {
-        switch value {
-        case let json as JSONValue: self = json
-        case let text as String: self = .string(text)
-        case let text as Substring: self = .string(String(text))
-        case let flag as Bool: self = .bool(flag)
-        case let number as any BinaryInteger:
-            guard let exact = Int64(exactly: number) else { return nil }
-            self = .integer(exact)
-        case let number as any BinaryFloatingPoint:
-            let double = Double(number)
-            self = double.isFinite ? .number(double) : .null
-        case let members as [String: Any]:
-            var object: [String: JSONValue] = [:]
-            for (key, member) in members {
-                guard let json = JSONValue(member) else { return nil }
-                object[key] = json
-            }
-            self = .object(object)
-        case let elements as [Any]:
-            var array: [JSONValue] = []
-            array.reserveCapacity(elements.count)
-            for element in elements {
-                guard let json = JSONValue(element) else { return nil }
-                array.append(json)
-            }
-            self = .array(array)
-        default:
-            guard let optional = value as? any OptionalValue else { return nil }
-            guard let wrapped = optional.wrapped else {
-                self = .null
-                return
-            }
-            guard let json = JSONValue(wrapped) else { return nil }
-            self = json
-        }
-    }
-
     /// The value as JSON text in UTF-8, object keys sorted and `/` not escaped; with `pretty`,
     /// indented over several lines.
     public func text(pretty: Bool = false) -> [UInt8] {
@@ -79,14 +38,8 @@ public enum JSONValue: Sendable {
         return Array((try? encoder.encode(self)) ?? Data("null".utf8))
     }
 
-    /// A Swift value (as ``init(_:)`` takes it) as JSON text; `nil` when it holds something JSON
-    /// cannot carry.
-    public static func text(of value: Any, pretty: Bool = false) -> [UInt8]? {
-        JSONValue(value)?.text(pretty: pretty)
-    }
-
     /// Whether arrays and objects nest no deeper than ``maximumDepth``, counted outside strings.
-    private static func nestingFits(_ data: Data) -> Bool {
+    public static func nestingFits(_ data: Data) -> Bool {
         var structure = JSONStructure()
         for byte in data {
             if structure.step(byte) == .opened, structure.depth > maximumDepth { return false }
@@ -99,6 +52,10 @@ public enum JSONValue: Sendable {
 public struct JSONError: Error, Sendable, Equatable {
     /// Why, as the end of a sentence: "it is not valid JSON".
     public let reason: String
+
+    public init(reason: String) {
+        self.reason = reason
+    }
 }
 
 extension JSONValue {
@@ -191,15 +148,6 @@ extension JSONValue: Codable {
         case .object(let members): try container.encode(members)
         }
     }
-}
-
-/// Lets ``JSONValue/init(_:)`` see through an `Optional` held as `Any`.
-private protocol OptionalValue {
-    var wrapped: Any? { get }
-}
-
-extension Optional: OptionalValue {
-    fileprivate var wrapped: Any? { self.map { $0 as Any } }
 }
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,

@@ -1,4 +1,5 @@
 import Foundation
+import OperatorWire
 
 /// `camctl serve` on a 1920x1080@30 test camera: a snapshot's time from request to last byte
 /// against the camera's frame interval; the live picture's age (the camera's capture to a part's
@@ -52,8 +53,9 @@ struct ServeBenchmarks {
             guard !chunk.isEmpty else { throw BenchmarkFailure("camctl serve ended before serving") }
             line += chunk
         }
-        guard let object = try JSONSerialization.jsonObject(with: line.prefix { $0 != UInt8(ascii: "\n") }) as? [String: Any],
-              let port = object["port"] as? Int else { throw BenchmarkFailure("camctl serve did not say its port") }
+        guard case .serving(_, let port, _, _, _)? = try? WireJSON.decode(EventRecord.self, from: line.prefix { $0 != UInt8(ascii: "\n") }) else {
+            throw BenchmarkFailure("camctl serve did not say its port")
+        }
         return port
     }
 

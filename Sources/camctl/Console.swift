@@ -1,7 +1,7 @@
 import FileSystem
 import FoundationEssentials
 import Glibc
-import JSON
+import OperatorWire
 import Synchronization
 
 /// Where camctl writes: results on standard output (paths, JSON, tables), progress on standard
@@ -19,12 +19,9 @@ enum Console {
         try resultBytes(Array((line + "\n").utf8))
     }
 
-    /// One JSON object on one line of standard output.
-    static func json(_ object: [String: Any]) throws(CommandFailure) {
-        guard let data = JSONValue.text(of: object) else {
-            throw CommandFailure("a result could not be put in JSON", exitCode: .software)
-        }
-        try resultBytes(Array(data) + [0x0A])
+    /// One record, as JSON on one line of standard output.
+    static func json(_ record: some Encodable) throws(CommandFailure) {
+        try resultBytes(WireJSON.bytes(record) + [0x0A])
     }
 
     private static func resultBytes(_ bytes: [UInt8]) throws(CommandFailure) {

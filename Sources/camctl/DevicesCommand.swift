@@ -44,7 +44,7 @@ struct DevicesCommand: Subcommand {
         for camera in cameras {
             if printsJSON {
                 var record = Self.record(camera)
-                if listsControls { record["controls"] = Self.controlRecords(camera) }
+                if listsControls { record["controls"] = .array(Self.controlRecords(camera)) }
                 try Console.json(record)
             } else {
                 try Console.result(([Self.text(camera)] + (listsControls ? Self.controlLines(camera) : [])).joined(separator: "\n"))
@@ -57,45 +57,42 @@ struct DevicesCommand: Subcommand {
         let microphones = MovieAudio.microphones().map { ($0, false) } + [("test", true)]
         for (name, isTest) in microphones {
             if printsJSON {
-                try Console.json(["name": name, "test_tone": isTest])
+                try Console.json(["name": .string(name), "test_tone": .bool(isTest)] as JSONValue)
             } else {
                 try Console.result(isTest ? "test  (a 440 Hz tone camctl makes)" : name)
             }
         }
     }
 
-    static func record(_ camera: CaptureDevice) -> [String: Any] {
-        var record: [String: Any] = [
-            "id": camera.id, "name": camera.name, "position": camera.position.rawValue,
-            "test_camera": camera.isTestCamera,
-            "formats": camera.capabilities.map { capability in
-                var format: [String: Any] = [
-                    "media_type": capability.mediaType,
-                    "min_width": capability.widths.lowerBound, "max_width": capability.widths.upperBound,
-                    "min_height": capability.heights.lowerBound, "max_height": capability.heights.upperBound,
+    /// The camera as `devices --json` prints it.
+    static func record(_ camera: CaptureDevice) -> [String: JSONValue] {
+        var record: [String: JSONValue] = [
+            "id": .string(camera.id), "name": .string(camera.name), "position": .string(camera.position.rawValue),
+            "test_camera": .bool(camera.isTestCamera),
+            "formats": .array(camera.capabilities.map { capability in
+                var format: [String: JSONValue] = [
+                    "media_type": .string(capability.mediaType),
+                    "min_width": .integer(Int64(capability.widths.lowerBound)), "max_width": .integer(Int64(capability.widths.upperBound)),
+                    "min_height": .integer(Int64(capability.heights.lowerBound)), "max_height": .integer(Int64(capability.heights.upperBound)),
                 ]
-                if let pixelFormat = capability.pixelFormat { format["pixel_format"] = pixelFormat }
+                if let pixelFormat = capability.pixelFormat { format["pixel_format"] = .string(pixelFormat) }
                 switch capability.frameRates {
-                case .discrete(let rates): format["frame_rates"] = rates.sorted(by: >).map(\.doubleValue)
-                case .range(let range): format["frame_rate_range"] = [range.lowerBound.doubleValue, range.upperBound.doubleValue]
+                case .discrete(let rates): format["frame_rates"] = .array(rates.sorted(by: >).map { .number($0.doubleValue) })
+                case .range(let range): format["frame_rate_range"] = [.number(range.lowerBound.doubleValue), .number(range.upperBound.doubleValue)]
                 case .unspecified: break
                 }
-                return format
-            },
+                return .object(format)
+            }),
         ]
         switch camera.kind {
         case .system(let path, let api, let source):
-            record["path"] = path ?? JSONValue.null
-            record["api"] = api
-            record["source"] = source
+            (record["path"], record["api"], record["source"]) = (path.map(JSONValue.string) ?? .null, .string(api), .string(source))
         case .testPattern(let pattern):
-            record["path"] = JSONValue.null
-            record["pattern"] = pattern
+            (record["path"], record["pattern"]) = (.null, .string(pattern))
         case .file(let path):
-            record["path"] = path
+            record["path"] = .string(path)
         case .custom(let description):
-            record["path"] = JSONValue.null
-            record["source"] = description
+            (record["path"], record["source"]) = (.null, .string(description))
         }
         return record
     }
@@ -154,12 +151,14 @@ extension DevicesCommand {
     }
 
     /// The controls as JSON objects (empty when the camera has none).
-    static func controlRecords(_ camera: CaptureDevice) -> [[String: Any]] {
+    static func controlRecords(_ camera: CaptureDevice) -> [JSONValue] {
         guard case .success(let controls) = controls(of: camera) else { return [] }
         return controls.map { control, value in
-            ["key": control.key, "name": control.name, "kind": "\(control.kind)", "value": value ?? JSONValue.null,
-             "minimum": control.minimum, "maximum": control.maximum, "step": control.step, "default": control.defaultValue,
-             "menu": Dictionary(uniqueKeysWithValues: control.menu.map { (String($0.key), $0.value) }), "writable": control.isWritable]
+            ["key": .string(control.key), "name": .string(control.name), "kind": .string("\(control.kind)"),
+             "value": value.map { .integer(Int64($0)) } ?? .null, "minimum": .integer(Int64(control.minimum)),
+             "maximum": .integer(Int64(control.maximum)), "step": .integer(Int64(control.step)), "default": .integer(Int64(control.defaultValue)),
+             "menu": .object(Dictionary(uniqueKeysWithValues: control.menu.map { (String($0.key), .string($0.value)) })),
+             "writable": .bool(control.isWritable)]
         }
     }
 }

@@ -1,5 +1,6 @@
 import CameraKit
 import Formatting
+import JSON
 
 /// `camctl filters`: the named filters `--filter` and description files accept.
 struct FiltersCommand: Subcommand {
@@ -24,7 +25,7 @@ struct FiltersCommand: Subcommand {
         let width = ImageFilter.allCases.map(\.rawValue.count).max() ?? 0
         for filter in ImageFilter.allCases {
             if printsJSON {
-                try Console.json(["name": filter.rawValue, "summary": filter.summary])
+                try Console.json(["name": .string(filter.rawValue), "summary": .string(filter.summary)] as JSONValue)
             } else {
                 try Console.result(filter.rawValue.padded(to: width + 2) + filter.summary)
             }

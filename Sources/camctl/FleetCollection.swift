@@ -83,7 +83,8 @@ struct FleetCollection {
             }
         }
         if printsJSON {
-            try Console.json(["fleet": fleet, "collected": collected, "had": had, "problems": problems])
+            try Console.json(["fleet": .string(fleet), "collected": .integer(Int64(collected)), "had": .integer(Int64(had)),
+                              "problems": .array(problems.map(JSONValue.string))] as JSONValue)
         } else {
             try Console.result("collected \(collected) new photo\(collected == 1 ? "" : "s") from the fleet \(fleet); \(had) were there already")
         }
@@ -124,8 +125,9 @@ struct FleetCollection {
     /// Tells of a photo kept: a line, or a JSON object.
     private func report(_ photo: FleetPhoto, _ what: String, _ path: String) throws(CommandFailure) {
         if printsJSON {
-            try Console.json(["node": photo.node, "id": photo.id, "result": what, "path": path, "sha256": photo.sha256,
-                              "captured_at_us": Int64((photo.capturedAt.timeIntervalSince1970 * 1e6).rounded())])
+            try Console.json(["node": .string(photo.node), "id": .integer(photo.id), "result": .string(what), "path": .string(path),
+                              "sha256": .string(photo.sha256),
+                              "captured_at_us": .integer(Int64((photo.capturedAt.timeIntervalSince1970 * 1e6).rounded()))] as JSONValue)
         } else {
             try Console.result("\(photo.node)  \(photo.id)  \(path)")
         }

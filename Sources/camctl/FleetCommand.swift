@@ -196,19 +196,21 @@ struct FleetCommand: Subcommand {
                 taken.append(capturedAt)
                 let offset = (capturedAt - instant) * 1000
                 if printsJSON {
-                    try Console.json(["node": node, "captured_at_us": Int64((capturedAt * 1e6).rounded()), "offset_ms": offset, "path": path])
+                    try Console.json(["node": .string(node), "captured_at_us": .integer(Int64((capturedAt * 1e6).rounded())), "offset_ms": .number(offset),
+                                      "path": .string(path)] as JSONValue)
                 } else {
                     try Console.result("\(node)  " + String(printf: "%+.1f", offset) + " ms  \(path)")
                 }
             case .refused(let message)?:
-                if printsJSON { try Console.json(["node": node, "error": message]) } else { try Console.result("\(node)  refused: \(message)") }
+                if printsJSON { try Console.json(["node": .string(node), "error": .string(message)] as JSONValue) } else { try Console.result("\(node)  refused: \(message)") }
             case nil, .listing?:
-                if printsJSON { try Console.json(["node": node, "error": "no answer"]) } else { try Console.result("\(node)  no answer") }
+                if printsJSON { try Console.json(["node": .string(node), "error": "no answer"] as JSONValue) } else { try Console.result("\(node)  no answer") }
             }
         }
         let skew = ((taken.max() ?? 0) - (taken.min() ?? 0)) * 1000
         if printsJSON {
-            try Console.json(["fleet": fleet.name, "at_us": Int64((instant * 1e6).rounded()), "photos": taken.count, "skew_ms": skew])
+            try Console.json(["fleet": .string(fleet.name), "at_us": .integer(Int64((instant * 1e6).rounded())), "photos": .integer(Int64(taken.count)),
+                              "skew_ms": .number(skew)] as JSONValue)
         } else if taken.count > 1 {
             try Console.result(String(printf: "skew %.1f ms over %ld nodes", skew, taken.count))
         }

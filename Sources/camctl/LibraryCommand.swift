@@ -103,21 +103,22 @@ struct LibraryCommand: Subcommand {
             case .show(let id):
                 let photo = try library.photo(id: id)
                 var record = photo.record
-                if photo.codec == "hevc" { record["heif_items"] = try Self.heifItems(of: library.contents(of: photo), path: photo.path) }
+                if photo.codec == "hevc" { record.heifItems = try Self.heifItems(of: library.contents(of: photo), path: photo.path) }
                 if printsJSON {
                     try Console.json(record)
                 } else {
-                    let width = record.keys.map(\.count).max() ?? 0
-                    for key in record.keys.sorted() {
-                        let value = record[key].map { ($0 as? JSONValue) == .null ? "" : "\($0)" } ?? ""
-                        try Console.result(key.padded(to: width) + "  " + value)
+                    // A line a field, as the JSON names it.
+                    let fields = (try? JSONValue(parsing: WireJSON.bytes(record)))?.object ?? [:]
+                    let width = fields.keys.map(\.count).max() ?? 0
+                    for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
+                        try Console.result(key.padded(to: width) + "  " + Self.shown(value))
                     }
                 }
             case .export(let id, let destination):
                 try Console.result(try library.export(id: id, to: destination))
             case .delete(let id):
                 try library.delete(id: id)
-                if printsJSON { try Console.json(["deleted": id]) } else { try Console.result("deleted \(id)") }
+                if printsJSON { try Console.json(["deleted": .integer(id)] as JSONValue) } else { try Console.result("deleted \(id)") }
             case .process:
                 try await process(library.folder)
             case .sheet(let output, let columns):
@@ -163,13 +164,26 @@ struct LibraryCommand: Subcommand {
         }
         try PhotoSaving.write(sheet, to: output)
         if printsJSON {
-            try Console.json(["path": output, "width": layout.width, "height": layout.height, "photos": thumbnails.count])
+            try Console.json(["path": .string(output), "width": .integer(Int64(layout.width)), "height": .integer(Int64(layout.height)),
+                              "photos": .integer(Int64(thumbnails.count))] as JSONValue)
         } else {
             try Console.result(output)
         }
     }
 
     /// A HEIC file's items as its boxes list them: `1 hvc1 1920x1080 primary; 2 hvc1 320x180 thumbnail; 3 Exif`.
+    /// A field's value as `library show` prints it: text as it is, nothing for `null`.
+    static func shown(_ value: JSONValue) -> String {
+        switch value {
+        case .null: ""
+        case .bool(let flag): "\(flag)"
+        case .integer(let number): "\(number)"
+        case .number(let number): "\(number)"
+        case .string(let text): text
+        case .array, .object: String(decoding: value.text(), as: UTF8.self)
+        }
+    }
+
     static func heifItems(of data: [UInt8], path: String) throws(CommandFailure) -> String {
         let contents: HEIFContents
         do {

@@ -204,7 +204,7 @@ final class OperatorConsole: Sendable {
                         if printsJSON { try Console.json(kept.record) }
                     } else if printsJSON {
                         var record = kept.record
-                        if let copy { record["output"] = copy }
+                        record.output = copy
                         try Console.json(record)
                     } else {
                         try Console.result(kept.libraryMovie.path)

@@ -98,8 +98,7 @@ struct PreviewCommand: Subcommand {
                         failure: FailureRecord) -> Task<Void, Never> {
         Task {
             for await event in events {
-                guard let record = event.record(wording: \.commandLineSentence), let name = record["event"] as? String else { continue }
-                let message = record["message"] as? String
+                guard let record = event.record(wording: \.commandLineSentence) else { continue }
                 if json {
                     do {
                         try Console.json(record)
@@ -107,7 +106,9 @@ struct PreviewCommand: Subcommand {
                         failure.error.withLock { $0 = $0 ?? (error as? CommandFailure) }
                         controls.post(.finish)
                     }
-                } else if let message, ["interrupted", "resumed"].contains(name) {  // a failure is thrown, and said once
+                } else if case .interrupted(let message) = record {  // a failure is thrown, and said once
+                    Console.note(message)
+                } else if case .resumed(let message) = record {
                     Console.note(message)
                 }
                 if case .failed(let error) = event {

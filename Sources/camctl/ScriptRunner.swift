@@ -3,6 +3,7 @@ import CameraOperator
 import Formatting
 import FoundationEssentials
 import Glibc
+import OperatorWire
 import PipelineScript
 
 /// Carries out a description file's steps on a running session.
@@ -89,7 +90,7 @@ struct ScriptRunner {
             case .print(let text):
                 // A param set from the command line may carry escape sequences; the terminal never sees them.
                 let message = text.terminalSafe
-                if printsJSON { try Console.json(["event": "print", "message": message]) } else { try Console.result(message) }
+                if printsJSON { try Console.json(EventRecord.print(message: message)) } else { try Console.result(message) }
             case .image(let change):
                 try await operating.perform(.changeImage(try await session.configuration.image.applying(change)))
             case .record(let seconds):

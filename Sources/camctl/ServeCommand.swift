@@ -7,6 +7,7 @@ import Glibc
 import GStreamer
 import HTTPServer
 import MQTTClient
+import OperatorWire
 
 /// `camctl serve`: the camera on the network: a web page, an HTTP API, the live picture and
 /// snapshots, until Ctrl-C or SIGTERM.
@@ -160,9 +161,8 @@ struct ServeCommand: Subcommand {
         let url = "http://\(shown):\(server.port)/"
         let rtspURL = server.rtspPort.map { "rtsp://\(shown):\($0)/preview" }
         if arguments.flag("--json") {
-            var serving: [String: Any] = ["event": "serving", "url": url, "port": server.port, "token_required": !access.isOnLoopback]
-            if let rtspURL, let rtspPort = server.rtspPort { (serving["rtsp_url"], serving["rtsp_port"]) = (rtspURL, rtspPort) }
-            try Console.json(serving)
+            try Console.json(EventRecord.serving(url: url, port: server.port, tokenRequired: !access.isOnLoopback, rtspURL: rtspURL,
+                                                 rtspPort: server.rtspPort))
         } else {
             try Console.result("serving \(camera.name) at \(url)" + (rtspURL.map { " and \($0)" } ?? ""))
         }

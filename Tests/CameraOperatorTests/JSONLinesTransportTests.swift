@@ -17,25 +17,29 @@ struct JSONLinesTransport {
     func serve(_ requests: AsyncStream<String>, send: @escaping @Sendable (String) -> Void) async {
         let told = sessionOperator.events()
         let telling = Task { for await event in told { send(Self.line(event.record)) } }
-        for await request in requests { send(Self.line(await answer(request))) }
+        for await request in requests { send(await answer(request)) }
         await sessionOperator.endEvents()
         await telling.value
     }
 
-    private func answer(_ request: String) async -> [String: Any] {
-        guard let object = (try? JSONValue(parsing: Array(request.utf8)))?.object else { return ["error": "a request is one JSON object"] }
+    private func answer(_ request: String) async -> String {
+        guard let object = (try? JSONValue(parsing: Array(request.utf8)))?.object else { return Self.failure("a request is one JSON object") }
         do {
             let action = try ActionRequest.action(object, image: await sessionOperator.camera.image, camera: await sessionOperator.device)
-            return try await sessionOperator.perform(action).record
+            return Self.line(try await sessionOperator.perform(action).record)
         } catch let error as RequestError {
-            return ["error": error.message]
+            return Self.failure(error.message)
         } catch {
-            return ["error": "\(error)"]
+            return Self.failure("\(error)")
         }
     }
 
-    private static func line(_ object: [String: Any]) -> String {
-        String(decoding: JSONValue.text(of: object) ?? [], as: UTF8.self)
+    private static func failure(_ message: String) -> String {
+        line(["error": .string(message)] as JSONValue)
+    }
+
+    private static func line(_ record: some Encodable) -> String {
+        String(decoding: WireJSON.bytes(record), as: UTF8.self)
     }
 }
 
@@ -55,8 +59,8 @@ struct JSONLinesTransportTests {
         await transport.serve(requests) { line in sent.withLock { $0.append(line) } }
         driving.cancel()
         let lines = sent.withLock { $0 }
-        #expect(lines.contains(#"{"event":"countdown","seconds_left":1}"#), "\(lines)")
-        #expect(lines.contains(#"{"early":false,"outcome":"countdown_ended"}"#), "\(lines)")
+        #expect(lines.contains(#"{"event":"countdown","seconds_left":1,"version":1}"#), "\(lines)")
+        #expect(lines.contains(#"{"early":false,"outcome":"countdown_ended","version":1}"#), "\(lines)")
         #expect(lines.contains { $0.contains(#""outcome":"photos""#) && $0.contains(#""id":1"#) }, "\(lines)")
         #expect(lines.contains { $0.contains("there is no action \\\"fly\\\"") }, "\(lines)")
         #expect(lines.contains(#"{"error":"a request is one JSON object"}"#), "\(lines)")

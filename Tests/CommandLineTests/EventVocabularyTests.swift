@@ -48,10 +48,10 @@ struct EventVocabularyTests {
         }
 
         #expect(fromCommandLine == fromTheAPI)
-        #expect(fromTheAPI.first == #"{"event":"shot","number":1,"of":1}"#, "\(fromTheAPI)")
-        #expect(fromTheAPI.contains(#"{"event":"countdown","seconds_left":3}"#), "the default countdown: \(fromTheAPI)")
-        #expect(fromTheAPI.contains(#"{"count":2,"event":"reviewing","timeout":30}"#), "the shot and its composition, the default review: \(fromTheAPI)")
-        #expect(fromTheAPI.contains(#"{"answered":true,"count":2,"event":"kept"}"#), "\(fromTheAPI)")
+        #expect(fromTheAPI.first == #"{"event":"shot","number":1,"of":1,"version":1}"#, "\(fromTheAPI)")
+        #expect(fromTheAPI.contains(#"{"event":"countdown","seconds_left":3,"version":1}"#), "the default countdown: \(fromTheAPI)")
+        #expect(fromTheAPI.contains(#"{"count":2,"event":"reviewing","timeout":30,"version":1}"#), "the shot and its composition, the default review: \(fromTheAPI)")
+        #expect(fromTheAPI.contains(#"{"answered":true,"count":2,"event":"kept","version":1}"#), "\(fromTheAPI)")
     }
 
     @Test("A description file's review, a capture's and the API's wait the same 30 s unless told otherwise")

@@ -176,7 +176,8 @@ struct FleetCollectTests {
             {"event": "result", "id": command["id"], "outcome": "listing", "more": True, "photos": [
                 {"id": int(command.get("after", 0)) + n, "path": "/lib/20261201-101502.250-k3f9x2.jpg",
                  "url": "http://127.0.0.1:1/p/%d" % n, "sha256": "0" * 64, "bytes": 1000, "captured_at_us": 1700000000000000,
-                 "codec": "jpeg", "width": 64, "height": 48, "orientation": 1, "device": "fake"} for n in range(1, 51)]}
+                 "codec": "jpeg", "width": 64, "height": 48, "orientation": 1, "device": "fake", "kind": "photo",
+                 "captured_at": "2023-11-14T22:13:20.000Z", "state": "final", "thumbnail_path": None} for n in range(1, 51)]}
             """)
         defer { fake.send(SIGKILL) }
         let target = try TemporaryFolder()
@@ -189,13 +190,18 @@ struct FleetCollectTests {
 
     @Test("A node's absurd answer to a capture (a frame from 1970, a path out of its library) counts as a refusal: exit 69",
           .enabled(if: Broker.isAvailable, "needs mosquitto and mosquitto-clients"), arguments: [
-              (#"{"captured_at_us": 1000000, "url": "http://127.0.0.1:1/p/1-x"}"#, "its photo's frame was"),
-              (#"{"captured_at_us": int(command["at"] * 1e6), "path": "/etc/passwd"}"#, "the node answered with no photo of its library"),
-              (#"{"captured_at_us": 1e30, "path": "/lib/20261201-101502.250-k3f9x2.jpg"}"#, "a capture time that cannot be"),
+              (#""captured_at_us": 1000000, "url": "http://127.0.0.1:1/p/1-x", "path": "/lib/20261201-101502.250-k3f9x2.jpg""#,
+               "its photo's frame was"),
+              (#""captured_at_us": int(command["at"] * 1e6), "path": "/etc/passwd""#, "the node answered with no photo of its library"),
+              (#""captured_at_us": -1, "path": "/lib/20261201-101502.250-k3f9x2.jpg""#, "a capture time that cannot be"),
+              (#""captured_at_us": 1e30, "path": "/lib/20261201-101502.250-k3f9x2.jpg""#, "the node's answer cannot be read"),
           ])
     func absurdAnswers(photo: String, reason: String) async throws {
         let broker = try await Broker()
-        let fake = try await Self.fakeNode(broker, answering: #"{"event": "result", "id": command["id"], "outcome": "photos", "photos": [\#(photo)]}"#)
+        // A photo's record whole but for the fields given.
+        let record = #"{"kind": "photo", "id": 1, "width": 64, "height": 48, "codec": "jpeg", "captured_at": "2026-12-01T10:15:02.250Z", "#
+            + #""device": "fake", "bytes": 1000, "orientation": 1, "thumbnail_path": None, "state": "final", \#(photo)}"#
+        let fake = try await Self.fakeNode(broker, answering: #"{"event": "result", "id": command["id"], "outcome": "photos", "photos": [\#(record)]}"#)
         defer { fake.send(SIGKILL) }
         let captured = try await ChildProcess.run(Self.camctl, ["fleet", "capture", "--broker", "mqtt://127.0.0.1:\(broker.port)",
                                                                      "--fleet", "rig", "--at", "0.5", "--timeout", "30"])

@@ -2,7 +2,7 @@ import Checksums
 import FleetControl
 import Foundation
 import HTTPClient
-import JSON
+import OperatorWire
 import PhotoLibrary
 import TestSupport
 import Testing
@@ -35,8 +35,9 @@ final class FileServer {
 extension FleetPhoto {
     /// The photo a node's record makes once it has travelled as JSON text.
     init?(sent record: [String: Any], node: String) {
-        guard let text = JSONValue.text(of: record), let object = (try? JSONValue(parsing: text))?.object else { return nil }
-        self.init(record: object, node: node)
+        guard JSONSerialization.isValidJSONObject(record), let text = try? JSONSerialization.data(withJSONObject: record),
+              let decoded = try? WireJSON.decode(PhotoRecord.self, from: text) else { return nil }
+        self.init(record: decoded, node: node)
     }
 }
 
@@ -48,7 +49,7 @@ struct PhotoCollectorTests {
         [
             "id": id, "path": "/var/lib/camctl/\(file)", "url": url, "sha256": SHA256.hash(bytes).hexDigits, "bytes": bytes.count,
             "captured_at_us": 1_796_000_000_123_456, "codec": "jpeg", "width": 640, "height": 480, "orientation": 1,
-            "device": "Test camera (smpte)",
+            "device": "Test camera (smpte)", "kind": "photo", "captured_at": "2026-12-01T10:15:02.250Z", "state": "final",
         ]
     }
 
@@ -77,7 +78,7 @@ struct PhotoCollectorTests {
     @Test("Records of random JSON never make a photo out of nonsense, nor crash")
     func fuzzedRecords() async throws {
         var generator = SystemRandomNumberGenerator()
-        let values: [Any] = [0, -1, 1, Int64.max, 1e308, -0.0, "", "x", "http://h/p", [] as [Any], [:] as [String: Any], true, JSONValue.null]
+        let values: [Any] = [0, -1, 1, Int64.max, 1e308, -0.0, "", "x", "http://h/p", [] as [Any], [:] as [String: Any], true, NSNull()]
         let keys = ["id", "path", "url", "sha256", "bytes", "captured_at_us", "codec", "width", "height", "orientation", "device", "thumbnail_url"]
         let good = Self.record(url: "http://h/p/1")
         for _ in 0..<5000 {

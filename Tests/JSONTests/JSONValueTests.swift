@@ -31,12 +31,10 @@ struct JSONValueTests {
         #expect(try JSONValue(parsing: Array(quoted.utf8)).array?.count == 1)
     }
 
-    @Test("Swift values are written with keys sorted, slashes as they are, and what JSON cannot carry refused")
+    @Test("Values are written with keys sorted and slashes as they are")
     func writes() async throws {
-        let text = try #require(JSONValue.text(of: ["b": 1, "a": [true, "x/y", 2.5, Optional<Int>.none as Any], "c": Double.nan] as [String: Any]))
-        #expect(String(decoding: text, as: UTF8.self) == #"{"a":[true,"x/y",2.5,null],"b":1,"c":null}"#)
-        #expect(JSONValue.text(of: ["date": Set([1])]) == nil)
-        #expect(JSONValue.text(of: UInt64.max) == nil, "an integer beyond 64 signed bits is not made a different number")
+        let value: JSONValue = ["b": 1, "a": [true, "x/y", 2.5, nil]]
+        #expect(String(decoding: value.text(), as: UTF8.self) == #"{"a":[true,"x/y",2.5,null],"b":1}"#)
         let pretty = String(decoding: JSONValue.object(["a": 1]).text(pretty: true), as: UTF8.self)
         #expect(pretty.contains("\n"))
     }

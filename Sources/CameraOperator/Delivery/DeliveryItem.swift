@@ -1,7 +1,7 @@
 import CameraKit
 import FoundationEssentials
 import Glibc
-import JSON
+import OperatorWire
 import PhotoLibrary
 
 /// A picture to deliver: a photo, or a composed picture (a booth's strip or grid).
@@ -89,31 +89,14 @@ public struct Delivered: Sendable {
         Delivered(path: path, libraryPhoto: libraryPhoto, copy: copy, item: item.withoutData(), device: device)
     }
 
-    /// The JSON object a front end prints for it, and the sidecar holds.
-    public var record: [String: Any] {
-        var record: [String: Any] = [
-            "path": path,
-            "id": libraryPhoto.map { $0.id as Any } ?? JSONValue.null,
-            "width": item.width, "height": item.height,
-            "codec": item.codec.rawValue,
-            "captured_at": Self.isoTime(item.capturedAt),
-            "captured_at_us": Int64((item.capturedAt.timeIntervalSince1970 * 1e6).rounded()),
-            "device": device.name, "device_id": device.id,
-            "bytes": item.byteCount,
-            "orientation": item.orientation,
-            "thumbnail_path": libraryPhoto?.thumbnailPath ?? JSONValue.null,
-        ]
-        if libraryPhoto?.isProcessing == true { record["state"] = "processing" }
-        if let quality = item.quality { record["quality"] = quality }
-        if let flashFired = item.flashFired { record["flash_fired"] = flashFired }
-        if item.isComposed { record["composed"] = true }
-        if let copy { record["output"] = copy }
+    /// Its record, as a front end prints it and the sidecar holds it.
+    public var record: PhotoRecord {
+        var record = PhotoRecord(path: path, id: libraryPhoto?.id, width: item.width, height: item.height, codec: item.codec.rawValue,
+                                 capturedAt: WireTime.iso(item.capturedAt), capturedAtMicroseconds: WireTime.microseconds(item.capturedAt),
+                                 device: device.name, deviceID: device.id, bytes: item.byteCount, orientation: item.orientation,
+                                 thumbnailPath: libraryPhoto?.thumbnailPath, state: libraryPhoto?.isProcessing == true ? "processing" : "final")
+        (record.quality, record.flashFired, record.output) = (item.quality, item.flashFired, copy)
+        if item.isComposed { record.composed = true }
         return record
-    }
-
-    /// ISO 8601 in UTC, with milliseconds (`2026-12-01T17:06:12.315Z`).
-    public static func isoTime(_ date: Date) -> String {
-        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .colon)
-            .dateTimeSeparator(.standard).timeSeparator(.colon))
     }
 }

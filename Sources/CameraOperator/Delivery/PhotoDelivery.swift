@@ -2,7 +2,7 @@ import CameraKit
 import FileSystem
 import FoundationEssentials
 import Glibc
-import JSON
+import OperatorWire
 import PhotoLibrary
 
 /// Where pictures go once taken, and what happens there: a row and a file in the photo library,
@@ -148,8 +148,8 @@ public struct PhotoDelivery {
         }
     }
 
-    private static func json(_ record: [String: Any], pretty: Bool) -> [UInt8] {
-        (JSONValue.text(of: record, pretty: pretty) ?? []) + [0x0A]
+    private static func json(_ record: PhotoRecord, pretty: Bool) -> [UInt8] {
+        WireJSON.bytes(record, pretty: pretty) + [0x0A]
     }
 
     private static func writeToStandardOutput(_ bytes: [UInt8]) -> Bool {

@@ -1,5 +1,4 @@
 import CameraKit
-import CameraOperator
 import Formatting
 import FoundationEssentials
 import Glibc

@@ -1,0 +1,26 @@
+import OperatorWire
+
+extension OperatorEvent {
+    /// The event's record, as every front end gives it: what `camctl --json` prints,
+    /// `/api/events` sends and a fleet node publishes, alike.
+    public var record: EventRecord {
+        switch self {
+        case .countdown(let left): .countdown(secondsLeft: left)
+        case .reviewing(let count, let timeout): .reviewing(count: count, timeout: timeout)
+        case .kept(let count, let answered): .kept(count: count, answered: answered)
+        case .discarded(let count, let answered): .discarded(count: count, answered: answered)
+        case .hookFailed(let path, .exited(let status)): .hookFailed(path: path, status: Int(status), signal: nil)
+        case .hookFailed(let path, .signalled(let signal)): .hookFailed(path: path, status: nil, signal: Int(signal))
+        case .shot(let number, let count): .shot(number: number, of: count)
+        case .burstSkipped(let frames): .burstSkipped(frames: frames)
+        case .showing(let kind): .showing(picture: kind.rawValue)
+        case .cleared: .cleared
+        case .processed(let photo): .processed(photo: photo.record)
+        case .processingFailed(let id, let reason): .processingFailed(id: id, message: reason)
+        case .animationKept(let clip): .animation(movie: clip.record)
+        case .recordingStarted(let path): .recording(path: path)
+        case .movieKept(let movie): .movie(movie.record)
+        case .movieFailed(let reason): .movieFailed(message: reason)
+        }
+    }
+}

@@ -1,0 +1,182 @@
+/// Something that happened, as every front end tells it: one JSON object with its name in
+/// `event` and the vocabulary's `version`, printed by `--json`, sent on `/api/events` and
+/// published by a fleet node alike (`{"event": "countdown", "seconds_left": 3, "version": 1}`).
+public enum EventRecord: Codable, Sendable, Equatable {
+    // The operator's.
+    /// Seconds left of a countdown.
+    case countdown(secondsLeft: Int)
+    /// Shot `number` of a booth's or a capture's `of`.
+    case shot(number: Int, of: Int)
+    /// What the preview shows over the camera: `shots`, `result` or `review`; cleared when the
+    /// camera is shown again.
+    case showing(picture: String)
+    case cleared
+    /// Photos held for a decision, for `timeout` seconds (`nil`, written `null`: until answered).
+    case reviewing(count: Int, timeout: Double?)
+    /// The decision on held photos; `answered` is false when the review's time ran out.
+    case kept(count: Int, answered: Bool)
+    case discarded(count: Int, answered: Bool)
+    /// A hook that failed: its exit status, or the signal that ended it.
+    case hookFailed(path: String, status: Int?, signal: Int?)
+    /// Frames a burst let pass (numbered from its first, 0): its memory for photos was full.
+    case burstSkipped(frames: [Int])
+    /// A photo delivered; a HEIC made final from its proxy; one that could not be.
+    case photo(PhotoRecord)
+    case processed(photo: PhotoRecord)
+    case processingFailed(id: Int64, message: String)
+    /// A booth's animation kept in the library.
+    case animation(movie: PhotoRecord)
+    /// A recording started into `path`; its movie kept; a recording that failed.
+    case recording(path: String)
+    case movie(PhotoRecord)
+    case movieFailed(message: String)
+    // The session's.
+    case interrupted(message: String)
+    case resumed(message: String)
+    case failed(message: String)
+    case stopped
+    /// The camera switched to, by name.
+    case switched(message: String)
+    case cameraAdded(message: String)
+    case cameraRemoved(message: String)
+    // A front end's.
+    /// A server listening (`camctl serve --json`).
+    case serving(url: String, port: Int, tokenRequired: Bool, rtspURL: String?, rtspPort: Int?)
+    /// A description file's `print` step.
+    case print(message: String)
+    /// A fleet node's answer to command `id`: what the action did; or why it was refused
+    /// (`id` is `nil` when the command's could not be read).
+    case result(id: String, OutcomeRecord)
+    case error(id: String?, status: Int, message: String)
+
+    /// The event's name, as `event` holds it.
+    public var name: String {
+        switch self {
+        case .countdown: "countdown"
+        case .shot: "shot"
+        case .showing: "showing"
+        case .cleared: "cleared"
+        case .reviewing: "reviewing"
+        case .kept: "kept"
+        case .discarded: "discarded"
+        case .hookFailed: "hook_failed"
+        case .burstSkipped: "burst_skipped"
+        case .photo: "photo"
+        case .processed: "processed"
+        case .processingFailed: "processing_failed"
+        case .animation: "animation"
+        case .recording: "recording"
+        case .movie: "movie"
+        case .movieFailed: "movie_failed"
+        case .interrupted: "interrupted"
+        case .resumed: "resumed"
+        case .failed: "failed"
+        case .stopped: "stopped"
+        case .switched: "switched"
+        case .cameraAdded: "camera_added"
+        case .cameraRemoved: "camera_removed"
+        case .serving: "serving"
+        case .print: "print"
+        case .result: "result"
+        case .error: "error"
+        }
+    }
+
+    private enum Key: String, CodingKey {
+        case event, version, count, timeout, answered, path, status, signal, number, of, frames, picture, photo, id, message, movie, url, port
+        case error
+        case secondsLeft = "seconds_left", tokenRequired = "token_required", rtspURL = "rtsp_url", rtspPort = "rtsp_port"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        // A photo's and a result's fields sit beside the event's name, in the same object.
+        switch self {
+        case .photo(let record): try record.encode(to: encoder)
+        case .result(_, let outcome): try outcome.encode(to: encoder)
+        default: break
+        }
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(name, forKey: .event)
+        try container.encode(WireJSON.version, forKey: .version)
+        switch self {
+        case .countdown(let left): try container.encode(left, forKey: .secondsLeft)
+        case .shot(let number, let count):
+            try container.encode(number, forKey: .number)
+            try container.encode(count, forKey: .of)
+        case .showing(let picture): try container.encode(picture, forKey: .picture)
+        case .reviewing(let count, let timeout):
+            try container.encode(count, forKey: .count)
+            try container.encode(timeout, forKey: .timeout)
+        case .kept(let count, let answered), .discarded(let count, let answered):
+            try container.encode(count, forKey: .count)
+            try container.encode(answered, forKey: .answered)
+        case .hookFailed(let path, let status, let signal):
+            try container.encode(path, forKey: .path)
+            try container.encodeIfPresent(status, forKey: .status)
+            try container.encodeIfPresent(signal, forKey: .signal)
+        case .burstSkipped(let frames): try container.encode(frames, forKey: .frames)
+        case .processed(let photo): try container.encode(photo, forKey: .photo)
+        case .processingFailed(let id, let message):
+            try container.encode(id, forKey: .id)
+            try container.encode(message, forKey: .message)
+        case .animation(let movie): try container.encode(movie, forKey: .movie)
+        case .recording(let path): try container.encode(path, forKey: .path)
+        case .movie(let movie): try container.encode(movie, forKey: .movie)
+        case .movieFailed(let message), .interrupted(let message), .resumed(let message), .failed(let message), .switched(let message),
+             .cameraAdded(let message), .cameraRemoved(let message), .print(let message):
+            try container.encode(message, forKey: .message)
+        case .serving(let url, let port, let tokenRequired, let rtspURL, let rtspPort):
+            try container.encode(url, forKey: .url)
+            try container.encode(port, forKey: .port)
+            try container.encode(tokenRequired, forKey: .tokenRequired)
+            try container.encodeIfPresent(rtspURL, forKey: .rtspURL)
+            try container.encodeIfPresent(rtspPort, forKey: .rtspPort)
+        case .result(let id, _): try container.encode(id, forKey: .id)
+        case .error(let id, let status, let message):
+            try container.encode(id, forKey: .id)
+            try container.encode(status, forKey: .status)
+            try container.encode(message, forKey: .error)
+        case .cleared, .stopped, .photo: break
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        func value<Value: Decodable>(_ key: Key) throws -> Value { try container.decode(Value.self, forKey: key) }
+        func optional<Value: Decodable>(_ key: Key) throws -> Value? { try container.decodeIfPresent(Value.self, forKey: key) }
+        let name: String = try value(.event)
+        switch name {
+        case "countdown": self = .countdown(secondsLeft: try value(.secondsLeft))
+        case "shot": self = .shot(number: try value(.number), of: try value(.of))
+        case "showing": self = .showing(picture: try value(.picture))
+        case "cleared": self = .cleared
+        case "reviewing": self = .reviewing(count: try value(.count), timeout: try optional(.timeout))
+        case "kept": self = .kept(count: try value(.count), answered: try value(.answered))
+        case "discarded": self = .discarded(count: try value(.count), answered: try value(.answered))
+        case "hook_failed": self = .hookFailed(path: try value(.path), status: try optional(.status), signal: try optional(.signal))
+        case "burst_skipped": self = .burstSkipped(frames: try value(.frames))
+        case "photo": self = .photo(try PhotoRecord(from: decoder))
+        case "processed": self = .processed(photo: try value(.photo))
+        case "processing_failed": self = .processingFailed(id: try value(.id), message: try value(.message))
+        case "animation": self = .animation(movie: try value(.movie))
+        case "recording": self = .recording(path: try value(.path))
+        case "movie": self = .movie(try value(.movie))
+        case "movie_failed": self = .movieFailed(message: try value(.message))
+        case "interrupted": self = .interrupted(message: try value(.message))
+        case "resumed": self = .resumed(message: try value(.message))
+        case "failed": self = .failed(message: try value(.message))
+        case "stopped": self = .stopped
+        case "switched": self = .switched(message: try value(.message))
+        case "camera_added": self = .cameraAdded(message: try value(.message))
+        case "camera_removed": self = .cameraRemoved(message: try value(.message))
+        case "serving":
+            self = .serving(url: try value(.url), port: try value(.port), tokenRequired: try value(.tokenRequired), rtspURL: try optional(.rtspURL),
+                            rtspPort: try optional(.rtspPort))
+        case "print": self = .print(message: try value(.message))
+        case "result": self = .result(id: try value(.id), try OutcomeRecord(from: decoder))
+        case "error": self = .error(id: try optional(.id), status: try value(.status), message: try value(.error))
+        default:
+            throw DecodingError.dataCorruptedError(forKey: .event, in: container, debugDescription: "no event is named \(name)")
+        }
+    }
+}
