@@ -49,6 +49,9 @@ final class ControlInbox: Sendable {
         var nextWaiterID = 0
         /// Whether the running command acts on controls; until one says so, an interrupt ends camctl at once.
         var isClaimed = false
+        /// Whether the command ends a running hook itself once an interrupt has ended its run, so
+        /// the hook's end cannot let the run take another photo first.
+        var endsHooks = false
     }
 
     private let state = Mutex(State())
@@ -60,6 +63,14 @@ final class ControlInbox: Sendable {
     func claimed() -> ControlInbox {
         state.withLock { $0.isClaimed = true }
         return self
+    }
+
+    /// Runs `work` with the command ending a running hook itself on an interrupt (after it has
+    /// told its run to end); camctl still ends it after three seconds.
+    func endingHooks<T>(_ work: () async throws(CommandFailure) -> T) async throws(CommandFailure) -> T {
+        state.withLock { $0.endsHooks = true }
+        defer { state.withLock { $0.endsHooks = false } }
+        return try await work()
     }
 
     /// Hands a control to the waiting command, or keeps it for the next wait.
@@ -153,7 +164,7 @@ final class ControlInbox: Sendable {
     private func interrupted() {
         guard state.withLock({ $0.isClaimed }) else { Self.exitInterrupted("interrupted") }
         post(.interrupt)
-        Hook.endRunning()
+        if !state.withLock({ $0.endsHooks }) { Hook.endRunning() }
         DispatchQueue.global().asyncAfter(deadline: .now() + 3) {
             Hook.endRunning(force: true)
             Self.exitInterrupted("interrupted, and the run did not stop within 3 seconds, so it was ended; every photo reported saved is kept")

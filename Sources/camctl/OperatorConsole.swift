@@ -333,9 +333,11 @@ final class OperatorConsole: Sendable {
                 case .discard:
                     if reviews.isWaiting { await sessionOperator.answer(.decide(.discard)) }
                 case .finish, .interrupt:
-                    // Ended after the shot in hand; a picture held or under review is kept.
+                    // Ended after the shot in hand; a picture held or under review is kept. A
+                    // hook is ended only once the run knows it ends, so no photo follows it.
                     ending = control
                     await sessionOperator.answer(.endRun)
+                    if control == .interrupt { Hook.endRunning() }
                     await sessionOperator.answer(.decide(.keep))
                 default:
                     await actNoting(on: control)
@@ -344,7 +346,7 @@ final class OperatorConsole: Sendable {
             return ending
         }
         do {
-            try await perform(action)
+            _ = try await controls.endingHooks { () throws(CommandFailure) in try await perform(action) }
         } catch {
             answering.cancel()
             throw error
