@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("V4L2 camera controls and the flash", .timeLimit(.minutes(3)))
+@Suite("V4L2 camera controls and the flash", .hangGuard(minutes: 3))
 struct CameraControlsTests {
     @Test("A node that is not a V4L2 camera has no controls and no flash")
     func notACamera() async throws {

@@ -5,7 +5,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-@Suite("The capture session on the test camera and files", .timeLimit(.minutes(3)))
+@Suite("The capture session on the test camera and files", .hangGuard(minutes: 3))
 struct CaptureSessionTests {
     /// The cameras the session tests run on: the test camera, and a still image used as a camera.
     enum Camera: String, CaseIterable, Sendable {
@@ -558,7 +558,7 @@ struct CaptureSessionTests {
     }
 }
 
-@Suite("Preview sinks that cannot open say why", .timeLimit(.minutes(3)))
+@Suite("Preview sinks that cannot open say why", .hangGuard(minutes: 3))
 struct PreviewSinkTests {
     @Test("xvimagesink on a display without XVideo (Xvfb) names the sinks that work")
     func noXVideo() async throws {

@@ -4,7 +4,7 @@ import GStreamer
 import TestSupport
 import Testing
 
-@Suite("The countdown drawn over the preview", .timeLimit(.minutes(3)))
+@Suite("The countdown drawn over the preview", .hangGuard(minutes: 3))
 struct CountdownTextTests {
     @Test("Two digits are drawn whole and centred, a sizeable part of the picture, at every preview size", arguments: [
         (320, 240), (1280, 720), (3840, 2160), (480, 640),

@@ -2,7 +2,7 @@ import CameraKit
 import GStreamer
 import Testing
 
-@Suite("Choosing a camera format", .timeLimit(.minutes(3)))
+@Suite("Choosing a camera format", .hangGuard(minutes: 3))
 struct FormatSelectionTests {
     /// A Logitech C920 as the device monitor reports it (shared/notes/webcams.md).
     static let c920 = """

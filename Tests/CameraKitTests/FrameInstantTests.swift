@@ -5,7 +5,7 @@ import ImageMetadata
 import Testing
 import TestSupport
 
-@Suite("Photos dated by their frame's instant", .timeLimit(.minutes(3)))
+@Suite("Photos dated by their frame's instant", .hangGuard(minutes: 3))
 struct FrameInstantTests {
     @Test("A photo's date is when the camera took its frame, on the real-time clock, to the millisecond in its EXIF")
     func framesInstant() async throws {
@@ -42,7 +42,7 @@ struct FrameInstantTests {
     }
 }
 
-@Suite("Photos of the frame nearest an instant", .timeLimit(.minutes(3)))
+@Suite("Photos of the frame nearest an instant", .hangGuard(minutes: 3))
 struct SynchronizedCaptureTests {
     @Test("Two cameras asked for the same instant ahead of time take frames within half a frame interval of it")
     func nearestInstant() async throws {

@@ -3,7 +3,7 @@ import Foundation
 import HEIF
 import Testing
 
-@Suite("HEIC photos from the session", .timeLimit(.minutes(3)))
+@Suite("HEIC photos from the session", .hangGuard(minutes: 3))
 struct HEVCCaptureTests {
     @Test("The HEVC encoders start with the first HEIC photo and serve the next ones")
     func encodersKeptReady() async throws {

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// Filters, zoom, aspect ratio and orientation, judged on the photos' and frames' pixels.
-@Suite("Image settings on the session's photos and frames", .timeLimit(.minutes(3)))
+@Suite("Image settings on the session's photos and frames", .hangGuard(minutes: 3))
 struct ImageSettingsTests {
     /// A session on a still picture (GStreamer's colour gradient) used as a camera, at 640x480.
     static func session(_ image: ImageSettings = ImageSettings(), size: String = "640x480@30",

@@ -10,7 +10,7 @@ private final class Received: Sendable {
     let frames = Mutex<[LiveJPEGOutput.Frame]>([])
 }
 
-@Suite("The live picture as JPEG frames", .timeLimit(.minutes(2)))
+@Suite("The live picture as JPEG frames", .hangGuard(minutes: 2))
 struct LiveJPEGTests {
     /// A 640x480@30 test camera (MJPEG when asked) with live JPEG frames, watched until 15 have come.
     private func watch(mjpeg: Bool, filter: ImageFilter? = nil) async throws -> (frames: [LiveJPEGOutput.Frame], output: LiveJPEGOutput) {

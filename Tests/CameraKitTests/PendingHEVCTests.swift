@@ -5,7 +5,7 @@ import HEIF
 import ImageMetadata
 import Testing
 
-@Suite("HEIC photos finished later: the spooled frame", .timeLimit(.minutes(3)))
+@Suite("HEIC photos finished later: the spooled frame", .hangGuard(minutes: 3))
 struct PendingHEVCTests {
     /// A photo taken with deferred processing, from the test camera.
     static func pendingPhoto(_ format: String = "320x240@30") async throws -> Photo {

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("The README's embedding example", .timeLimit(.minutes(3)))
+@Suite("The README's embedding example", .hangGuard(minutes: 3))
 struct ReadmeExampleTests {
     @Test("runs as written")
     func embeddingExample() async throws {

@@ -3,7 +3,7 @@ import GStreamer
 import TestSupport
 import Testing
 
-@Suite("The shutter on the preview", .timeLimit(.minutes(2)))
+@Suite("The shutter on the preview", .hangGuard(minutes: 2))
 struct ShutterTests {
     @Test("A photo dims the preview at once, for two frames, then it is bright again")
     func shutterDims() async throws {

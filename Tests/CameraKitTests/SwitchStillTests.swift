@@ -3,7 +3,7 @@ import GStreamer
 import Testing
 import TestSupport
 
-@Suite("The preview while the camera is switched", .timeLimit(.minutes(2)))
+@Suite("The preview while the camera is switched", .hangGuard(minutes: 2))
 struct SwitchStillTests {
     /// What a 640x480 grey frame shows: the picture camera's (white on the left, black on the
     /// right), that picture mirrored, or black.

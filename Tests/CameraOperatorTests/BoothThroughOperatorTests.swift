@@ -4,7 +4,7 @@ import PhotoLibrary
 import Testing
 import TestSupport
 
-@Suite("A booth driven through SessionOperator.perform", .timeLimit(.minutes(2)))
+@Suite("A booth driven through SessionOperator.perform", .hangGuard(minutes: 2))
 struct BoothThroughOperatorTests {
     /// What a booth leaves in a library, in the order it was saved: size, codec, albums, and
     /// whether the picture is the composed one (no thumbnail).

@@ -4,7 +4,7 @@ import PhotoLibrary
 import Testing
 import TestSupport
 
-@Suite("Bursts driven through SessionOperator.perform", .timeLimit(.minutes(2)))
+@Suite("Bursts driven through SessionOperator.perform", .hangGuard(minutes: 2))
 struct BurstTests {
     @Test("Two bursts at once (two front ends) each come back with their own photos, delivered, and kept without their bytes")
     func twoBurstsAtOnce() async throws {

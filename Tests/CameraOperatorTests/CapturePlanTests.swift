@@ -6,7 +6,7 @@ import TestSupport
 
 /// A capture plan run by the operator: the countdowns, intervals and reviews every front end's
 /// capture shares, on a fake camera and a clock the test drives.
-@Suite("A capture plan, on a fake camera and a manual clock", .timeLimit(.minutes(3)))
+@Suite("A capture plan, on a fake camera and a manual clock", .hangGuard(minutes: 3))
 struct CapturePlanTests {
     typealias Operated = OperatorFlowTests.Operated
 

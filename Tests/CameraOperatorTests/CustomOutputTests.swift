@@ -29,7 +29,7 @@ final class FrameCounter: CustomOutput {
     }
 }
 
-@Suite("An output added outside CameraKit", .timeLimit(.minutes(2)))
+@Suite("An output added outside CameraKit", .hangGuard(minutes: 2))
 struct CustomOutputTests {
     @Test("An added output's branch runs in the session's pipeline, sees the camera's frames, and is let go as the session stops")
     func frameCounter() async throws {

@@ -43,7 +43,7 @@ struct JSONLinesTransport {
     }
 }
 
-@Suite("A transport outside the server", .timeLimit(.minutes(3)))
+@Suite("A transport outside the server", .hangGuard(minutes: 3))
 struct JSONLinesTransportTests {
     @Test("Requests become actions, outcomes and events the words the API sends, and a bad request one sentence")
     func transportSpeaksTheWire() async throws {

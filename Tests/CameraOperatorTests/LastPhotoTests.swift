@@ -27,7 +27,7 @@ struct PreviewedCamera {
     }
 }
 
-@Suite("The last photo in the preview's corner", .timeLimit(.minutes(2)))
+@Suite("The last photo in the preview's corner", .hangGuard(minutes: 2))
 struct LastPhotoTests {
     @Test("After a photo the preview shows its thumbnail in the lower left corner, a fifth of its width, and keeps it after a camera switch")
     func lastPhotoCorner() async throws {
@@ -50,7 +50,7 @@ struct LastPhotoTests {
     }
 }
 
-@Suite("The booth's result on the preview", .timeLimit(.minutes(2)))
+@Suite("The booth's result on the preview", .hangGuard(minutes: 2))
 struct BoothResultTests {
     @Test("The composed strip is shown over the whole preview, fitted and centred, until cut short")
     func resultShown() async throws {

@@ -7,7 +7,7 @@ import TestSupport
 /// Countdowns, pictures shown for a time and reviews' time-outs run on the operator's clock: a
 /// test's manual clock decides when their time has come, so nothing here depends on how fast the
 /// machine is.
-@Suite("The operator's time, driven by a manual clock", .timeLimit(.minutes(3)))
+@Suite("The operator's time, driven by a manual clock", .hangGuard(minutes: 3))
 struct OperatorClockTests {
     @Test("A countdown tells each whole second left as the clock reaches it, and ends when its time is up", arguments: [3.0, 2.5])
     func countdown(seconds: Double) async throws {

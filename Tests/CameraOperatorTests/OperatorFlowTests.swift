@@ -9,7 +9,7 @@ import TestSupport
 /// bursts, countdowns, booths, switches and failures, proven by what they deliver, tell and show,
 /// in no time of their own (a fraction of a second here; the limit only catches a hang, and counts
 /// the wait for a thread while a full run starts every suite at once).
-@Suite("The operator's flows, on a fake camera and a manual clock", .timeLimit(.minutes(3)))
+@Suite("The operator's flows, on a fake camera and a manual clock", .hangGuard(minutes: 3))
 struct OperatorFlowTests {
     /// An operator over a fake camera, delivering into a library of its own.
     struct Operated {

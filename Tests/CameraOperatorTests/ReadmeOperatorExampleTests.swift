@@ -4,7 +4,7 @@ import PhotoLibrary
 import Testing
 import TestSupport
 
-@Suite("The README's operator example", .timeLimit(.minutes(2)))
+@Suite("The README's operator example", .hangGuard(minutes: 2))
 struct ReadmeOperatorExampleTests {
     @Test("runs as written (with a fakesink, short countdowns and a library of its own)")
     func operatorExample() async throws {

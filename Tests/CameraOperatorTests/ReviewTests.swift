@@ -6,7 +6,7 @@ import PhotoLibrary
 import Testing
 import TestSupport
 
-@Suite("Reviewing held pictures", .timeLimit(.minutes(2)))
+@Suite("Reviewing held pictures", .hangGuard(minutes: 2))
 struct ReviewTests {
     /// The photo files in the library's folder.
     private func photoFiles(_ previewed: PreviewedCamera) throws -> [String] {

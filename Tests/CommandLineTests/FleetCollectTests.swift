@@ -3,7 +3,7 @@ import Glibc
 import TestSupport
 import Testing
 
-@Suite("A fleet's photos collected in one place", .timeLimit(.minutes(3)))
+@Suite("A fleet's photos collected in one place", .hangGuard(minutes: 3))
 struct FleetCollectTests {
     static let camctl = ChildProcess.buildFolder.appendingPathComponent("camctl").path
 

@@ -73,7 +73,7 @@ final class Broker {
     }
 }
 
-@Suite("camctl serve as a node of a fleet", .timeLimit(.minutes(2)))
+@Suite("camctl serve as a node of a fleet", .hangGuard(minutes: 2))
 struct FleetNodeTests {
     /// The JSON objects of a watcher's lines.
     static func events(_ watcher: ChildProcess.Running) -> [[String: Any]] {

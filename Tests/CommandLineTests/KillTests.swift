@@ -7,7 +7,7 @@ import Testing
 ///
 /// It awaits its children rather than holding a thread: it starts with the run instead of waiting
 /// for one of the aside pool's, a wait its time limit would count.
-@Suite("Killed during a burst, nothing reported saved is lost", .timeLimit(.minutes(5)))
+@Suite("Killed during a burst, nothing reported saved is lost", .hangGuard(minutes: 5))
 struct KillTests {
     @Test("20 SIGKILLs at random moments of JPEG bursts, HEIC ones encoded at once, and HEIC ones finished later, into one library")
     func randomKills() async throws {

@@ -3,7 +3,7 @@ import Glibc
 import TestSupport
 import Testing
 
-@Suite("camctl serve answers its own pages only", .timeLimit(.minutes(3)))
+@Suite("camctl serve answers its own pages only", .hangGuard(minutes: 3))
 struct OtherSitesTests {
     /// Requests a page of another site, or a name rebound to this machine, can make.
     static let foreign: [(what: String, path: String, options: [String], status: Int, message: String)] = [

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("camctl serve's page in a real browser", .timeLimit(.minutes(3)))
+@Suite("camctl serve's page in a real browser", .hangGuard(minutes: 3))
 struct PageTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Browser/page.py").path

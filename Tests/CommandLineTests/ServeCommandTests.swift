@@ -95,7 +95,7 @@ struct ServedCamera {
     }
 }
 
-@Suite("camctl serve", .timeLimit(.minutes(3)))
+@Suite("camctl serve", .hangGuard(minutes: 3))
 struct ServeCommandTests {
     @Test("Status, a snapshot from the held frame, a capture, the library's pages, files and deletion")
     func endpoints() async throws {
@@ -374,7 +374,7 @@ struct ServeCommandTests {
     }
 }
 
-@Suite("camctl serve with a camera that goes away", .timeLimit(.minutes(3)))
+@Suite("camctl serve with a camera that goes away", .hangGuard(minutes: 3))
 struct ServeCameraLossTests {
     @Test("A camera unplugged while serving is told on /api/events and /api/status; the live picture resumes when it returns",
           .enabled(if: PipeWireCamera.isAvailable, "needs pipewire, wireplumber and gstreamer1.0-pipewire"))

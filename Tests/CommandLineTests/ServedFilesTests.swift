@@ -5,7 +5,7 @@ import Testing
 
 /// The server sends the library's own files only: what stands in a file's place is never followed
 /// or waited on. On Swift's pool: the test awaits its children.
-@Suite("camctl serve sends only the library's own files", .timeLimit(.minutes(3)))
+@Suite("camctl serve sends only the library's own files", .hangGuard(minutes: 3))
 struct ServedFilesTests {
     @Test("A photo or thumbnail replaced by a link out of the library, or by a FIFO, is served to no one and holds nothing up")
     func linksAreNotServed() async throws {

@@ -1,7 +1,7 @@
 import GStreamer
 import Testing
 
-@Suite("App sink: frames from a pipeline into Swift", .timeLimit(.minutes(3)))
+@Suite("App sink: frames from a pipeline into Swift", .hangGuard(minutes: 3))
 struct AppSinkTests {
     /// The seven top bars of videotestsrc's SMPTE pattern in RGB, left to right.
     static let smpteBars: [[UInt8]] = [

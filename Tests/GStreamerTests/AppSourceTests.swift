@@ -1,7 +1,7 @@
 import GStreamer
 import Testing
 
-@Suite("App source: buffers from Swift into a pipeline", .timeLimit(.minutes(3)))
+@Suite("App source: buffers from Swift into a pipeline", .hangGuard(minutes: 3))
 struct AppSourceTests {
     @Test("Pushed buffers come out unchanged, with their timestamps, then the stream ends")
     func pushedBuffersArriveUnchanged() async throws {

@@ -1,7 +1,7 @@
 import GStreamer
 import Testing
 
-@Suite("Bus messages as a typed Swift stream", .timeLimit(.minutes(3)))
+@Suite("Bus messages as a typed Swift stream", .hangGuard(minutes: 3))
 struct BusTests {
     @Test("A pipeline that ends posts its state changes in order, then end-of-stream")
     func messagesArriveInOrder() async throws {
@@ -93,7 +93,7 @@ struct BusTests {
     }
 }
 
-@Suite("A pipeline is stopped by its owner, never by a wrapper's release", .timeLimit(.minutes(3)))
+@Suite("A pipeline is stopped by its owner, never by a wrapper's release", .hangGuard(minutes: 3))
 struct PipelineOwnershipTests {
     @Test("Dropping a second wrapper of a playing pipeline leaves it playing")
     func secondWrapper() async throws {

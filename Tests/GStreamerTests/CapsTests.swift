@@ -1,7 +1,7 @@
 import GStreamer
 import Testing
 
-@Suite("Caps and structures", .timeLimit(.minutes(3)))
+@Suite("Caps and structures", .hangGuard(minutes: 3))
 struct CapsTests {
     @Test("Printed caps parse back to equal caps", arguments: [
         "video/x-raw, format=(string)I420, width=(int)1920, height=(int)1080, framerate=(fraction)30/1",

@@ -1,7 +1,7 @@
 import GStreamer
 import Testing
 
-@Suite("Failures are Swift errors that name the element", .timeLimit(.minutes(3)))
+@Suite("Failures are Swift errors that name the element", .hangGuard(minutes: 3))
 struct ErrorTests {
     @Test("An element nobody installed")
     func unknownFactory() async throws {

@@ -4,7 +4,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-@Suite("Pads, probes and dynamic pads", .timeLimit(.minutes(3)))
+@Suite("Pads, probes and dynamic pads", .hangGuard(minutes: 3))
 struct PadTests {
     @Test("A buffer probe that drops every other buffer halves the stream")
     func dropProbe() async throws {

@@ -1,7 +1,7 @@
 import GStreamer
 import Testing
 
-@Suite("Typed element properties", .timeLimit(.minutes(3)))
+@Suite("Typed element properties", .hangGuard(minutes: 3))
 struct PropertyTests {
     @Test("Each kind of value goes in and comes back out unchanged")
     func roundTrips() async throws {

@@ -3,7 +3,7 @@ import GStreamer
 import TestSupport
 import Testing
 
-@Suite("Tag lists", .timeLimit(.minutes(3)))
+@Suite("Tag lists", .hangGuard(minutes: 3))
 struct TagListTests {
     @Test("Tags set are read back by name")
     func setAndRead() async throws {

@@ -9,7 +9,7 @@ private final class Opened: Sendable {
     let streams = Mutex<[HTTPStream]>([])
 }
 
-@Suite("The HTTP server", .timeLimit(.minutes(2)))
+@Suite("The HTTP server", .hangGuard(minutes: 2))
 struct HTTPServerTests {
     /// curl's answer: the status and the body. Children are awaited, so no thread waits for them
     /// (a waiting thread of Swift's pool could be the one a request's handler needs). A request's

@@ -5,7 +5,7 @@ import Testing
 
 /// A library folder and index that someone else wrote into: tampered rows, files that are not
 /// photos, a commit that fails. Only the library's own files are ever touched.
-@Suite("A hostile library folder and index", .timeLimit(.minutes(3)))
+@Suite("A hostile library folder and index", .hangGuard(minutes: 3))
 struct HostileLibraryTests {
     static func files(in folder: TemporaryFolder) throws -> Set<String> {
         Set(try FileManager.default.contentsOfDirectory(atPath: folder.url.path))

@@ -3,7 +3,7 @@ import PhotoLibrary
 import TestSupport
 import Testing
 
-@Suite("The photo library: files and an SQLite index", .timeLimit(.minutes(3)))
+@Suite("The photo library: files and an SQLite index", .hangGuard(minutes: 3))
 struct PhotoLibraryTests {
     /// The smallest JPEG-shaped data with a frame header saying `width`x`height`.
     static func jpeg(width: Int, height: Int, filler: UInt8 = 0) -> [UInt8] {

@@ -4,7 +4,7 @@ import PhotoLibrary
 import TestSupport
 import Testing
 
-@Suite("Photos kept as a proxy and finished later", .timeLimit(.minutes(3)))
+@Suite("Photos kept as a proxy and finished later", .hangGuard(minutes: 3))
 struct ProcessingPhotoTests {
     static let heic: [UInt8] = [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [UInt8](repeating: 7, count: 100)
 
