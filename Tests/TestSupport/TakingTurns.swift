@@ -64,7 +64,7 @@ private final class HangWatch: Sendable {
 
     init(_ test: Test, after hangGuard: Duration) {
         let name = ([test.id.moduleName] + test.id.nameComponents).joined(separator: ".")
-        Issue.record("hung: still running \(hangGuard) after its turn came")
+        Issue.record("hung: still running \(hangGuard) after it started (its turn came)")
         DispatchQueue.global().asyncAfter(deadline: .now() + 60) { [self] in
             guard !self.isOver.load(ordering: .acquiring) else { return }
             let line = "camctl tests: \(name) is still running a minute after its hang guard, cancelled; it cannot be stopped, so the run ends here\n"
