@@ -80,4 +80,34 @@ struct EventVocabularyTests {
         timeouts.append(sent?["timeout"] as? Double)
         #expect(timeouts == [30, 30, 30])
     }
+
+    @Test("A fleet node publishes every event as /api/events sends it, byte for byte, a saved photo's record and link included",
+          .enabled(if: Broker.isAvailable, "needs mosquitto and mosquitto-clients"))
+    func mqttEventsAlike() async throws {
+        let broker = try await Broker()
+        let served = try await ServedCamera(extra: ["--broker", "mqtt://127.0.0.1:\(broker.port)", "--fleet", "words", "--node", "a"])
+        defer { served.process.send(SIGTERM) }
+        let listener = try await served.listenToEvents()
+        defer { listener.send(SIGKILL) }
+        #expect(await until { (try? await broker.next(on: "camctl/words/a/status", within: 1))?.contains("online") == true },
+                "the node is connected")
+        let watcher = try await broker.watch("camctl/words/a/events", probe: "camctl/words/a/events")
+        defer { watcher.send(SIGKILL) }
+        #expect(try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "capture", "countdown": 1}"#]).object["outcome"] as? String
+                == "photos")
+        // Each ends with the saved photo's event.
+        #expect(await listener.output(containing: #""event":"photo""#), "\(listener.outputSoFar)")
+        #expect(await watcher.output(containing: #""event":"photo""#), "\(watcher.outputSoFar)")
+        let sent = listener.outputSoFar.split(separator: "\n").filter { $0.hasPrefix("data: ") }.map { String($0.dropFirst(6)) }
+        let published = watcher.outputSoFar.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("camctl/words/a/events ") else { return nil }
+            let payload = String(line.dropFirst("camctl/words/a/events ".count))
+            return payload.contains(#""probe""#) ? nil : payload  // the watcher's own probes
+        }
+        #expect(published == sent, "MQTT: \(published)\nSSE: \(sent)")
+        #expect(sent.contains(#"{"event":"countdown","seconds_left":1,"version":1}"#), "\(sent)")
+        let photo = try #require(sent.last.flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+        #expect(photo["event"] as? String == "photo" && photo["sha256"] is String && (photo["url"] as? String)?.hasPrefix("http://") == true,
+                "\(photo)")
+    }
 }

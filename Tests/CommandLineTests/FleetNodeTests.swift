@@ -93,7 +93,7 @@ struct FleetNodeTests {
             return status.contains("online")
         }, "the node says it is online")
         #expect(status.contains("\"state\":\"online\"") && status.contains("\"device\":\"Test camera (smpte)\""), "\(status)")
-        #expect(status.contains("\"clock\":{") && status.contains("\"max_error_s\":") && status.contains("\"version\":"), "\(status)")
+        #expect(status.contains("\"clock\":{") && status.contains("\"max_error_s\":") && status.contains("\"version\":1") && status.contains("\"camctl_version\":"), "\(status)")
 
         let watcher = try await broker.watch("camctl/booths/a/events", probe: "camctl/booths/a/events")
         let command = #"{"id": "c1", "action": "capture"}"#
