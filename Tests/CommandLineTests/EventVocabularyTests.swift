@@ -110,4 +110,27 @@ struct EventVocabularyTests {
         #expect(photo["event"] as? String == "photo" && photo["sha256"] is String && (photo["url"] as? String)?.hasPrefix("http://") == true,
                 "\(photo)")
     }
+
+    @Test("A movie is told alike by record --json and the API: the recording event's keys, and the kept movie's record's")
+    func movieRecordsAlike() async throws {
+        let camctl = try Camctl()
+        let recorded = try await camctl("record", "--device", "test", "--resolution", "320x240", "--duration", "1", "--json")
+        #expect(recorded.status == 0, "\(recorded.standardError)")
+        let printed = Camctl.objects(recorded.standardOutput)
+        let printedEvent = try #require(printed.first { $0["event"] as? String == "recording" }, "\(printed)")
+        let printedMovie = try #require(Camctl.records(recorded.standardOutput).first, "\(printed)")
+
+        let (sentEvent, answeredMovie) = try await ServedCamera.listening { served, listener in
+            #expect(try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "record_start"}"#]).object["outcome"] as? String
+                    == "recording")
+            #expect(await listener.output(containing: #""event":"recording""#), "\(listener.outputSoFar)")
+            let stopped = try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "record_stop"}"#])
+            let line = try #require(listener.outputSoFar.split(separator: "\n").first { $0.contains(#""event":"recording""#) })
+            let event = try #require(try JSONSerialization.jsonObject(with: Data(line.dropFirst(6).utf8)) as? [String: Any])
+            return (event, try #require(stopped.object["movie"] as? [String: Any], "\(stopped.object)"))
+        }
+        #expect(Set(printedEvent.keys) == Set(sentEvent.keys), "\(printedEvent) \(sentEvent)")
+        #expect(Set(printedMovie.keys) == Set(answeredMovie.keys), "\(printedMovie.keys.sorted()) \(answeredMovie.keys.sorted())")
+        #expect(printedMovie["kind"] as? String == "movie" && answeredMovie["kind"] as? String == "movie")
+    }
 }
