@@ -141,7 +141,7 @@ struct Router: Sendable {
         let configuration = await session.configuration
         let action: Action
         do {
-            action = try ActionRequest.action(object, image: configuration.image, camera: configuration.device, reviewHint: Self.reviewHint)
+            action = try await ActionRequest.action(object, image: configuration.image, camera: configuration.device, reviewHint: Self.reviewHint)
         } catch {
             throw APIError(error)
         }

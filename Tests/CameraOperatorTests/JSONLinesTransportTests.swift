@@ -25,7 +25,7 @@ struct JSONLinesTransport {
     private func answer(_ request: String) async -> String {
         guard let object = (try? JSONValue(parsing: Array(request.utf8)))?.object else { return Self.failure("a request is one JSON object") }
         do {
-            let action = try ActionRequest.action(object, image: await sessionOperator.camera.image, camera: await sessionOperator.device)
+            let action = try await ActionRequest.action(object, image: await sessionOperator.camera.image, camera: await sessionOperator.device)
             return Self.line(try await sessionOperator.perform(action).record)
         } catch let error as RequestError {
             return Self.failure(error.message)

@@ -187,7 +187,7 @@ public actor SessionOperator {
             case .nextCamera:
                 let current = device
                 // Listing the cameras runs programs (pw-dump): off the actor and Swift's shared threads.
-                guard let next = await Self.discovery.run({ Self.camera(after: current) }) else { return .noOtherCamera }
+                guard let next = await DeviceLookup.lane.run({ Self.camera(after: current) }) else { return .noOtherCamera }
                 return try await perform(.switchCamera(to: next))
             case .pausePreview, .resumePreview:
                 if case .pausePreview = action { return .previewPaused(camera.pausePreview(true)) }
@@ -229,8 +229,6 @@ public actor SessionOperator {
     }
 
     /// The camera after `current` in the list of cameras, wrapping round; `nil` when it is the only one.
-    private static let discovery = BlockingLane(label: "discovery")
-
     private static func camera(after current: CaptureDevice) -> CaptureDevice? {
         guard let cameras = try? DeviceDiscovery.devices(), cameras.count > 1 else { return nil }
         let index = cameras.firstIndex { $0.id == current.id } ?? -1

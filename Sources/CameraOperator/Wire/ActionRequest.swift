@@ -17,9 +17,10 @@ public enum ActionRequest {
 
     /// The action `object` asks for; `image` is the session's picture settings now, `camera` its
     /// camera, `reviewHint` what a review asked for shows at the preview's foot (how the
-    /// transport's people answer).
+    /// transport's people answer). A camera named is looked up off Swift's shared threads (the
+    /// list of cameras runs programs).
     public static func action(_ object: [String: JSONValue], image: ImageSettings, camera: CaptureDevice,
-                              reviewHint: String? = nil) throws(RequestError) -> Action {
+                              reviewHint: String? = nil) async throws(RequestError) -> Action {
         guard let name = object["action"]?.string else {
             throw .badRequest("the request names no action; give \"action\": one of \(names.joined(separator: ", "))")
         }
@@ -46,7 +47,7 @@ public enum ActionRequest {
         case "switch_camera":
             guard let device = object["device"]?.string else { return .nextCamera }
             do {
-                return .switchCamera(to: try DeviceDiscovery.device(named: device))
+                return .switchCamera(to: try await DeviceLookup.lane.run { () throws(CaptureError) in try DeviceDiscovery.device(named: device) })
             } catch {
                 throw RequestError(.notFound, error.description)
             }
