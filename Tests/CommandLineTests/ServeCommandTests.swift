@@ -144,6 +144,17 @@ struct ServeCommandTests {
         ("/api/actions", ["-X", "POST", "-d", #"{"action": "capture", "at": 4102444800}"#], 400, "at must be at most 60 seconds from now"),
     ]
 
+    @Test("A camera named in switch_camera is switched to, and the status says so; a name no camera has is 404 with a sentence")
+    func switchByName() async throws {
+        let served = try await ServedCamera()
+        let switched = try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "switch_camera", "device": "test:ball"}"#])
+        #expect(switched.status == 200 && switched.object["outcome"] as? String == "switched" && switched.object["device_id"] as? String == "test:ball",
+                "\(switched)")
+        #expect(try await served.json("/api/status").object["device_id"] as? String == "test:ball")
+        let missing = try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "switch_camera", "device": "no such camera"}"#])
+        #expect(missing.status == 404 && (missing.object["error"] as? String)?.isEmpty == false, "\(missing)")
+    }
+
     @Test("Bad requests are answered with a status and one sentence in JSON; a body over the limit with 413")
     func badRequests() async throws {
         let served = try await ServedCamera()
