@@ -1,6 +1,7 @@
 import CameraKit
 import CameraOperator
 import Foundation
+import ImageMetadata
 import PhotoLibrary
 import Testing
 import TestSupport
@@ -205,6 +206,31 @@ struct OperatorFlowTests {
         let texts = operated.camera.shown.compactMap { if case .text(let text?) = $0 { text } else { nil } }
         #expect(texts == Array(repeating: ["3", "2", "1"], count: 3).flatMap { $0 })
         #expect(operated.camera.frameCount == 3, "one frame a shot")
+    }
+
+    @Test("A booth's picture is of its own shots, whatever was taken before; its shots and its picture are in its album, the picture with a thumbnail")
+    func boothOwnShots() async throws {
+        let operated = try Operated()
+        let operating = operated.operating
+        for _ in 1...2 { _ = try await operating.perform(.takePhoto(PhotoSettings())) }  // shutter photos before the booth
+        var plan = BoothPlan()
+        (plan.shots, plan.countdown, plan.columns, plan.showShots, plan.showResult) = (2, 0, 1, 0, 0)
+        guard case .boothTaken(let shots, let composed?) = try await operating.perform(.booth(plan)) else {
+            Issue.record("the booth did not compose its shots")
+            return
+        }
+        // A strip of two 640x480 cells and their margins, not four.
+        let margin = ShotComposition.cellWidth / 40
+        #expect(shots.count == 2 && composed.item.width == 640 + 2 * margin && composed.item.height == 2 * 480 + 3 * margin,
+                "\(composed.item.width)x\(composed.item.height)")
+        let saved = try operated.saved()
+        #expect(saved.count == 5)
+        #expect(saved.prefix(2).allSatisfy { $0.albums == ["flows"] }, "the shutter photos stay out of the booth's album")
+        #expect(saved.dropFirst(2).allSatisfy { $0.albums.contains("booth") }, "\(saved.map(\.albums))")
+        let picture = try #require(saved.last)
+        let thumbnail = try #require(picture.thumbnailPath.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }, "the composed picture has a thumbnail")
+        let size = try #require(JPEGFile.dimensions(of: [UInt8](thumbnail)))
+        #expect(max(size.width, size.height) == ShotComposition.thumbnailSide && size.height > size.width, "\(size)")
     }
 
     @Test("Ending a booth during a countdown composes the shots taken so far")

@@ -155,6 +155,25 @@ struct ServeCommandTests {
         #expect(missing.status == 404 && (missing.object["error"] as? String)?.isEmpty == false, "\(missing)")
     }
 
+    @Test("A booth after shutter photos composes its own shots only; its shots and picture are in the booth album, each with a thumbnail")
+    func boothOwnShots() async throws {
+        let served = try await ServedCamera()
+        for _ in 1...2 { #expect(try await served.json("/api/capture", ["-X", "POST"]).status == 200) }
+        let booth = try await served.json("/api/actions", ["-X", "POST", "-d",
+                                                           #"{"action": "booth", "shots": 2, "countdown": 0, "show_shots": 0, "show_result": 0, "layout": "1x4"}"#])
+        let composed = try #require(booth.object["composed"] as? [String: Any], "\(booth)")
+        // A strip of the booth's two 640x480 shots and their margins, not of four.
+        #expect(composed["width"] as? Int == 672 && composed["height"] as? Int == 1008, "\(composed)")
+        let listed = try #require(try await served.json("/api/photos").object["photos"] as? [[String: Any]])
+        #expect(listed.count == 5)
+        let boothPictures = listed.filter { ($0["albums"] as? [String])?.contains("booth") == true }
+        #expect(boothPictures.count == 3, "the two shots and their strip: \(listed.map { $0["albums"] ?? "" })")
+        for picture in listed {
+            let id = try #require(picture["id"] as? Int)
+            #expect(try await served.request("/api/photos/\(id)/thumbnail").status == 200, "photo \(id) has a thumbnail")
+        }
+    }
+
     @Test("Bad requests are answered with a status and one sentence in JSON; a body over the limit with 413")
     func badRequests() async throws {
         let served = try await ServedCamera()

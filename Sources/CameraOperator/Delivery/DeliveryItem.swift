@@ -40,11 +40,11 @@ public struct DeliveryItem: Sendable {
         pending = photo.pendingHEVC
     }
 
-    /// A JPEG composed of several photos.
-    public init(composed data: [UInt8], width: Int, height: Int, capturedAt: Date, albums: [String]) {
+    /// A JPEG composed of several photos, with its thumbnail (JPEG too; empty for none).
+    public init(composed data: [UInt8], thumbnail: [UInt8] = [], width: Int, height: Int, capturedAt: Date, albums: [String]) {
         self.data = data
         byteCount = data.count
-        thumbnail = []
+        self.thumbnail = thumbnail
         codec = .jpeg
         (self.width, self.height, orientation) = (width, height, 1)
         self.capturedAt = capturedAt

@@ -54,7 +54,11 @@ extension SessionOperator {
     /// shown, or reviewed with everything taken.
     func runBooth(_ plan: BoothPlan) async throws(OperatorError) -> Outcome {
         beginRun()
-        defer { runs.running -= 1 }
+        // The booth's picture is of its own shots, whatever was taken before it, and its shots
+        // go into its albums as its picture does.
+        cells.removeAll()
+        runAlbums = plan.albums
+        defer { (runs.running, runAlbums) = (runs.running - 1, []) }
         var settings = plan.settings
         settings.thumbnailMaximumSide = ShotComposition.cellWidth
         if plan.review != nil { _ = try await perform(.holdForReview) }

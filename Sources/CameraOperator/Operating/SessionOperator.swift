@@ -24,6 +24,8 @@ public actor SessionOperator {
     private let compositionCopy: PhotoDelivery.Target?
     /// The albums photos go into.
     let albums: [String]
+    /// The albums a running booth's shots go into as well.
+    var runAlbums: [String] = []
     /// The camera the session runs on now.
     public private(set) var device: CaptureDevice
     /// Tells the front end of each picture as it is written, before its hook runs.
@@ -300,7 +302,7 @@ public actor SessionOperator {
     func deliver(_ photo: Photo) async throws(OperatorError) -> Outcome.Shot {
         if !photo.thumbnailData.isEmpty { corner = photo.thumbnailData }
         delivered += 1
-        let written = try await deliver(DeliveryItem(photo, albums: albums), number: delivered)
+        let written = try await deliver(DeliveryItem(photo, albums: albums + runAlbums.filter { !albums.contains($0) }), number: delivered)
         guard let written, let hook = delivery.hook else {
             return Outcome.Shot(photo: photo, delivered: written, hookEnding: nil)
         }
@@ -350,7 +352,9 @@ public actor SessionOperator {
     /// Composes the photos taken since the last composition, and delivers the picture or holds it.
     private func compose(columns: Int, quality: Int, albums: [String]) async throws(OperatorError) -> Outcome {
         let (data, layout) = try await ShotComposition.compose(cells, columns: columns, quality: quality)
-        let item = DeliveryItem(composed: data, width: layout.width, height: layout.height, capturedAt: cells[0].takenAt, albums: albums)
+        let thumbnail = try await ShotComposition.thumbnail(of: data, layout: layout)
+        let item = DeliveryItem(composed: data, thumbnail: thumbnail, width: layout.width, height: layout.height, capturedAt: cells[0].takenAt,
+                                albums: albums)
         lastComposition = data
         cells.removeAll()
         if holding {

@@ -24,6 +24,22 @@ public enum ShotComposition {
         }
     }
 
+    /// The longest side of a composed picture's thumbnail, as a photo's (``PhotoSettings/thumbnailMaximumSide``).
+    public static let thumbnailSide = PhotoSettings().thumbnailMaximumSide ?? 320
+
+    /// A thumbnail of a composed picture of `layout`'s size: the whole picture, its longest side
+    /// ``thumbnailSide``.
+    static func thumbnail(of picture: [UInt8], layout: PhotoComposer.Layout) async throws(OperatorError) -> [UInt8] {
+        let scale = Double(thumbnailSide) / Double(max(layout.width, layout.height, 1))
+        let (width, height) = (max(2, Int(Double(layout.width) * scale) / 2 * 2), max(2, Int(Double(layout.height) * scale) / 2 * 2))
+        do {
+            return try await PhotoComposer.compose([picture], layout: PhotoComposer.Layout(columns: 1, rows: 1, cellWidth: width, cellHeight: height,
+                                                                                          margin: 0), quality: 85)
+        } catch {
+            throw .capture(error)
+        }
+    }
+
     /// The composed JPEG and its layout, with places for `slots` shots (the shots' count when
     /// `nil`); places beyond the shots stay empty.
     static func compose(_ cells: [Cell], columns: Int, slots: Int? = nil, quality: Int) async throws(OperatorError) -> (data: [UInt8], layout: PhotoComposer.Layout) {
