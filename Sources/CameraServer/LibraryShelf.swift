@@ -28,13 +28,21 @@ final class LibraryShelf: @unchecked Sendable {
         try await lane.run { () throws(LibraryError) -> T in try work(self.library) }
     }
 
-    /// A page of photos, newest first, with how many there are, as the API's JSON object.
-    func page(offset: Int, limit: Int) async throws(LibraryError) -> [UInt8] {
+    /// A page of photos (of one album, when named), newest first, with how many there are, as
+    /// the API's JSON object.
+    func page(offset: Int, limit: Int, album: String? = nil) async throws(LibraryError) -> [UInt8] {
         let links = links
         return try await run { library throws(LibraryError) in
-            let photos = try library.photos(offset: offset, limit: limit).map { links?.annotated($0.record) ?? $0.record }
-            return WireJSON.bytes(PhotoPage(photos: photos, offset: offset, limit: limit, total: try library.count()))
+            let found = if let album { try library.photos(inAlbum: album, offset: offset, limit: limit) } else { try library.photos(offset: offset, limit: limit) }
+            let total = if let album { try library.count(inAlbum: album) } else { try library.count() }
+            let photos = found.map { links?.annotated($0.record) ?? $0.record }
+            return WireJSON.bytes(PhotoPage(photos: photos, offset: offset, limit: limit, total: total))
         }
+    }
+
+    /// The library's albums, each with how many photos it holds.
+    func albums() async throws(LibraryError) -> [AlbumRecord] {
+        try await run { library throws(LibraryError) in try library.albums().map { AlbumRecord(album: $0.name, photos: $0.count) } }
     }
 
     /// At most `limit` photos with ids above `id`, oldest first, each with its file's SHA-256 (a

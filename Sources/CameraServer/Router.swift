@@ -78,11 +78,18 @@ struct Router: Sendable {
             let limit = min(try Self.integer(request.query["limit"], name: "limit") ?? 50, Self.maximumPage)
             let shelf = try library()
             do {
-                return HTTPResponse(type: "application/json", bytes: try await shelf.page(offset: offset, limit: limit))
+                return HTTPResponse(type: "application/json", bytes: try await shelf.page(offset: offset, limit: limit, album: request.query["album"]))
             } catch {
                 throw APIError(error)
             }
-        case (_, "api/status"), (_, "api/events"), (_, "api/capture"), (_, "api/actions"), (_, "api/photos"):
+        case ("GET", "api/albums"):
+            let shelf = try library()
+            do {
+                return JSONBody.response(try await shelf.albums())
+            } catch {
+                throw APIError(error)
+            }
+        case (_, "api/status"), (_, "api/events"), (_, "api/capture"), (_, "api/actions"), (_, "api/photos"), (_, "api/albums"):
             throw APIError(405, "\(method) is not allowed on \(request.path)")
         default:
             throw APIError.notFound("there is nothing at \(request.path)")

@@ -82,6 +82,7 @@ enum WebPage {
               <p><a id="guestlink">Download link</a></p>
             </div>
             <h2>Photos</h2>
+            <p><label>Album <select id="album"><option value="">All photos</option></select></label></p>
             <div id="gallery"></div>
           </section>
         </main>
@@ -213,13 +214,25 @@ enum WebPage {
         }
 
         async function loadGallery() {
-          const response = await fetch("api/photos?limit=60");
+          const album = $("album").value;
+          const response = await fetch("api/photos?limit=60" + (album ? "&album=" + encodeURIComponent(album) : ""));
           if (!response.ok) { say((await response.json()).error, true); return; }
           const page = await response.json();
           $("gallery").replaceChildren();
           page.photos.forEach((photo) => addPhoto(photo, false));
-          if (page.photos.length) showLast(page.photos[0]);
+          if (page.photos.length && !album) showLast(page.photos[0]);
         }
+
+        async function loadAlbums() {
+          const response = await fetch("api/albums");
+          if (!response.ok) return;
+          const chosen = $("album").value;
+          const options = [new Option("All photos", "")];
+          for (const album of await response.json()) options.push(new Option(album.album + " (" + album.photos + ")", album.album));
+          $("album").replaceChildren(...options);
+          $("album").value = chosen;
+        }
+        $("album").onchange = loadGallery;
 
         function listen() {
           const events = new EventSource("api/events");
@@ -230,7 +243,14 @@ enum WebPage {
               case "showing": showPicture(event.picture); break;
               case "cleared": clearPicture(); break;
               case "shot": say("Shot " + event.number + " of " + event.of); break;
-              case "photo": if (event.id) { addPhoto(event, true); if (!event.composed) showLast(event); offerDownload(event); } break;
+              case "photo":
+                if (event.id) {
+                  if (!$("album").value || (event.albums || []).includes($("album").value)) addPhoto(event, true);
+                  if (!event.composed) showLast(event);
+                  offerDownload(event);
+                  loadAlbums();
+                }
+                break;
               case "recording": showRecording(true); break;
               case "movie": showRecording(false); addPhoto(event.movie, true); break;
               case "movie_failed": showRecording(false); say(event.message, true); break;
@@ -248,6 +268,7 @@ enum WebPage {
 
         watchLive();
         listen();
+        loadAlbums();
         loadGallery();
         </script>
         </body>

@@ -206,6 +206,41 @@ public final class PhotoLibrary {
         try rows("SELECT photos.* FROM photos JOIN origins ON origins.photo_id = photos.id WHERE origins.origin = ?", [.text(origin)]).first
     }
 
+    /// The photos in album `name`, newest first; none for an album no photo is in.
+    public func photos(inAlbum name: String) throws(LibraryError) -> [LibraryPhoto] {
+        try rows("SELECT photos.* FROM photos JOIN albums ON albums.photo_id = photos.id WHERE albums.name = ? "
+                 + "ORDER BY photos.captured_at DESC, photos.id DESC", [.text(name)])
+    }
+
+    /// At most `limit` photos of album `name`, newest first, after skipping `offset` of them.
+    public func photos(inAlbum name: String, offset: Int, limit: Int) throws(LibraryError) -> [LibraryPhoto] {
+        try rows("SELECT photos.* FROM photos JOIN albums ON albums.photo_id = photos.id WHERE albums.name = ? "
+                 + "ORDER BY photos.captured_at DESC, photos.id DESC LIMIT ? OFFSET ?",
+                 [.text(name), .integer(Int64(max(0, limit))), .integer(Int64(max(0, offset)))])
+    }
+
+    /// The albums photos are in, by name, each with how many photos it holds.
+    public func albums() throws(LibraryError) -> [(name: String, count: Int)] {
+        do {
+            return try database.query("SELECT albums.name AS name, COUNT(*) AS count FROM albums JOIN photos ON photos.id = albums.photo_id "
+                                      + "GROUP BY albums.name ORDER BY albums.name").map { row in
+                (row.text("name") ?? "", Int(row.integer("count") ?? 0))
+            }
+        } catch {
+            throw LibraryError(error, index: indexPath)
+        }
+    }
+
+    /// How many photos album `name` holds.
+    public func count(inAlbum name: String) throws(LibraryError) -> Int {
+        do {
+            return Int(try database.query("SELECT COUNT(*) AS count FROM albums JOIN photos ON photos.id = albums.photo_id WHERE albums.name = ?",
+                                          [.text(name)]).first?.integer("count") ?? 0)
+        } catch {
+            throw LibraryError(error, index: indexPath)
+        }
+    }
+
     /// How many photos there are.
     public func count() throws(LibraryError) -> Int {
         do {

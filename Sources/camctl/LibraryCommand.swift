@@ -13,10 +13,11 @@ import PipelineScript
 /// `camctl library`: look at, copy out and remove the photos in the library.
 struct LibraryCommand: Subcommand {
     static let name = "library"
-    static let synopsis = "camctl library  list|show ID|export ID DEST|delete ID|sheet --output PATH|process   [--library DIR] [--json]"
+    static let synopsis = "camctl library  list [--album NAME]|albums|show ID|export ID DEST|delete ID|sheet --output PATH|process   [--library DIR] [--json]"
     static let summary = "list, show, export and delete the photos in the library, or make a contact sheet"
     static let help = """
-        list     the photos, newest first: id, time taken, size, codec, camera
+        list     the photos, newest first: id, time taken, size, codec, camera (--album NAME: those of one album)
+        albums   the albums, each with how many photos it holds
         show     all that is recorded about one photo
         export   a copy of the photo's file at DEST (a file, or a folder to put it in)
         delete   the photo's file, its thumbnail and its entry
@@ -28,12 +29,12 @@ struct LibraryCommand: Subcommand {
     static let options: [ParsedArguments.Option] = [
         .init(name: "--library", value: "DIR"), .init(name: "--json", value: nil),
         .init(name: "--output", value: "PATH", short: "-o"), .init(name: "--columns", value: "N"),
-        .init(name: "--verbose", value: nil),
+        .init(name: "--verbose", value: nil), .init(name: "--album", value: "NAME"),
     ]
-    static let words = ["list", "show", "export", "delete", "sheet", "process"]
+    static let words = ["list", "albums", "show", "export", "delete", "sheet", "process"]
 
     enum Action {
-        case list, show(Int64), export(Int64, String), delete(Int64), sheet(String, columns: Int), process
+        case list(album: String?), albums, show(Int64), export(Int64, String), delete(Int64), sheet(String, columns: Int), process
     }
 
     let action: Action
@@ -53,7 +54,10 @@ struct LibraryCommand: Subcommand {
         switch words.first {
         case "list":
             try arguments.requirePositionals(["list"])
-            action = .list
+            action = .list(album: arguments.string("--album"))
+        case "albums":
+            try arguments.requirePositionals(["albums"])
+            action = .albums
         case "show":
             try arguments.requirePositionals(["show", "ID"])
             action = .show(try id(1))
@@ -74,9 +78,9 @@ struct LibraryCommand: Subcommand {
             action = .process
         case let word?:
             let suggestion = Spelling.closest(to: word, among: Self.words).map { "; did you mean \($0)?" } ?? ""
-            throw CommandFailure("library has no action \"\(word)\"\(suggestion); use list, show, export, delete, sheet or process", exitCode: .usage)
+            throw CommandFailure("library has no action \"\(word)\"\(suggestion); use list, albums, show, export, delete, sheet or process", exitCode: .usage)
         case nil:
-            throw CommandFailure("library needs an action: list, show ID, export ID DEST, delete ID, sheet --output PATH or process", exitCode: .usage)
+            throw CommandFailure("library needs an action: list, albums, show ID, export ID DEST, delete ID, sheet --output PATH or process", exitCode: .usage)
         }
     }
 
@@ -93,12 +97,20 @@ struct LibraryCommand: Subcommand {
         let library = try PhotoSaving.openLibrary(folder, forReading: !writes)
         do {
             switch action {
-            case .list:
-                let photos = try library.photos()
+            case .list(let album):
+                let photos = if let album { try library.photos(inAlbum: album) } else { try library.photos() }
                 if printsJSON {
                     for photo in photos { try Console.json(photo.record) }
                 } else if !photos.isEmpty {
                     try Console.result(Self.table(photos))
+                }
+            case .albums:
+                for (name, count) in try library.albums() {
+                    if printsJSON {
+                        try Console.json(AlbumRecord(album: name, photos: count))
+                    } else {
+                        try Console.result("\(name)  \(count) photo\(count == 1 ? "" : "s")")
+                    }
                 }
             case .show(let id):
                 let photo = try library.photo(id: id)

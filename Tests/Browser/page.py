@@ -10,7 +10,7 @@ import urllib.request
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 base = sys.argv[1]
 seen = {}
@@ -83,6 +83,20 @@ try:
     seen["booth_showed_picture"] = True
     WebDriverWait(driver, 60).until(lambda d: d.find_element(By.ID, "message").text == "Saved.")
     seen["booth_total"] = total()
+    # The booth's picture is of its own four shots (a 2x2 grid), not of the photo saved before it,
+    # and every picture in the gallery shows its thumbnail.
+    photos = json.load(urllib.request.urlopen(base + "/api/photos"))["photos"]
+    seen["booth_picture"] = [[p["width"], p["height"]] for p in photos if p["width"] > 1000]
+    wait.until(lambda d: d.execute_script(
+        "return [...document.querySelectorAll('#gallery a img')].every((i) => i.complete && i.naturalWidth > 0)"))
+    seen["gallery_thumbnails"] = gallery(driver)
+    # The booth's album, chosen on the page, shows its shots and its picture only.
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#album option")) > 1)
+    Select(driver.find_element(By.ID, "album")).select_by_value("booth")
+    wait.until(lambda d: gallery(d) == 5)
+    seen["booth_album_gallery"] = gallery(driver)
+    Select(driver.find_element(By.ID, "album")).select_by_value("")
+    wait.until(lambda d: gallery(d) == 6)
 
     # A movie: Record, then Stop recording; the movie's thumbnail joins the gallery.
     before = gallery(driver)

@@ -5,6 +5,22 @@ import Testing
 
 @Suite("camctl library, devices and booth", .startsPrograms)
 struct LibraryCommandTests {
+    @Test("Albums are read back: library albums counts each, list --album lists one; an album nobody is in lists nothing")
+    func albums() async throws {
+        let camctl = try Camctl()
+        #expect(try await camctl("capture", "--device", "test", "--resolution", "320x240").status == 0)
+        let booth = try await camctl("booth", "--device", "test", "--resolution", "320x240", "--sink", "fakesink", "--shots", "2", "--countdown", "0",
+                                     "--show-shots", "0", "--show-result", "0")
+        #expect(booth.status == 0, "\(booth.standardError)")
+        #expect(try await camctl("library", "albums").standardOutput == "booth  3 photos\n")
+        let counted = Camctl.objects(try await camctl("library", "albums", "--json").standardOutput)
+        #expect(counted.count == 1 && counted.first?["album"] as? String == "booth" && counted.first?["photos"] as? Int == 3, "\(counted)")
+        let inBooth = Camctl.objects(try await camctl("library", "list", "--album", "booth", "--json").standardOutput)
+        #expect(Set(inBooth.compactMap { $0["id"] as? Int }) == [2, 3, 4], "the shots and their strip, not the capture before: \(inBooth)")
+        let nobody = try await camctl("library", "list", "--album", "nobody")
+        #expect(nobody.status == 0 && nobody.standardOutput.isEmpty)
+    }
+
     @Test("list, show, export, delete and sheet work on what capture stored")
     func libraryActions() async throws {
         let camctl = try Camctl()

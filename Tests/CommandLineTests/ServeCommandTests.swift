@@ -172,6 +172,11 @@ struct ServeCommandTests {
             let id = try #require(picture["id"] as? Int)
             #expect(try await served.request("/api/photos/\(id)/thumbnail").status == 200, "photo \(id) has a thumbnail")
         }
+        // The album read back over the API, as the page's gallery filters it.
+        let albums = try await served.request("/api/albums")
+        #expect(String(decoding: albums.bytes, as: UTF8.self) == #"[{"album":"booth","photos":3}]"#)
+        let page = try await served.json("/api/photos?album=booth")
+        #expect((page.object["photos"] as? [[String: Any]])?.count == 3 && page.object["total"] as? Int == 3, "\(page.object)")
     }
 
     @Test("Bad requests are answered with a status and one sentence in JSON; a body over the limit with 413")

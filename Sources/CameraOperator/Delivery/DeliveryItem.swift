@@ -95,7 +95,7 @@ public struct Delivered: Sendable {
                                  capturedAt: WireTime.iso(item.capturedAt), capturedAtMicroseconds: WireTime.microseconds(item.capturedAt),
                                  device: device.name, deviceID: device.id, bytes: item.byteCount, orientation: item.orientation,
                                  thumbnailPath: libraryPhoto?.thumbnailPath, state: libraryPhoto?.isProcessing == true ? "processing" : "final")
-        (record.quality, record.flashFired, record.output) = (item.quality, item.flashFired, copy)
+        (record.quality, record.flashFired, record.output, record.albums) = (item.quality, item.flashFired, copy, libraryPhoto?.albums)
         if item.isComposed { record.composed = true }
         return record
     }
