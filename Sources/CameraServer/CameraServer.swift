@@ -31,6 +31,12 @@ public final class CameraServer: Sendable {
     private let watchers: Mutex<[Task<Void, Never>]>
     /// The port it listens on.
     public let port: Int
+    /// Where guests and other machines reach it (`http://192.168.1.20:8080/`).
+    public var url: String { address.url + "/" }
+    /// Its live picture over RTSP as other machines reach it, when it is served.
+    public var rtspURL: String? { rtsp.map { "rtsp://\(rtspHost):\($0.port)\(RTSPPreview.path)" } }
+    private let address: PublicAddress
+    private let rtspHost: String
     /// The node of a fleet it is, when it joined one.
     private let node: FleetNode?
     /// The live picture over RTSP, when asked for.
@@ -38,42 +44,43 @@ public final class CameraServer: Sendable {
     /// The RTSP stream's port, when it is served.
     public var rtspPort: Int? { rtsp?.port }
 
-    /// A fleet to join: the broker, the fleet's and this node's names, and the host other
-    /// machines reach this server at (for the download links in its events).
+    /// A fleet to join: the broker, and the fleet's and this node's names.
     public struct Fleet: Sendable {
         public var broker: MQTTClient.Options
         public var name: String
         public var node: String
-        public var host: String
         /// The software the node runs, for its status.
         public var version: String
 
-        public init(broker: MQTTClient.Options, name: String, node: String, host: String, version: String) {
-            (self.broker, self.name, self.node, self.host, self.version) = (broker, name, node, host, version)
+        public init(broker: MQTTClient.Options, name: String, node: String, version: String) {
+            (self.broker, self.name, self.node, self.version) = (broker, name, node, version)
         }
     }
 
     /// Serves `session` (started, running on `device`) on `host`:`port`, delivering photos through
     /// `delivery` and reading the library in `library` (its folder) for the gallery; with
     /// `rtspPort`, the live picture over RTSP too (the session configured with `liveH264`).
+    /// Guests' links, their QR codes and a fleet's download links use `publicURL`, else the
+    /// listening address when another machine can use it, else this machine's own on its network.
     ///
     /// - Throws: ``HTTPServerError`` when it cannot listen; ``GStreamerError`` when the RTSP
     ///   server cannot; a library that cannot be opened is a ``LibraryError``.
     public init(session: CaptureSession, delivery: sending PhotoDelivery, device: CaptureDevice, library: String?,
-                host: String, port: Int, access: AccessControl, fleet: Fleet? = nil, rtspPort: Int? = nil,
+                host: String, port: Int, access: AccessControl, fleet: Fleet? = nil, rtspPort: Int? = nil, publicURL: String? = nil,
                 limits: HTTPServer.Limits = HTTPServer.Limits()) throws {
         let events = EventHub()
         self.events = events
         let links = try library.map { folder throws in try GuestLinks(folder: folder) }
         // Where other machines reach this server; its port is known once it listens.
-        let address = Mutex<String?>(nil)
+        let address = PublicAddress()
+        let isNode = fleet != nil
         // A fleet node delivers every photo final: its controller collects files by their checksum.
         sessionOperator = SessionOperator(camera: session, delivery: delivery, device: device, defersProcessing: fleet == nil) { delivered in
             var record = links?.annotated(delivered.record) ?? delivered.record
-            if let address = address.withLock({ $0 }) {
+            if isNode {
                 // For a fleet's controller: the file's checksum, and where to download it.
                 record.sha256 = SHA256.hash(delivered.item.data).hexDigits
-                record.url = record.guestLink.map { address + $0 }
+                record.url = record.guestLink.map { address.url + $0 }
             }
             events.publish(.photo(record))
         }
@@ -82,9 +89,12 @@ public final class CameraServer: Sendable {
         shelf = try library.map { folder throws in try LibraryShelf(folder: folder, links: links) }
         http = Mutex(nil)
         watchers = Mutex([])
-        let router = Router(sessionOperator: sessionOperator, session: session, shelf: shelf, events: events, access: access, links: links)
+        let router = Router(sessionOperator: sessionOperator, session: session, shelf: shelf, events: events, access: access, links: links,
+                            address: address)
         let server = try HTTPServer(host: host, port: port, limits: limits) { request in await router.respond(to: request) }
         self.port = server.port
+        address.set(publicURL: publicURL, host: host, port: server.port)
+        (self.address, rtspHost) = (address, PublicAddress.reachableHost(listeningOn: host))
         http.withLock { $0 = server }
         let rtsp: RTSPPreview?
         do {
@@ -96,11 +106,9 @@ public final class CameraServer: Sendable {
             throw error
         }
         self.rtsp = rtsp
-        node = try fleet.map { fleet throws in
-            let shownHost = fleet.host.contains(":") ? "[\(fleet.host)]" : fleet.host
-            let base = "http://\(shownHost):\(server.port)"
-            address.withLock { $0 = base }
-            let rtspURL = rtsp.map { "rtsp://\(shownHost):\($0.port)\(RTSPPreview.path)" }
+        node = try fleet.map { [rtspHost] fleet throws in
+            let base = address.url
+            let rtspURL = rtsp.map { "rtsp://\(rtspHost):\($0.port)\(RTSPPreview.path)" }
             return try FleetNode(options: fleet.broker, fleet: fleet.name, node: fleet.node, router: router, events: events, base: base,
                                  ledger: try CommandLedger(library: library)) {
                 var status = await router.status()

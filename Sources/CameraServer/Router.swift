@@ -20,6 +20,8 @@ struct Router: Sendable {
     let access: AccessControl
     /// Guests' download links, when the server keeps a library.
     let links: GuestLinks?
+    /// Where guests reach the server, for the links' QR codes.
+    let address: PublicAddress
 
     /// The largest page of photos.
     static let maximumPage = 200
@@ -37,7 +39,8 @@ struct Router: Sendable {
     private func route(_ request: HTTPRequest) async throws(APIError) -> HTTPResponse {
         try SiteGuard(isOnLoopback: access.isOnLoopback).check(request)
         let parts = request.pathParts.map(String.init)
-        let method = request.method
+        // HEAD is answered as GET, without the body (a shared link's preview asks so).
+        let method = request.method == "HEAD" ? "GET" : request.method
         if parts.count == 2 || parts.count == 3 && parts[2] == "thumbnail", parts[0] == "p", method == "GET" {
             return try await guestDownload(parts[1], thumbnail: parts.count == 3)
         }
@@ -49,7 +52,7 @@ struct Router: Sendable {
             }
         }
         if parts.count >= 3, parts[0] == "api", parts[1] == "photos" {
-            return try await photoRoute(method, id: parts[2], rest: Array(parts.dropFirst(3)), host: request.headers["host"] ?? "127.0.0.1")
+            return try await photoRoute(method, id: parts[2], rest: Array(parts.dropFirst(3)))
         }
         switch (method, parts.joined(separator: "/")) {
         case ("GET", ""), ("GET", "index.html"):
@@ -97,13 +100,13 @@ struct Router: Sendable {
     }
 
     /// `/api/photos/ID`, `…/file`, `…/thumbnail`: one photo's record and files, and its deletion.
-    private func photoRoute(_ method: String, id: String, rest: [String], host: String) async throws(APIError) -> HTTPResponse {
+    private func photoRoute(_ method: String, id: String, rest: [String]) async throws(APIError) -> HTTPResponse {
         switch (method, rest.joined(separator: "/")) {
         case ("GET", ""):
             return JSONBody.response(annotated(try await photo(id).record))
         case ("GET", "qr.svg"):
             let photo = try await photo(id)
-            guard let links, let svg = QRCode.svg("http://\(host)" + links.path(for: photo.id)) else {
+            guard let links, let svg = QRCode.svg(address.url + links.path(for: photo.id)) else {
                 throw APIError.notFound("photo \(id) has no download link")
             }
             return HTTPResponse(type: "image/svg+xml", bytes: svg, headers: [("Cache-Control", "private, max-age=3600")])

@@ -14,7 +14,7 @@ import OperatorWire
 struct ServeCommand: Subcommand {
     static let name = "serve"
     static let synopsis = """
-        camctl serve    [--listen ADDR:PORT] [--rtsp PORT] [--device D] [--resolution WxH[@FPS]] [--library DIR] [--json]
+        camctl serve    [--listen ADDR:PORT] [--public-url URL] [--rtsp PORT] [--device D] [--resolution WxH[@FPS]] [--library DIR] [--json]
                         [--broker mqtt://HOST[:PORT] --fleet NAME [--node NAME] [--broker-user USER] [--broker-password-file FILE]
                         [--broker-ca FILE]]
         """
@@ -28,7 +28,10 @@ struct ServeCommand: Subcommand {
         owner only). On loopback anyone on this machine may read, and the page may act; a program
         that changes anything sends Authorization: Bearer TOKEN. On any other address every
         request but the page needs the token, which is printed when made; open the page once
-        with ?token=TOKEN. Ctrl-C or SIGTERM stops the server:
+        with ?token=TOKEN. Guests' download links and their QR codes use --public-url (the address
+        guests' phones reach, such as http://booth.local:8080), else the --listen address when it
+        is one another machine can use, else (0.0.0.0) this machine's address on its network; the
+        address is printed at start. Ctrl-C or SIGTERM stops the server:
         streams end, a photo being taken is saved, and camctl exits 0.
         --rtsp PORT serves the live picture as H.264 over RTSP too, at rtsp://ADDR:PORT/preview
         (8554 is RTSP's usual port; 0 picks a free one), encoded once for any number of viewers and
@@ -41,7 +44,7 @@ struct ServeCommand: Subcommand {
         --broker-ca connects with TLS; --broker-user and --broker-password-file log in.
         """ + "\n" + ImageOptions.help
     static let options = SessionOptions.options + [
-        .init(name: "--listen", value: "ADDR:PORT"), .init(name: "--rtsp", value: "PORT"), .init(name: "--library", value: "DIR"),
+        .init(name: "--listen", value: "ADDR:PORT"), .init(name: "--public-url", value: "URL"), .init(name: "--rtsp", value: "PORT"), .init(name: "--library", value: "DIR"),
         .init(name: "--json", value: nil),
         .init(name: "--broker", value: "URL"), .init(name: "--fleet", value: "NAME"), .init(name: "--node", value: "NAME"),
         .init(name: "--broker-user", value: "USER"), .init(name: "--broker-password-file", value: "FILE"),
@@ -56,6 +59,8 @@ struct ServeCommand: Subcommand {
     let fleet: CameraServer.Fleet?
     /// The RTSP stream's port, when it is asked for.
     let rtspPort: Int?
+    /// Where guests reach the server, when told.
+    let publicURL: String?
 
     init(_ arguments: ParsedArguments) throws(CommandFailure) {
         try arguments.requirePositionals([])
@@ -63,6 +68,13 @@ struct ServeCommand: Subcommand {
         session = try SessionOptions(arguments)
         (host, port) = try Self.address(arguments.string("--listen") ?? "127.0.0.1:8080")
         fleet = try Self.fleet(arguments)
+        publicURL = try arguments.string("--public-url").map { url throws(CommandFailure) in
+            guard Self.isGuestURL(url) else {
+                throw CommandFailure("--public-url \(url) is not an http:// or https:// address with a host, such as http://booth.local:8080",
+                                     exitCode: .usage)
+            }
+            return url
+        }
         rtspPort = try arguments.string("--rtsp").map { text throws(CommandFailure) in
             guard let port = Int(text), (0...65535).contains(port) else {
                 throw CommandFailure("--rtsp \(text) is not a port number; RTSP's usual one is 8554", exitCode: .usage)
@@ -99,7 +111,7 @@ struct ServeCommand: Subcommand {
             options.password = password.trimmed(where: \.isNewline)
         }
         options.certificateAuthority = arguments.string("--broker-ca") ?? (secure ? "/etc/ssl/certs/ca-certificates.crt" : nil)
-        return CameraServer.Fleet(broker: options, name: name, node: node, host: "127.0.0.1", version: camctlVersion)
+        return CameraServer.Fleet(broker: options, name: name, node: node, version: camctlVersion)
     }
 
     /// Whether a name may stand in an MQTT topic as one level.
@@ -108,6 +120,14 @@ struct ServeCommand: Subcommand {
     }
 
     /// `ADDR:PORT`, `[IPv6]:PORT`, or `PORT` alone (on loopback).
+    /// Whether `url` can be given to guests: `http://` or `https://`, a host, and no query,
+    /// fragment, space or control character.
+    static func isGuestURL(_ url: String) -> Bool {
+        guard url.hasPrefix("http://") || url.hasPrefix("https://"), url.utf8.count <= 2048 else { return false }
+        let host = url.drop { $0 != "/" }.dropFirst(2).prefix { $0 != "/" }
+        return !host.isEmpty && !url.contains { $0.isWhitespace || $0 == "?" || $0 == "#" || $0.asciiValue.map { $0 < 0x20 } == true }
+    }
+
     static func address(_ text: String) throws(CommandFailure) -> (host: String, port: Int) {
         let split = text.lastIndex(of: ":")
         let host = split.map { String(text[..<$0]) } ?? "127.0.0.1"
@@ -140,13 +160,10 @@ struct ServeCommand: Subcommand {
         configuration.movies = true
         let captureSession = CaptureSession(configuration: configuration)
         try await session.start(captureSession)
-        // Other machines reach this one by its name, when it listens on every address.
-        var fleet = self.fleet
-        fleet?.host = ["0.0.0.0", "::"].contains(host) ? ProcessInfo.processInfo.hostName : host
         let server: CameraServer
         do {
             server = try CameraServer(session: captureSession, delivery: delivery, device: camera, library: folder,
-                                      host: host, port: port, access: access, fleet: fleet, rtspPort: rtspPort)
+                                      host: host, port: port, access: access, fleet: fleet, rtspPort: rtspPort, publicURL: publicURL)
         } catch let error as HTTPServerError {
             await captureSession.stop()
             throw CommandFailure("\(error.description); choose another with --listen", exitCode: .unavailable)
@@ -157,9 +174,7 @@ struct ServeCommand: Subcommand {
             await captureSession.stop()
             throw CommandFailure("the server could not start: \(error)", exitCode: .software)
         }
-        let shown = host.contains(":") ? "[\(host)]" : host
-        let url = "http://\(shown):\(server.port)/"
-        let rtspURL = server.rtspPort.map { "rtsp://\(shown):\($0)/preview" }
+        let (url, rtspURL) = (server.url, server.rtspURL)
         if arguments.flag("--json") {
             try Console.json(EventRecord.serving(url: url, port: server.port, tokenRequired: !access.isOnLoopback, rtspURL: rtspURL,
                                                  rtspPort: server.rtspPort))

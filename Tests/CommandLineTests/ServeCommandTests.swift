@@ -179,6 +179,46 @@ struct ServeCommandTests {
         #expect((page.object["photos"] as? [[String: Any]])?.count == 3 && page.object["total"] as? Int == 3, "\(page.object)")
     }
 
+    /// The text a QR code of serve's SVG holds, as zbarimg reads it once drawn as a bitmap (each
+    /// module of the SVG is a `M{x} {y}h1v1h-1z` square).
+    static func decodeQR(_ svg: String, in folder: TemporaryFolder) async throws -> String {
+        let modules = svg.matches(of: /M([0-9]+) ([0-9]+)h1v1h-1z/).compactMap { match in Int(match.1).flatMap { x in Int(match.2).map { (x, $0) } } }
+        let side = (modules.map { max($0.0, $0.1) }.max() ?? 0) + 5, scale = 8
+        let dark = Set(modules.map { $0.0 * 10_000 + $0.1 })
+        var bitmap = "P1\n\(side * scale) \(side * scale)\n"
+        for row in 0..<side * scale {
+            bitmap += (0..<side * scale).map { dark.contains(($0 / scale) * 10_000 + row / scale) ? "1" : "0" }.joined(separator: " ") + "\n"
+        }
+        let file = try folder.file("qr.pbm", holding: bitmap)
+        return try await ChildProcess.run("zbarimg", ["-q", "--raw", file]).standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test("Guests' links use the address guests reach: --public-url, else this machine's own on its network for 0.0.0.0; HEAD answers as GET",
+          .enabled(if: ChildProcess.isInstalled("zbarimg"), "needs zbarimg"))
+    func guestAddress() async throws {
+        let everywhere = try await ServedCamera(listen: "0.0.0.0")
+        defer { everywhere.process.send(SIGTERM) }
+        let addresses = try await ChildProcess.run("hostname", ["-I"]).standardOutput.split(separator: " ").map(String.init)
+        let own = try #require(addresses.first { $0.contains(".") && !$0.hasPrefix("127.") }, "this machine has an IPv4 address: \(addresses)")
+        let serving = try #require(everywhere.process.outputSoFar.split(separator: "\n").first { $0.contains("\"serving\"") })
+        #expect(serving.contains(#""url":"http://\#(own):\#(everywhere.port)/""#), "\(serving)")
+
+        let told = try await ServedCamera(listen: "0.0.0.0", extra: ["--public-url", "http://booth.example:9000/"])
+        defer { told.process.send(SIGTERM) }
+        let authorized = ["-H", "Authorization: Bearer \(told.token)"]
+        #expect(try await told.json("/api/capture", ["-X", "POST"] + authorized).status == 200)
+        let photo = try await told.json("/api/photos/1", authorized).object
+        let link = try #require(photo["guest_link"] as? String, "\(photo)")
+        let svg = try await told.request("/api/photos/1/qr.svg", authorized)
+        let folder = try TemporaryFolder()
+        #expect(try await Self.decodeQR(svg.body, in: folder) == "http://booth.example:9000" + link)
+        // A shared link's preview asks with HEAD: the headers of the photo, no body.
+        let head = try await ChildProcess.run("curl", ["-s", "-I", told.base + link])
+        #expect(head.standardOutput.hasPrefix("HTTP/1.1 200") && head.standardOutput.contains("Content-Type: image/jpeg"), "\(head.standardOutput)")
+        let refused = try await told.camctl("serve", "--public-url", "booth.example", "--device", "test")
+        #expect(refused.status == 64 && refused.standardError.contains("--public-url booth.example is not"), "\(refused.standardError)")
+    }
+
     @Test("Bad requests are answered with a status and one sentence in JSON; a body over the limit with 413")
     func badRequests() async throws {
         let served = try await ServedCamera()
