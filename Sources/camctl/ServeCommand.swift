@@ -120,6 +120,19 @@ struct ServeCommand: Subcommand {
     }
 
     /// `ADDR:PORT`, `[IPv6]:PORT`, or `PORT` alone (on loopback).
+    /// Pings systemd's watchdog, when it watches this process, twice in each of its intervals, for
+    /// as long as the session's actor answers: a camctl that hangs is restarted.
+    private static func pingWatchdog(while session: CaptureSession) -> Task<Void, Never>? {
+        guard let interval = ServiceManager.watchdogInterval else { return nil }
+        return Task {
+            while !Task.isCancelled {
+                _ = await session.status
+                ServiceManager.tell("WATCHDOG=1")
+                try? await Task.sleep(for: interval / 2)
+            }
+        }
+    }
+
     /// Whether `url` can be given to guests: `http://` or `https://`, a host, and no query,
     /// fragment, space or control character.
     static func isGuestURL(_ url: String) -> Bool {
@@ -181,9 +194,13 @@ struct ServeCommand: Subcommand {
         } else {
             try Console.result("serving \(camera.name) at \(url)" + (rtspURL.map { " and \($0)" } ?? ""))
         }
+        ServiceManager.tell("READY=1\nSTATUS=serving \(camera.name) at \(url)")
+        let watchdog = Self.pingWatchdog(while: captureSession)
+        defer { watchdog?.cancel() }
         while true {
             switch await controls.next(within: nil) {
             case .interrupt?, .finish?, nil:
+                ServiceManager.tell("STOPPING=1")
                 await server.stop()
                 return
             case .captureNow?:
