@@ -80,7 +80,7 @@ public final class CameraServer: Sendable {
             if isNode {
                 // For a fleet's controller: the file's checksum, and where to download it.
                 record.sha256 = SHA256.hash(delivered.item.data).hexDigits
-                record.url = record.guestLink.map { address.url + $0 }
+                record.url = record.guestLink.map { address.url + $0 + "/file" }
             }
             events.publish(.photo(record))
         }

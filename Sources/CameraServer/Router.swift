@@ -41,8 +41,13 @@ struct Router: Sendable {
         let parts = request.pathParts.map(String.init)
         // HEAD is answered as GET, without the body (a shared link's preview asks so).
         let method = request.method == "HEAD" ? "GET" : request.method
-        if parts.count == 2 || parts.count == 3 && parts[2] == "thumbnail", parts[0] == "p", method == "GET" {
-            return try await guestDownload(parts[1], thumbnail: parts.count == 3)
+        if parts.first == "p", method == "GET" {
+            switch parts.count == 3 ? parts[2] : parts.count == 2 ? "" : "/" {
+            case "": return try await guestPage(parts[1])
+            case "file": return try await guestDownload(parts[1], thumbnail: false)
+            case "thumbnail": return try await guestDownload(parts[1], thumbnail: true)
+            default: throw APIError.notFound("this download link is not valid")
+            }
         }
         if parts.first == "api" || ["stream.mjpg", "snapshot.jpg"].contains(parts.first ?? "") {
             guard access.allows(request) else {
@@ -167,8 +172,17 @@ struct Router: Sendable {
         links?.annotated(record) ?? record
     }
 
-    /// `GET /p/ID-TAG` (and `…/thumbnail`): a guest's download of one photo (or its thumbnail);
-    /// anything else there is 404, the same for all.
+    /// `GET /p/ID-TAG`: a guest's page of one photo, while its file is there; 404 otherwise, the
+    /// same as for a link that is not valid.
+    private func guestPage(_ part: String) async throws(APIError) -> HTTPResponse {
+        guard let links, let id = links.photo(named: part), let shelf, let photo = try? await shelf.photo(id: id),
+              await shelf.file(of: photo) != nil else { throw APIError.notFound("this download link is not valid") }
+        return HTTPResponse(type: "text/html; charset=utf-8", bytes: Array(GuestPage.html(of: photo, part: part, base: address.url).utf8),
+                            headers: [("Cache-Control", "private, max-age=3600")])
+    }
+
+    /// `GET /p/ID-TAG/file` (and `…/thumbnail`): a guest's download of one photo (or its
+    /// thumbnail); anything else there is 404, the same for all.
     private func guestDownload(_ part: String, thumbnail: Bool) async throws(APIError) -> HTTPResponse {
         let missing = APIError.notFound("this download link is not valid")
         guard let links, let id = links.photo(named: part), let shelf, let photo = try? await shelf.photo(id: id),
@@ -200,7 +214,7 @@ struct Router: Sendable {
             let page = try await shelf.checksummed(after: Int64(after), limit: limit)
             let photos = page.photos.map { photo, sha256 in
                 var record = photo.record
-                (record.sha256, record.url) = (sha256, base + links.path(for: photo.id))
+                (record.sha256, record.url) = (sha256, base + links.path(for: photo.id) + "/file")
                 if photo.thumbnailPath != nil { record.thumbnailURL = base + links.path(for: photo.id) + "/thumbnail" }
                 return record
             }

@@ -63,8 +63,19 @@ try:
     decoded = subprocess.run(["zbarimg", "-q", "--raw", sys.argv[2]], capture_output=True, text=True).stdout.strip()
     seen["qr_link"] = decoded
     photo = json.load(urllib.request.urlopen(base + "/api/photos"))["photos"][0]
+    # On a phone, the link opens the guest page: the photo, and a Download button that gets its bytes.
+    main = driver.current_window_handle
+    driver.switch_to.new_window("tab")
+    driver.set_window_size(390, 844)
+    driver.get(decoded)
+    wait.until(lambda d: d.execute_script("const i = document.querySelector('main img'); return i && i.complete && i.naturalWidth > 0"))
+    download = driver.find_element(By.ID, "download").get_attribute("href")
+    seen["guest_page_download"] = download.startswith(decoded + "/")
     with open(photo["path"], "rb") as stored:
-        seen["qr_download_identical"] = urllib.request.urlopen(decoded).read() == stored.read() if decoded else False
+        seen["qr_download_identical"] = urllib.request.urlopen(download).read() == stored.read()
+    driver.close()
+    driver.switch_to.window(main)
+    driver.set_window_size(1280, 900)
 
     # Cancel leaves the library as it was.
     driver.find_element(By.ID, "shutter").click()

@@ -212,9 +212,11 @@ struct ServeCommandTests {
         let svg = try await told.request("/api/photos/1/qr.svg", authorized)
         let folder = try TemporaryFolder()
         #expect(try await Self.decodeQR(svg.body, in: folder) == "http://booth.example:9000" + link)
-        // A shared link's preview asks with HEAD: the headers of the photo, no body.
+        // A shared link's preview asks with HEAD: the page's headers, no body; its image is the photo, where guests reach it.
         let head = try await ChildProcess.run("curl", ["-s", "-I", told.base + link])
-        #expect(head.standardOutput.hasPrefix("HTTP/1.1 200") && head.standardOutput.contains("Content-Type: image/jpeg"), "\(head.standardOutput)")
+        #expect(head.standardOutput.hasPrefix("HTTP/1.1 200") && head.standardOutput.contains("Content-Type: text/html"), "\(head.standardOutput)")
+        let page = try await told.request(link)
+        #expect(page.body.contains(#"<meta property="og:image" content="http://booth.example:9000\#(link)/file">"#), "\(page.body)")
         let refused = try await told.camctl("serve", "--public-url", "booth.example", "--device", "test")
         #expect(refused.status == 64 && refused.standardError.contains("--public-url booth.example is not"), "\(refused.standardError)")
     }
@@ -258,7 +260,9 @@ struct ServeCommandTests {
         let taken = try await served.json("/api/capture", ["-X", "POST", "-H", "Authorization: Bearer \(token)"])
         let photo = try #require((taken.object["photos"] as? [[String: Any]])?.first)
         let link = try #require(photo["guest_link"] as? String)
-        let download = try await served.request(link)
+        let page = try await served.request(link)
+        #expect(page.status == 200 && page.body.contains(#"id="download""#) && page.body.contains(#"property="og:image""#), "\(page.body)")
+        let download = try await served.request(link + "/file")
         let stored = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try #require(photo["path"] as? String))))
         #expect(download.status == 200 && download.bytes == stored)
         let forged = String(link.dropLast()) + (link.hasSuffix("0") ? "1" : "0")

@@ -23,7 +23,7 @@ struct ServedFilesTests {
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: secret)
         try FileManager.default.removeItem(atPath: thumbnail)
         #expect(mkfifo(thumbnail, 0o644) == 0)
-        for route in [link, link + "/thumbnail", "/api/photos/1/file", "/api/photos/1/thumbnail"] {
+        for route in [link, link + "/file", link + "/thumbnail", "/api/photos/1/file", "/api/photos/1/thumbnail"] {
             let answer = try await served.request(route)
             #expect(answer.status == 404 && !answer.body.contains("secret"), "\(route): \(answer.status) \(answer.body)")
         }
