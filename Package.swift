@@ -45,6 +45,8 @@ let package = Package(
         // MQTT, through the mosquitto project's client library (a fleet's commands and events):
         // its header; the library itself is loaded when first used.
         .systemLibrary(name: "CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // Printing: libcups's headers; the library itself is loaded when a picture is first printed.
+        .systemLibrary(name: "CCups", providers: [.apt(["libcups2-dev"])]),
         // HTTP downloads (a fleet's photos, collected from its nodes): libcurl's headers; the
         // library itself is loaded when first used.
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -58,6 +60,8 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         // An MQTT client over libmosquitto: reconnecting, resubscribing, messages to a handler.
         .target(name: "MQTTClient", dependencies: ["CMosquitto"]),
+        // Pictures printed through libcups: a CUPS queue, or an IPP printer straight.
+        .target(name: "Printing", dependencies: ["CCups"]),
         // HTTP downloads over libcurl, with a limit on what is taken.
         .target(name: "HTTPClient", dependencies: ["CCurl"]),
         // Layer 3, leaves in pure Swift that import nothing of the project:
@@ -116,6 +120,7 @@ let package = Package(
         .testTarget(name: "ProcessesTests", dependencies: ["Processes", "TestSupport"]),
         .testTarget(name: "FormattingTests", dependencies: ["Formatting"]),
         .testTarget(name: "OperatorWireTests", dependencies: ["OperatorWire", "JSON"]),
+        .testTarget(name: "PrintingTests", dependencies: ["Printing", "TestSupport"]),
         .testTarget(name: "FleetControlTests", dependencies: ["FleetControl", "MQTTClient", "PhotoLibrary", "OperatorWire", "Checksums", "JSON", "TestSupport"]),
         // The operator driven as a front end drives it, beside camctl doing the same.
         .testTarget(name: "CameraOperatorTests", dependencies: ["CameraOperator", "OperatorWire", "JSON", "GStreamer", "CameraKit", "ImageMetadata", "PhotoLibrary", "TestSupport", "camctl"]),

@@ -1,0 +1,175 @@
+internal import CCups
+import Synchronization
+
+/// A printer, through libcups: a CUPS queue by its name (CUPS's default one when none is named),
+/// or an IPP printer by its `ipp://` or `ipps://` URI, printed to straight, with no CUPS server.
+///
+/// Every call talks to the printer and blocks until it answers: call it off Swift's shared threads.
+///
+/// ```swift
+/// let printer = try Printer("ipp://booth-printer.local/ipp/print")
+/// let job = try printer.submit(jpeg, format: "image/jpeg", title: "booth 12", copies: 2)
+/// let state = try printer.state(ofJob: job)
+/// ```
+public final class Printer: Sendable {
+    /// How the printer was named: its queue's name or its URI.
+    public let name: String
+    private let link: Mutex<Link>
+
+    /// Connects to the printer `destination` names (`nil`: CUPS's default printer).
+    ///
+    /// - Throws: ``PrintError`` when libcups is not installed, no such printer is known, or it
+    ///   cannot be reached.
+    public init(_ destination: String?) throws(PrintError) {
+        guard let api = Cups.api else {
+            throw PrintError("printing needs libcups, which is not installed; install libcups2")
+        }
+        let isURI = destination.map { $0.hasPrefix("ipp://") || $0.hasPrefix("ipps://") } ?? false
+        let found = isURI ? api.get_dest_with_uri(nil, destination) : api.get_named_dest(nil, destination, nil)
+        guard let dest = found else {
+            let reason = Cups.lastError(api)
+            throw PrintError(destination.map { "there is no printer \($0) (\(reason)); name a CUPS queue (lpstat -e lists them) or an ipp:// address" }
+                ?? "there is no default printer (\(reason)); name one with a CUPS queue's name or an ipp:// address")
+        }
+        var resource = [CChar](repeating: 0, count: 1024)
+        // A printer named by its URI is reached straight; a queue through the CUPS server.
+        let flags = UInt32(isURI ? CUPS_DEST_FLAGS_DEVICE : CUPS_DEST_FLAGS_NONE)
+        guard let http = api.connect_dest(dest, flags, 30_000, nil, &resource, resource.count, nil, nil) else {
+            let reason = Cups.lastError(api)
+            api.free_dests(1, dest)
+            throw PrintError("the printer \(destination ?? "(the default one)") cannot be reached (\(reason)); check that it is on and on the network")
+        }
+        // Its capabilities, asked now: a printer that does not answer is found out here.
+        guard let info = api.copy_dest_info(http, dest) else {
+            let reason = Cups.lastError(api)
+            api.close_http(http)
+            api.free_dests(1, dest)
+            throw PrintError("the printer \(destination ?? "(the default one)") cannot be reached (\(reason)); check that it is on and on the network")
+        }
+        let uri = withUnsafePointer(to: api) { camctl_cups_dest_option($0, dest, "printer-uri-supported") }.map { String(cString: $0) }
+            ?? destination ?? ""
+        name = destination ?? "the default printer"
+        link = Mutex(Link(api: api, dest: dest, http: http, info: info, resource: String(decoding: resource.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+                               uri: uri))
+    }
+
+    /// Sends one document as a new job: `copies` of it, in `format` (`image/jpeg`). Returns the
+    /// job's id.
+    ///
+    /// - Throws: ``PrintError`` when the printer refuses the job or the document.
+    public func submit(_ document: [UInt8], format: String, title: String, copies: Int = 1) throws(PrintError) -> Int32 {
+        try link.withLock { link throws(PrintError) -> Int32 in
+            let api = link.api
+            var options: UnsafeMutablePointer<cups_option_t>?
+            var count: Int32 = 0
+            if copies > 1 { count = api.add_option("copies", String(copies), count, &options) }
+            defer { api.free_options(count, options) }
+            var job: Int32 = 0
+            guard api.create_dest_job(link.http, link.dest, link.info, &job, title, count, options).rawValue <= IPP_STATUS_OK_EVENTS_COMPLETE.rawValue,
+                  job > 0 else {
+                throw PrintError("\(name) refused the job: \(Cups.lastError(api))")
+            }
+            guard api.start_dest_document(link.http, link.dest, link.info, job, title, format, 0, nil, 1) == HTTP_STATUS_CONTINUE else {
+                throw PrintError("\(name) refused the picture: \(Cups.lastError(api))")
+            }
+            let written = document.withUnsafeBytes { bytes in
+                api.write_request_data(link.http, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
+            }
+            let finished = api.finish_dest_document(link.http, link.dest, link.info)
+            guard written == HTTP_STATUS_CONTINUE, finished.rawValue <= IPP_STATUS_OK_EVENTS_COMPLETE.rawValue else {
+                throw PrintError("\(name) did not take the picture: \(Cups.lastError(api))")
+            }
+            return job
+        }
+    }
+
+    /// Where job `id` is now, as the printer says.
+    ///
+    /// - Throws: ``PrintError`` when the printer cannot be asked.
+    public func state(ofJob id: Int32) throws(PrintError) -> PrintJobState {
+        try link.withLock { link throws(PrintError) -> PrintJobState in
+            let api = link.api
+            guard let request = api.new_request(IPP_OP_GET_JOB_ATTRIBUTES) else { throw PrintError("the printer could not be asked about its job") }
+            _ = api.add_string(request, IPP_TAG_OPERATION, IPP_TAG_URI, "printer-uri", nil, link.uri)
+            _ = api.add_integer(request, IPP_TAG_OPERATION, IPP_TAG_INTEGER, "job-id", id)
+            // The request is freed by the call; the response is ours.
+            guard let response = api.do_request(link.http, request, link.resource) else {
+                throw PrintError("\(name) did not say how its job goes: \(Cups.lastError(api))")
+            }
+            defer { api.delete_ipp(response) }
+            let state = api.find_attribute(response, "job-state", IPP_TAG_ENUM).map { api.get_integer($0, 0) } ?? 0
+            var reasons: [String] = []
+            if let attribute = api.find_attribute(response, "job-state-reasons", IPP_TAG_KEYWORD) {
+                for index in 0..<api.get_count(attribute) {
+                    if let text = api.get_string(attribute, index, nil) { reasons.append(String(cString: text)) }
+                }
+            }
+            let message = api.find_attribute(response, "job-state-message", IPP_TAG_TEXT).flatMap { api.get_string($0, 0, nil) }
+                .map { String(cString: $0) }
+            return PrintJobState(ippState: state, reasons: reasons, message: message)
+        }
+    }
+}
+
+/// A job's state, as its printer tells it.
+public enum PrintJobState: Sendable, Equatable {
+    /// Waiting its turn; `reasons` say why when it waits on the printer (`printer-stopped`).
+    case pending(reasons: [String])
+    case processing
+    /// Printed.
+    case completed
+    /// Ended without printing: cancelled, aborted or stopped, with the printer's reason.
+    case failed(String)
+
+    init(ippState: Int32, reasons: [String], message: String?) {
+        let reason = message.flatMap { $0.isEmpty ? nil : $0 } ?? (reasons.isEmpty ? "no reason given" : reasons.joined(separator: ", "))
+        switch ipp_jstate_t(rawValue: UInt32(bitPattern: ippState)) {
+        case IPP_JSTATE_PENDING, IPP_JSTATE_HELD: self = .pending(reasons: reasons)
+        case IPP_JSTATE_PROCESSING: self = .processing
+        case IPP_JSTATE_COMPLETED: self = .completed
+        case IPP_JSTATE_CANCELED: self = .failed("the job was cancelled (\(reason))")
+        case IPP_JSTATE_ABORTED: self = .failed("the printer gave up the job (\(reason))")
+        case IPP_JSTATE_STOPPED: self = .failed("the printer stopped the job (\(reason))")
+        default: self = .failed("the printer says nothing of the job")
+        }
+    }
+}
+
+/// A picture that could not be printed: one sentence saying why and what to do.
+public struct PrintError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+
+    init(_ message: String) {
+        self.message = message
+    }
+}
+
+/// What a printer is reached through: libcups's destination, connection and the printer's
+/// capabilities, used by one call at a time.
+private struct Link: ~Copyable {
+    let api: camctl_cups
+    let dest: UnsafeMutablePointer<cups_dest_t>
+    let http: OpaquePointer
+    let info: OpaquePointer
+    let resource: String
+    let uri: String
+
+    deinit {
+        api.free_dest_info(info)
+        api.close_http(http)
+        api.free_dests(1, dest)
+    }
+}
+
+/// libcups, loaded on first use.
+private enum Cups {
+    static let api: camctl_cups? = {
+        var api = camctl_cups()
+        return camctl_cups_load(&api) != 0 ? api : nil
+    }()
+
+    static func lastError(_ api: camctl_cups) -> String {
+        api.last_error_string().map { String(cString: $0) } ?? "no reason given"
+    }
+}

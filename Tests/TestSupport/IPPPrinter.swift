@@ -1,0 +1,65 @@
+import Foundation
+import Glibc
+
+/// CUPS's own IPP Everywhere printer (`ippeveprinter`) on a port of its own, keeping every job's
+/// document in a folder for the test to compare. It needs DNS-SD, so the system's D-Bus and Avahi
+/// are started when they do not run; what the printer started is stopped with it.
+public final class IPPPrinter: @unchecked Sendable {
+    // @unchecked Sendable: set once in init; the processes are only signalled afterwards.
+    public let port: Int
+    /// The folder the printer keeps each job's document in (`N-TITLE.jpg`).
+    public let spool: TemporaryFolder
+    private let printer: ChildProcess.Running
+    private let started: [ChildProcess.Running]
+
+    public static var isAvailable: Bool { ["ippeveprinter", "avahi-daemon", "dbus-daemon"].allSatisfy(ChildProcess.isInstalled) }
+
+    /// The printer's address for libcups.
+    public var uri: String { "ipp://localhost:\(port)/ipp/print" }
+
+    public init() async throws {
+        var started: [ChildProcess.Running] = []
+        if access("/run/dbus/system_bus_socket", F_OK) != 0 {
+            mkdir("/run/dbus", 0o755)
+            started.append(try ChildProcess.Running("/usr/bin/dbus-daemon", ["--system", "--nofork", "--nopidfile"]))
+            _ = await until { access("/run/dbus/system_bus_socket", F_OK) == 0 }
+        }
+        if try await ChildProcess.run("pgrep", ["-x", "avahi-daemon"]).status != 0 {
+            started.append(try ChildProcess.Running("/usr/sbin/avahi-daemon", ["--no-drop-root", "--no-chroot"]))
+            _ = await until { (try? await ChildProcess.run("avahi-daemon", ["--check"]).status) == 0 }
+        }
+        spool = try TemporaryFolder()
+        var chosen: (Int, ChildProcess.Running)?
+        for candidate in (0..<10).map({ _ in Int.random(in: 20000...45000) }) {
+            let printer = try ChildProcess.Running("/usr/sbin/ippeveprinter", ["-p", "\(candidate)", "-d", spool.url.path, "-k", "-n", "localhost",
+                                                                              "-f", "image/jpeg,image/pwg-raster,application/pdf", "camctl test printer"])
+            // Listening once ipptool gets its attributes; a port taken makes it end.
+            let listening = await until {
+                (try? await ChildProcess.run("ipptool", ["-q", "ipp://localhost:\(candidate)/ipp/print", "get-printer-attributes.test"]).status) == 0
+            }
+            if listening {
+                chosen = (candidate, printer)
+                break
+            }
+            printer.send(SIGKILL)
+        }
+        guard let (port, printer) = chosen else {
+            started.forEach { $0.send(SIGKILL) }
+            throw ChildProcess.Failure(message: "ippeveprinter did not start")
+        }
+        (self.port, self.printer, self.started) = (port, printer, started)
+    }
+
+    /// The documents of the jobs the printer took, oldest first.
+    public func documents() throws -> [[UInt8]] {
+        try FileManager.default.contentsOfDirectory(atPath: spool.url.path)
+            .filter { $0.first?.isNumber == true && !$0.hasSuffix(".prn") }
+            .sorted { (Int($0.prefix { $0.isNumber }) ?? 0) < (Int($1.prefix { $0.isNumber }) ?? 0) }
+            .map { [UInt8](try Data(contentsOf: spool.url.appendingPathComponent($0))) }
+    }
+
+    deinit {
+        printer.send(SIGKILL)
+        started.reversed().forEach { $0.send(SIGKILL) }
+    }
+}
