@@ -30,6 +30,10 @@ public enum EventRecord: Codable, Sendable, Equatable {
     case recording(path: String)
     case movie(PhotoRecord)
     case movieFailed(message: String)
+    /// A picture sent to `printer` as job `job`; the job printed; a print that failed.
+    case printing(printer: String, job: Int)
+    case printed(printer: String, job: Int)
+    case printFailed(message: String)
     // The session's.
     case interrupted(message: String)
     case resumed(message: String)
@@ -68,6 +72,9 @@ public enum EventRecord: Codable, Sendable, Equatable {
         case .recording: "recording"
         case .movie: "movie"
         case .movieFailed: "movie_failed"
+        case .printing: "printing"
+        case .printed: "printed"
+        case .printFailed: "print_failed"
         case .interrupted: "interrupted"
         case .resumed: "resumed"
         case .failed: "failed"
@@ -84,6 +91,7 @@ public enum EventRecord: Codable, Sendable, Equatable {
 
     private enum Key: String, CodingKey {
         case event, version, count, timeout, answered, path, status, signal, number, of, frames, picture, photo, id, message, movie, url, port
+        case printer, job
         case error
         case secondsLeft = "seconds_left", tokenRequired = "token_required", rtspURL = "rtsp_url", rtspPort = "rtsp_port"
     }
@@ -122,7 +130,10 @@ public enum EventRecord: Codable, Sendable, Equatable {
         case .animation(let movie): try container.encode(movie, forKey: .movie)
         case .recording(let path): try container.encode(path, forKey: .path)
         case .movie(let movie): try container.encode(movie, forKey: .movie)
-        case .movieFailed(let message), .interrupted(let message), .resumed(let message), .failed(let message), .switched(let message),
+        case .printing(let printer, let job), .printed(let printer, let job):
+            try container.encode(printer, forKey: .printer)
+            try container.encode(job, forKey: .job)
+        case .movieFailed(let message), .printFailed(let message), .interrupted(let message), .resumed(let message), .failed(let message), .switched(let message),
              .cameraAdded(let message), .cameraRemoved(let message), .print(let message):
             try container.encode(message, forKey: .message)
         case .serving(let url, let port, let tokenRequired, let rtspURL, let rtspPort):
@@ -162,6 +173,9 @@ public enum EventRecord: Codable, Sendable, Equatable {
         case "recording": self = .recording(path: try value(.path))
         case "movie": self = .movie(try value(.movie))
         case "movie_failed": self = .movieFailed(message: try value(.message))
+        case "printing": self = .printing(printer: try value(.printer), job: try value(.job))
+        case "printed": self = .printed(printer: try value(.printer), job: try value(.job))
+        case "print_failed": self = .printFailed(message: try value(.message))
         case "interrupted": self = .interrupted(message: try value(.message))
         case "resumed": self = .resumed(message: try value(.message))
         case "failed": self = .failed(message: try value(.message))

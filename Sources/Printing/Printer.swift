@@ -77,7 +77,7 @@ public final class Printer: Sendable {
             }
             let finished = api.finish_dest_document(link.http, link.dest, link.info)
             guard written == HTTP_STATUS_CONTINUE, finished.rawValue <= IPP_STATUS_OK_EVENTS_COMPLETE.rawValue else {
-                throw PrintError("\(name) did not take the picture: \(Cups.lastError(api))")
+                throw PrintError("\(name) refused the picture: \(Cups.lastError(api))")
             }
             return job
         }

@@ -40,7 +40,7 @@ struct BoothCommand: Subcommand {
         String(printf: "%g", value)
     }
 
-    static let options = SessionOptions.options + PhotoSaving.options + PhotoOptions.options + ReviewOptions.options + [
+    static let options = SessionOptions.options + PhotoSaving.options + PhotoOptions.options + ReviewOptions.options + PicturePrinting.options + [
         .init(name: "--shots", value: "N"), .init(name: "--countdown", value: "SECONDS"),
         .init(name: "--layout", value: "2x2|1x4"), .init(name: "--sink", value: "ELEMENT"), .init(name: "--no-last-photo", value: nil),
         .init(name: "--show-result", value: "SECONDS"), .init(name: "--show-shots", value: "SECONDS"),
@@ -65,6 +65,8 @@ struct BoothCommand: Subcommand {
     let composedOutput: String?
     let settings: PhotoSettings
     let animation: ShotAnimation.Style?
+    /// `--print`: the composed picture printed once kept.
+    let printing: PicturePrinting?
 
     init(_ arguments: ParsedArguments) throws(CommandFailure) {
         try arguments.requirePositionals([])
@@ -80,6 +82,7 @@ struct BoothCommand: Subcommand {
         sink = arguments.string("--sink") ?? "autovideosink"
         composedOutput = arguments.string("--output")
         animation = try arguments.choice("--animation", as: ShotAnimation.Style.self)
+        printing = try PicturePrinting(arguments)
         var settings = try PhotoOptions.settings(from: arguments)
         // Each shot's thumbnail (always JPEG) is made at the cell's width, and is what is composed.
         settings.thumbnailMaximumSide = ShotComposition.cellWidth
@@ -115,9 +118,9 @@ struct BoothCommand: Subcommand {
         (plan.showShots, plan.showResult, plan.settings) = (showShots, showResult, settings)
         plan.review = review.plan
         plan.animation = animation
-        let ending: Control?
+        let (ending, outcome): (Control?, Outcome?)
         do throws(CommandFailure) {
-            ending = try await booth.run(.booth(plan), controls: controls)
+            (ending, outcome) = try await booth.run(.booth(plan), controls: controls)
         } catch {
             await captureSession.stop()
             throw error
@@ -128,5 +131,17 @@ struct BoothCommand: Subcommand {
         }
         if ending == .interrupt { throw CommandFailure.interrupted }
         try await booth.finishProcessing()
+        if let printing, let composed = Self.composed(in: outcome) {
+            try await printing.print(composed.item.data, keptAt: composed.path, title: "camctl booth \(composed.libraryPhoto?.id ?? 0)",
+                                     json: arguments.flag("--json"))
+        }
+    }
+
+    /// The composed picture a booth kept, if it kept one.
+    private static func composed(in outcome: Outcome?) -> Delivered? {
+        switch outcome {
+        case .boothTaken(_, let composed)?, .kept(_, let composed, _)?: composed
+        default: nil
+        }
     }
 }

@@ -103,6 +103,6 @@ struct CaptureCommand: Subcommand {
         var plan = CapturePlan()
         (plan.count, plan.countdown, plan.interval) = (count, countdown, interval)
         (plan.review, plan.settings) = (review.plan, settings)
-        if try await operating.run(.capture(plan), controls: controls) == .interrupt { throw CommandFailure.interrupted }
+        if try await operating.run(.capture(plan), controls: controls).ending == .interrupt { throw CommandFailure.interrupted }
     }
 }

@@ -318,8 +318,8 @@ final class OperatorConsole: Sendable {
     /// Runs a booth or a capture (`.booth`, `.capture`) with the keys: the shutter ends a countdown,
     /// an interval or a showing at once (and keeps, while a picture is reviewed), `q` ends the run
     /// after the shot in hand, Backspace, Delete or `x` discard under review. An interrupt ends
-    /// it at once (no result shown), keeping what was taken; it and `q` are returned.
-    func run(_ action: Action, controls: ControlInbox) async throws(CommandFailure) -> Control? {
+    /// it at once (no result shown), keeping what was taken; it and `q` are returned, with the run's outcome.
+    func run(_ action: Action, controls: ControlInbox) async throws(CommandFailure) -> (ending: Control?, outcome: Outcome?) {
         let answering = Task { [self, sessionOperator, reviews] () -> Control? in
             var ending: Control?
             while ending != .interrupt, let control = await controls.next(within: nil) {
@@ -345,14 +345,15 @@ final class OperatorConsole: Sendable {
             }
             return ending
         }
+        let outcome: Outcome?
         do {
-            _ = try await controls.endingHooks { () throws(CommandFailure) in try await perform(action) }
+            outcome = try await controls.endingHooks { () throws(CommandFailure) in try await perform(action) }
         } catch {
             answering.cancel()
             throw error
         }
         answering.cancel()
-        return await answering.value
+        return (await answering.value, outcome)
     }
 
     /// Counts down on the preview and in the terminal. The shutter (Space, Enter, SIGUSR1), `q`

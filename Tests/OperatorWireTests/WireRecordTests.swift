@@ -29,7 +29,8 @@ struct WireRecordTests {
             .interrupted(message: "gone"), .resumed(message: "back"), .failed(message: "broken"), .stopped, .switched(message: "cam"),
             .cameraAdded(message: "a"), .cameraRemoved(message: "b"),
             .serving(url: "http://127.0.0.1:8080/", port: 8080, tokenRequired: false, rtspURL: nil, rtspPort: nil),
-            .print(message: "hello"), .result(id: "c1", .photos([Self.photo])), .error(id: nil, status: 400, message: "bad"),
+            .print(message: "hello"), .printing(printer: "ipp://p/ipp/print", job: 3), .printed(printer: "booth", job: 3),
+            .printFailed(message: "the printer is stopped"), .result(id: "c1", .photos([Self.photo])), .error(id: nil, status: 400, message: "bad"),
         ]
         for event in events {
             let bytes = WireJSON.bytes(event)

@@ -39,6 +39,18 @@ struct PrinterTests {
         #expect(try device.documents() == [picture])
     }
 
+    @Test("A printer that takes no JPEG refuses the picture with one sentence, and keeps no document")
+    func refused() async throws {
+        let device = try await IPPPrinter(formats: "application/pdf")
+        let folder = try TemporaryFolder()
+        let picture = try await Self.picture(in: folder)
+        let printer = try Printer(device.uri)
+        #expect { try printer.submit(picture, format: "image/jpeg", title: "camctl test") } throws: { error in
+            (error as? PrintError)?.message.contains("refused") == true
+        }
+        #expect(try device.documents().isEmpty)
+    }
+
     @Test("A printer nobody answers for, and a queue CUPS does not know, are one sentence each")
     func unreachable() async throws {
         #expect { try Printer("ipp://localhost:1/ipp/print") } throws: { error in

@@ -17,7 +17,8 @@ public final class IPPPrinter: @unchecked Sendable {
     /// The printer's address for libcups.
     public var uri: String { "ipp://localhost:\(port)/ipp/print" }
 
-    public init() async throws {
+    /// A printer taking documents in `formats` (MIME types, comma-separated).
+    public init(formats: String = "image/jpeg,image/pwg-raster,application/pdf") async throws {
         var started: [ChildProcess.Running] = []
         if access("/run/dbus/system_bus_socket", F_OK) != 0 {
             mkdir("/run/dbus", 0o755)
@@ -32,7 +33,7 @@ public final class IPPPrinter: @unchecked Sendable {
         var chosen: (Int, ChildProcess.Running)?
         for candidate in (0..<10).map({ _ in Int.random(in: 20000...45000) }) {
             let printer = try ChildProcess.Running("/usr/sbin/ippeveprinter", ["-p", "\(candidate)", "-d", spool.url.path, "-k", "-n", "localhost",
-                                                                              "-f", "image/jpeg,image/pwg-raster,application/pdf", "camctl test printer"])
+                                                                              "-f", formats, "camctl test printer"])
             // Listening once ipptool gets its attributes; a port taken makes it end.
             let listening = await until {
                 (try? await ChildProcess.run("ipptool", ["-q", "ipp://localhost:\(candidate)/ipp/print", "get-printer-attributes.test"]).status) == 0

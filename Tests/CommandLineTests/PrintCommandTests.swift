@@ -1,0 +1,37 @@
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Printing a booth's picture", .startsPrograms,
+       .enabled(if: IPPPrinter.isAvailable, "needs cups-ipp-utils, avahi-daemon and dbus-daemon"))
+struct PrintCommandTests {
+    static let booth = ["booth", "--device", "test", "--resolution", "320x240", "--sink", "fakesink", "--shots", "2", "--countdown", "0",
+                        "--show-shots", "0", "--show-result", "0", "--json"]
+
+    @Test("booth --print sends its composed picture as one job, told as printing and printed; the printer keeps exactly that picture")
+    func printsTheComposition() async throws {
+        let printer = try await IPPPrinter()
+        let camctl = try Camctl()
+        let printed = try await camctl.run(Self.booth + ["--print", "--printer", printer.uri])
+        #expect(printed.status == 0, "\(printed.standardError)")
+        let objects = Camctl.objects(printed.standardOutput)
+        let events = objects.compactMap { $0["event"] as? String }
+        #expect(events.suffix(2) == ["printing", "printed"], "\(events)")
+        let composed = try #require(Camctl.records(printed.standardOutput).first { $0["composed"] as? Bool == true }, "\(objects)")
+        let picture = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try #require(composed["path"] as? String))))
+        #expect(try printer.documents() == [picture], "one job, the composed picture as the library keeps it")
+    }
+
+    @Test("A printer that cannot be reached: one sentence, exit 69, every picture kept")
+    func unreachable() async throws {
+        let camctl = try Camctl()
+        let failed = try await camctl.run(Self.booth + ["--print", "--printer", "ipp://localhost:1/ipp/print"])
+        #expect(failed.status == 69, "\(failed.standardError)")
+        let lines = failed.standardError.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains("cannot be reached") && lines[0].contains("the picture was not printed, and is kept at"),
+                "\(failed.standardError)")
+        #expect(try await camctl.photos().count == 3, "the shots and their picture")
+        let misplaced = try await camctl.run(["booth", "--printer", "x"])
+        #expect(misplaced.status == 64 && misplaced.standardError.contains("--printer goes with --print"), "\(misplaced.standardError)")
+    }
+}
