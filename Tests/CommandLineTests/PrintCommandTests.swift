@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Printing a booth's picture", .startsPrograms,
+@Suite("Printing a booth's picture", .printsToIPP,
        .enabled(if: IPPPrinter.isAvailable, "needs cups-ipp-utils, avahi-daemon and dbus-daemon"))
 struct PrintCommandTests {
     static let booth = ["booth", "--device", "test", "--resolution", "320x240", "--sink", "fakesink", "--shots", "2", "--countdown", "0",

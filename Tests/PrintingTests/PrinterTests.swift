@@ -3,7 +3,7 @@ import Printing
 import TestSupport
 import Testing
 
-@Suite("Printing through libcups, to a real IPP printer", .startsPrograms,
+@Suite("Printing through libcups, to a real IPP printer", .printsToIPP,
        .enabled(if: IPPPrinter.isAvailable, "needs cups-ipp-utils, avahi-daemon and dbus-daemon"))
 struct PrinterTests {
     /// A small JPEG made by GStreamer.

@@ -10,7 +10,8 @@ public final class IPPPrinter: @unchecked Sendable {
     /// The folder the printer keeps each job's document in (`N-TITLE.jpg`).
     public let spool: TemporaryFolder
     private let printer: ChildProcess.Running
-    private let started: [ChildProcess.Running]
+    /// The daemons it started, each with the file it leaves behind.
+    private let started: [(daemon: ChildProcess.Running, leaves: String)]
 
     public static var isAvailable: Bool { ["ippeveprinter", "avahi-daemon", "dbus-daemon"].allSatisfy(ChildProcess.isInstalled) }
 
@@ -19,15 +20,24 @@ public final class IPPPrinter: @unchecked Sendable {
 
     /// A printer taking documents in `formats` (MIME types, comma-separated).
     public init(formats: String = "image/jpeg,image/pwg-raster,application/pdf") async throws {
-        var started: [ChildProcess.Running] = []
-        if access("/run/dbus/system_bus_socket", F_OK) != 0 {
+        var started: [(daemon: ChildProcess.Running, leaves: String)] = []
+        // A daemon's socket or pid file may be left from one that was killed: what counts is its process.
+        if try await ChildProcess.run("pgrep", ["-f", "dbus-daemon.*--system"]).status != 0 {
             mkdir("/run/dbus", 0o755)
-            started.append(try ChildProcess.Running("/usr/bin/dbus-daemon", ["--system", "--nofork", "--nopidfile"]))
-            _ = await until { access("/run/dbus/system_bus_socket", F_OK) == 0 }
+            unlink(Self.busSocket)
+            started.append((try ChildProcess.Running("/usr/bin/dbus-daemon", ["--system", "--nofork", "--nopidfile"]), Self.busSocket))
+            guard await until(hangGuard: .seconds(30), { access(Self.busSocket, F_OK) == 0 }) else {
+                started.forEach { $0.daemon.send(SIGKILL) }
+                throw ChildProcess.Failure(message: "the system's D-Bus did not start")
+            }
         }
         if try await ChildProcess.run("pgrep", ["-x", "avahi-daemon"]).status != 0 {
-            started.append(try ChildProcess.Running("/usr/sbin/avahi-daemon", ["--no-drop-root", "--no-chroot"]))
-            _ = await until { (try? await ChildProcess.run("avahi-daemon", ["--check"]).status) == 0 }
+            unlink(Self.avahiPIDFile)
+            started.append((try ChildProcess.Running("/usr/sbin/avahi-daemon", ["--no-drop-root", "--no-chroot"]), Self.avahiPIDFile))
+            guard await until(hangGuard: .seconds(30), { (try? await ChildProcess.run("avahi-daemon", ["--check"]).status) == 0 }) else {
+                started.forEach { $0.daemon.send(SIGKILL) }
+                throw ChildProcess.Failure(message: "Avahi did not start")
+            }
         }
         spool = try TemporaryFolder()
         var chosen: (Int, ChildProcess.Running)?
@@ -35,7 +45,7 @@ public final class IPPPrinter: @unchecked Sendable {
             let printer = try ChildProcess.Running("/usr/sbin/ippeveprinter", ["-p", "\(candidate)", "-d", spool.url.path, "-k", "-n", "localhost",
                                                                               "-f", formats, "camctl test printer"])
             // Listening once ipptool gets its attributes; a port taken makes it end.
-            let listening = await until {
+            let listening = await until(hangGuard: .seconds(30)) {
                 (try? await ChildProcess.run("ipptool", ["-q", "ipp://localhost:\(candidate)/ipp/print", "get-printer-attributes.test"]).status) == 0
             }
             if listening {
@@ -45,7 +55,7 @@ public final class IPPPrinter: @unchecked Sendable {
             printer.send(SIGKILL)
         }
         guard let (port, printer) = chosen else {
-            started.forEach { $0.send(SIGKILL) }
+            started.forEach { $0.daemon.send(SIGKILL) }
             throw ChildProcess.Failure(message: "ippeveprinter did not start")
         }
         (self.port, self.printer, self.started) = (port, printer, started)
@@ -61,6 +71,13 @@ public final class IPPPrinter: @unchecked Sendable {
 
     deinit {
         printer.send(SIGKILL)
-        started.reversed().forEach { $0.send(SIGKILL) }
+        // Each daemon it started, and what that leaves behind, so the next test does not take it for a running one.
+        for (daemon, leaves) in started.reversed() {
+            daemon.send(SIGKILL)
+            unlink(leaves)
+        }
     }
+
+    private static let busSocket = "/run/dbus/system_bus_socket"
+    private static let avahiPIDFile = "/run/avahi-daemon/pid"
 }

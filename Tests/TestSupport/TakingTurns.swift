@@ -52,6 +52,10 @@ extension Trait where Self == TakingTurns {
     /// has a thread for the others; each given five minutes.
     public static var computes: Self { TakingTurns(turns: computations, hangGuard: .seconds(300)) }
 
+    /// Tests that print to an ``IPPPrinter``: one at a time, as the system's D-Bus and Avahi the
+    /// printer needs are started and stopped by the test that found them absent; each given five minutes.
+    public static var printsToIPP: Self { TakingTurns(turns: printers, hangGuard: .seconds(300)) }
+
     /// Tests that run at once, each given `minutes` to end: a guard against a hang, never a
     /// measure of speed.
     public static func hangGuard(minutes: Int) -> Self { TakingTurns(turns: nil, hangGuard: .seconds(60 * minutes)) }
@@ -80,6 +84,7 @@ private final class HangWatch: Sendable {
 
 private let programs = Turns(permits: 3)
 private let computations = Turns(permits: 1)
+private let printers = Turns(permits: 1)
 
 /// Where a run notes each turn-taking test case's time from its turn to its end: the file
 /// `CAMCTL_TEST_TURNS` names, a line `MODULE.SUITE.TEST<TAB>SECONDS` each, so the slowest tests
