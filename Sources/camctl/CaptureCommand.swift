@@ -32,7 +32,7 @@ struct CaptureCommand: Subcommand {
         --heic-tiles stores a HEIC as a grid of 512x512 tiles, as iPhones do, for decoders with HEVC
         level limits. With --review the preview shows (in --sink, autovideosink by default).
         """ + "\n" + KeyTable.help + "\n" + PhotoOptions.help + "\n" + ReviewOptions.help + "\n" + ImageOptions.help
-    static let options = SessionOptions.options + PhotoSaving.options + PhotoOptions.options + ReviewOptions.options + [
+    static let options = SessionOptions.options + PhotoSaving.options + PhotoOptions.options + ReviewOptions.options + PicturePrinting.options + [
         .init(name: "--count", value: "N", short: "-n"),
         .init(name: "--countdown", value: "SECONDS"),
         .init(name: "--interval", value: "SECONDS"),
@@ -50,6 +50,8 @@ struct CaptureCommand: Subcommand {
     let interval: Double
     let sink: String?
     let review: ReviewOptions
+    /// `--print`: each photo kept is printed.
+    let printing: PicturePrinting?
 
     init(_ arguments: ParsedArguments) throws(CommandFailure) {
         try arguments.requirePositionals([])
@@ -69,6 +71,10 @@ struct CaptureCommand: Subcommand {
         interval = try arguments.seconds("--interval") ?? 0
         review = try ReviewOptions(arguments)
         sink = arguments.string("--sink") ?? (review.isOn ? "autovideosink" : nil)
+        printing = try PicturePrinting(arguments)
+        if printing != nil, settings.codec == .hevc {
+            throw CommandFailure("--print prints JPEG photos; leave out --hevc", exitCode: .usage)
+        }
     }
 
     func run() async throws(CommandFailure) {
@@ -89,20 +95,33 @@ struct CaptureCommand: Subcommand {
         // Space cuts a countdown or an interval short; the other keys do what they do in every command.
         if countdown > 0 || interval > 0 { controls.listenToKeys() }
         review.listen(controls)
+        let kept: [Delivered]
         do {
-            try await takePhotos(with: operating, controls: controls)
+            kept = try await takePhotos(with: operating, controls: controls)
         } catch {
             await captureSession.stop()
             throw error
         }
         await captureSession.stop()
         try await operating.finishProcessing()
+        if let printing {
+            for photo in kept {
+                try await printing.print(photo.item.data, keptAt: photo.path, title: "camctl photo \(photo.libraryPhoto?.id ?? 0)",
+                                         json: arguments.flag("--json"))
+            }
+        }
     }
 
-    private func takePhotos(with operating: OperatorConsole, controls: ControlInbox) async throws(CommandFailure) {
+    /// Takes the photos; returns those kept.
+    private func takePhotos(with operating: OperatorConsole, controls: ControlInbox) async throws(CommandFailure) -> [Delivered] {
         var plan = CapturePlan()
         (plan.count, plan.countdown, plan.interval) = (count, countdown, interval)
         (plan.review, plan.settings) = (review.plan, settings)
-        if try await operating.run(.capture(plan), controls: controls).ending == .interrupt { throw CommandFailure.interrupted }
+        let (ending, outcome) = try await operating.run(.capture(plan), controls: controls)
+        if ending == .interrupt { throw CommandFailure.interrupted }
+        switch outcome {
+        case .photos(let shots)?, .kept(let shots, _, _)?: return shots.compactMap(\.delivered)
+        default: return []
+        }
     }
 }

@@ -1,4 +1,5 @@
 import CameraOperator
+import FoundationEssentials
 import GStreamer
 import OperatorWire
 import Printing
@@ -29,7 +30,8 @@ struct PicturePrinting {
         copies = try arguments.integer("--copies", in: 1...20) ?? 1
     }
 
-    /// Prints `picture` (a JPEG kept at `path`) and waits until the printer has printed it.
+    /// Prints `picture` (a JPEG kept at `path`, read from there when `picture` is empty: a long
+    /// burst keeps no photo's bytes) and waits until the printer has printed it.
     ///
     /// - Throws: exit code 69 when it is not printed (no printer, refused, stopped, failed), the
     ///   picture kept where it is.
@@ -40,8 +42,9 @@ struct PicturePrinting {
         }
         let submitted: Result<(Printer, Int32), PrintError> = await Self.lane.run {
             Result { () throws(PrintError) in
+                let document = picture.isEmpty ? (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))) ?? [] : picture
                 let connected = try Printer(printer)
-                return (connected, try connected.submit(picture, format: "image/jpeg", title: title, copies: copies))
+                return (connected, try connected.submit(document, format: "image/jpeg", title: title, copies: copies))
             }
         }
         guard case .success(let (connected, job)) = submitted else {

@@ -22,6 +22,19 @@ struct PrintCommandTests {
         #expect(try printer.documents() == [picture], "one job, the composed picture as the library keeps it")
     }
 
+    @Test("capture --print --count 2 prints each photo as a job of its own, the library's file; --print with --hevc is refused")
+    func printsEachPhoto() async throws {
+        let printer = try await IPPPrinter()
+        let camctl = try Camctl()
+        let printed = try await camctl("capture", "--device", "test", "--resolution", "320x240", "--count", "2", "--print", "--printer", printer.uri)
+        #expect(printed.status == 0, "\(printed.standardError)")
+        let files = try printed.standardOutput.split(separator: "\n").map { [UInt8](try Data(contentsOf: URL(fileURLWithPath: String($0)))) }
+        let documents = try printer.documents()
+        #expect(files.count == 2 && documents == files, "one job a photo, each the photo as kept")
+        let refused = try await camctl("capture", "--device", "test", "--hevc", "--print")
+        #expect(refused.status == 64 && refused.standardError.contains("--print prints JPEG photos"), "\(refused.standardError)")
+    }
+
     @Test("A printer that cannot be reached: one sentence, exit 69, every picture kept")
     func unreachable() async throws {
         let camctl = try Camctl()
