@@ -44,6 +44,18 @@ enum WebPage {
           #guestlink { color: var(--accent); word-break: break-all; }
           @media (min-width: 900px) { main { display: grid; grid-template-columns: 2fr 1fr; align-items: start; }
                                       #side { grid-column: 2; grid-row: 1 / span 3; } }
+          /* The kiosk view (/?kiosk): the picture on the whole screen, one big button for a booth, its
+             countdown, review and result with the QR code; no settings, no gallery. */
+          #kioskshutter { display: none; position: fixed; left: 50%; bottom: 5vh; transform: translateX(-50%); width: 20vmin;
+                          height: 20vmin; min-width: 96px; min-height: 96px; border-radius: 50%; border: 1.2vmin solid #fff;
+                          background: var(--accent); color: #111; font-weight: 700; font-size: 3vmin; }
+          body.kiosk main { display: block; padding: 0; max-width: none; }
+          body.kiosk #stage { position: fixed; inset: 0; border-radius: 0; aspect-ratio: auto; }
+          body.kiosk .controls, body.kiosk #message, body.kiosk #side h2, body.kiosk #side > p, body.kiosk #gallery,
+          body.kiosk #guestlink { display: none; }
+          body.kiosk #kioskshutter { display: block; }
+          body.kiosk #takehome { position: fixed; right: 2vmin; top: 2vmin; padding: 12px; border-radius: 12px; text-align: center;
+                                 background: rgba(0, 0, 0, .7); }
         </style>
         </head>
         <body>
@@ -58,6 +70,7 @@ enum WebPage {
               <button id="cancel">Cancel</button>
             </div>
           </div>
+          <button id="kioskshutter" aria-label="Start the photo booth">Start</button>
           <div class="controls">
             <button id="shutter" aria-label="Take a photo"></button>
             <button id="booth">Booth</button>
@@ -110,10 +123,12 @@ enum WebPage {
           busy = true;
           $("shutter").disabled = true;
           $("booth").disabled = true;
+          $("kioskshutter").disabled = true;
           try { await work(); } catch (error) { say(error.message, true); }
           busy = false;
           $("shutter").disabled = false;
           $("booth").disabled = false;
+          $("kioskshutter").disabled = false;
           $("end").disabled = true;
         }
 
@@ -131,6 +146,8 @@ enum WebPage {
             told(await call("api/capture", body));
           });
         };
+        if (new URLSearchParams(location.search).has("kiosk")) document.body.classList.add("kiosk");
+        $("kioskshutter").onclick = () => $("booth").click();
         $("booth").onclick = () => run(async () => {
           $("end").disabled = false;
           // Without a countdown of the page's own, the booth counts down as the server's default.

@@ -138,6 +138,21 @@ try:
             "const s = document.getElementById('shutter').getBoundingClientRect();"
             "return {fits: document.documentElement.scrollWidth <= window.innerWidth,"
             " shutter: s.width > 40 && s.left >= 0 && s.right <= window.innerWidth}")
+
+    # The kiosk view: the picture on the whole screen, one big button, no settings or gallery; the
+    # button runs a booth, whose result's QR code shows over the picture.
+    driver.set_window_size(1280, 720)
+    before = total()
+    driver.get(base + "/?kiosk")
+    wait.until(lambda d: displayed(d, "kioskshutter"))
+    seen["kiosk"] = driver.execute_script(
+        "const s = document.getElementById('stage').getBoundingClientRect(), b = document.getElementById('kioskshutter').getBoundingClientRect();"
+        "return {fills: s.width >= window.innerWidth && s.height >= window.innerHeight, big: b.width >= 96,"
+        " settings: getComputedStyle(document.querySelector('.controls')).display !== 'none',"
+        " gallery: getComputedStyle(document.getElementById('gallery')).display !== 'none'}")
+    driver.find_element(By.ID, "kioskshutter").click()
+    WebDriverWait(driver, 120).until(lambda d: total() == before + 5 and displayed(d, "takehome"))
+    seen["kiosk_booth"] = total() - before
 finally:
     driver.quit()
 print(json.dumps(seen))
