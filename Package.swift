@@ -95,7 +95,7 @@ let package = Package(
         // operator does told in the wire's records.
         .target(name: "CameraOperator", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary", "OperatorWire", "HEIF", "FileSystem", "JSON", "Processes", "Formatting"]),
         // Layer 7, front ends: camctl serve's web page, HTTP API, live picture and events,
-        .target(name: "CameraServer", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "OperatorWire", "PhotoLibrary", "FileSystem", "HTTPServer", "MQTTClient", "Checksums", "JSON", "Formatting", "CQRencode", "CTimex"]),
+        .target(name: "CameraServer", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "OperatorWire", "PhotoLibrary", "FileSystem", "HTTPServer", "MQTTClient", "Printing", "Checksums", "JSON", "Formatting", "CQRencode", "CTimex"]),
         // a fleet's controller: its nodes' statuses and answers, and their photos collected,
         .target(name: "FleetControl", dependencies: ["MQTTClient", "HTTPClient", "PhotoLibrary", "OperatorWire", "Checksums", "FileSystem", "JSON"]),
         // and the command-line tool.

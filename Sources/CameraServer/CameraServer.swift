@@ -44,6 +44,17 @@ public final class CameraServer: Sendable {
     /// The RTSP stream's port, when it is served.
     public var rtspPort: Int? { rtsp?.port }
 
+    /// The printer the API's `print` action prints on (`nil`: CUPS's default), and the most copies
+    /// of one picture it prints.
+    public struct Printing: Sendable {
+        public var printer: String?
+        public var limit: Int
+
+        public init(printer: String?, limit: Int) {
+            (self.printer, self.limit) = (printer, limit)
+        }
+    }
+
     /// A fleet to join: the broker, and the fleet's and this node's names.
     public struct Fleet: Sendable {
         public var broker: MQTTClient.Options
@@ -67,6 +78,7 @@ public final class CameraServer: Sendable {
     ///   server cannot; a library that cannot be opened is a ``LibraryError``.
     public init(session: CaptureSession, delivery: sending PhotoDelivery, device: CaptureDevice, library: String?,
                 host: String, port: Int, access: AccessControl, fleet: Fleet? = nil, rtspPort: Int? = nil, publicURL: String? = nil,
+                printing: Printing? = nil,
                 limits: HTTPServer.Limits = HTTPServer.Limits()) throws {
         let events = EventHub()
         self.events = events
@@ -90,7 +102,7 @@ public final class CameraServer: Sendable {
         http = Mutex(nil)
         watchers = Mutex([])
         let router = Router(sessionOperator: sessionOperator, session: session, shelf: shelf, events: events, access: access, links: links,
-                            address: address)
+                            address: address, printDesk: printing.map { PrintDesk(printer: $0.printer, limit: $0.limit) })
         let server = try HTTPServer(host: host, port: port, limits: limits) { request in await router.respond(to: request) }
         self.port = server.port
         address.set(publicURL: publicURL, host: host, port: server.port)

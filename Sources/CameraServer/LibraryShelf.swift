@@ -84,6 +84,11 @@ final class LibraryShelf: @unchecked Sendable {
         return descriptor.flatMap(HTTPFile.init(descriptor:))
     }
 
+    /// A photo's file, read whole.
+    func contents(of photo: LibraryPhoto) async throws(LibraryError) -> [UInt8] {
+        try await run { library throws(LibraryError) in try library.contents(of: photo) }
+    }
+
     func delete(id: Int64) async throws(LibraryError) {
         try await run { library throws(LibraryError) in try library.delete(id: id) }
     }

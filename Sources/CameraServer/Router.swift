@@ -22,6 +22,8 @@ struct Router: Sendable {
     let links: GuestLinks?
     /// Where guests reach the server, for the links' QR codes.
     let address: PublicAddress
+    /// The printer photos are printed on, when the server has one.
+    let printDesk: PrintDesk?
 
     /// The largest page of photos.
     static let maximumPage = 200
@@ -153,6 +155,7 @@ struct Router: Sendable {
 
     /// What the action a JSON object asks for did, as its JSON object (photos with their links).
     func outcome(of object: [String: JSONValue]) async throws(APIError) -> OutcomeRecord {
+        if object["action"]?.string == "print" { return try await print(object) }
         let configuration = await session.configuration
         let action: Action
         do {
@@ -197,6 +200,30 @@ struct Router: Sendable {
         }
     }
 
+    /// `{"action": "print", "id": ID, "copies": N}`: the library photo printed on the server's
+    /// printer (`serve --printer`), its job's end told as an event.
+    private func print(_ object: [String: JSONValue]) async throws(APIError) -> OutcomeRecord {
+        guard let printDesk else { throw APIError(409, "this server has no printer; start camctl serve with --printer NAME or ipp://…") }
+        let id: Int, copies: Int
+        do throws(RequestError) {
+            guard let given = try ActionRequest.integer("id", in: object, 1...Int(Int64.max)) else {
+                throw RequestError(.badRequest, "print needs \"id\": the photo's number")
+            }
+            (id, copies) = (given, try ActionRequest.integer("copies", in: object, 1...printDesk.limit) ?? 1)
+        } catch {
+            throw APIError(error)
+        }
+        let photo = try await self.photo(String(id))
+        let shelf = try library()
+        let bytes: [UInt8]
+        do {
+            bytes = try await shelf.contents(of: photo)
+        } catch {
+            throw APIError(404, "photo \(id)'s file cannot be read")
+        }
+        return try await printDesk.print(photo, bytes: bytes, copies: copies, events: events)
+    }
+
     /// `{"action": "photos", "after": ID, "limit": N}` from a fleet's controller: the library's
     /// photos with ids above `after` (0), oldest first, at most `limit` (50), each with its file's
     /// SHA-256 and its download links (`url`, `thumbnail_url`) under `base`, and whether more follow.
@@ -236,6 +263,7 @@ struct Router: Sendable {
         (status.framesEncoded, status.framesPassedThrough) = (live.encodedFrameCount, live.passedThroughFrameCount)
         (status.h264FramesEncoded, status.cameraFrames) = (session.liveH264Output.encodedFrameCount, session.cameraFrameCount)
         status.tokenRequired = !access.isOnLoopback
+        status.printer = printDesk.map { $0.printer ?? "default" }
         if let shelf { status.photos = try? await shelf.count() }
         return status
     }

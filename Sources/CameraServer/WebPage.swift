@@ -93,6 +93,7 @@ enum WebPage {
               <p>Scan the code with a phone to download the photo.</p>
               <img id="qr" alt="QR code of the last photo's download link">
               <p><a id="guestlink">Download link</a></p>
+              <p><button id="print" hidden>Print</button></p>
             </div>
             <h2>Photos</h2>
             <p><label>Album <select id="album"><option value="">All photos</option></select></label></p>
@@ -215,8 +216,10 @@ enum WebPage {
           if (first) $("gallery").prepend(link); else $("gallery").append(link);
         }
 
+        let printable = null;
         function offerDownload(photo) {
           if (!photo.guest_link) return;
+          printable = photo.id;
           $("qr").src = "api/photos/" + photo.id + "/qr.svg";
           $("guestlink").href = photo.guest_link;
           $("guestlink").textContent = location.origin + photo.guest_link;
@@ -250,6 +253,10 @@ enum WebPage {
           $("album").value = chosen;
         }
         $("album").onchange = loadGallery;
+        // The Print button, when the server has a printer: the picture offered to take home.
+        fetch("api/status").then((r) => r.json()).then((status) => { $("print").hidden = !status.printer; }).catch(() => {});
+        $("print").onclick = () => act({ action: "print", id: printable }).then(() => say("Printing…"))
+          .catch((error) => say(error.message, true));
 
         function listen() {
           const events = new EventSource("api/events");
@@ -271,6 +278,8 @@ enum WebPage {
               case "recording": showRecording(true); break;
               case "movie": showRecording(false); addPhoto(event.movie, true); break;
               case "movie_failed": showRecording(false); say(event.message, true); break;
+              case "printed": say("Printed."); break;
+              case "print_failed": say(event.message, true); break;
               case "interrupted": case "failed": say(event.message, true); break;
               case "resumed": say(event.message); watchLive(); break;
             }

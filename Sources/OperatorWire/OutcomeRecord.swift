@@ -33,6 +33,8 @@ public enum OutcomeRecord: Codable, Sendable, Equatable {
     case stopped
     /// A page of a library for a fleet's controller, and whether more follow.
     case listing(photos: [PhotoRecord], more: Bool)
+    /// A photo sent to `printer` as job `job`.
+    case printing(printer: String, job: Int)
 
     /// The outcome's kind, as `outcome` holds it.
     public var name: String {
@@ -58,6 +60,7 @@ public enum OutcomeRecord: Codable, Sendable, Equatable {
         case .movie: "movie"
         case .stopped: "stopped"
         case .listing: "listing"
+        case .printing: "printing"
         }
     }
 
@@ -84,7 +87,7 @@ public enum OutcomeRecord: Codable, Sendable, Equatable {
     }
 
     private enum Key: String, CodingKey {
-        case outcome, version, photos, early, ended, count, composed, answered, device, paused, filter, zoom, path, movie, more
+        case outcome, version, photos, early, ended, count, composed, answered, device, paused, filter, zoom, path, movie, more, printer, job
         case deviceID = "device_id"
     }
 
@@ -121,6 +124,9 @@ public enum OutcomeRecord: Codable, Sendable, Equatable {
         case .listing(let photos, let more):
             try container.encode(photos, forKey: .photos)
             try container.encode(more, forKey: .more)
+        case .printing(let printer, let job):
+            try container.encode(printer, forKey: .printer)
+            try container.encode(job, forKey: .job)
         case .noOtherCamera, .stopped: break
         }
     }
@@ -154,6 +160,7 @@ public enum OutcomeRecord: Codable, Sendable, Equatable {
         case "movie": self = .movie(try value(.movie))
         case "stopped": self = .stopped
         case "listing": self = .listing(photos: try value(.photos), more: try value(.more))
+        case "printing": self = .printing(printer: try value(.printer), job: try value(.job))
         default:
             throw DecodingError.dataCorruptedError(forKey: .outcome, in: container, debugDescription: "no outcome is named \(name)")
         }

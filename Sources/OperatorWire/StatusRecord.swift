@@ -30,11 +30,13 @@ public struct StatusRecord: Codable, Sendable, Equatable {
     /// Whether requests need the token, and the photos in the library.
     public var tokenRequired: Bool?
     public var photos: Int?
+    /// The printer the `print` action prints on, when the server has one.
+    public var printer: String?
 
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case version, state, fleet, node, url, clock, device, status, format, filter, zoom, viewers, photos
+        case version, state, fleet, node, url, clock, device, status, format, filter, zoom, viewers, photos, printer
         case camctlVersion = "camctl_version", rtspURL = "rtsp_url", deviceID = "device_id", eventClients = "event_clients"
         case framesEncoded = "frames_encoded", framesPassedThrough = "frames_passed_through", h264FramesEncoded = "h264_frames_encoded"
         case cameraFrames = "camera_frames", tokenRequired = "token_required"

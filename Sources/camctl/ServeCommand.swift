@@ -31,7 +31,9 @@ struct ServeCommand: Subcommand {
         with ?token=TOKEN. Guests' download links and their QR codes use --public-url (the address
         guests' phones reach, such as http://booth.local:8080), else the --listen address when it
         is one another machine can use, else (0.0.0.0) this machine's address on its network; the
-        address is printed at start. Ctrl-C or SIGTERM stops the server:
+        address is printed at start. --printer NAME|URI (a CUPS queue, an ipp:// printer, or default
+        for CUPS's default one) lets the API and the page print library photos, at most --print-limit
+        copies of each (3). Ctrl-C or SIGTERM stops the server:
         streams end, a photo being taken is saved, and camctl exits 0.
         --rtsp PORT serves the live picture as H.264 over RTSP too, at rtsp://ADDR:PORT/preview
         (8554 is RTSP's usual port; 0 picks a free one), encoded once for any number of viewers and
@@ -44,6 +46,7 @@ struct ServeCommand: Subcommand {
         --broker-ca connects with TLS; --broker-user and --broker-password-file log in.
         """ + "\n" + ImageOptions.help
     static let options = SessionOptions.options + [
+        .init(name: "--printer", value: "NAME|URI"), .init(name: "--print-limit", value: "N"),
         .init(name: "--listen", value: "ADDR:PORT"), .init(name: "--public-url", value: "URL"), .init(name: "--rtsp", value: "PORT"), .init(name: "--library", value: "DIR"),
         .init(name: "--json", value: nil),
         .init(name: "--broker", value: "URL"), .init(name: "--fleet", value: "NAME"), .init(name: "--node", value: "NAME"),
@@ -61,6 +64,8 @@ struct ServeCommand: Subcommand {
     let rtspPort: Int?
     /// Where guests reach the server, when told.
     let publicURL: String?
+    /// The printer the API's `print` action prints on, when one is named.
+    let printing: CameraServer.Printing?
 
     init(_ arguments: ParsedArguments) throws(CommandFailure) {
         try arguments.requirePositionals([])
@@ -68,6 +73,11 @@ struct ServeCommand: Subcommand {
         session = try SessionOptions(arguments)
         (host, port) = try Self.address(arguments.string("--listen") ?? "127.0.0.1:8080")
         fleet = try Self.fleet(arguments)
+        let limit = try arguments.integer("--print-limit", in: 1...100)
+        if limit != nil, arguments.string("--printer") == nil {
+            throw CommandFailure("--print-limit goes with --printer", exitCode: .usage)
+        }
+        printing = arguments.string("--printer").map { CameraServer.Printing(printer: $0 == "default" ? nil : $0, limit: limit ?? 3) }
         publicURL = try arguments.string("--public-url").map { url throws(CommandFailure) in
             guard Self.isGuestURL(url) else {
                 throw CommandFailure("--public-url \(url) is not an http:// or https:// address with a host, such as http://booth.local:8080",
@@ -176,7 +186,8 @@ struct ServeCommand: Subcommand {
         let server: CameraServer
         do {
             server = try CameraServer(session: captureSession, delivery: delivery, device: camera, library: folder,
-                                      host: host, port: port, access: access, fleet: fleet, rtspPort: rtspPort, publicURL: publicURL)
+                                      host: host, port: port, access: access, fleet: fleet, rtspPort: rtspPort, publicURL: publicURL,
+                                      printing: printing)
         } catch let error as HTTPServerError {
             await captureSession.stop()
             throw CommandFailure("\(error.description); choose another with --listen", exitCode: .unavailable)

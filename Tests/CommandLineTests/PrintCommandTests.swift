@@ -35,6 +35,28 @@ struct PrintCommandTests {
         #expect(refused.status == 64 && refused.standardError.contains("--print prints JPEG photos"), "\(refused.standardError)")
     }
 
+    @Test("serve --printer prints a library photo when the API asks, tells printing and printed, and prints no more than its limit of one picture")
+    func printsOverTheAPI() async throws {
+        let printer = try await IPPPrinter()
+        let served = try await ServedCamera(extra: ["--printer", printer.uri, "--print-limit", "2"])
+        defer { served.process.send(SIGTERM) }
+        let listener = try await served.listenToEvents()
+        defer { listener.send(SIGKILL) }
+        #expect(try await served.json("/api/status").object["printer"] as? String == printer.uri)
+        #expect(try await served.json("/api/capture", ["-X", "POST"]).status == 200)
+        let asked = try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "print", "id": 1}"#])
+        #expect(asked.status == 200 && asked.object["outcome"] as? String == "printing" && asked.object["job"] as? Int == 1, "\(asked)")
+        #expect(await listener.output(containing: #""event":"printed""#), "\(listener.outputSoFar)")
+        let photo = try await served.json("/api/photos/1").object
+        let file = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try #require(photo["path"] as? String))))
+        let documents = try printer.documents()
+        #expect(documents == [file])
+        let beyond = try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "print", "id": 1, "copies": 2}"#])
+        #expect(beyond.status == 409 && (beyond.object["error"] as? String)?.contains("printed copies") == true, "\(beyond)")
+        let missing = try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "print", "id": 9}"#])
+        #expect(missing.status == 404, "\(missing)")
+    }
+
     @Test("A printer that cannot be reached: one sentence, exit 69, every picture kept")
     func unreachable() async throws {
         let camctl = try Camctl()

@@ -48,7 +48,7 @@ struct WireRecordTests {
             .discarded(count: 1, answered: true), .decided(answered: true), .switched(device: "cam", deviceID: "v4l2:/dev/video0"),
             .noOtherCamera, .previewPaused(true), .imageChanged(filter: "mono+vivid", zoom: 1.25), .composed(Self.photo),
             .boothTaken(photos: [Self.photo], composed: nil), .runEnded(false), .recording(path: "/m.mp4"), .recordingPaused(true),
-            .movie(Self.movie), .stopped, .listing(photos: [Self.photo], more: true),
+            .movie(Self.movie), .stopped, .listing(photos: [Self.photo], more: true), .printing(printer: "booth", job: 2),
         ]
         for outcome in outcomes {
             let bytes = WireJSON.bytes(outcome)
