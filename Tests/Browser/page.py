@@ -33,7 +33,8 @@ options.binary_location = "/usr/bin/chromium"
 for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"]:
     options.add_argument(argument)
 driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-wait = WebDriverWait(driver, 20)
+# Each wait is a hang guard, far longer than the step takes on a loaded machine; never a measure of speed.
+wait = WebDriverWait(driver, 120)
 try:
     driver.get(base + "/")
     wait.until(lambda d: d.execute_script("const i = document.getElementById('live'); return i.complete && i.naturalWidth > 0"))
@@ -92,7 +93,7 @@ try:
     driver.find_element(By.ID, "booth").click()
     wait.until(lambda d: displayed(d, "shown"))
     seen["booth_showed_picture"] = True
-    WebDriverWait(driver, 60).until(lambda d: d.find_element(By.ID, "message").text == "Saved.")
+    wait.until(lambda d: d.find_element(By.ID, "message").text == "Saved.")
     seen["booth_total"] = total()
     # The booth's picture is of its own four shots (a 2x2 grid), not of the photo saved before it,
     # and every picture in the gallery shows its thumbnail.
@@ -151,7 +152,7 @@ try:
         " settings: getComputedStyle(document.querySelector('.controls')).display !== 'none',"
         " gallery: getComputedStyle(document.getElementById('gallery')).display !== 'none'}")
     driver.find_element(By.ID, "kioskshutter").click()
-    WebDriverWait(driver, 120).until(lambda d: total() == before + 5 and displayed(d, "takehome"))
+    wait.until(lambda d: total() == before + 5 and displayed(d, "takehome"))
     seen["kiosk_booth"] = total() - before
 finally:
     driver.quit()

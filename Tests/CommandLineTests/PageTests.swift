@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("camctl serve's page in a real browser", .hangGuard(minutes: 3))
+@Suite("camctl serve's page in a real browser", .startsPrograms)
 struct PageTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Browser/page.py").path
@@ -16,7 +16,8 @@ struct PageTests {
         defer { served.process.send(SIGTERM) }
         let folder = try TemporaryFolder()
         let run = try await ChildProcess.run("/usr/bin/python3", [Self.script, served.base, folder.path("qr.png")])
-        let seen = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any],
+        // What the script saw, or (it failed) what it said on its way out.
+        let seen = try #require((try? JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8))) as? [String: Any],
                                 "\(run.standardOutput) \(run.standardError.suffix(2000))")
         #expect(seen["live_changes"] as? Bool == true, "the live picture changes")
         #expect((seen["review_picture"] as? Int ?? 0) > 0, "the review shows the photo")
