@@ -15,16 +15,15 @@ struct PrinterTests {
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
-    /// Asks the printer how job `id` goes until it ends (a hang guard: a minute).
+    /// Asks the printer how job `id` goes until it ends (a hang guard of two minutes).
     static func ending(of job: Int32, on printer: Printer) async throws -> PrintJobState {
-        for _ in 0..<600 {
-            let state = try printer.state(ofJob: job)
-            switch state {
-            case .completed, .failed: return state
-            case .pending, .processing: try await Task.sleep(for: .milliseconds(100))
-            }
+        var state = try printer.state(ofJob: job)
+        _ = try await until(every: .milliseconds(100)) {
+            state = try printer.state(ofJob: job)
+            if case .pending = state { return false }
+            return state != .processing
         }
-        return try printer.state(ofJob: job)
+        return state
     }
 
     @Test("A picture sent to an IPP printer by its URI is one job, printed, whose document is the picture")
