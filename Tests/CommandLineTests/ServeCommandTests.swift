@@ -3,8 +3,9 @@ import Glibc
 import TestSupport
 import Testing
 
-/// `camctl serve` on the test camera, on a port of the system's choosing.
-struct ServedCamera {
+/// `camctl serve` on the test camera, on a port of the system's choosing; killed once no test
+/// holds it, if it still runs (a test that ends early, or forgets, leaves no server behind).
+final class ServedCamera {
     let camctl: Camctl
     let process: ChildProcess.Running
     let port: Int
@@ -22,6 +23,10 @@ struct ServedCamera {
         }
         self.port = port
         base = "http://127.0.0.1:\(port)"
+    }
+
+    deinit {
+        process.send(SIGKILL)
     }
 
     /// The library's access token, made as serve started.
@@ -147,6 +152,7 @@ struct ServeCommandTests {
     @Test("A camera named in switch_camera is switched to, and the status says so; a name no camera has is 404 with a sentence")
     func switchByName() async throws {
         let served = try await ServedCamera()
+        defer { served.process.send(SIGTERM) }  // ended as the test ends; how is not what it checks
         let switched = try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "switch_camera", "device": "test:ball"}"#])
         #expect(switched.status == 200 && switched.object["outcome"] as? String == "switched" && switched.object["device_id"] as? String == "test:ball",
                 "\(switched)")
@@ -158,6 +164,7 @@ struct ServeCommandTests {
     @Test("A booth after shutter photos composes its own shots only; its shots and picture are in the booth album, each with a thumbnail")
     func boothOwnShots() async throws {
         let served = try await ServedCamera()
+        defer { served.process.send(SIGTERM) }  // ended as the test ends; how is not what it checks
         for _ in 1...2 { #expect(try await served.json("/api/capture", ["-X", "POST"]).status == 200) }
         let booth = try await served.json("/api/actions", ["-X", "POST", "-d",
                                                            #"{"action": "booth", "shots": 2, "countdown": 0, "show_shots": 0, "show_result": 0, "layout": "1x4"}"#])
