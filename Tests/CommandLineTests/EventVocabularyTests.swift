@@ -124,6 +124,8 @@ struct EventVocabularyTests {
             #expect(try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "record_start"}"#]).object["outcome"] as? String
                     == "recording")
             #expect(await listener.output(containing: #""event":"recording""#), "\(listener.outputSoFar)")
+            // A movie holds its whole fragments (a second each): two seconds of frames pass first.
+            #expect(await served.cameraFrames(60), "two seconds of frames pass")
             let stopped = try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "record_stop"}"#])
             let line = try #require(listener.outputSoFar.split(separator: "\n").first { $0.contains(#""event":"recording""#) })
             let event = try #require(try JSONSerialization.jsonObject(with: Data(line.dropFirst(6).utf8)) as? [String: Any])
