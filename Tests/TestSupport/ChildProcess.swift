@@ -260,6 +260,9 @@ extension ChildProcess {
             kill(process.processIdentifier, signal)
         }
 
+        /// Whether the child has ended.
+        public var hasEnded: Bool { !process.isRunning || ownStatus == nil }
+
         /// The lines of the child's `/proc` status while it is a process whose parent is this one.
         private var ownStatus: [Substring]? {
             let pid = process.processIdentifier

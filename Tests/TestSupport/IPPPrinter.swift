@@ -41,22 +41,27 @@ public final class IPPPrinter: @unchecked Sendable {
         }
         spool = try TemporaryFolder()
         var chosen: (Int, ChildProcess.Running)?
+        var said = ""
         for candidate in (0..<10).map({ _ in Int.random(in: 20000...45000) }) {
             let printer = try ChildProcess.Running("/usr/sbin/ippeveprinter", ["-p", "\(candidate)", "-d", spool.url.path, "-k", "-n", "localhost",
                                                                               "-f", formats, "camctl test printer"])
-            // Listening once ipptool gets its attributes; a port taken makes it end.
+            // Listening once ipptool gets its attributes; a port taken, or DNS-SD not ready yet on a
+            // loaded machine (Avahi still joining the bus), makes it end, and another start is made.
             let listening = await until(hangGuard: .seconds(30)) {
-                (try? await ChildProcess.run("ipptool", ["-q", "ipp://localhost:\(candidate)/ipp/print", "get-printer-attributes.test"]).status) == 0
+                if printer.hasEnded { return true }
+                return (try? await ChildProcess.run("ipptool", ["-q", "ipp://localhost:\(candidate)/ipp/print", "get-printer-attributes.test"]).status) == 0
             }
-            if listening {
+            if listening, !printer.hasEnded {
                 chosen = (candidate, printer)
                 break
             }
+            said = printer.errorsSoFar + printer.outputSoFar
             printer.send(SIGKILL)
+            _ = await until(hangGuard: .seconds(1)) { false }  // a moment for Avahi before the next start
         }
         guard let (port, printer) = chosen else {
             started.forEach { $0.daemon.send(SIGKILL) }
-            throw ChildProcess.Failure(message: "ippeveprinter did not start")
+            throw ChildProcess.Failure(message: "ippeveprinter did not start: \(said)")
         }
         (self.port, self.printer, self.started) = (port, printer, started)
     }
