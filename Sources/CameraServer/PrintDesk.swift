@@ -46,20 +46,12 @@ final class PrintDesk: Sendable {
         }
     }
 
-    /// Asks how the job goes until it ends (or ten minutes pass), and tells its end.
+    /// Follows the job until it ends (ten minutes at most), and tells its end.
     private static func follow(_ job: Int32, on printer: Printer, events: EventHub) async {
-        let deadline = ContinuousClock.now + .seconds(600)
-        while ContinuousClock.now < deadline {
-            switch await lane.run({ Result { () throws(PrintError) in try printer.state(ofJob: job) } }) {
-            case .failure(let error): return events.publish(.printFailed(message: error.message))
-            case .success(.completed): return events.publish(.printed(printer: printer.name, job: Int(job)))
-            case .success(.failed(let reason)): return events.publish(.printFailed(message: reason))
-            case .success(.pending(let reasons)) where reasons.contains("printer-stopped"):
-                return events.publish(.printFailed(message: "\(printer.name) is stopped, and holds the job (\(job)) until it is started again"))
-            case .success(.pending), .success(.processing):
-                try? await Task.sleep(for: .milliseconds(250))
-            }
+        if let reason = await printer.failure(ofJob: job, within: .seconds(600)) {
+            events.publish(.printFailed(message: reason))
+        } else {
+            events.publish(.printed(printer: printer.name, job: Int(job)))
         }
-        events.publish(.printFailed(message: "\(printer.name) did not print the job (\(job)) within 10 minutes"))
     }
 }

@@ -52,22 +52,8 @@ struct PicturePrinting {
             return
         }
         try tell(.printing(printer: connected.name, job: Int(job)), or: "printing on \(connected.name) (job \(job))", json: json)
-        let deadline = ContinuousClock.now + Self.longestJob
-        while ContinuousClock.now < deadline {
-            switch await Self.lane.run({ Result { () throws(PrintError) in try connected.state(ofJob: job) } }) {
-            case .failure(let error):
-                throw failed(error.message)
-            case .success(.completed):
-                return try tell(.printed(printer: connected.name, job: Int(job)), or: "printed on \(connected.name)", json: json)
-            case .success(.failed(let reason)):
-                throw failed(reason)
-            case .success(.pending(let reasons)) where reasons.contains("printer-stopped"):
-                throw failed("\(connected.name) is stopped, and holds the job (\(job)) until it is started again")
-            case .success(.pending), .success(.processing):
-                try? await Task.sleep(for: .milliseconds(250))
-            }
-        }
-        throw failed("\(connected.name) did not print the job (\(job)) within \(Self.longestJob)")
+        if let reason = await connected.failure(ofJob: job, within: Self.longestJob) { throw failed(reason) }
+        try tell(.printed(printer: connected.name, job: Int(job)), or: "printed on \(connected.name)", json: json)
     }
 
     private func tell(_ event: EventRecord, or line: String, json: Bool) throws(CommandFailure) {
