@@ -47,6 +47,9 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // Printing: libcups's headers; the library itself is loaded when a picture is first printed.
         .systemLibrary(name: "CCups", providers: [.apt(["libcups2-dev"])]),
+        // Xlib's headers (a preview filling an X screen); the library itself is loaded when a
+        // preview first fills one.
+        .systemLibrary(name: "CX11", providers: [.apt(["libx11-dev"])]),
         // HTTP downloads (a fleet's photos, collected from its nodes): libcurl's headers; the
         // library itself is loaded when first used.
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -62,6 +65,8 @@ let package = Package(
         .target(name: "MQTTClient", dependencies: ["CMosquitto"]),
         // Pictures printed through libcups: a CUPS queue, or an IPP printer straight.
         .target(name: "Printing", dependencies: ["CCups"]),
+        // A window covering a whole X screen, for a kiosk's preview.
+        .target(name: "Windowing", dependencies: ["CX11"]),
         // HTTP downloads over libcurl, with a limit on what is taken.
         .target(name: "HTTPClient", dependencies: ["CCurl"]),
         // Layer 3, leaves in pure Swift that import nothing of the project:
@@ -84,7 +89,7 @@ let package = Package(
         // inputs that are never special files.
         .target(name: "FileSystem"),
         // Layer 4: the capture model (session, devices, outputs, photos). Knows nothing about the command line.
-        .target(name: "CameraKit", dependencies: ["GStreamer", "ImageMetadata", "HEIF", "GIF", "FileSystem", "JSON", "Processes", "Formatting", "CV4L2"]),
+        .target(name: "CameraKit", dependencies: ["GStreamer", "Windowing", "ImageMetadata", "HEIF", "GIF", "FileSystem", "JSON", "Processes", "Formatting", "CV4L2"]),
         // Layer 5: the photo library, files and an SQLite index.
         .target(name: "PhotoLibrary", dependencies: ["CSQLite", "ImageMetadata", "HEIF", "GIF", "FileSystem", "Formatting"]),
         // The words on the wire: the records of photos, movies, events, outcomes and statuses,

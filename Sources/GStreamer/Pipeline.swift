@@ -52,6 +52,13 @@ extension Pipeline {
         gst_object_unref(clock)
     }
 
+    /// Has the video sinks that draw into windows (those with GStreamer's video overlay, such as
+    /// `ximagesink`) draw into the window `handle` (an X window's id) instead of opening their own.
+    /// Set it before the pipeline starts.
+    public func drawVideo(intoWindow handle: UInt) {
+        dispatcher.windowHandle = handle
+    }
+
     /// The messages posted from now on, in order.
     ///
     /// Each call returns its own stream; every stream sees every message. A stream keeps

@@ -10,7 +10,7 @@ import OperatorWire
 struct BoothCommand: Subcommand {
     static let name = "booth"
     static let synopsis = """
-        camctl booth    [--device D] [--shots N] [--countdown SECONDS] [--layout 2x2|1x4] [--sink ELEMENT] [--output PATH]
+        camctl booth    [--device D] [--shots N] [--countdown SECONDS] [--layout 2x2|1x4] [--sink ELEMENT] [--fullscreen] [--output PATH]
                         [--library DIR | --no-library] [--jpeg | --hevc] [--quality 1-100] [--json] [--print-pipeline]
                         [--show-shots SECONDS] [--show-result SECONDS] [--review] [--review-timeout SECONDS]
                         [--animation mp4|gif|boomerang]
@@ -40,9 +40,9 @@ struct BoothCommand: Subcommand {
         String(printf: "%g", value)
     }
 
-    static let options = SessionOptions.options + PhotoSaving.options + PhotoOptions.options + ReviewOptions.options + PicturePrinting.options + [
+    static let options = SessionOptions.options + PhotoSaving.options + PhotoOptions.options + ReviewOptions.options + PicturePrinting.options + PreviewWindowOptions.options + [
         .init(name: "--shots", value: "N"), .init(name: "--countdown", value: "SECONDS"),
-        .init(name: "--layout", value: "2x2|1x4"), .init(name: "--sink", value: "ELEMENT"), .init(name: "--no-last-photo", value: nil),
+        .init(name: "--layout", value: "2x2|1x4"), .init(name: "--no-last-photo", value: nil),
         .init(name: "--show-result", value: "SECONDS"), .init(name: "--show-shots", value: "SECONDS"),
         .init(name: "--animation", value: "mp4|gif|boomerang"),
     ]
@@ -61,7 +61,7 @@ struct BoothCommand: Subcommand {
     let showShots: Double
     let review: ReviewOptions
     let layout: Layout
-    let sink: String
+    let window: PreviewWindowOptions
     let composedOutput: String?
     let settings: PhotoSettings
     let animation: ShotAnimation.Style?
@@ -79,7 +79,7 @@ struct BoothCommand: Subcommand {
         showShots = try arguments.seconds("--show-shots", in: 0...3600) ?? plan.showShots
         review = try ReviewOptions(arguments)
         layout = try arguments.choice("--layout", as: Layout.self) ?? .grid
-        sink = arguments.string("--sink") ?? "autovideosink"
+        window = PreviewWindowOptions(arguments, defaultSink: "autovideosink")
         composedOutput = arguments.string("--output")
         animation = try arguments.choice("--animation", as: ShotAnimation.Style.self)
         printing = try PicturePrinting(arguments)
@@ -99,20 +99,21 @@ struct BoothCommand: Subcommand {
         if PhotoSaving.library(arguments) == .none, composedOutput == nil {
             throw CommandFailure("--no-library needs --output PATH for the composed picture, or the booth would keep nothing", exitCode: .usage)
         }
-        try SessionOptions.checkSink(sink, from: "--sink")
+        try window.check()
         let saving = try PhotoSaving(library: PhotoSaving.library(arguments), output: nil, printsJSON: arguments.flag("--json"),
                                      photoCount: shots)
         if let composedOutput { try PhotoSaving.checkWritable(composedOutput) }
         let camera = try await session.camera(controls: controls)
         var configuration = session.configuration(for: camera)
-        configuration.preview = PreviewConfiguration(sink: sink, showsText: true, showsLastPhoto: !arguments.flag("--no-last-photo"),
-                                                     showsPictures: showResult > 0 || showShots > 0 || review.isOn, showsShutter: true)
+        configuration.preview = window.preview(PreviewConfiguration(showsText: true, showsLastPhoto: !arguments.flag("--no-last-photo"),
+                                                                    showsPictures: showResult > 0 || showShots > 0 || review.isOn,
+                                                                    showsShutter: true))
         let captureSession = CaptureSession(configuration: configuration)
         try await session.start(captureSession)
-        controls.listenToKeys()
+        controls.listenToKeys(of: captureSession)
         let booth = OperatorConsole(session: captureSession, device: camera, saving: saving, albums: ["booth"],
                                     compositionCopy: composedOutput)
-        review.listen(controls)
+        review.listen(controls, session: captureSession)
         var plan = BoothPlan()
         (plan.shots, plan.countdown, plan.columns) = (shots, countdown, layout == .grid ? 2 : 1)
         (plan.showShots, plan.showResult, plan.settings) = (showShots, showResult, settings)

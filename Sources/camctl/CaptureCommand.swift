@@ -11,7 +11,7 @@ struct CaptureCommand: Subcommand {
         camctl capture  [--device D] [--jpeg | --hevc [--now]] [--quality 1-100] [--count N] [--countdown SECONDS]
                         [--interval SECONDS] [--resolution WxH] [--output PATH] [--library DIR | --no-library]
                         [--flash off|on|auto] [--prioritize speed|balanced|quality] [--json] [--print-pipeline]
-                        [--sink ELEMENT] [--latest PATH] [--exec CMD] [--metadata FILE] [--wait-for-device]
+                        [--sink ELEMENT] [--fullscreen] [--latest PATH] [--exec CMD] [--metadata FILE] [--wait-for-device]
                         [--heic-tiles] [--filter NAME] [--brightness N] [--contrast N] [--saturation N] [--hue N]
                         [--zoom N] [--zoom-center X,Y] [--aspect W:H] [--mirror preview|photos|both|none]
                         [--rotate 0|90|180|270] [--review] [--review-timeout SECONDS]
@@ -32,13 +32,13 @@ struct CaptureCommand: Subcommand {
         --heic-tiles stores a HEIC as a grid of 512x512 tiles, as iPhones do, for decoders with HEVC
         level limits. With --review the preview shows (in --sink, autovideosink by default).
         """ + "\n" + KeyTable.help + "\n" + PhotoOptions.help + "\n" + ReviewOptions.help + "\n" + ImageOptions.help
-    static let options = SessionOptions.options + PhotoSaving.options + PhotoOptions.options + ReviewOptions.options + PicturePrinting.options + [
+    static let options = SessionOptions.options + PhotoSaving.options + PhotoOptions.options + ReviewOptions.options + PicturePrinting.options + PreviewWindowOptions.options + [
         .init(name: "--count", value: "N", short: "-n"),
         .init(name: "--countdown", value: "SECONDS"),
         .init(name: "--interval", value: "SECONDS"),
         .init(name: "--flash", value: "off|on|auto"),
         .init(name: "--prioritize", value: "speed|balanced|quality"),
-        .init(name: "--sink", value: "ELEMENT"), .init(name: "--no-last-photo", value: nil),
+        .init(name: "--no-last-photo", value: nil),
         .init(name: "--heic-tiles", value: nil),
     ]
 
@@ -48,7 +48,7 @@ struct CaptureCommand: Subcommand {
     let count: Int
     let countdown: Double
     let interval: Double
-    let sink: String?
+    let window: PreviewWindowOptions
     let review: ReviewOptions
     /// `--print`: each photo kept is printed.
     let printing: PicturePrinting?
@@ -70,7 +70,7 @@ struct CaptureCommand: Subcommand {
         countdown = try arguments.seconds("--countdown") ?? 0
         interval = try arguments.seconds("--interval") ?? 0
         review = try ReviewOptions(arguments)
-        sink = arguments.string("--sink") ?? (review.isOn ? "autovideosink" : nil)
+        window = PreviewWindowOptions(arguments, defaultSink: review.isOn ? "autovideosink" : nil)
         printing = try PicturePrinting(arguments)
         if printing != nil, settings.codec == .hevc {
             throw CommandFailure("--print prints JPEG photos; leave out --hevc", exitCode: .usage)
@@ -79,22 +79,20 @@ struct CaptureCommand: Subcommand {
 
     func run() async throws(CommandFailure) {
         let controls = ControlInbox.shared.claimed()
-        if let sink { try SessionOptions.checkSink(sink, from: "--sink") }
+        try window.check()
         let saving = try PhotoSaving(arguments, photoCount: count)
         let camera = try await session.camera(controls: controls)
         var configuration = session.configuration(for: camera)
-        if let sink {
-            configuration.preview = PreviewConfiguration(sink: sink, showsText: countdown > 0 || review.isOn,
-                                                         showsLastPhoto: !arguments.flag("--no-last-photo"), showsPictures: review.isOn,
-                                                         showsShutter: true)
-        }
+        configuration.preview = window.preview(PreviewConfiguration(showsText: countdown > 0 || review.isOn,
+                                                                    showsLastPhoto: !arguments.flag("--no-last-photo"),
+                                                                    showsPictures: review.isOn, showsShutter: true))
         configuration.watchesCameras = count > 1  // a single photo is over before a camera could come or go
         let captureSession = CaptureSession(configuration: configuration)
         try await session.start(captureSession)
         let operating = OperatorConsole(session: captureSession, device: camera, saving: saving)
         // Space cuts a countdown or an interval short; the other keys do what they do in every command.
-        if countdown > 0 || interval > 0 { controls.listenToKeys() }
-        review.listen(controls)
+        if countdown > 0 || interval > 0 { controls.listenToKeys(of: captureSession) }
+        review.listen(controls, session: captureSession)
         let kept: [Delivered]
         do {
             kept = try await takePhotos(with: operating, controls: controls)

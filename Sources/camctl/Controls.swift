@@ -1,3 +1,4 @@
+import CameraKit
 import CameraOperator
 import CProcess
 import Dispatch
@@ -52,6 +53,8 @@ final class ControlInbox: Sendable {
         /// Whether the command ends a running hook itself once an interrupt has ended its run, so
         /// the hook's end cannot let the run take another photo first.
         var endsHooks = false
+        /// Whether keys are listened to already: a second call listens no more.
+        var listensToKeys = false
     }
 
     private let state = Mutex(State())
@@ -171,8 +174,16 @@ final class ControlInbox: Sendable {
         }
     }
 
-    /// Posts controls for keys typed on the terminal, which is put in single-key mode until exit.
-    func listenToKeys() {
+    /// Posts controls for keys typed on the terminal, which is put in single-key mode until exit,
+    /// and for keys pressed in the session's preview window alike.
+    func listenToKeys(of session: CaptureSession) {
+        guard !state.withLock({ state in defer { state.listensToKeys = true }; return state.listensToKeys }) else { return }
+        let windowKeys = session.previewOutput.keyPresses()
+        Task { [self] in
+            for await key in windowKeys {
+                if let control = KeyTable.control(forKeyNamed: key) { post(control) }
+            }
+        }
         guard Console.inputIsTerminal, Terminal.enterKeyMode() else { return }
         DedicatedThread.start { [self] in
             var keys = KeyDecoder()

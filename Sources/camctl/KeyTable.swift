@@ -36,6 +36,19 @@ enum KeyTable {
         keys.first { $0.bytes.contains(byte) }?.control
     }
 
+    /// The control a key pressed in the preview's window asks for, by the key's X name: the same
+    /// as the key's byte in a terminal (`q` as q, `space` as Space, `KP_Add` as +).
+    static func control(forKeyNamed name: String) -> Control? {
+        if name.utf8.count == 1, let byte = name.utf8.first { return control(for: byte) }
+        return windowKeys[name].flatMap { control(for: $0) }
+    }
+
+    /// The keys a window names by word, as the byte a terminal sends for each.
+    private static let windowKeys: [String: UInt8] = [
+        "space": 0x20, "KP_Space": 0x20, "Return": 0x0d, "KP_Enter": 0x0d, "BackSpace": 0x08, "Delete": 0x7f, "KP_Delete": 0x7f,
+        "plus": 0x2b, "KP_Add": 0x2b, "equal": 0x3d, "minus": 0x2d, "KP_Subtract": 0x2d, "underscore": 0x5f,
+    ]
+
     /// The table as the help of every command that reads keys prints it: a line a key, then the signals.
     static let help: String = {
         let lines = keys.map { key in "  " + key.names + String(repeating: " ", count: max(1, 24 - key.names.count)) + key.meaning }
@@ -43,7 +56,7 @@ enum KeyTable {
             guard let key = keys.first(where: { $0.control == signal.control }) else { return signal.names + ": stop now, exit 130" }
             return signal.names + " as " + key.names
         }
-        return "Keys in a terminal, the same in every command:\n" + lines.joined(separator: "\n")
+        return "Keys in a terminal or the preview's window, the same in every command:\n" + lines.joined(separator: "\n")
             + "\nSignals: " + signalLines.joined(separator: "; ") + "."
     }()
 }

@@ -10,7 +10,7 @@ import Synchronization
 struct PreviewCommand: Subcommand {
     static let name = "preview"
     static let synopsis = """
-        camctl preview  [--device D] [--sink ELEMENT] [--resolution WxH[@FPS]] [--duration SECONDS] [--print-pipeline]
+        camctl preview  [--device D] [--sink ELEMENT] [--fullscreen] [--resolution WxH[@FPS]] [--duration SECONDS] [--print-pipeline]
                         [--library DIR | --no-library --output PATH] [--json] [--wait-for-device]
         """
     static let summary = "show the camera in a window; keys take photos, switch cameras, pause"
@@ -21,31 +21,31 @@ struct PreviewCommand: Subcommand {
         kept), and q quits, keeping a movie being recorded. --duration ends the
         preview by itself. Each photo's thumbnail shows in the lower left corner until the next
         (--no-last-photo: not). A camera unplugged while previewing is waited for and resumed.
-        """ + "\n" + KeyTable.help + "\n" + ImageOptions.help
-    static let options = SessionOptions.options + PhotoSaving.options + [
-        .init(name: "--sink", value: "ELEMENT"), .init(name: "--duration", value: "SECONDS"), .init(name: "--no-last-photo", value: nil),
+        """ + "\n" + PreviewWindowOptions.help + "\n" + KeyTable.help + "\n" + ImageOptions.help
+    static let options = SessionOptions.options + PhotoSaving.options + PreviewWindowOptions.options + [
+        .init(name: "--duration", value: "SECONDS"), .init(name: "--no-last-photo", value: nil),
     ]
 
     let session: SessionOptions
     let arguments: ParsedArguments
-    let sink: String
+    let window: PreviewWindowOptions
     let duration: Double?
 
     init(_ arguments: ParsedArguments) throws(CommandFailure) {
         try arguments.requirePositionals([])
         self.arguments = arguments
         session = try SessionOptions(arguments)
-        sink = arguments.string("--sink") ?? "autovideosink"
+        window = PreviewWindowOptions(arguments, defaultSink: "autovideosink")
         duration = try arguments.seconds("--duration", in: 0...31_536_000)
     }
 
     func run() async throws(CommandFailure) {
         let controls = ControlInbox.shared.claimed()
-        try SessionOptions.checkSink(sink, from: "--sink")
+        try window.check()
         let saving = try PhotoSaving(arguments, photoCount: nil)
         let camera = try await session.camera(controls: controls)
         var configuration = session.configuration(for: camera)
-        configuration.preview = PreviewConfiguration(sink: sink, showsLastPhoto: !arguments.flag("--no-last-photo"), showsShutter: true)
+        configuration.preview = window.preview(PreviewConfiguration(showsLastPhoto: !arguments.flag("--no-last-photo"), showsShutter: true))
         configuration.resumesAutomatically = true
         configuration.movies = true
         let captureSession = CaptureSession(configuration: configuration)
@@ -54,8 +54,8 @@ struct PreviewCommand: Subcommand {
         defer { reporter.cancel() }
         try await session.start(captureSession)
         let operating = OperatorConsole(session: captureSession, device: camera, saving: saving)
-        controls.listenToKeys()
-        Console.progress("previewing \(camera.name) in \(sink); space: photo, r: movie, m: pause the movie, s: next camera, p: pause, "
+        controls.listenToKeys(of: captureSession)
+        Console.progress("previewing \(camera.name) in \(window.sink ?? ""); space: photo, r: movie, m: pause the movie, s: next camera, p: pause, "
             + "f: next filter, +/-: zoom, q: quit")
 
         let end = duration.map { ContinuousClock.now + .milliseconds(Int($0 * 1000)) }

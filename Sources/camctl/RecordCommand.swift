@@ -11,7 +11,7 @@ struct RecordCommand: Subcommand {
     static let synopsis = """
         camctl record   [--device D] [--duration SECONDS] [--max-size MB] [--bitrate KBPS] [--audio none|default|test|NAME]
                         [--resolution WxH[@FPS]]
-                        [--output PATH] [--library DIR] [--sink ELEMENT] [--json] [--wait-for-device] [--print-pipeline]
+                        [--output PATH] [--library DIR] [--sink ELEMENT] [--fullscreen] [--json] [--wait-for-device] [--print-pipeline]
                         [--filter NAME] [--zoom N] [--aspect W:H] [--rotate 0|90|180|270] [...image options]
         """
     static let summary = "record a movie (H.264 in MP4) into the library; photos can be taken meanwhile"
@@ -32,11 +32,11 @@ struct RecordCommand: Subcommand {
         to a path (as cp does: a file there is replaced whole) or - for standard output. Photos taken
         meanwhile go into the library. --sink shows a preview meanwhile.
         """ + "\n" + KeyTable.help + "\n" + ImageOptions.help
-    static let options = SessionOptions.options + [
+    static let options = PreviewWindowOptions.options + SessionOptions.options + [
         .init(name: "--output", value: "PATH", short: "-o"), .init(name: "--library", value: "DIR"), .init(name: "--no-library", value: nil),
         .init(name: "--json", value: nil),
         .init(name: "--duration", value: "SECONDS"), .init(name: "--max-size", value: "MB"),
-        .init(name: "--bitrate", value: "KBPS"), .init(name: "--sink", value: "ELEMENT"), .init(name: "--audio", value: "SOURCE"),
+        .init(name: "--bitrate", value: "KBPS"), .init(name: "--audio", value: "SOURCE"),
     ]
 
     let session: SessionOptions
@@ -44,7 +44,7 @@ struct RecordCommand: Subcommand {
     let settings: MovieSettings
     /// What --audio asked for: `nil` when it was not given.
     let audio: String?
-    let sink: String?
+    let window: PreviewWindowOptions
     /// Where the movie is copied once kept.
     let copy: String?
 
@@ -61,7 +61,7 @@ struct RecordCommand: Subcommand {
                                  kilobitsPerSecond: try arguments.integer("--bitrate", in: 100...200_000))
         audio = arguments.string("--audio")
         if audio?.isEmpty == true { throw CommandFailure("--audio needs none, default, test or a microphone's name", exitCode: .usage) }
-        sink = arguments.string("--sink")
+        window = PreviewWindowOptions(arguments, defaultSink: nil)
         copy = arguments.string("--output")
         if copy == "-", arguments.flag("--json") {
             throw CommandFailure("--output - and --json cannot both use standard output", exitCode: .usage)
@@ -70,13 +70,13 @@ struct RecordCommand: Subcommand {
 
     func run() async throws(CommandFailure) {
         let controls = ControlInbox.shared.claimed()
-        if let sink { try SessionOptions.checkSink(sink, from: "--sink") }
+        try window.check()
         if let copy, copy != "-" { try PhotoSaving.checkWritable(copy) }
         let saving = try PhotoSaving(library: PhotoSaving.library(arguments), output: nil, printsJSON: arguments.flag("--json"), photoCount: nil)
         let camera = try await session.camera(controls: controls)
         var configuration = session.configuration(for: camera)
         configuration.movies = true
-        if let sink { configuration.preview = PreviewConfiguration(sink: sink, showsShutter: true) }
+        configuration.preview = window.preview(PreviewConfiguration(showsShutter: true))
         let captureSession = CaptureSession(configuration: configuration)
         try await session.start(captureSession)
         let operating = OperatorConsole(session: captureSession, device: camera, saving: saving)
@@ -88,7 +88,7 @@ struct RecordCommand: Subcommand {
             await captureSession.stop()
             throw error
         }
-        controls.listenToKeys()
+        controls.listenToKeys(of: captureSession)
         Console.progress("q or SIGUSR2 stops, space or SIGUSR1 takes a photo, m pauses")
         var interrupted = false
         loop: while true {

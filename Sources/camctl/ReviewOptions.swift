@@ -1,3 +1,4 @@
+import CameraKit
 import CameraOperator
 import Formatting
 
@@ -38,9 +39,9 @@ struct ReviewOptions {
     }
 
     /// Listens for the answers: keys on a terminal, else lines on standard input.
-    func listen(_ controls: ControlInbox) {
+    func listen(_ controls: ControlInbox, session: CaptureSession) {
         guard isOn else { return }
-        controls.listenToKeys()
+        controls.listenToKeys(of: session)
         controls.listenToReviewLines()
     }
 }

@@ -92,7 +92,7 @@ struct RunCommand: Subcommand {
         } catch {
             throw CommandFailure(error)
         }
-        controls.listenToKeys()
+        controls.listenToKeys(of: session)
         if script.reviews { controls.listenToReviewLines() }
         let runner = ScriptRunner(session: session, camera: configuration.device, saving: saving, controls: controls,
                                   settings: photoSettings(script), printsJSON: arguments.flag("--json"),

@@ -47,6 +47,14 @@ public final class VirtualDisplay {
         return try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
     }
 
+    /// Presses keys (X names: `space`, `f`, `Return`) in the window named `window`, as a keyboard
+    /// does, through xdotool; returns whether there was such a window to press them in.
+    public func press(_ keys: [String], inWindowNamed window: String) async throws -> Bool {
+        let pressed = try await ChildProcess.run("xdotool", ["search", "--name", "^\(window)$", "key", "--window", "%@"] + keys,
+                                                 environment: ["DISPLAY": name])
+        return pressed.status == 0
+    }
+
     public struct ScreenshotFailure: Error {
         public let message: String
     }

@@ -4,6 +4,7 @@ import Glibc
 import GStreamer
 import ImageMetadata
 import Synchronization
+import Windowing
 
 /// The session's preview in a video sink (a window, or any sink), as AVCaptureVideoPreviewLayer.
 ///
@@ -30,6 +31,8 @@ public final class PreviewOutput: Sendable {
         var shutter: Element?
         var shutterTime = Duration.milliseconds(100)
         var shutterCount = 0
+        /// The window covering the screen, while a preview that fills it runs on X.
+        var screen: FullScreenWindow?
     }
 
     /// Where the last photo's thumbnail is written for the preview to draw: a file of this
@@ -38,8 +41,17 @@ public final class PreviewOutput: Sendable {
         .appendingPathComponent("camctl-last-photo-\(getpid())-\(UUID().uuidString).jpg")
 
     private let state = Mutex(State())
+    private let keys = Broadcast<String>()
 
     init() {}
+
+    /// The keys pressed in the preview's window from now on, by their X names (`space`,
+    /// `Return`, `q`, `BackSpace`, `KP_Add`): a kiosk's push-button is such a key. Window sinks
+    /// that tell GStreamer's navigation events report them (ximagesink, xvimagesink, glimagesink),
+    /// in a window of their own or one filling the screen.
+    public func keyPresses() -> AsyncStream<String> {
+        keys.subscribe(bufferingNewest: 32)
+    }
 
     /// Whether the preview is paused.
     public var isPaused: Bool { state.withLock { $0.isPaused } }
@@ -198,7 +210,7 @@ public final class PreviewOutput: Sendable {
     /// The preview's size: the image stage's picture scaled down to fit, before it is turned.
     static func previewCaps(_ image: ImageStage, _ preview: PreviewConfiguration) -> String {
         let picture = image.outputSize
-        let (width, height) = fit(picture.width, picture.height, into: preview.maximumWidth, preview.maximumHeight)
+        let (width, height) = fit(picture.width, picture.height, into: preview.maximumWidth, preview.maximumHeight, scalingUp: preview.scalesUp)
         return "video/x-raw,width=\(width),height=\(height),pixel-aspect-ratio=1/1"
     }
 
@@ -220,14 +232,54 @@ public final class PreviewOutput: Sendable {
     /// The preview's picture as shown: fitted into the preview's largest size, then turned.
     static func shownSize(_ image: ImageStage, _ preview: PreviewConfiguration) -> (width: Int, height: Int) {
         let picture = image.outputSize
-        let (width, height) = fit(picture.width, picture.height, into: preview.maximumWidth, preview.maximumHeight)
+        let (width, height) = fit(picture.width, picture.height, into: preview.maximumWidth, preview.maximumHeight, scalingUp: preview.scalesUp)
         return [90, 270].contains(image.settings.rotation) ? (height, width) : (width, height)
     }
 
-    /// The largest even size with the frame's aspect ratio inside the box.
-    private static func fit(_ width: Int, _ height: Int, into maxWidth: Int, _ maxHeight: Int) -> (Int, Int) {
-        let scale = min(1, min(Double(maxWidth) / Double(width), Double(maxHeight) / Double(height)))
+    /// The largest even size with the frame's aspect ratio inside the box, no larger than the frame
+    /// unless `scalingUp`.
+    private static func fit(_ width: Int, _ height: Int, into maxWidth: Int, _ maxHeight: Int, scalingUp: Bool) -> (Int, Int) {
+        let scale = min(scalingUp ? .infinity : 1, min(Double(maxWidth) / Double(width), Double(maxHeight) / Double(height)))
         return (max(2, Int(Double(width) * scale) / 2 * 2), max(2, Int(Double(height) * scale) / 2 * 2))
+    }
+}
+
+extension PreviewOutput {
+    /// Opens the window a preview that fills an X screen is drawn into, before the pipeline that
+    /// draws into it is laid out (its picture is sized to the screen); closes one no longer asked for.
+    ///
+    /// - Throws: ``CaptureError/Code/sinkUnavailable`` when the sink shows no window or the
+    ///   display cannot be opened.
+    func openScreen(for preview: PreviewConfiguration?) throws(CaptureError) {
+        guard let preview, preview.fillsScreen,
+              case .window(let display) = try ScreenFilling(sink: preview.sink, environment: ProcessInfo.processInfo.environment) else {
+            closeScreen()
+            return
+        }
+        guard state.withLock({ $0.screen }) == nil else { return }
+        do {
+            let screen = try FullScreenWindow(display: display)
+            state.withLock { $0.screen = screen }
+        } catch {
+            throw CaptureError(.sinkUnavailable, error.message)
+        }
+    }
+
+    /// Closes the window covering the screen, if one is open.
+    func closeScreen() {
+        let screen = state.withLock { state in
+            defer { state.screen = nil }
+            return state.screen
+        }
+        _ = screen  // the window goes here, outside the lock
+    }
+
+    /// The preview as drawn: on a screen it fills, fitted to the whole screen, scaled up as well as down.
+    func drawn(_ preview: PreviewConfiguration) -> PreviewConfiguration {
+        guard let screen = state.withLock({ $0.screen }) else { return preview }
+        var drawn = preview
+        (drawn.maximumWidth, drawn.maximumHeight, drawn.scalesUp) = (screen.width, screen.height, true)
+        return drawn
     }
 }
 
@@ -235,8 +287,10 @@ extension PreviewOutput: SessionOutput {
     /// A leaky queue, the valve that pauses, the fit into the preview's size, the turn and mirror,
     /// the text, and the sink.
     func branch(in layout: SessionPipeline) -> String? {
-        guard let preview = layout.configuration.preview else { return nil }
+        guard let preview = layout.configuration.preview.map(drawn) else { return nil }
         let image = layout.image
+        let sink = preview.fillsScreen ? (try? ScreenFilling(sink: preview.sink, environment: ProcessInfo.processInfo.environment))?
+            .sink(preview.sink) ?? preview.sink : preview.sink
         return "split. ! queue name=preview_queue leaky=downstream max-size-buffers=2 max-size-bytes=0 max-size-time=0 "
             + "! valve \(SessionElement.previewValve.assignment) ! "
             + PreviewFit.elements(size: .previewSize, orientation: .previewOrientation, caps: Self.previewCaps(image, preview), image: image) + " ! "
@@ -244,12 +298,18 @@ extension PreviewOutput: SessionOutput {
             + (preview.showsLastPhoto || preview.showsPictures ? "gdkpixbufoverlay \(SessionElement.lastPhoto.assignment) ! " : "")
             + (preview.showsText ? "textoverlay \(SessionElement.previewText.assignment) silent=true valignment=center halignment=center "
                 + "auto-resize=false ! videoconvert ! " : "")
-            + preview.sink
+            + sink
     }
 
     /// Takes the valve (and text overlay), keeping the paused state and the text.
     func attach(to graph: SessionGraph, layout: SessionPipeline) throws(CaptureError) {
-        guard let preview = layout.configuration.preview else { return }
+        guard let preview = layout.configuration.preview.map(drawn) else { return }
+        if let screen = state.withLock({ $0.screen }) { graph.pipeline.drawVideo(intoWindow: screen.handle) }
+        // Keys pressed in the window come upstream as navigation events, through the fit.
+        try graph.element(.previewOrientation).staticPad(named: "src")?.addProbe(.upstreamEvent) { [keys] info in
+            if let key = info.keyPressed { keys.send(key) }
+            return .ok
+        }
         let valve = try graph.element(.previewValve)
         let textOverlay = preview.showsText ? try graph.element(.previewText) : nil
         let lastPhoto = preview.showsLastPhoto || preview.showsPictures ? try graph.element(.lastPhoto) : nil
@@ -273,7 +333,7 @@ extension PreviewOutput: SessionOutput {
 
     /// Fits and turns the preview as the new settings say.
     func imageChanged(in graph: SessionGraph, layout: SessionPipeline) async throws(CaptureError) {
-        guard let preview = layout.configuration.preview else { return }
+        guard let preview = layout.configuration.preview.map(drawn) else { return }
         let image = layout.image
         try PreviewFit.apply(to: graph, size: .previewSize, orientation: .previewOrientation, caps: Self.previewCaps(image, preview), image: image)
         do {

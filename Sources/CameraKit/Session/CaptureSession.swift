@@ -170,7 +170,7 @@ public actor CaptureSession {
     /// when the preview has no picture element or there is no frame yet.
     private func coverPreviewWithStill(of layout: SessionPipeline) async -> Bool {
         guard let preview = layout.configuration.preview, preview.showsLastPhoto || preview.showsPictures else { return false }
-        let size = PreviewOutput.shownSize(layout.image, preview)
+        let size = PreviewOutput.shownSize(layout.image, previewOutput.drawn(preview))
         guard let still = await photoOutput.still(width: size.width, height: size.height, turn: layout.image.previewFlipMethod) else {
             return false
         }
@@ -233,6 +233,7 @@ public actor CaptureSession {
         do {
             try await launch()
         } catch {
+            previewOutput.closeScreen()
             status = .failed
             eventStream.send(.failed(error))
             throw error
@@ -244,6 +245,7 @@ public actor CaptureSession {
         supervisor.stopWatchingHotPlug()
         guard running != nil else { return }
         await tearDown(reason: CaptureError(.notRunning, "the session stopped before the photo was taken"))
+        previewOutput.closeScreen()
         status = .stopped
         eventStream.send(.stopped)
     }
@@ -290,6 +292,7 @@ public actor CaptureSession {
 
     private func launch(attempt: Int = 1) async throws(CaptureError) {
         let format = try configuration.resolvedFormat()
+        try previewOutput.openScreen(for: configuration.preview)
         let layout = layout(of: configuration, format: format)
         let device = configuration.device
         // The outputs get ready (encoders start) while the camera's pipeline is built and

@@ -76,10 +76,16 @@ public struct PreviewConfiguration: Sendable, Equatable {
     /// Whether the preview dims for a moment when a photo is taken (``PreviewOutput/showShutter()``);
     /// off, the branch has no element for it.
     public var showsShutter: Bool
+    /// Whether the preview fills the whole screen, the picture scaled to it (a kiosk): a window
+    /// of the session's own on X, waylandsink's full screen on Wayland; kmssink always fills it.
+    /// A sink that shows no window (fakesink) cannot start so.
+    public var fillsScreen: Bool
+    /// Whether a picture smaller than the largest size is scaled up to it (a screen it fills).
+    var scalesUp = false
 
     /// A preview in `sink`, at most 1280x720.
     public init(sink: String = "autovideosink", maximumWidth: Int = 1280, maximumHeight: Int = 720, showsText: Bool = false,
-                showsLastPhoto: Bool = false, showsPictures: Bool = false, showsShutter: Bool = false) {
+                showsLastPhoto: Bool = false, showsPictures: Bool = false, showsShutter: Bool = false, fillsScreen: Bool = false) {
         self.sink = sink
         self.maximumWidth = maximumWidth
         self.maximumHeight = maximumHeight
@@ -87,6 +93,7 @@ public struct PreviewConfiguration: Sendable, Equatable {
         self.showsLastPhoto = showsLastPhoto
         self.showsPictures = showsPictures
         self.showsShutter = showsShutter
+        self.fillsScreen = fillsScreen
     }
 }
 

@@ -16,6 +16,8 @@ final class BusDispatcher: Sendable {
         /// Errors posted since the last ``beginWatch()``, oldest first, at most a few.
         var errors: [Message.Report] = []
         var endOfStream = false
+        /// The window a video sink that asks for one draws into.
+        var windowHandle: UInt?
     }
 
     private let state = Mutex(State())
@@ -48,7 +50,13 @@ final class BusDispatcher: Sendable {
         let dispatcher = BusDispatcher()
         gst_bus_set_sync_handler(bus, { _, message, userData in
             guard let message, let userData else { return GST_BUS_PASS }
-            Unmanaged<BusDispatcher>.fromOpaque(userData).takeUnretainedValue().dispatch(Message(parsing: message))
+            let dispatcher = Unmanaged<BusDispatcher>.fromOpaque(userData).takeUnretainedValue()
+            // A sink asks for its window on its own thread and waits for the answer.
+            if gst_is_video_overlay_prepare_window_handle_message(message) != 0,
+               let handle = dispatcher.windowHandle, let sink = message.pointee.src {
+                gst_video_overlay_set_window_handle(OpaquePointer(sink), guintptr(handle))
+            }
+            dispatcher.dispatch(Message(parsing: message))
             // A sync handler that drops a message owns it and must release it.
             gst_message_unref(message)
             return GST_BUS_DROP
@@ -74,6 +82,12 @@ final class BusDispatcher: Sendable {
         for subscriber in subscribers {
             subscriber.yield(message)
         }
+    }
+
+    /// The window given to a video sink that asks for one (`nil`: the sink opens its own).
+    var windowHandle: UInt? {
+        get { state.withLock { $0.windowHandle } }
+        set { state.withLock { $0.windowHandle = newValue } }
     }
 
     /// A stream of the messages posted from now on, buffering at most `limit` unread ones.
