@@ -34,6 +34,8 @@ typedef struct {
     int (*get_count)(ipp_attribute_t *attribute);
     void (*delete_ipp)(ipp_t *ipp);
     void (*close_http)(http_t *http);
+    int (*check_dest_supported)(http_t *http, cups_dest_t *dest, cups_dinfo_t *info, const char *option, const char *value);
+    ipp_attribute_t *(*find_dest_supported)(http_t *http, cups_dest_t *dest, cups_dinfo_t *info, const char *option);
 } camctl_cups;
 
 // Loads libcups and finds its functions; 0 when it is not installed or lacks one.
@@ -65,6 +67,8 @@ static inline int camctl_cups_load(camctl_cups *api) {
     CAMCTL_FIND(get_count, "ippGetCount");
     CAMCTL_FIND(delete_ipp, "ippDelete");
     CAMCTL_FIND(close_http, "httpClose");
+    CAMCTL_FIND(check_dest_supported, "cupsCheckDestSupported");
+    CAMCTL_FIND(find_dest_supported, "cupsFindDestSupported");
 #undef CAMCTL_FIND
     return 1;
 }

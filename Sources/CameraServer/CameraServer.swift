@@ -47,11 +47,17 @@ public final class CameraServer: Sendable {
     /// The printer the API's `print` action prints on (`nil`: CUPS's default), and the most copies
     /// of one picture it prints.
     public struct Printing: Sendable {
+        /// A CUPS queue's name or an IPP printer's URI; `nil` for CUPS's default printer.
         public var printer: String?
+        /// The most copies of one picture the server prints.
         public var limit: Int
+        /// The paper (a PWG name or a short one such as `4x6`); `nil` for the printer's default.
+        public var media: String?
+        /// Whether a strip is printed twice on a 4x6 inch sheet to be cut in two (``PrintSheet``).
+        public var cutsStrips: Bool
 
-        public init(printer: String?, limit: Int) {
-            (self.printer, self.limit) = (printer, limit)
+        public init(printer: String?, limit: Int, media: String? = nil, cutsStrips: Bool = false) {
+            (self.printer, self.limit, self.media, self.cutsStrips) = (printer, limit, media, cutsStrips)
         }
     }
 
@@ -102,7 +108,7 @@ public final class CameraServer: Sendable {
         http = Mutex(nil)
         watchers = Mutex([])
         let router = Router(sessionOperator: sessionOperator, session: session, shelf: shelf, events: events, access: access, links: links,
-                            address: address, printDesk: printing.map { PrintDesk(printer: $0.printer, limit: $0.limit) })
+                            address: address, printDesk: printing.map(PrintDesk.init))
         let server = try HTTPServer(host: host, port: port, limits: limits) { request in await router.respond(to: request) }
         self.port = server.port
         address.set(publicURL: publicURL, host: host, port: server.port)

@@ -1,4 +1,5 @@
-import GStreamer
+import CameraKit
+import CameraOperator
 import OperatorWire
 import PhotoLibrary
 import Printing
@@ -8,41 +9,34 @@ import Synchronization
 /// `limit` copies of each picture in all (guests at a booth print their own), each job followed
 /// until it is printed and told as events (`printing`, `printed`, `print_failed`).
 final class PrintDesk: Sendable {
-    /// The printer: a CUPS queue's name or an IPP printer's URI; `nil` for CUPS's default one.
-    let printer: String?
-    /// The most copies of one picture the server prints.
-    let limit: Int
+    /// The printer, its paper, and the most copies of one picture.
+    let printing: CameraServer.Printing
     private let printed = Mutex<[Int64: Int]>([:])
-    private static let lane = BlockingLane(label: "printing")
 
-    init(printer: String?, limit: Int) {
-        (self.printer, self.limit) = (printer, limit)
+    init(_ printing: CameraServer.Printing) {
+        self.printing = printing
     }
 
     /// Sends `copies` of the photo's file to the printer; returns the job's outcome at once, and
     /// tells the job's end on `events`.
     func print(_ photo: LibraryPhoto, bytes: [UInt8], copies: Int, events: EventHub) async throws(APIError) -> OutcomeRecord {
         let allowed = printed.withLock { printed in
-            guard printed[photo.id, default: 0] + copies <= limit else { return false }
+            guard printed[photo.id, default: 0] + copies <= printing.limit else { return false }
             printed[photo.id, default: 0] += copies
             return true
         }
-        guard allowed else { throw APIError(409, "photo \(photo.id) has had its \(limit) printed copies; this server prints no more of it") }
-        let destination = printer
-        let submitted = await Self.lane.run {
-            Result { () throws(PrintError) -> (Printer, Int32) in
-                let connected = try Printer(destination)
-                return (connected, try connected.submit(bytes, format: photo.mediaType, title: "camctl photo \(photo.id)", copies: copies))
-            }
-        }
-        switch submitted {
-        case .failure(let error):
-            printed.withLock { $0[photo.id, default: 0] -= copies }
-            throw APIError(503, "the photo was not printed: \(error.message)")
-        case .success(let (connected, job)):
+        guard allowed else { throw APIError(409, "photo \(photo.id) has had its \(printing.limit) printed copies; this server prints no more of it") }
+        do {
+            let sheet = try await PrintSheet.document(for: bytes, cuttingStrips: printing.cutsStrips)
+            let options = PrintOptions(copies: copies, media: printing.media ?? sheet.media)
+            let (connected, job) = try await Printer.send(sheet.bytes, to: printing.printer, format: photo.mediaType,
+                                                          title: "camctl photo \(photo.id)", options: options)
             events.publish(.printing(printer: connected.name, job: Int(job)))
             Task { await Self.follow(job, on: connected, events: events) }
             return .printing(printer: connected.name, job: Int(job))
+        } catch {
+            printed.withLock { $0[photo.id, default: 0] -= copies }
+            throw APIError(503, "the photo was not printed: \((error as? PrintError)?.message ?? (error as? CaptureError)?.message ?? "\(error)")")
         }
     }
 

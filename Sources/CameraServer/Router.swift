@@ -209,7 +209,7 @@ struct Router: Sendable {
             guard let given = try ActionRequest.integer("id", in: object, 1...Int(Int64.max)) else {
                 throw RequestError(.badRequest, "print needs \"id\": the photo's number")
             }
-            (id, copies) = (given, try ActionRequest.integer("copies", in: object, 1...printDesk.limit) ?? 1)
+            (id, copies) = (given, try ActionRequest.integer("copies", in: object, 1...printDesk.printing.limit) ?? 1)
         } catch {
             throw APIError(error)
         }
@@ -263,7 +263,7 @@ struct Router: Sendable {
         (status.framesEncoded, status.framesPassedThrough) = (live.encodedFrameCount, live.passedThroughFrameCount)
         (status.h264FramesEncoded, status.cameraFrames) = (session.liveH264Output.encodedFrameCount, session.cameraFrameCount)
         status.tokenRequired = !access.isOnLoopback
-        status.printer = printDesk.map { $0.printer ?? "default" }
+        status.printer = printDesk.map { $0.printing.printer ?? "default" }
         if let shelf { status.photos = try? await shelf.count() }
         return status
     }

@@ -8,7 +8,7 @@ extension Printer {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
             let state = await withCheckedContinuation { continuation in
-                Self.queue.async { continuation.resume(returning: Result { () throws(PrintError) in try self.state(ofJob: id) }) }
+                Self.asking.async { continuation.resume(returning: Result { () throws(PrintError) in try self.state(ofJob: id) }) }
             }
             switch state {
             case .failure(let error): return error.message
@@ -24,5 +24,27 @@ extension Printer {
     }
 
     /// Where printers are asked how their jobs go.
-    private static let queue = DispatchQueue(label: "camctl.printing.follow")
+    private static let asking = DispatchQueue(label: "camctl.printing.follow")
+}
+
+extension Printer {
+    /// Connects to the printer `destination` names (`nil`: CUPS's default) and sends `document`
+    /// as a new job, off Swift's shared threads, a job at a time; returns the printer and the job's id.
+    ///
+    /// - Throws: ``PrintError`` when the printer cannot be reached or refuses the job.
+    public static func send(_ document: [UInt8], to destination: String?, format: String, title: String,
+                            options: PrintOptions) async throws(PrintError) -> (printer: Printer, job: Int32) {
+        let sent = await withCheckedContinuation { continuation in
+            sending.async {
+                continuation.resume(returning: Result { () throws(PrintError) -> (printer: Printer, job: Int32) in
+                    let printer = try Printer(destination)
+                    return (printer, try printer.submit(document, format: format, title: title, options: options))
+                })
+            }
+        }
+        return try sent.get()
+    }
+
+    /// Where documents are sent from: a job at a time.
+    private static let sending = DispatchQueue(label: "camctl.printing.send")
 }

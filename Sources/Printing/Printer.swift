@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// ```swift
 /// let printer = try Printer("ipp://booth-printer.local/ipp/print")
-/// let job = try printer.submit(jpeg, format: "image/jpeg", title: "booth 12", copies: 2)
+/// let job = try printer.submit(jpeg, format: "image/jpeg", title: "booth 12", options: PrintOptions(copies: 2, media: "4x6"))
 /// let state = try printer.state(ofJob: job)
 /// ```
 public final class Printer: Sendable {
@@ -53,19 +53,27 @@ public final class Printer: Sendable {
                                uri: uri))
     }
 
-    /// Sends one document as a new job: `copies` of it, in `format` (`image/jpeg`). Returns the
-    /// job's id.
+    /// Sends one document as a new job, in `format` (`image/jpeg`), printed as `options` say.
+    /// Returns the job's id.
     ///
-    /// - Throws: ``PrintError`` when the printer refuses the job or the document.
-    public func submit(_ document: [UInt8], format: String, title: String, copies: Int = 1) throws(PrintError) -> Int32 {
+    /// - Throws: ``PrintError`` when the printer has not the paper asked for, or refuses the job
+    ///   or the document.
+    public func submit(_ document: [UInt8], format: String, title: String, options: PrintOptions = PrintOptions()) throws(PrintError) -> Int32 {
         try link.withLock { link throws(PrintError) -> Int32 in
             let api = link.api
-            var options: UnsafeMutablePointer<cups_option_t>?
+            var settings: UnsafeMutablePointer<cups_option_t>?
             var count: Int32 = 0
-            if copies > 1 { count = api.add_option("copies", String(copies), count, &options) }
-            defer { api.free_options(count, options) }
+            if options.copies > 1 { count = api.add_option("copies", String(options.copies), count, &settings) }
+            if let media = options.media {
+                guard api.check_dest_supported(link.http, link.dest, link.info, "media", media) != 0 else {
+                    let offered = Self.supported("media", of: link)
+                    throw PrintError("\(name) has no \(media) paper; it takes " + (offered.isEmpty ? "none it names" : offered.joined(separator: ", ")))
+                }
+                count = api.add_option("media", media, count, &settings)
+            }
+            defer { api.free_options(count, settings) }
             var job: Int32 = 0
-            guard api.create_dest_job(link.http, link.dest, link.info, &job, title, count, options).rawValue <= IPP_STATUS_OK_EVENTS_COMPLETE.rawValue,
+            guard api.create_dest_job(link.http, link.dest, link.info, &job, title, count, settings).rawValue <= IPP_STATUS_OK_EVENTS_COMPLETE.rawValue,
                   job > 0 else {
                 throw PrintError("\(name) refused the job: \(Cups.lastError(api))")
             }
@@ -81,6 +89,13 @@ public final class Printer: Sendable {
             }
             return job
         }
+    }
+
+    /// The values the printer supports for `option` (`media`), as it lists them.
+    private static func supported(_ option: String, of link: borrowing Link) -> [String] {
+        let api = link.api
+        guard let attribute = api.find_dest_supported(link.http, link.dest, link.info, option) else { return [] }
+        return (0..<api.get_count(attribute)).compactMap { api.get_string(attribute, $0, nil).map { String(cString: $0) } }
     }
 
     /// Where job `id` is now, as the printer says.

@@ -13,7 +13,7 @@ struct BoothCommand: Subcommand {
         camctl booth    [--device D] [--shots N] [--countdown SECONDS] [--layout 2x2|1x4] [--sink ELEMENT] [--fullscreen] [--output PATH]
                         [--library DIR | --no-library] [--jpeg | --hevc] [--quality 1-100] [--json] [--print-pipeline]
                         [--show-shots SECONDS] [--show-result SECONDS] [--review] [--review-timeout SECONDS]
-                        [--animation mp4|gif|boomerang]
+                        [--animation mp4|gif|boomerang] [--print [--printer NAME|URI] [--copies N] [--media SIZE] [--cut-strips]]
         """
     static let summary = "the photo booth: countdown, shots, and one composed picture of them"
     static let help = """
@@ -32,7 +32,7 @@ struct BoothCommand: Subcommand {
         for phones: mp4 shows them in turn (0.6 s each, three times), boomerang forwards then
         backwards (0.3 s each, four times), gif in turn as an animated GIF that loops (0.6 s each,
         256 colours chosen for the shots); its path is printed last.
-        """ + "\n" + KeyTable.help + "\n" + ReviewOptions.help + "\n" + ImageOptions.help
+        """ + "\n" + PreviewWindowOptions.help + "\n" + PicturePrinting.help + "\n" + KeyTable.help + "\n" + ReviewOptions.help + "\n" + ImageOptions.help
     /// The booth the help describes: the defaults every front end shares.
     private static let plan = BoothPlan()
 
@@ -83,6 +83,9 @@ struct BoothCommand: Subcommand {
         composedOutput = arguments.string("--output")
         animation = try arguments.choice("--animation", as: ShotAnimation.Style.self)
         printing = try PicturePrinting(arguments)
+        if printing?.cutsStrips == true, layout != .strip {
+            throw CommandFailure("--cut-strips prints a strip twice on a sheet to be cut in two; use it with --layout 1x4", exitCode: .usage)
+        }
         var settings = try PhotoOptions.settings(from: arguments)
         // Each shot's thumbnail (always JPEG) is made at the cell's width, and is what is composed.
         settings.thumbnailMaximumSide = ShotComposition.cellWidth

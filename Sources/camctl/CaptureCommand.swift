@@ -15,6 +15,7 @@ struct CaptureCommand: Subcommand {
                         [--heic-tiles] [--filter NAME] [--brightness N] [--contrast N] [--saturation N] [--hue N]
                         [--zoom N] [--zoom-center X,Y] [--aspect W:H] [--mirror preview|photos|both|none]
                         [--rotate 0|90|180|270] [--review] [--review-timeout SECONDS]
+                        [--print [--printer NAME|URI] [--copies N] [--media SIZE]]
         """
     static let summary = "take photos into the library (and a copy at --output)"
     static let help = """
@@ -31,7 +32,7 @@ struct CaptureCommand: Subcommand {
         a HEIF file, with a thumbnail and EXIF), about half the size of a JPEG of the same quality.
         --heic-tiles stores a HEIC as a grid of 512x512 tiles, as iPhones do, for decoders with HEVC
         level limits. With --review the preview shows (in --sink, autovideosink by default).
-        """ + "\n" + KeyTable.help + "\n" + PhotoOptions.help + "\n" + ReviewOptions.help + "\n" + ImageOptions.help
+        """ + "\n" + PreviewWindowOptions.help + "\n" + PicturePrinting.help + "\n" + KeyTable.help + "\n" + PhotoOptions.help + "\n" + ReviewOptions.help + "\n" + ImageOptions.help
     static let options = SessionOptions.options + PhotoSaving.options + PhotoOptions.options + ReviewOptions.options + PicturePrinting.options + PreviewWindowOptions.options + [
         .init(name: "--count", value: "N", short: "-n"),
         .init(name: "--countdown", value: "SECONDS"),
@@ -74,6 +75,10 @@ struct CaptureCommand: Subcommand {
         printing = try PicturePrinting(arguments)
         if printing != nil, settings.codec == .hevc {
             throw CommandFailure("--print prints JPEG photos; leave out --hevc", exitCode: .usage)
+        }
+        if printing?.cutsStrips == true {
+            throw CommandFailure("--cut-strips prints a booth's strip twice on a sheet to be cut in two; camctl booth --layout 1x4 makes strips",
+                                 exitCode: .usage)
         }
     }
 

@@ -5,29 +5,44 @@ import OperatorWire
 import Printing
 
 /// `--print`: a picture sent to a printer once it is kept (`--printer` a CUPS queue or an
-/// `ipp://` address, else CUPS's default printer; `--copies`), its progress told as events with
-/// `--json` (`printing`, `printed`), and awaited until printed.
+/// `ipp://` address, else CUPS's default printer; `--copies`; `--media`; `--cut-strips`), its
+/// progress told as events with `--json` (`printing`, `printed`), and awaited until printed.
 struct PicturePrinting {
     static let options: [ParsedArguments.Option] = [
         .init(name: "--print", value: nil), .init(name: "--printer", value: "NAME|URI"), .init(name: "--copies", value: "N"),
+        .init(name: "--media", value: "SIZE"), .init(name: "--cut-strips", value: nil),
     ]
+
+    static let help = """
+        --print prints the picture once it is kept: on --printer (a CUPS queue's name, or an ipp://
+        printer's address printed to straight; CUPS's default printer without it), --copies of it,
+        on --media paper (4x6, 5x7, a6, a5, a4, letter, or a PWG name such as na_index-4x6_4x6in;
+        the printer's default without it). --cut-strips prints a strip (booth --layout 1x4) twice side
+        by side on a 4x6 inch sheet, each at its true 2x6 inch size, to be cut in two as booth printers
+        do. A picture not printed ends camctl with exit code 69, the picture kept.
+        """
 
     /// How long a job may take before camctl stops waiting for it: a photo printer takes a minute or two.
     static let longestJob = Duration.seconds(600)
 
     let printer: String?
-    let copies: Int
+    let options: PrintOptions
+    /// Whether a strip is printed twice on a sheet to be cut in two.
+    let cutsStrips: Bool
 
     /// What `--print` asks for, or `nil` without it.
     init?(_ arguments: ParsedArguments) throws(CommandFailure) {
         guard arguments.flag("--print") else {
-            for option in ["--printer", "--copies"] where arguments.string(option) != nil {
+            for option in ["--printer", "--copies", "--media", "--cut-strips"] where arguments.string(option) != nil || arguments.flag(option) {
                 throw CommandFailure("\(option) goes with --print", exitCode: .usage)
             }
             return nil
         }
-        printer = arguments.string("--printer")
-        copies = try arguments.integer("--copies", in: 1...20) ?? 1
+        printer = arguments.string("--printer").flatMap { $0 == "default" ? nil : $0 }
+        cutsStrips = arguments.flag("--cut-strips")
+        let media = arguments.string("--media")
+        if media?.isEmpty == true { throw CommandFailure("--media needs a paper size, such as 4x6 or na_index-4x6_4x6in", exitCode: .usage) }
+        options = PrintOptions(copies: try arguments.integer("--copies", in: 1...20) ?? 1, media: media)
     }
 
     /// Prints `picture` (a JPEG kept at `path`, read from there when `picture` is empty: a long
@@ -36,21 +51,22 @@ struct PicturePrinting {
     /// - Throws: exit code 69 when it is not printed (no printer, refused, stopped, failed), the
     ///   picture kept where it is.
     func print(_ picture: [UInt8], keptAt path: String, title: String, json: Bool) async throws(CommandFailure) {
-        let (printer, copies) = (self.printer, self.copies)
         func failed(_ reason: String) -> CommandFailure {
             CommandFailure("\(reason); the picture was not printed, and is kept at \(path)", exitCode: .unavailable)
         }
-        let submitted: Result<(Printer, Int32), PrintError> = await Self.lane.run {
-            Result { () throws(PrintError) in
-                let document = picture.isEmpty ? (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))) ?? [] : picture
-                let connected = try Printer(printer)
-                return (connected, try connected.submit(document, format: "image/jpeg", title: title, copies: copies))
-            }
+        let printed: (printer: Printer, job: Int32)
+        do {
+            let kept = picture.isEmpty ? (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))) ?? [] : picture
+            let sheet = try await PrintSheet.document(for: kept, cuttingStrips: cutsStrips)
+            var options = options
+            options.media = options.media ?? sheet.media
+            printed = try await Printer.send(sheet.bytes, to: printer, format: "image/jpeg", title: title, options: options)
+        } catch let error as PrintError {
+            throw failed(error.message)
+        } catch {
+            throw failed("the picture could not be laid out for printing (\(error))")
         }
-        guard case .success(let (connected, job)) = submitted else {
-            if case .failure(let error) = submitted { throw failed(error.message) }
-            return
-        }
+        let (connected, job) = printed
         try tell(.printing(printer: connected.name, job: Int(job)), or: "printing on \(connected.name) (job \(job))", json: json)
         if let reason = await connected.failure(ofJob: job, within: Self.longestJob) { throw failed(reason) }
         try tell(.printed(printer: connected.name, job: Int(job)), or: "printed on \(connected.name)", json: json)
@@ -59,7 +75,4 @@ struct PicturePrinting {
     private func tell(_ event: EventRecord, or line: String, json: Bool) throws(CommandFailure) {
         if json { try Console.json(event) } else { Console.note(line) }
     }
-
-    /// Where printers are talked to: off Swift's shared threads, a job at a time.
-    private static let lane = BlockingLane(label: "printing")
 }

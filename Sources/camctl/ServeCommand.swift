@@ -8,6 +8,7 @@ import GStreamer
 import HTTPServer
 import MQTTClient
 import OperatorWire
+import Printing
 
 /// `camctl serve`: the camera on the network: a web page, an HTTP API, the live picture and
 /// snapshots, until Ctrl-C or SIGTERM.
@@ -33,7 +34,8 @@ struct ServeCommand: Subcommand {
         is one another machine can use, else (0.0.0.0) this machine's address on its network; the
         address is printed at start. --printer NAME|URI (a CUPS queue, an ipp:// printer, or default
         for CUPS's default one) lets the API and the page print library photos, at most --print-limit
-        copies of each (3). Ctrl-C or SIGTERM stops the server:
+        copies of each (3), on --media paper, strips twice on a 4x6 inch sheet with --cut-strips (as
+        camctl booth --print). Ctrl-C or SIGTERM stops the server:
         streams end, a photo being taken is saved, and camctl exits 0.
         --rtsp PORT serves the live picture as H.264 over RTSP too, at rtsp://ADDR:PORT/preview
         (8554 is RTSP's usual port; 0 picks a free one), encoded once for any number of viewers and
@@ -46,7 +48,8 @@ struct ServeCommand: Subcommand {
         --broker-ca connects with TLS; --broker-user and --broker-password-file log in.
         """ + "\n" + ImageOptions.help
     static let options = SessionOptions.options + [
-        .init(name: "--printer", value: "NAME|URI"), .init(name: "--print-limit", value: "N"),
+        .init(name: "--printer", value: "NAME|URI"), .init(name: "--print-limit", value: "N"), .init(name: "--media", value: "SIZE"),
+        .init(name: "--cut-strips", value: nil),
         .init(name: "--listen", value: "ADDR:PORT"), .init(name: "--public-url", value: "URL"), .init(name: "--rtsp", value: "PORT"), .init(name: "--library", value: "DIR"),
         .init(name: "--json", value: nil),
         .init(name: "--broker", value: "URL"), .init(name: "--fleet", value: "NAME"), .init(name: "--node", value: "NAME"),
@@ -74,10 +77,15 @@ struct ServeCommand: Subcommand {
         (host, port) = try Self.address(arguments.string("--listen") ?? "127.0.0.1:8080")
         fleet = try Self.fleet(arguments)
         let limit = try arguments.integer("--print-limit", in: 1...100)
-        if limit != nil, arguments.string("--printer") == nil {
-            throw CommandFailure("--print-limit goes with --printer", exitCode: .usage)
+        for option in ["--print-limit", "--media", "--cut-strips"] where arguments.string("--printer") == nil
+            && (arguments.string(option) != nil || arguments.flag(option)) {
+            throw CommandFailure("\(option) goes with --printer", exitCode: .usage)
         }
-        printing = arguments.string("--printer").map { CameraServer.Printing(printer: $0 == "default" ? nil : $0, limit: limit ?? 3) }
+        let cutsStrips = arguments.flag("--cut-strips")
+        printing = arguments.string("--printer").map {
+            CameraServer.Printing(printer: $0 == "default" ? nil : $0, limit: limit ?? 3,
+                                  media: arguments.string("--media").map(PrintOptions.mediaName), cutsStrips: cutsStrips)
+        }
         publicURL = try arguments.string("--public-url").map { url throws(CommandFailure) in
             guard Self.isGuestURL(url) else {
                 throw CommandFailure("--public-url \(url) is not an http:// or https:// address with a host, such as http://booth.local:8080",

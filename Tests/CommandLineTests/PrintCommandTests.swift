@@ -69,4 +69,68 @@ struct PrintCommandTests {
         let misplaced = try await camctl.run(["booth", "--printer", "x"])
         #expect(misplaced.status == 64 && misplaced.standardError.contains("--printer goes with --print"), "\(misplaced.standardError)")
     }
+
+    /// The mean absolute difference of two RGB pictures of one size, over every byte.
+    private static func meanDifference(_ a: [UInt8], _ b: [UInt8]) -> Double {
+        guard a.count == b.count, !a.isEmpty else { return .infinity }
+        return Double(zip(a, b).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(a.count)
+    }
+
+    /// The left or right half of an RGB picture `width` wide.
+    private static func half(_ pixels: [UInt8], width: Int, right: Bool) -> [UInt8] {
+        let rows = pixels.count / (width * 3), halfBytes = width / 2 * 3
+        return (0..<rows).flatMap { row in pixels[(row * width * 3 + (right ? halfBytes : 0))...].prefix(halfBytes) }
+    }
+
+    @Test("booth --layout 1x4 --print --cut-strips: one job on 4x6 inch paper, whose document is the strip twice side by side, each half the strip at 2x6 inches")
+    func cutsStrips() async throws {
+        let printer = try await IPPPrinter(media: ["na_letter_8.5x11in", "na_index-4x6_4x6in", "na_5x7_5x7in"])
+        let camctl = try Camctl()
+        let printed = try await camctl.run(Self.booth + ["--shots", "4", "--layout", "1x4", "--print", "--printer", printer.uri, "--cut-strips"])
+        #expect(printed.status == 0, "\(printed.standardError)")
+        let composed = try #require(Camctl.records(printed.standardOutput).first { $0["composed"] as? Bool == true }?["path"] as? String)
+        let documents = try printer.documents()
+        try #require(documents.count == 1, "one job")
+        let sheet = printer.spool.url.appendingPathComponent("sheet.jpg")
+        try Data(documents[0]).write(to: sheet)
+        let probed = try await RecordCommandTests.probe(sheet.path)
+        #expect(probed["width"] == "1200" && probed["height"] == "1800", "4x6 inches at 300 dpi: \(probed)")
+        let attributes = try #require(try printer.jobAttributes()[1], "the job's attributes")
+        #expect(attributes["media"] == "na_index-4x6_4x6in", "\(attributes)")
+        // Each half is the strip (672x2000, four 4:3 shots) fitted into 2x6 inches: compared
+        // at a tenth of the size, after JPEG twice and scaling (documented bound: 12 of 255 levels;
+        // the halves swapped with another picture's give over 40).
+        let pixels = try await BoothCommandTests.frames(ofPicture: sheet.path, width: 120, height: 180)
+        let strip = try await BoothCommandTests.frames(ofPicture: composed, width: 60, height: 180)
+        let (left, right) = (Self.half(pixels, width: 120, right: false), Self.half(pixels, width: 120, right: true))
+        #expect(Self.meanDifference(left, right) < 3, "the two strips are alike")
+        #expect(Self.meanDifference(left, strip) < reviewedPictureBound, "the left half is the strip: \(Self.meanDifference(left, strip))")
+        let refused = try await camctl.run(Self.booth + ["--print", "--cut-strips"])
+        #expect(refused.status == 64 && refused.standardError.contains("use it with --layout 1x4"), "\(refused.standardError)")
+    }
+
+    @Test("--media a printer does not take: one sentence naming the paper it takes, exit 69, the picture kept and no job; a printer that fails the job likewise")
+    func mediaAndFailedJobs() async throws {
+        let printer = try await IPPPrinter(media: ["na_index-4x6_4x6in", "na_5x7_5x7in"])
+        let camctl = try Camctl()
+        let refused = try await camctl.run(Self.booth + ["--print", "--printer", printer.uri, "--media", "a4"])
+        #expect(refused.status == 69, "\(refused.standardError)")
+        #expect(refused.standardError.hasPrefix("camctl: \(printer.uri) has no iso_a4_210x297mm paper; it takes na_index-4x6_4x6in, na_5x7_5x7in; "
+            + "the picture was not printed, and is kept at "), "\(refused.standardError)")
+        let documents = try printer.documents()
+        #expect(refused.standardError.split(separator: "\n").count == 1 && documents.isEmpty)
+        let onFiveBySeven = try await camctl.run(Self.booth + ["--print", "--printer", printer.uri, "--media", "5x7", "--copies", "2"])
+        #expect(onFiveBySeven.status == 0, "\(onFiveBySeven.standardError)")
+        let attributes = try #require(try printer.jobAttributes().values.first)
+        #expect(attributes["media"] == "na_5x7_5x7in" && attributes["copies"] == "2", "\(attributes)")
+        #expect(try await camctl.photos().count == 6, "both booths' shots and pictures")
+
+        let failing = try await IPPPrinter(failing: true)
+        let failed = try await camctl.run(Self.booth + ["--print", "--printer", failing.uri])
+        #expect(failed.status == 69, "\(failed.standardError)")
+        let lines = failed.standardError.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains("the printer gave up the job") && lines[0].contains("the picture was not printed, and is kept at"),
+                "\(failed.standardError)")
+        #expect(Camctl.objects(failed.standardOutput).compactMap { $0["event"] as? String }.last == "printing", "\(failed.standardOutput)")
+    }
 }

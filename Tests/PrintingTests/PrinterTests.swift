@@ -32,7 +32,7 @@ struct PrinterTests {
         let folder = try TemporaryFolder()
         let picture = try await Self.picture(in: folder)
         let printer = try Printer(device.uri)
-        let job = try printer.submit(picture, format: "image/jpeg", title: "camctl test", copies: 1)
+        let job = try printer.submit(picture, format: "image/jpeg", title: "camctl test", options: PrintOptions(copies: 1))
         #expect(job > 0)
         #expect(try await Self.ending(of: job, on: printer) == .completed)
         #expect(try device.documents() == [picture])

@@ -18,8 +18,11 @@ public final class IPPPrinter: @unchecked Sendable {
     /// The printer's address for libcups.
     public var uri: String { "ipp://localhost:\(port)/ipp/print" }
 
-    /// A printer taking documents in `formats` (MIME types, comma-separated).
-    public init(formats: String = "image/jpeg,image/pwg-raster,application/pdf") async throws {
+    /// A printer taking documents in `formats` (MIME types, comma-separated); with `media`, the
+    /// paper it takes (PWG names, the first its default). Each job's attributes are kept for
+    /// ``jobAttributes()``; with `failing`, every job fails as it is printed.
+    public init(formats: String = "image/jpeg,image/pwg-raster,application/pdf", media: [String]? = nil,
+                failing: Bool = false) async throws {
         var started: [(daemon: ChildProcess.Running, leaves: String)] = []
         // A daemon's socket or pid file may be left from one that was killed: what counts is its process.
         if try await ChildProcess.run("pgrep", ["-f", "dbus-daemon.*--system"]).status != 0 {
@@ -40,16 +43,50 @@ public final class IPPPrinter: @unchecked Sendable {
             }
         }
         spool = try TemporaryFolder()
+        // Whether the printer answers: a successful answer to Get-Printer-Attributes, whatever
+        // ipptool thinks of the attributes (ippeveprinter repeats those an attributes file sets).
+        let answers = spool.path("answers.test")
+        try """
+            {
+                OPERATION Get-Printer-Attributes
+                GROUP operation-attributes-tag
+                ATTR charset attributes-charset utf-8
+                ATTR naturalLanguage attributes-natural-language en
+                ATTR uri printer-uri $uri
+                STATUS successful-ok
+            }
+
+            """.write(toFile: answers, atomically: true, encoding: .utf8)
+        // The print command keeps each job's attributes (ippeveprinter hands them over as IPP_*
+        // variables), and fails the job when asked to.
+        let command = spool.path("print-command")
+        try "#!/bin/sh\nenv | grep '^IPP_' > \"\(spool.url.path)/attributes-$IPP_JOB_ID\"\ncat \"$1\" > /dev/null\nexit \(failing ? 1 : 0)\n"
+            .write(toFile: command, atomically: true, encoding: .utf8)
+        chmod(command, 0o755)
+        // The paper, in an attributes file (which takes the formats too: the two options exclude each other).
+        var described = ["-f", formats]
+        if let media {
+            let attributes = spool.path("attributes.conf")
+            try """
+                ATTR mimeMediaType document-format-supported \(formats)
+                ATTR keyword media-supported \(media.joined(separator: ","))
+                ATTR keyword media-default \(media[0])
+                ATTR keyword media-ready \(media[0])
+
+                """.write(toFile: attributes, atomically: true, encoding: .utf8)
+            described = ["-a", attributes]
+        }
         var chosen: (Int, ChildProcess.Running)?
         var said = ""
         for candidate in (0..<10).map({ _ in Int.random(in: 20000...45000) }) {
             let printer = try ChildProcess.Running("/usr/sbin/ippeveprinter", ["-p", "\(candidate)", "-d", spool.url.path, "-k", "-n", "localhost",
-                                                                              "-f", formats, "camctl test printer"])
+                                                                              "-c", command] + described + ["camctl test printer"])
             // Listening once ipptool gets its attributes; a port taken, or DNS-SD not ready yet on a
             // loaded machine (Avahi still joining the bus), makes it end, and another start is made.
             let listening = await until(hangGuard: .seconds(30)) {
                 if printer.hasEnded { return true }
-                return (try? await ChildProcess.run("ipptool", ["-q", "ipp://localhost:\(candidate)/ipp/print", "get-printer-attributes.test"]).status) == 0
+                guard let asked = try? await ChildProcess.run("ipptool", ["-t", "ipp://localhost:\(candidate)/ipp/print", answers]) else { return false }
+                return asked.status == 0 || asked.standardOutput.contains("status-code = successful-ok")
             }
             if listening, !printer.hasEnded {
                 chosen = (candidate, printer)
@@ -72,6 +109,22 @@ public final class IPPPrinter: @unchecked Sendable {
             .filter { $0.first?.isNumber == true && !$0.hasSuffix(".prn") }
             .sorted { (Int($0.prefix { $0.isNumber }) ?? 0) < (Int($1.prefix { $0.isNumber }) ?? 0) }
             .map { [UInt8](try Data(contentsOf: spool.url.appendingPathComponent($0))) }
+    }
+
+    /// Each job's attributes as the printer took them (`media`, `copies`), by
+    /// the job's id; a job's are there once it has been printed.
+    public func jobAttributes() throws -> [Int: [String: String]] {
+        var jobs: [Int: [String: String]] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: spool.url.path) where name.hasPrefix("attributes-") {
+            guard let id = Int(name.dropFirst("attributes-".count)) else { continue }
+            let text = try String(contentsOfFile: spool.path(name), encoding: .utf8)
+            jobs[id] = Dictionary(text.split(separator: "\n").compactMap { line -> (String, String)? in
+                guard let equals = line.firstIndex(of: "=") else { return nil }
+                let key = line[line.index(line.startIndex, offsetBy: 4)..<equals].lowercased().replacingOccurrences(of: "_", with: "-")
+                return (key, String(line[line.index(after: equals)...]))
+            }, uniquingKeysWith: { first, _ in first })
+        }
+        return jobs
     }
 
     deinit {

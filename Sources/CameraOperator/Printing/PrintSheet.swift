@@ -1,0 +1,28 @@
+import CameraKit
+import ImageMetadata
+
+/// The picture a printer is sent for a photo or a booth's picture.
+public enum PrintSheet {
+    /// The sheet two strips are printed on: 4x6 inches at 300 dots an inch, each strip fitted
+    /// into a 2x6 inch half.
+    public static let stripSheet = (width: 1200, height: 1800, media: "na_index-4x6_4x6in")
+
+    /// What to print for `picture` (a JPEG), and the paper it is made for: with `cuttingStrips`, a
+    /// strip (a picture at least twice as tall as wide, such as a 1x4 booth strip) twice side by
+    /// side on a 4x6 inch sheet, to be cut into two 2x6 inch strips as booth printers do (made in
+    /// the paper's own shape, so a printer fitting it to the paper fills the paper); any other
+    /// picture as it is, for whatever paper is asked for.
+    ///
+    /// - Throws: ``CaptureError`` when the picture cannot be read or composed.
+    public static func document(for picture: [UInt8], cuttingStrips: Bool) async throws(CaptureError) -> (bytes: [UInt8], media: String?) {
+        guard cuttingStrips, isStrip(picture) else { return (picture, nil) }
+        let half = PhotoComposer.Layout(columns: 2, rows: 1, cellWidth: stripSheet.width / 2, cellHeight: stripSheet.height, margin: 0)
+        return (try await PhotoComposer.compose([picture, picture], layout: half, quality: 95), stripSheet.media)
+    }
+
+    /// Whether a JPEG is a strip: at least twice as tall as it is wide.
+    public static func isStrip(_ picture: [UInt8]) -> Bool {
+        guard let size = JPEGFile.dimensions(of: picture) else { return false }
+        return size.width > 0 && size.height >= 2 * size.width
+    }
+}
