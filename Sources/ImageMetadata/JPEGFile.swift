@@ -89,6 +89,36 @@ extension JPEGFile {
         return edited
     }
 
+    /// A TIFF block whose thumbnail is `thumbnail` (a small JPEG of the picture as it is now): a
+    /// new IFD1 pointing at it is added at the block's end and IFD0 points on to it, in place of
+    /// any thumbnail it had. `nil` when the block cannot be read, or the block with the thumbnail
+    /// would not fit in a JPEG's EXIF segment.
+    public static func replacingThumbnail(inExif tiff: [UInt8], with thumbnail: [UInt8]) -> [UInt8]? {
+        guard let reader = TIFFReader(tiff), let ifd = reader.number(at: 4, bytes: 4), ifd >= 8,
+              let count = reader.number(at: ifd, bytes: 2) else { return nil }
+        let next = ifd + 2 + count * 12
+        guard next + 4 <= tiff.count else { return nil }
+        var edited = tiff
+        if edited.count % 2 == 1 { edited.append(0) }  // an IFD starts on a word boundary
+        let ifd1 = edited.count, entries = 3, data = ifd1 + 2 + entries * 12 + 4
+        // The EXIF segment holds "Exif\0\0", the block, and its own two length bytes.
+        guard data + thumbnail.count + 8 <= 0xFFFF else { return nil }
+        func number(_ value: Int, bytes: Int) -> [UInt8] {
+            let big = (0..<bytes).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
+            return reader.bigEndian ? big : big.reversed()
+        }
+        func entry(tag: Int, type: Int, value: [UInt8]) -> [UInt8] {
+            number(tag, bytes: 2) + number(type, bytes: 2) + number(1, bytes: 4) + value + [UInt8](repeating: 0, count: 4 - value.count)
+        }
+        edited += number(entries, bytes: 2)
+        edited += entry(tag: 0x0103, type: 3, value: number(6, bytes: 2))  // Compression: JPEG
+        edited += entry(tag: 0x0201, type: 4, value: number(data, bytes: 4))  // where the JPEG starts
+        edited += entry(tag: 0x0202, type: 4, value: number(thumbnail.count, bytes: 4))  // its length
+        edited += number(0, bytes: 4) + thumbnail
+        edited.replaceSubrange(next ..< next + 4, with: number(ifd1, bytes: 4))
+        return edited
+    }
+
     /// The EXIF Orientation (1–8) recorded in a TIFF block, or `nil` when it records none.
     public static func orientation(inExif tiff: [UInt8]) -> Int? {
         guard let reader = TIFFReader(tiff), let ifd = reader.number(at: 4, bytes: 4),

@@ -8,7 +8,7 @@ public enum Parser {
     }
     /// The words that start a step.
     enum Step: String, CaseIterable {
-        case countdown, capture, burst, wait, `repeat`, timelapse, `switch`, pause, resume, compose, review, print, record
+        case countdown, capture, burst, wait, `repeat`, timelapse, `switch`, pause, resume, compose, review, print, printout, record
     }
 
     static let settings = Setting.allCases.map(\.rawValue)
@@ -377,6 +377,31 @@ public enum Parser {
                 default:
                     return fail(arguments.first ?? head, "record takes a number of seconds (record 10), or start or stop")
                 }
+            case .printout:
+                var options = Script.PrintoutOptions()
+                var index = 0
+                while index < arguments.count {
+                    let option = arguments[index]
+                    let word = resolve(option)
+                    if word == "cut-strips" {
+                        options.cutsStrips = true
+                        index += 1
+                        continue
+                    }
+                    let examples = ["copies": "copies 2", "media": "media 4x6", "printer": "printer ipp://HOST/ipp/print"]
+                    guard let example = examples[word ?? ""] else {
+                        return fail(option, "printout has no option \(option.quoted); expected copies N, media SIZE, printer NAME|URI or cut-strips")
+                    }
+                    guard index + 1 < arguments.count else { return fail(option, "\(option.text) takes a value, such as \(example)") }
+                    let value = arguments[index + 1]
+                    switch word {
+                    case "copies": guard let copies = integer(value, in: 1...20) else { return }; options.copies = copies
+                    case "media": guard let media = resolve(value) else { return }; options.media = media
+                    default: guard let printer = resolve(value) else { return }; options.printer = printer
+                    }
+                    index += 2
+                }
+                add(.printout(options))
             case .print:
                 guard arguments.count == 1 else {
                     return fail(arguments.first ?? head, "print takes one message, in quotes if it has spaces: print \"smile!\"")

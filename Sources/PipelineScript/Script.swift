@@ -47,6 +47,8 @@ public struct Script: Sendable, Equatable {
         /// start or the last review are shown to keep or discard; `nil` timeout: the command line's.
         case review(timeout: Double?)
         case print(String)
+        /// Print the picture last kept (a composition, else a photo) and wait until it is printed.
+        case printout(PrintoutOptions)
         /// Record a movie for this many seconds (the run waits for it).
         case record(seconds: Double)
         /// Start recording a movie, kept at `stopRecording` or the run's end; steps go on meanwhile.
@@ -70,6 +72,18 @@ public struct Script: Sendable, Equatable {
             self.codec = codec
             self.quality = quality
             self.rotation = rotation
+        }
+    }
+
+    /// How `printout` prints: the picture last kept, on a printer (`nil`: CUPS's default), in
+    /// copies, on a paper (`nil`: the printer's default), a strip twice to be cut in two.
+    public struct PrintoutOptions: Sendable, Equatable {
+        public var copies = 1
+        public var media: String?
+        public var printer: String?
+        public var cutsStrips = false
+        public init(copies: Int = 1, media: String? = nil, printer: String? = nil, cutsStrips: Bool = false) {
+            (self.copies, self.media, self.printer, self.cutsStrips) = (copies, media, printer, cutsStrips)
         }
     }
 
@@ -143,6 +157,9 @@ public struct Script: Sendable, Equatable {
         case .compose(let layout): return "compose \(layout.rawValue)"
         case .review(let timeout): return "review" + (timeout.map { " timeout \(number($0))" } ?? "")
         case .print(let message): return "print \"\(message)\""
+        case .printout(let options):
+            return (["printout"] + (options.copies > 1 ? ["copies \(options.copies)"] : []) + (options.media.map { ["media \($0)"] } ?? [])
+                + (options.printer.map { ["printer \($0)"] } ?? []) + (options.cutsStrips ? ["cut-strips"] : [])).joined(separator: " ")
         case .record(let seconds): return "record \(number(seconds))"
         case .startRecording: return "record start"
         case .stopRecording: return "record stop"

@@ -22,6 +22,8 @@ final class OperatorConsole: Sendable {
     private let movie = MovieWatch()
     /// The camera operated on.
     private let device: CaptureDevice
+    /// The picture written last (a photo or a composition), for a description file's `printout`.
+    private let lastWritten: LastWritten
 
     /// An operator for `session`, running on `device`, delivering as `saving` says.
     init(session: CaptureSession, device: CaptureDevice, saving: sending PhotoSaving, albums: [String] = [],
@@ -31,8 +33,11 @@ final class OperatorConsole: Sendable {
         let hookCommand = delivery.hook?.command ?? ""
         self.printsJSON = printsJSON
         self.device = device
+        let lastWritten = LastWritten()
+        self.lastWritten = lastWritten
         sessionOperator = SessionOperator(camera: session, delivery: delivery, device: device, albums: albums,
-                                 compositionCopy: PhotoSaving.target(compositionCopy)) { delivered in
+                                 compositionCopy: PhotoSaving.target(compositionCopy)) { [lastWritten] delivered in
+            lastWritten.picture.withLock { $0 = delivered }
             try PhotoSaving.report(delivered, printsJSON: printsJSON, copy: copy, sidecar: sidecar)
         }
         let told = sessionOperator.events()  // from the first action on
@@ -458,5 +463,17 @@ extension SessionOperator {
     /// end. These only set what the flow waits for; the operator has no failure for them.
     fileprivate func answer(_ action: Action) async {
         _ = try? await perform(action)
+    }
+}
+
+/// The picture an operator wrote last, as its report saw it.
+private final class LastWritten: Sendable {
+    let picture = Mutex<Delivered?>(nil)
+}
+
+extension OperatorConsole {
+    /// The picture written last: a composition, or a photo; `nil` before any.
+    var lastPicture: Delivered? {
+        lastWritten.picture.withLock { $0 }
     }
 }

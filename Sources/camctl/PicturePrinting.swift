@@ -30,6 +30,11 @@ struct PicturePrinting {
     /// Whether a strip is printed twice on a sheet to be cut in two.
     let cutsStrips: Bool
 
+    /// Prints on `printer` (`nil`: CUPS's default) as `options` say, a strip twice when `cutsStrips`.
+    init(printer: String?, options: PrintOptions, cutsStrips: Bool) {
+        (self.printer, self.options, self.cutsStrips) = (printer, options, cutsStrips)
+    }
+
     /// What `--print` asks for, or `nil` without it.
     init?(_ arguments: ParsedArguments) throws(CommandFailure) {
         guard arguments.flag("--print") else {

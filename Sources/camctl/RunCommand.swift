@@ -18,7 +18,7 @@ struct RunCommand: Subcommand {
     static let help = """
         Reads FILE (its language is in pipelines/README.md), sets up the camera, preview, filters and
         outputs it names, and runs its steps: countdowns, captures, bursts, waits, repeat blocks,
-        time-lapses, camera switches, preview pauses, composed strips or grids, reviews, messages. --set
+        time-lapses, camera switches, preview pauses, composed strips or grids, reviews, printouts, messages. --set
         changes a param of the file; --device overrides its camera. --dry-run checks the file and
         prints the pipeline it would build (gst-launch syntax) and its steps, without opening a
         camera. Mistakes are reported as FILE:LINE:COLUMN with exit code 65.

@@ -5,6 +5,7 @@ import FoundationEssentials
 import Glibc
 import OperatorWire
 import PipelineScript
+import Printing
 
 /// Carries out a description file's steps on a running session.
 struct ScriptRunner {
@@ -91,6 +92,15 @@ struct ScriptRunner {
                 // A param set from the command line may carry escape sequences; the terminal never sees them.
                 let message = text.terminalSafe
                 if printsJSON { try Console.json(EventRecord.print(message: message)) } else { try Console.result(message) }
+            case .printout(let options):
+                guard let picture = operating.lastPicture, picture.path != "-" else {
+                    throw CommandFailure("printout has no picture to print: no photo or composition was kept before it; "
+                        + "put it after a capture or compose step", exitCode: .usage)
+                }
+                let printing = PicturePrinting(printer: options.printer, options: PrintOptions(copies: options.copies, media: options.media),
+                                               cutsStrips: options.cutsStrips)
+                try await printing.print(picture.item.data, keptAt: picture.path,
+                                         title: "camctl picture \(picture.libraryPhoto?.id ?? 0)", json: printsJSON)
             case .image(let change):
                 try await operating.perform(.changeImage(try await session.configuration.image.applying(change)))
             case .record(let seconds):

@@ -36,6 +36,26 @@ struct HostileImageTests {
         for cut in 0..<block.count { _ = JPEGFile.removingThumbnail(fromExif: Array(block[..<cut])) }
     }
 
+    @Test("A new thumbnail is added after the block, keeping the orientation; cut, hostile or oversized blocks give none, never a trap")
+    func thumbnailReplacement() async throws {
+        var exif = ExifMetadata()
+        exif.orientation = 6
+        exif.thumbnail = [0xFF, 0xD8, 0xFF, 0xD9]
+        let block = exif.tiffData()
+        let thumbnail: [UInt8] = [0xFF, 0xD8] + Array(repeating: 0x42, count: 100) + [0xFF, 0xD9]
+        let replaced = try #require(JPEGFile.replacingThumbnail(inExif: block, with: thumbnail))
+        #expect(JPEGFile.orientation(inExif: replaced) == 6)
+        #expect(Array(replaced.suffix(thumbnail.count)) == thumbnail && replaced.count >= block.count + 2 + 36 + 4 + thumbnail.count)
+        #expect(JPEGFile.replacingThumbnail(inExif: block, with: Array(repeating: 0, count: 65_500)) == nil, "too large for an EXIF segment")
+        for cut in 0..<block.count { _ = JPEGFile.replacingThumbnail(inExif: Array(block[..<cut]), with: thumbnail) }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            var hostile = block
+            for _ in 0..<4 { hostile[Int.random(in: 0..<hostile.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator) }
+            _ = JPEGFile.replacingThumbnail(inExif: hostile, with: thumbnail)
+        }
+    }
+
     @Test("Every cut of a JPEG's segments is read or refused")
     func truncatedJPEG() async {
         let bytes = Self.jpeg(exifLength: 0x40) + Array(repeating: 0xFF, count: 80)

@@ -95,4 +95,29 @@ struct OverlayCommandTests {
         #expect(inside.count == 3 && inside[1] > 150 && inside[0] < 60, "inside the frame: \(inside)")
         #expect(outside.count == 3 && outside[0] > 200 && outside[1] < 60, "on the frame: \(outside)")
     }
+
+    @Test("The drawn photo goes into the library with a thumbnail, and its EXIF holds a thumbnail of the drawn photo that exiftool reads; --no-library needs --output")
+    func libraryAndThumbnail() async throws {
+        let folder = try TemporaryFolder()
+        let (photo, drawing) = try await Self.fixtures(in: folder)
+        let camctl = try Camctl()
+        let result = try await camctl("overlay", photo, drawing)
+        #expect(result.status == 0, "\(result.standardError)")
+        let photos = try await camctl.photos()
+        let added = try #require(photos.first, "the drawn photo is in the library")
+        #expect(photos.count == 1 && result.standardOutput == "\(added["path"] as? String ?? "")\n", "\(result.standardOutput) \(photos)")
+        let path = try #require(added["path"] as? String), thumbnailPath = try #require(added["thumbnail_path"] as? String)
+        #expect(FileManager.default.fileExists(atPath: thumbnailPath), "\(added)")
+        // The EXIF thumbnail is of the drawn photo: red at its corner (the drawing), green in its middle (the hole).
+        let embedded = folder.path("embedded.jpg")
+        let extracted = try await ChildProcess.run("exiftool", ["-b", "-ThumbnailImage", path])
+        try extracted.standardOutputBytes.write(to: URL(fileURLWithPath: embedded))
+        #expect(try await Camctl.exif(embedded, "ImageSize") == ["160x120"])
+        let corner = try await Self.pixel(embedded, x: 8, y: 8), middle = try await Self.pixel(embedded, x: 80, y: 60)
+        #expect(corner.count == 3 && corner[0] > 200 && corner[1] < 80, "the drawing in the thumbnail: \(corner)")
+        #expect(middle.count == 3 && middle[1] > 150 && middle[0] < 80, "the photo in the thumbnail's middle: \(middle)")
+        #expect(try await Camctl.exif(path, "Make") == Camctl.exif(photo, "Make"))
+        let nowhere = try await camctl("overlay", photo, drawing, "--no-library")
+        #expect(nowhere.status == 64 && nowhere.standardError.contains("--no-library needs --output PATH"), "\(nowhere.standardError)")
+    }
 }

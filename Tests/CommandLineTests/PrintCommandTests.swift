@@ -107,6 +107,32 @@ struct PrintCommandTests {
         #expect(Self.meanDifference(left, strip) < reviewedPictureBound, "the left half is the strip: \(Self.meanDifference(left, strip))")
         let refused = try await camctl.run(Self.booth + ["--print", "--cut-strips"])
         #expect(refused.status == 64 && refused.standardError.contains("use it with --layout 1x4"), "\(refused.standardError)")
+
+        // A description file's printout prints the picture it composed last, the same way.
+        let folder = try TemporaryFolder()
+        let file = folder.path("strip.camctl")
+        try """
+            camera test
+            resolution 320x240
+            preview none
+            repeat 4 {
+                capture
+            }
+            compose strip
+            printout printer \(printer.uri) cut-strips copies 2
+
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let ran = try await camctl.run(["run", file, "--json"])
+        #expect(ran.status == 0, "\(ran.standardError)")
+        #expect(Camctl.objects(ran.standardOutput).compactMap { $0["event"] as? String }.suffix(2) == ["printing", "printed"], "\(ran.standardOutput)")
+        let second = try #require(try printer.jobAttributes()[2], "a second job")
+        #expect(second["media"] == "na_index-4x6_4x6in" && second["copies"] == "2", "\(second)")
+        try #require(try printer.documents().count == 2)
+        try Data(try printer.documents()[1]).write(to: sheet)
+        #expect(try await RecordCommandTests.probe(sheet.path)["height"] == "1800")
+        try "camera test\nprintout\ncapture\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let early = try await camctl.run(["run", file])
+        #expect(early.status == 64 && early.standardError.contains("printout has no picture to print"), "\(early.standardError)")
     }
 
     @Test("--media a printer does not take: one sentence naming the paper it takes, exit 69, the picture kept and no job; a printer that fails the job likewise")

@@ -103,11 +103,15 @@ struct ParserTests {
             record 2.5
             record start
             record stop
+            printout
+            printout copies 2 media 4x6 printer ipp://booth.local/ipp/print cut-strips
             """).script
         #expect(steps.steps == [.capture(.init(codec: "hevc", quality: 70, rotation: 90)), .burst(count: 10), .wait(seconds: 1.5),
                                 .timelapse(everySeconds: 10, count: 360), .switchCamera, .pausePreview, .resumePreview,
-                                .compose(.strip), .record(seconds: 2.5), .startRecording, .stopRecording])
-        #expect(steps.records && steps.stepListing.suffix(3) == ["record 2.5", "record start", "record stop"])
+                                .compose(.strip), .record(seconds: 2.5), .startRecording, .stopRecording, .printout(.init()),
+                                .printout(.init(copies: 2, media: "4x6", printer: "ipp://booth.local/ipp/print", cutsStrips: true))])
+        #expect(steps.records && steps.stepListing.suffix(5) == ["record 2.5", "record start", "record stop", "printout",
+                                                                 "printout copies 2 media 4x6 printer ipp://booth.local/ipp/print cut-strips"])
     }
 
     @Test("Malformed files give FILE:LINE:COLUMN messages", arguments: [
@@ -130,6 +134,9 @@ struct ParserTests {
         ("record\n", ["f.camctl:1:1: record takes a number of seconds (record 10), or start or stop"]),
         ("record pause\n", ["f.camctl:1:8: \"pause\" is not a number of seconds"]),
         ("record 0\n", ["f.camctl:1:8: record takes more than 0 seconds"]),
+        ("printout copies 30\n", ["f.camctl:1:17: \"30\" is not a whole number from 1 to 20"]),
+        ("printout glossy\n", ["f.camctl:1:10: printout has no option \"glossy\"; expected copies N, media SIZE, printer NAME|URI or cut-strips"]),
+        ("printout media\n", ["f.camctl:1:10: media takes a value, such as media 4x6"]),
     ])
     func malformed(text: String, expected: [String]) {
         let found = Self.errors(text)

@@ -59,8 +59,9 @@ public struct DrawingOverlay: Sendable, Equatable {
         }
     }
 
-    /// Draws onto a JPEG photo: the result has the photo's size, EXIF and orientation, and the
-    /// drawing where it was placed on the photo as displayed.
+    /// Draws onto a JPEG photo: the result has the photo's size, EXIF and orientation, an EXIF
+    /// thumbnail of the result (160 pixels wide) when the photo had EXIF, and the drawing where it
+    /// was placed on the photo as displayed.
     ///
     /// - Throws: ``CaptureError/Code/unreadableFile`` when the photo is not a JPEG,
     ///   ``CaptureError/Code/invalidSetting`` when the drawing is placed off the photo.
@@ -73,26 +74,31 @@ public struct DrawingOverlay: Sendable, Equatable {
         let placement = try self.placement(onWidth: stored.width, height: stored.height, orientation: orientation)
         let drawing = orientation.value == 1 ? path : try await Self.turned(path, method: orientation.storing)
         defer { if drawing != path { try? FileManager.default.removeItem(atPath: drawing) } }
-        let encoded: [UInt8]
+        let thumbnailHeight = max(2, Self.thumbnailWidth * stored.height / stored.width / 2 * 2)
+        let encoded: [UInt8], thumbnail: [UInt8]?
         var started: AppPipeline?
         do {
             let transform = try await AppPipeline(describing: """
                 appsrc name=input caps=image/jpeg ! jpegdec ! videoconvert \
                 ! gdkpixbufoverlay \(SessionElement.drawing.assignment) location=\(Element.launchQuoted(drawing)) offset-x=\(placement.x) offset-y=\(placement.y) \
                 overlay-width=\(placement.width) overlay-height=\(placement.height) alpha=\(opacity) \
-                ! videoconvert ! jpegenc quality=\(quality) ! appsink name=output sync=false
+                ! videoconvert ! tee name=drawn drawn. ! queue ! jpegenc quality=\(quality) ! appsink name=output sync=false \
+                drawn. ! queue ! videoscale ! video/x-raw,width=\(Self.thumbnailWidth),height=\(thumbnailHeight) ! jpegenc quality=80 \
+                ! appsink name=thumbnail sync=false
                 """, label: "overlay")
+            let thumbnails = transform.pipeline.element(named: "thumbnail", as: AppSink.self)
             started = transform
             let picture = try jpeg.withUnsafeBytes { try Buffer(copying: $0) }
-            let sample = try await transform.run { () throws(GStreamerError) in
+            let (sample, small) = try await transform.run { () throws(GStreamerError) in
                 try transform.input.push(picture)
                 try transform.input.endOfStream()
-                return transform.output.pullSample(timeout: .seconds(30))
+                return (transform.output.pullSample(timeout: .seconds(30)), thumbnails?.pullSample(timeout: .seconds(30)))
             }
             try await transform.pipeline.stop()
             started = nil
             guard let buffer = sample?.buffer else { throw CaptureError(.unreadableFile, "the photo could not be decoded") }
             encoded = try buffer.bytes()
+            thumbnail = try small?.buffer?.bytes()
         } catch let error as CaptureError {
             await started?.stop()
             throw error
@@ -105,11 +111,15 @@ public struct DrawingOverlay: Sendable, Equatable {
         }
         guard let exif else { return encoded }
         do {
-            return try JPEGFile.embeddingExif(exif, in: encoded)
+            let kept = thumbnail.flatMap { JPEGFile.replacingThumbnail(inExif: exif, with: $0) } ?? exif
+            return try JPEGFile.embeddingExif(kept, in: encoded)
         } catch {
             throw CaptureError(.pipeline, "the photo's EXIF could not be kept: \(error)")
         }
     }
+
+    /// The width of the thumbnail a drawn photo's EXIF holds.
+    static let thumbnailWidth = 160
 
     /// The drawing's rectangle in the stored pixels of a picture whose EXIF orientation turns it
     /// for display.

@@ -36,6 +36,13 @@ public enum PhotoComposer {
         }
     }
 
+    /// A thumbnail of a JPEG picture `width`x`height`: the whole picture, its longest side `side`.
+    public static func thumbnail(of picture: [UInt8], width: Int, height: Int, side: Int) async throws(CaptureError) -> [UInt8] {
+        let scale = Double(side) / Double(max(width, height, 1))
+        let (cellWidth, cellHeight) = (max(2, Int(Double(width) * scale) / 2 * 2), max(2, Int(Double(height) * scale) / 2 * 2))
+        return try await compose([picture], layout: Layout(columns: 1, rows: 1, cellWidth: cellWidth, cellHeight: cellHeight, margin: 0), quality: 85)
+    }
+
     /// Composes JPEG pictures into one JPEG of `layout`'s size; cells beyond the pictures stay empty.
     ///
     /// - Throws: A ``CaptureError`` when there are more pictures than cells, or one cannot be decoded.

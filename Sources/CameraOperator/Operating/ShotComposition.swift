@@ -30,11 +30,8 @@ public enum ShotComposition {
     /// A thumbnail of a composed picture of `layout`'s size: the whole picture, its longest side
     /// ``thumbnailSide``.
     static func thumbnail(of picture: [UInt8], layout: PhotoComposer.Layout) async throws(OperatorError) -> [UInt8] {
-        let scale = Double(thumbnailSide) / Double(max(layout.width, layout.height, 1))
-        let (width, height) = (max(2, Int(Double(layout.width) * scale) / 2 * 2), max(2, Int(Double(layout.height) * scale) / 2 * 2))
         do {
-            return try await PhotoComposer.compose([picture], layout: PhotoComposer.Layout(columns: 1, rows: 1, cellWidth: width, cellHeight: height,
-                                                                                          margin: 0), quality: 85)
+            return try await PhotoComposer.thumbnail(of: picture, width: layout.width, height: layout.height, side: thumbnailSide)
         } catch {
             throw .capture(error)
         }
