@@ -213,6 +213,8 @@ enum WebPage {
           picture.alt = "photo " + photo.id;
           picture.src = "api/photos/" + photo.id + "/thumbnail";
           link.append(picture);
+          // A picture of the gallery chosen is offered to take home: its QR code, and Print.
+          if (photo.guest_link) link.onclick = (event) => { event.preventDefault(); offerDownload(photo); };
           if (first) $("gallery").prepend(link); else $("gallery").append(link);
         }
 
@@ -255,7 +257,10 @@ enum WebPage {
         $("album").onchange = loadGallery;
         // The Print button, when the server has a printer: the picture offered to take home.
         fetch("api/status").then((r) => r.json()).then((status) => { $("print").hidden = !status.printer; }).catch(() => {});
-        $("print").onclick = () => act({ action: "print", id: printable }).then(() => say("Printing…"))
+        // A job's end may be told before the request that started it answers.
+        const printedJobs = new Set();
+        $("print").onclick = () => act({ action: "print", id: printable })
+          .then((outcome) => { if (!printedJobs.has(outcome.job)) say("Printing…"); })
           .catch((error) => say(error.message, true));
 
         function listen() {
@@ -278,7 +283,7 @@ enum WebPage {
               case "recording": showRecording(true); break;
               case "movie": showRecording(false); addPhoto(event.movie, true); break;
               case "movie_failed": showRecording(false); say(event.message, true); break;
-              case "printed": say("Printed."); break;
+              case "printed": printedJobs.add(event.job); say("Printed."); break;
               case "print_failed": say(event.message, true); break;
               case "interrupted": case "failed": say(event.message, true); break;
               case "resumed": say(event.message); watchLive(); break;

@@ -10,7 +10,7 @@ struct PageTests {
         && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")
 
     @Test("Headless Chromium: the live picture moves, a reviewed photo is saved (its QR code downloads it) or cancelled, the booth runs, a movie is recorded, phone and tablet screens fit",
-          .enabled(if: hasBrowser, "needs chromium, chromium-driver, python3-selenium and zbar-tools"))
+          .enabled(if: hasBrowser, "needs chromium, chromium-driver, python3-selenium and zbar-tools"), .drivesBrowser)
     func page() async throws {
         let served = try await ServedCamera()
         defer { served.process.send(SIGTERM) }

@@ -57,6 +57,26 @@ struct PrintCommandTests {
         #expect(missing.status == 404, "\(missing)")
     }
 
+    @Test("In headless Chromium, the page's Print button prints the picture just taken, then one chosen in the gallery: each a job of the library's file",
+          .enabled(if: PageTests.hasBrowser, "needs chromium, chromium-driver and python3-selenium"))
+    func printButton() async throws {
+        let printer = try await IPPPrinter()
+        let served = try await ServedCamera(extra: ["--printer", printer.uri])
+        defer { served.process.send(SIGTERM) }
+        let script = URL(fileURLWithPath: PageTests.script).deletingLastPathComponent().appendingPathComponent("print.py").path
+        let run = try await ChildProcess.run("/usr/bin/python3", [script, served.base])
+        let seen = try #require((try? JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8))) as? [String: Bool],
+                                "\(run.standardOutput) \(run.standardError.suffix(2000))")
+        #expect(seen == ["print_shown": true, "result_printed": true, "gallery_offered": true, "gallery_printed": true], "\(seen)")
+        var files: [[UInt8]] = []
+        for id in [2, 1] {
+            let photo = try await served.json("/api/photos/\(id)").object
+            files.append([UInt8](try Data(contentsOf: URL(fileURLWithPath: try #require(photo["path"] as? String)))))
+        }
+        let documents = try printer.documents()
+        #expect(documents == files, "the photo just taken, then the one chosen in the gallery: \(documents.map(\.count)) \(files.map(\.count))")
+    }
+
     @Test("A printer that cannot be reached: one sentence, exit 69, every picture kept")
     func unreachable() async throws {
         let camctl = try Camctl()

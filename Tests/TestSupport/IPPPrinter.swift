@@ -24,8 +24,9 @@ public final class IPPPrinter: @unchecked Sendable {
     public init(formats: String = "image/jpeg,image/pwg-raster,application/pdf", media: [String]? = nil,
                 failing: Bool = false) async throws {
         var started: [(daemon: ChildProcess.Running, leaves: String)] = []
-        // A daemon's socket or pid file may be left from one that was killed: what counts is its process.
-        if try await ChildProcess.run("pgrep", ["-f", "dbus-daemon.*--system"]).status != 0 {
+        // A daemon's socket or pid file may be left from one that was killed: what counts is its
+        // process, alive (one killed by an earlier test may not have been reaped yet).
+        if try await ChildProcess.run("pgrep", ["-r", "R,S,D", "-f", "dbus-daemon.*--system"]).status != 0 {
             mkdir("/run/dbus", 0o755)
             unlink(Self.busSocket)
             started.append((try ChildProcess.Running("/usr/bin/dbus-daemon", ["--system", "--nofork", "--nopidfile"]), Self.busSocket))
@@ -34,7 +35,7 @@ public final class IPPPrinter: @unchecked Sendable {
                 throw ChildProcess.Failure(message: "the system's D-Bus did not start")
             }
         }
-        if try await ChildProcess.run("pgrep", ["-x", "avahi-daemon"]).status != 0 {
+        if try await ChildProcess.run("pgrep", ["-r", "R,S,D", "-x", "avahi-daemon"]).status != 0 {
             unlink(Self.avahiPIDFile)
             started.append((try ChildProcess.Running("/usr/sbin/avahi-daemon", ["--no-drop-root", "--no-chroot"]), Self.avahiPIDFile))
             guard await until(hangGuard: .seconds(30), { (try? await ChildProcess.run("avahi-daemon", ["--check"]).status) == 0 }) else {

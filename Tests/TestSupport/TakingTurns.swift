@@ -57,7 +57,12 @@ extension Trait where Self == TakingTurns {
 
     /// Tests that print to an ``IPPPrinter``: one at a time, as the system's D-Bus and Avahi the
     /// printer needs are started and stopped by the test that found them absent; each given five minutes.
-    public static var printsToIPP: Self { TakingTurns(turns: printers, hangGuard: .seconds(300)) }
+    public static var printsToIPP: Self { TakingTurns(turns: systemBus, hangGuard: .seconds(300)) }
+
+    /// Tests that drive headless Chromium: one at a time, and never while a printer test starts
+    /// or stops the system's D-Bus (Chromium lost its session when the bus went away under it);
+    /// each given five minutes. A printer test that drives Chromium takes ``printsToIPP`` alone.
+    public static var drivesBrowser: Self { TakingTurns(turns: systemBus, hangGuard: .seconds(300)) }
 
     /// Tests that run at once, each given `minutes` to end: a guard against a hang, never a
     /// measure of speed.
@@ -87,7 +92,9 @@ private final class HangWatch: Sendable {
 
 private let programs = Turns(permits: 3)
 private let computations = Turns(permits: 1)
-private let printers = Turns(permits: 1)
+/// The system's D-Bus: started and stopped by a printer test that found it absent, and used by
+/// Chromium, which loses its session when the bus goes away under it.
+private let systemBus = Turns(permits: 1)
 
 /// Where a run notes each turn-taking test case's time from its turn to its end: the file
 /// `CAMCTL_TEST_TURNS` names, a line `MODULE.SUITE.TEST<TAB>SECONDS` each, so the slowest tests
