@@ -7,10 +7,9 @@ import subprocess
 import sys
 import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+import browser
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
 base = sys.argv[1]
 seen = {}
@@ -28,13 +27,7 @@ def displayed(driver, element_id):
     return driver.find_element(By.ID, element_id).is_displayed()
 
 
-options = webdriver.ChromeOptions()
-options.binary_location = "/usr/bin/chromium"
-for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"]:
-    options.add_argument(argument)
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-# Each wait is a hang guard, far longer than the step takes on a loaded machine; never a measure of speed.
-wait = WebDriverWait(driver, 120)
+driver, wait = browser.start()
 try:
     driver.get(base + "/")
     wait.until(lambda d: d.execute_script("const i = document.getElementById('live'); return i.complete && i.naturalWidth > 0"))

@@ -5,21 +5,13 @@ Tests/CommandLineTests/PrintCommandTests.swift with Debian's Python: /usr/bin/py
 import json
 import sys
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+import browser
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
 base = sys.argv[1]
 seen = {}
 
-options = webdriver.ChromeOptions()
-options.binary_location = "/usr/bin/chromium"
-for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"]:
-    options.add_argument(argument)
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-# Each wait is a hang guard, far longer than the step takes on a loaded machine; never a measure of speed.
-wait = WebDriverWait(driver, 120)
+driver, wait = browser.start()
 
 
 def message(d):
