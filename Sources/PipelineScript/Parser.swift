@@ -147,8 +147,13 @@ public enum Parser {
                 guard let value = single(head, arguments, "WIDTHxHEIGHT[@FPS] or a preset (photo, high, medium, low)") else { return }
                 session.resolution = value
             case .preview:
-                guard let value = single(head, arguments, "a sink such as autovideosink, ximagesink or fakesink, or none") else { return }
+                // `preview SINK fullscreen`: the sink filling the screen (a kiosk).
+                let fills = arguments.count == 2 && arguments[1].text == "fullscreen"
+                guard let value = single(head, fills ? [arguments[0]] : arguments,
+                                         "a sink such as autovideosink, ximagesink or fakesink (then fullscreen to fill the screen), or none") else { return }
+                guard !(fills && value == "none") else { return fail(arguments[1], "preview none shows nothing to fill the screen with") }
                 session.preview = value == "none" ? nil : value
+                session.previewFillsScreen = fills
             case .codec:
                 guard let first = arguments.first, [1, 3].contains(arguments.count) else {
                     return fail(arguments.first ?? head, "codec is jpeg or hevc, optionally followed by quality N")

@@ -8,6 +8,8 @@ public struct Script: Sendable, Equatable {
         public var resolution: String?
         /// `preview SINK` (an element or description), or `preview none`.
         public var preview: String?
+        /// `preview SINK fullscreen`: the preview fills the screen.
+        public var previewFillsScreen = false
         /// `codec jpeg|hevc [quality N]`.
         public var codec: String?
         public var quality: Int?

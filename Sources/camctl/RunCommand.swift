@@ -192,7 +192,12 @@ struct RunCommand: Subcommand {
         if let sink = script.session.preview {
             try SessionOptions.checkSink(sink, from: "\(file): preview")
             configuration.preview = PreviewConfiguration(sink: sink, showsText: script.steps.contains(where: Self.countsDown) || script.reviews,
-                                                         showsPictures: script.reviews)
+                                                         showsPictures: script.reviews, fillsScreen: script.session.previewFillsScreen)
+            do {
+                try configuration.preview?.validate()
+            } catch {
+                throw CommandFailure("\(file): preview: \(error.message)", exitCode: .dataError)
+            }
         }
         configuration.filters = script.session.filters
         var image = ImageSettings()

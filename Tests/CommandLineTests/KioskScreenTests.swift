@@ -83,6 +83,13 @@ struct KioskScreenTests {
         #expect(result.status == 64, "\(result.standardError)")
         #expect(result.standardError == "camctl: fakesink shows no window, so the preview cannot fill the screen; "
             + "use ximagesink, xvimagesink, waylandsink, kmssink or autovideosink\n", "\(result.standardError)")
+        // A description file's preview SINK fullscreen is checked alike, before the camera starts.
+        let folder = try TemporaryFolder()
+        let file = folder.path("kiosk.camctl")
+        try "camera test\npreview fakesink fullscreen\ncapture\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let ran = try await camctl.run(["run", file])
+        #expect(ran.status == 65 && ran.standardError.contains("kiosk.camctl: preview: fakesink shows no window"), "\(ran.standardError)")
+        #expect(try await camctl.photos().isEmpty)
     }
 
     @Test("--fullscreen where no X display can be opened says so in one sentence")

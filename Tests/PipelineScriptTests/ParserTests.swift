@@ -61,7 +61,7 @@ struct ParserTests {
             # the four-shot booth of seed 004
             camera test:ball
             resolution 1280x720
-            preview ximagesink
+            preview ximagesink fullscreen
             codec hevc quality 80
             library "/tmp/my photos"
             filter "videobalance saturation=0"  # mono
@@ -76,7 +76,7 @@ struct ParserTests {
             print "done: $shots shots"
             """, overrides: ["delay": "0.5"])
         let session = result.script.session
-        #expect(session.camera == "test:ball" && session.resolution == "1280x720" && session.preview == "ximagesink")
+        #expect(session.camera == "test:ball" && session.resolution == "1280x720" && session.preview == "ximagesink" && session.previewFillsScreen)
         #expect(session.codec == "hevc" && session.quality == 80 && session.library == .folder("/tmp/my photos"))
         #expect(session.filters == ["videobalance saturation=0"])
         #expect(result.fragments == [Parser.Fragment(text: "videobalance saturation=0", line: 7, column: 8)])
@@ -134,6 +134,8 @@ struct ParserTests {
         ("record\n", ["f.camctl:1:1: record takes a number of seconds (record 10), or start or stop"]),
         ("record pause\n", ["f.camctl:1:8: \"pause\" is not a number of seconds"]),
         ("record 0\n", ["f.camctl:1:8: record takes more than 0 seconds"]),
+        ("preview none fullscreen\ncapture\n", ["f.camctl:1:14: preview none shows nothing to fill the screen with"]),
+        ("preview ximagesink wide\ncapture\n", ["f.camctl:1:20: preview takes one value"]),
         ("printout copies 30\n", ["f.camctl:1:17: \"30\" is not a whole number from 1 to 20"]),
         ("printout glossy\n", ["f.camctl:1:10: printout has no option \"glossy\"; expected copies N, media SIZE, printer NAME|URI or cut-strips"]),
         ("printout media\n", ["f.camctl:1:10: media takes a value, such as media 4x6"]),
