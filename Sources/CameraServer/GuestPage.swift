@@ -2,13 +2,14 @@ import PhotoLibrary
 
 /// What a guest's QR code opens on a phone (`/p/ID-TAG`): the picture (or the movie), a Download
 /// button, a Share button where the phone can share (the Web Share API), and the Open Graph tags
-/// a messaging app reads to preview a shared link. It reaches its one picture only.
+/// a messaging app reads to preview a shared link; a booth's picture brings its clip and its shots,
+/// each with a link of its own. It reaches its own pictures only.
 enum GuestPage {
     /// The page of `photo`, whose link's last part is `part` (`ID-TAG`); `base` is where guests
     /// reach the server, for the preview's absolute image address.
-    static func html(of photo: LibraryPhoto, part: String, base: String) -> String {
+    static func html(of photo: LibraryPhoto, part: String, parts: [(photo: LibraryPhoto, part: String)] = [], base: String) -> String {
         let file = "\(part)/file"
-        let name = "camctl-\(photo.id).\(photo.fileName.split(separator: ".").last.map(String.init) ?? "jpg")"
+        let name = "camctl-\(photo.id).\(extensionOf(photo))"
         let isMovie = photo.kind == .movie
         let shown = isMovie
             ? #"<video src="\#(file)" controls playsinline poster="\#(part)/thumbnail"></video>"#
@@ -33,6 +34,11 @@ enum GuestPage {
               .actions a, .actions button { flex: 1; max-width: 240px; padding: 14px; border: 0; border-radius: 8px; font: inherit;
                 font-weight: 700; text-decoration: none; background: #ffd23f; color: #111; cursor: pointer; }
               .actions button { background: #333; color: #eee; }
+              h2 { font-size: 16px; font-weight: 600; margin: 28px 0 12px; }
+              .clip { margin-bottom: 8px; }
+              .clip a { color: #ffd23f; }
+              .shots { display: grid; grid-template-columns: repeat(auto-fill, minmax(96px, 1fr)); gap: 8px; }
+              .shots img { aspect-ratio: 1; object-fit: cover; }
             </style>
             </head>
             <body>
@@ -42,6 +48,7 @@ enum GuestPage {
                 <a id="download" href="\#(file)" download="\#(escaped(name))">Download</a>
                 <button id="share" hidden>Share</button>
               </div>
+            \#(partsSection(parts))
             </main>
             <script>
             "use strict";
@@ -54,6 +61,26 @@ enum GuestPage {
             </body>
             </html>
             """#
+    }
+
+    /// A booth's clip and shots under its picture: the clip playing with its own Download link, the
+    /// shots as thumbnails each opening its own page; nothing for a picture without parts.
+    private static func partsSection(_ parts: [(photo: LibraryPhoto, part: String)]) -> String {
+        guard !parts.isEmpty else { return "" }
+        let clips = parts.filter { $0.photo.kind == .movie }.map { clip in
+            #"<div class="clip"><video src="\#(clip.part)/file" controls playsinline loop poster="\#(clip.part)/thumbnail"></video>"#
+                + #"<a href="\#(clip.part)/file" download="camctl-\#(clip.photo.id).\#(extensionOf(clip.photo))">Download the clip</a></div>"#
+        }
+        let shots = parts.filter { $0.photo.kind != .movie }.map { shot in
+            #"<a href="\#(shot.part)"><img src="\#(shot.part)/thumbnail" alt="shot \#(shot.photo.id)" loading="lazy"></a>"#
+        }
+        return #"<section id="parts"><h2>From the same booth</h2>"# + clips.joined()
+            + (shots.isEmpty ? "" : #"<div class="shots">"# + shots.joined() + "</div>") + "</section>"
+    }
+
+    /// A photo's file name extension.
+    private static func extensionOf(_ photo: LibraryPhoto) -> String {
+        photo.fileName.split(separator: ".").last.map(String.init) ?? "jpg"
     }
 
     /// Text safe inside an HTML attribute.

@@ -77,6 +77,11 @@ final class LibraryShelf: @unchecked Sendable {
         try await run { library throws(LibraryError) in try library.photo(id: id) }
     }
 
+    /// The pictures photo `id` was made from (a booth's shots and clip).
+    func parts(of id: Int64) async throws(LibraryError) -> [LibraryPhoto] {
+        try await run { library throws(LibraryError) in try library.parts(of: id) }
+    }
+
     /// A photo's file, or its thumbnail, to send; `nil` when it is missing or not a regular file
     /// (a link or a FIFO put in its place is never followed or waited on).
     func file(of photo: LibraryPhoto, thumbnail: Bool = false) async -> HTTPFile? {

@@ -180,7 +180,10 @@ struct Router: Sendable {
     private func guestPage(_ part: String) async throws(APIError) -> HTTPResponse {
         guard let links, let id = links.photo(named: part), let shelf, let photo = try? await shelf.photo(id: id),
               await shelf.file(of: photo) != nil else { throw APIError.notFound("this download link is not valid") }
-        return HTTPResponse(type: "text/html; charset=utf-8", bytes: Array(GuestPage.html(of: photo, part: part, base: address.url).utf8),
+        // A booth's picture brings its shots and clip: the guest's own, each by a link of its own.
+        let parts = ((try? await shelf.parts(of: id)) ?? []).map { (photo: $0, part: String(links.path(for: $0.id).dropFirst("/p/".count))) }
+        return HTTPResponse(type: "text/html; charset=utf-8",
+                            bytes: Array(GuestPage.html(of: photo, part: part, parts: parts, base: address.url).utf8),
                             headers: [("Cache-Control", "private, max-age=3600")])
     }
 

@@ -71,10 +71,12 @@ public struct NewPhoto: Sendable {
     public var pending: [UInt8]?
     /// A movie's length in seconds, when ``data`` is an MP4 movie (codec `h264`); `nil` for a photo.
     public var duration: Double?
+    /// The library's photos this picture was made from (a booth's shots).
+    public var parts: [Int64]
 
     public init(data: [UInt8], thumbnail: [UInt8] = [], codec: String, width: Int, height: Int, orientation: Int = 1,
                 capturedAt: Date, device: String, albums: [String] = [], origin: String? = nil, pending: [UInt8]? = nil,
-                duration: Double? = nil) {
+                duration: Double? = nil, parts: [Int64] = []) {
         self.data = data
         self.thumbnail = thumbnail
         self.codec = codec
@@ -87,6 +89,7 @@ public struct NewPhoto: Sendable {
         self.origin = origin
         self.pending = pending
         self.duration = duration
+        self.parts = parts
     }
 
     /// The file name extension for the codec.

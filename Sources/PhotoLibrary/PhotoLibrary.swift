@@ -150,6 +150,7 @@ public final class PhotoLibrary {
                 if let origin = photo.origin {
                     try database.query("INSERT INTO origins (photo_id, origin) VALUES (?, ?)", [.integer(id), .text(origin)])
                 }
+                try insertParts(photo.parts, of: id)
                 return try self.photo(id: id)
             }
         } catch {
@@ -217,6 +218,30 @@ public final class PhotoLibrary {
         try rows("SELECT photos.* FROM photos JOIN albums ON albums.photo_id = photos.id WHERE albums.name = ? "
                  + "ORDER BY photos.captured_at DESC, photos.id DESC LIMIT ? OFFSET ?",
                  [.text(name), .integer(Int64(max(0, limit))), .integer(Int64(max(0, offset)))])
+    }
+
+    /// The pictures `id` was made from (a booth's shots, and its clip), oldest first.
+    public func parts(of id: Int64) throws(LibraryError) -> [LibraryPhoto] {
+        try rows("SELECT photos.* FROM photos JOIN parts ON parts.part_id = photos.id WHERE parts.picture_id = ? "
+                 + "ORDER BY photos.captured_at, photos.id", [.integer(id)])
+    }
+
+    /// Records that picture `id` was made with `parts` too (a booth's clip, made after its picture).
+    public func addParts(_ parts: [Int64], to id: Int64) throws(LibraryError) {
+        guard !isReadOnly else { throw LibraryError(.permissionDenied, "the library \(folder) may not be written") }
+        do {
+            try database.writeTransaction { () throws in try insertParts(parts, of: id) }
+        } catch {
+            throw Self.libraryError(error, index: indexPath, doing: "the parts of photo \(id) could not be recorded")
+        }
+    }
+
+    private func insertParts(_ parts: [Int64], of id: Int64) throws {
+        for part in parts where part != id {
+            // A part no longer in the library (deleted meanwhile) is left out, not an error.
+            try database.query("INSERT OR IGNORE INTO parts (picture_id, part_id) SELECT ?, id FROM photos WHERE id = ?",
+                               [.integer(id), .integer(part)])
+        }
     }
 
     /// The albums photos are in, by name, each with how many photos it holds.
@@ -506,6 +531,11 @@ public final class PhotoLibrary {
         CREATE TABLE IF NOT EXISTS origins (
             photo_id INTEGER NOT NULL UNIQUE REFERENCES photos (id) ON DELETE CASCADE,
             origin TEXT NOT NULL UNIQUE
+        );
+        CREATE TABLE IF NOT EXISTS parts (
+            picture_id INTEGER NOT NULL REFERENCES photos (id) ON DELETE CASCADE,
+            part_id INTEGER NOT NULL REFERENCES photos (id) ON DELETE CASCADE,
+            PRIMARY KEY (picture_id, part_id)
         );
         CREATE TABLE IF NOT EXISTS commands (
             id TEXT PRIMARY KEY,

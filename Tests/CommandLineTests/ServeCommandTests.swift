@@ -186,6 +186,38 @@ struct ServeCommandTests {
         #expect((page.object["photos"] as? [[String: Any]])?.count == 3 && page.object["total"] as? Int == 3, "\(page.object)")
     }
 
+    @Test("A booth's guest page brings its clip and its own shots, each by a link of its own that opens that shot; a photo taken before is not among them")
+    func guestPageOfBooth() async throws {
+        let served = try await ServedCamera()
+        defer { served.process.send(SIGTERM) }
+        #expect(try await served.json("/api/capture", ["-X", "POST"]).status == 200)
+        let booth = try await served.json("/api/actions", ["-X", "POST", "-d",
+                                                           #"{"action": "booth", "shots": 2, "countdown": 0, "show_shots": 0, "show_result": 0, "animation": "mp4"}"#])
+        #expect(booth.status == 200, "\(booth)")
+        let listed = try #require(try await served.json("/api/photos").object["photos"] as? [[String: Any]])
+        let composedID = try #require((booth.object["composed"] as? [String: Any])?["id"] as? Int, "\(booth)")
+        let composed = try #require(listed.first { $0["id"] as? Int == composedID }, "\(listed)")
+        let link = try #require(composed["guest_link"] as? String)
+        let page = try await served.request(link, withToken: false)
+        #expect(page.status == 200)
+        let linkOf = { (id: Int) in (listed.first { $0["id"] as? Int == id }?["guest_link"] as? String).map { String($0.dropFirst("/p/".count)) } ?? "?" }
+        let clip = try #require(listed.first { $0["kind"] as? String == "movie" }?["id"] as? Int, "the booth's clip: \(listed)")
+        let shots = listed.compactMap { $0["id"] as? Int }.filter { $0 != clip && $0 != composed["id"] as? Int && $0 != 1 }
+        #expect(shots.count == 2, "\(listed)")
+        #expect(page.body.contains(#"<video src="\#(linkOf(clip))/file""#), "the clip plays on the page: \(page.body)")
+        for shot in shots {
+            #expect(page.body.contains(#"<a href="\#(linkOf(shot))"><img src="\#(linkOf(shot))/thumbnail""#), "shot \(shot) is offered")
+            let file = try await served.request("/p/\(linkOf(shot))/file", withToken: false)
+            let stored = try #require(listed.first { $0["id"] as? Int == shot }?["path"] as? String)
+            let kept = [UInt8](try Data(contentsOf: URL(fileURLWithPath: stored)))
+            #expect(file.status == 200 && file.bytes == kept, "the shot's own file")
+        }
+        #expect(!page.body.contains(linkOf(1)), "the photo taken before the booth is not the guest's")
+        // A single photo's page has no such section.
+        let single = try await served.request("/p/\(linkOf(1))", withToken: false)
+        #expect(single.status == 200 && !single.body.contains("From the same booth"))
+    }
+
     /// The text a QR code of serve's SVG holds, as zbarimg reads it once drawn as a bitmap (each
     /// module of the SVG is a `M{x} {y}h1v1h-1z` square).
     static func decodeQR(_ svg: String, in folder: TemporaryFolder) async throws -> String {

@@ -32,6 +32,27 @@ struct PhotoLibraryTests {
         #expect(throws: LibraryError.self) { try reader.remember(commandID: "c2", until: now, now: now) }
     }
 
+    @Test("A composed picture names the photos it was made from, oldest first; a part added later joins them, a deleted one leaves them")
+    func parts() async throws {
+        let folder = try TemporaryFolder()
+        let library = try PhotoLibrary(folder: folder.url.path)
+        let before = try library.add(Self.photo(at: 1_800_000_000))
+        let shots = try [1, 2].map { try library.add(Self.photo(at: 1_800_000_010 + Double($0))) }
+        var composed = Self.photo(at: 1_800_000_020)
+        composed.parts = [shots[1].id, shots[0].id, 999]  // an id not in the library is not recorded
+        let picture = try library.add(composed)
+        #expect(try library.parts(of: picture.id).map(\.id) == shots.map(\.id))
+        let (partsBefore, partsOfShot) = (try library.parts(of: before.id), try library.parts(of: shots[0].id))
+        #expect(partsBefore.isEmpty && partsOfShot.isEmpty)
+        let clip = try library.add(Self.photo(at: 1_800_000_030))
+        try library.addParts([clip.id, picture.id], to: picture.id)
+        #expect(try library.parts(of: picture.id).map(\.id) == shots.map(\.id) + [clip.id], "a picture is never its own part")
+        try library.delete(id: shots[0].id)
+        #expect(try library.parts(of: picture.id).map(\.id) == [shots[1].id, clip.id])
+        let reopened = try PhotoLibrary(folder: folder.url.path)
+        #expect(try reopened.parts(of: picture.id).map(\.id) == [shots[1].id, clip.id])
+    }
+
     @Test("A photo added is listed newest first, shown by id, exported and deleted with its files")
     func roundTrip() async throws {
         let folder = try TemporaryFolder()

@@ -17,6 +17,8 @@ public struct DeliveryItem: Sendable {
     public let orientation: Int
     public let capturedAt: Date
     public var albums: [String] = []
+    /// The library's photos a composed picture was made from (its shots).
+    public var parts: [Int64] = []
     /// A photo's quality (1–100); `nil` for a composed picture.
     public let quality: Int?
     /// Whether the flash fired for a photo; `nil` for a composed picture.
@@ -61,8 +63,10 @@ public struct DeliveryItem: Sendable {
 
     /// The item as its final file is: `codec`, `byteCount` bytes, nothing pending.
     func finished(codec: PhotoSettings.Codec, byteCount: Int, data: [UInt8] = []) -> DeliveryItem {
-        DeliveryItem(data: data, thumbnail: thumbnail, byteCount: byteCount, codec: codec, width: width, height: height,
-                     orientation: orientation, capturedAt: capturedAt, albums: albums, quality: quality, flashFired: flashFired)
+        var finished = DeliveryItem(data: data, thumbnail: thumbnail, byteCount: byteCount, codec: codec, width: width, height: height,
+                                    orientation: orientation, capturedAt: capturedAt, albums: albums, quality: quality, flashFired: flashFired)
+        finished.parts = parts
+        return finished
     }
 
     private init(data: [UInt8], thumbnail: [UInt8], byteCount: Int, codec: PhotoSettings.Codec, width: Int, height: Int,

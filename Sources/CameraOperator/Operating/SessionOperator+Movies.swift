@@ -80,8 +80,9 @@ extension SessionOperator {
                                   device: (device.name, device.id)))
     }
 
-    /// Makes a booth's clip of its shots and keeps it in the library (the first shot its thumbnail).
-    func keepAnimation(of shots: [[UInt8]], style: ShotAnimation.Style, albums: [String]) async throws(OperatorError) {
+    /// Makes a booth's clip of its shots and keeps it in the library (the first shot its thumbnail),
+    /// as a part of the booth's `picture` there.
+    func keepAnimation(of shots: [[UInt8]], style: ShotAnimation.Style, albums: [String], partOf picture: Int64?) async throws(OperatorError) {
         guard let folder = delivery.libraryFolder, let first = shots.first else { return }
         let clip: ShotAnimation.Clip
         do {
@@ -92,7 +93,12 @@ extension SessionOperator {
         let clipPhoto = NewPhoto(data: clip.data, thumbnail: first, codec: clip.codec, width: clip.width, height: clip.height,
                                  capturedAt: Date(), device: device.name, albums: albums, duration: clip.duration)
         do {
-            guard let kept = try await delivery.run({ (delivery) throws(LibraryError) in try delivery.library?.add(clipPhoto) }) else { return }
+            guard let kept = try await delivery.run({ (delivery) throws(LibraryError) -> LibraryPhoto? in
+                guard let library = delivery.library else { return nil }
+                let clip = try library.add(clipPhoto)
+                if let picture { try library.addParts([clip.id], to: picture) }
+                return clip
+            }) else { return }
             lastAnimation = kept
             eventBroadcast.send(.animationKept(kept))
         } catch {

@@ -35,7 +35,7 @@ extension SessionOperator {
             var shots: [Outcome.Shot] = []
             for photo in photos { shots.append(try await deliver(photo)) }
             var composed: Delivered?
-            if let composition { composed = try await deliverComposition(composition.item) }
+            if let composition { composed = try await deliverComposition(composition.item, of: composition.shots) }
             eventBroadcast.send(.kept(count: count, answered: answer != nil))
             return .kept(shots, composed: composed, answered: answer != nil)
         }

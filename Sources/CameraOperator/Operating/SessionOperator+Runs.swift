@@ -80,10 +80,15 @@ extension SessionOperator {
         let composition = try await perform(.compose(columns: plan.columns, quality: settings.quality, albums: plan.albums))
         if let review = plan.review {
             let verdict = try await perform(.review(review))
-            if case .kept = verdict, let style = plan.animation { try await keepAnimation(of: shotPictures, style: style, albums: plan.albums) }
+            if case .kept(_, let composed, _) = verdict, let style = plan.animation {
+                try await keepAnimation(of: shotPictures, style: style, albums: plan.albums, partOf: composed?.libraryPhoto?.id)
+            }
             return verdict
         }
-        if let style = plan.animation { try await keepAnimation(of: shotPictures, style: style, albums: plan.albums) }
+        if let style = plan.animation {
+            let picture: Int64? = if case .composed(let composed) = composition { composed.libraryPhoto?.id } else { nil }
+            try await keepAnimation(of: shotPictures, style: style, albums: plan.albums, partOf: picture)
+        }
         if !runs.isEnding { _ = try await perform(.showResult(seconds: plan.showResult)) }
         guard case .composed(let composed) = composition else { return .boothTaken(shots, composed: nil) }
         return .boothTaken(shots, composed: composed)

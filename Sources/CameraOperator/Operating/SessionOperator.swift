@@ -46,7 +46,9 @@ public actor SessionOperator {
     /// composition shown before holding began (shown again when the held one is discarded).
     var holding = false
     var held: [Photo] = []
-    var heldComposition: (item: DeliveryItem, picture: [UInt8])?
+    var heldComposition: (item: DeliveryItem, picture: [UInt8], shots: [Int])?
+    /// The library's id of each shot delivered, by its capture: what a composition of them names as its parts.
+    var libraryIDs: [Int: Int64] = [:]
     var compositionBeforeHold: [UInt8]?
     /// The review waiting for a verdict, its number, and the timer that answers it unanswered.
     var review: (number: Int, verdict: CheckedContinuation<Verdict?, Never>, timer: Task<Void, Never>?)?
@@ -303,6 +305,12 @@ public actor SessionOperator {
         if !photo.thumbnailData.isEmpty { corner = photo.thumbnailData }
         delivered += 1
         let written = try await deliver(DeliveryItem(photo, albums: albums + runAlbums.filter { !albums.contains($0) }), number: delivered)
+        if let id = written?.libraryPhoto?.id {
+            // Only shots a composition may still name are remembered: memory stays flat however long a run is.
+            let composable = Set(cells.map(\.captureID) + (heldComposition?.shots ?? []))
+            libraryIDs = libraryIDs.filter { composable.contains($0.key) }
+            if composable.contains(photo.captureID) { libraryIDs[photo.captureID] = id }
+        }
         guard let written, let hook = delivery.hook else {
             return Outcome.Shot(photo: photo, delivered: written, hookEnding: nil)
         }
@@ -356,16 +364,20 @@ public actor SessionOperator {
         let item = DeliveryItem(composed: data, thumbnail: thumbnail, width: layout.width, height: layout.height, capturedAt: cells[0].takenAt,
                                 albums: albums)
         lastComposition = data
+        let shots = cells.map(\.captureID)
         cells.removeAll()
         if holding {
-            heldComposition = (item, data)
+            heldComposition = (item, data, shots)
             return .held(count: heldCount)
         }
-        return .composed(try await deliverComposition(item))
+        return .composed(try await deliverComposition(item, of: shots))
     }
 
-    /// Delivers a composed picture to the library and the composition's copy.
-    func deliverComposition(_ item: DeliveryItem) async throws(OperatorError) -> Delivered {
+    /// Delivers a composed picture of the shots captured as `shots` to the library (naming the
+    /// shots there as its parts) and the composition's copy.
+    func deliverComposition(_ item: DeliveryItem, of shots: [Int]) async throws(OperatorError) -> Delivered {
+        var item = item
+        item.parts = shots.compactMap { libraryIDs[$0] }
         guard let written = try await deliver(item, number: compositionCopy == nil ? delivered + 1 : 1, composed: true) else {
             throw .nowhereToKeep
         }
