@@ -47,6 +47,9 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // Printing: libcups's headers; the library itself is loaded when a picture is first printed.
         .systemLibrary(name: "CCups", providers: [.apt(["libcups2-dev"])]),
+        // libheif's headers (HEIC photos decoded: overlay); the library itself is loaded when a
+        // HEIC photo is first decoded.
+        .systemLibrary(name: "CHeif", providers: [.apt(["libheif-dev"])]),
         // Xlib's headers (a preview filling an X screen); the library itself is loaded when a
         // preview first fills one.
         .systemLibrary(name: "CX11", providers: [.apt(["libx11-dev"])]),
@@ -65,6 +68,8 @@ let package = Package(
         .target(name: "MQTTClient", dependencies: ["CMosquitto"]),
         // Pictures printed through libcups: a CUPS queue, or an IPP printer straight.
         .target(name: "Printing", dependencies: ["CCups"]),
+        // HEIC photos decoded through libheif.
+        .target(name: "HEIFDecoding", dependencies: ["CHeif"]),
         // A window covering a whole X screen, for a kiosk's preview.
         .target(name: "Windowing", dependencies: ["CX11"]),
         // HTTP downloads over libcurl, with a limit on what is taken.
@@ -89,7 +94,7 @@ let package = Package(
         // inputs that are never special files.
         .target(name: "FileSystem"),
         // Layer 4: the capture model (session, devices, outputs, photos). Knows nothing about the command line.
-        .target(name: "CameraKit", dependencies: ["GStreamer", "Windowing", "ImageMetadata", "HEIF", "GIF", "FileSystem", "JSON", "Processes", "Formatting", "CV4L2"]),
+        .target(name: "CameraKit", dependencies: ["GStreamer", "Windowing", "HEIFDecoding", "ImageMetadata", "HEIF", "GIF", "FileSystem", "JSON", "Processes", "Formatting", "CV4L2"]),
         // Layer 5: the photo library, files and an SQLite index.
         .target(name: "PhotoLibrary", dependencies: ["CSQLite", "ImageMetadata", "HEIF", "GIF", "FileSystem", "Formatting"]),
         // The words on the wire: the records of photos, movies, events, outcomes and statuses,
@@ -104,7 +109,7 @@ let package = Package(
         // a fleet's controller: its nodes' statuses and answers, and their photos collected,
         .target(name: "FleetControl", dependencies: ["MQTTClient", "HTTPClient", "PhotoLibrary", "OperatorWire", "Checksums", "FileSystem", "JSON"]),
         // and the command-line tool.
-        .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "OperatorWire", "CameraServer", "FleetControl", "MQTTClient", "Printing", "PhotoLibrary", "HEIF", "PipelineScript", "FileSystem", "ImageMetadata", "JSON", "Processes", "Formatting", "CProcess"]),
+        .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "HEIFDecoding", "CameraOperator", "OperatorWire", "CameraServer", "FleetControl", "MQTTClient", "Printing", "PhotoLibrary", "HEIF", "PipelineScript", "FileSystem", "ImageMetadata", "JSON", "Processes", "Formatting", "CProcess"]),
         // Benchmarks against gst-launch-1.0 in the same run: swift run -c release camctl-bench
         .executableTarget(name: "camctl-bench", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary", "OperatorWire", "HEIF", "Processes"]),
 

@@ -119,6 +119,22 @@ extension JPEGFile {
         return edited
     }
 
+    /// A TIFF block recording Orientation `value` (1–8) where it records one (a picture whose
+    /// pixels were turned as displayed records 1); a block it cannot read is returned as it is.
+    public static func settingOrientation(inExif tiff: [UInt8], to value: Int) -> [UInt8] {
+        guard (1...8).contains(value), let reader = TIFFReader(tiff), let ifd = reader.number(at: 4, bytes: 4),
+              let count = reader.number(at: ifd, bytes: 2) else { return tiff }
+        for entry in 0..<count {
+            let place = ifd + 2 + entry * 12
+            guard let tag = reader.number(at: place, bytes: 2), place + 10 <= tiff.count else { return tiff }
+            guard tag == 0x0112 else { continue }
+            var edited = tiff
+            edited.replaceSubrange(place + 8 ..< place + 10, with: reader.bigEndian ? [0, UInt8(value)] : [UInt8(value), 0])
+            return edited
+        }
+        return tiff
+    }
+
     /// The EXIF Orientation (1–8) recorded in a TIFF block, or `nil` when it records none.
     public static func orientation(inExif tiff: [UInt8]) -> Int? {
         guard let reader = TIFFReader(tiff), let ifd = reader.number(at: 4, bytes: 4),

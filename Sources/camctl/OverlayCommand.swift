@@ -4,6 +4,7 @@ import FileSystem
 import FoundationEssentials
 import Glibc
 import GStreamer
+import HEIFDecoding
 import ImageMetadata
 import PhotoLibrary
 
@@ -17,10 +18,11 @@ struct OverlayCommand: Subcommand {
         """
     static let summary = "lay a drawing (PNG with transparency) over a photo"
     static let help = """
-        Adds PHOTO (a JPEG) with DRAWING (a PNG with transparency) laid over it to the library (--library
+        Adds PHOTO (a JPEG or HEIC) with DRAWING (a PNG with transparency) laid over it to the library (--library
         DIR, else $CAMCTL_LIBRARY, else ~/Pictures/camctl; not with --no-library) and to --output (a path,
         or - for standard output) when given, at the photo's size, with its EXIF and orientation kept
-        and a thumbnail of the result in its EXIF; the path written is printed. --position is where the drawing's top-left
+        and a thumbnail of the result in its EXIF, as a JPEG (a HEIC's pixels turned as it is shown);
+        the path written is printed. --position is where the drawing's top-left
         corner goes, in pixels of the photo as it is displayed (0,0 by default); --scale multiplies the
         drawing's size (by default it is scaled to the photo's width); --opacity fades it (1 by
         default). The photo is encoded again at --quality (95 by default).
@@ -77,19 +79,22 @@ struct OverlayCommand: Subcommand {
         } catch {
             throw CommandFailure("the photo \(photo) cannot be read: \(error.reason)", exitCode: .dataError)
         }
-        guard let size = JPEGFile.dimensions(of: data) else {
-            throw CommandFailure("\(photo): the photo is not a JPEG picture; overlay reads JPEG photos", exitCode: .dataError)
-        }
-        guard size.width > 0, size.height > 0 else {
-            throw CommandFailure("\(photo): the photo says it is \(size.width)x\(size.height) pixels, so it holds no picture; it is damaged", exitCode: .dataError)
+        if !HEIFDecoder.isHEIF(data) {
+            guard let size = JPEGFile.dimensions(of: data) else {
+                throw CommandFailure("\(photo): the photo is not a JPEG or HEIC picture; overlay reads JPEG and HEIC photos", exitCode: .dataError)
+            }
+            guard size.width > 0, size.height > 0 else {
+                throw CommandFailure("\(photo): the photo says it is \(size.width)x\(size.height) pixels, so it holds no picture; it is damaged",
+                                     exitCode: .dataError)
+            }
         }
         let drawn: [UInt8]
         do {
             drawn = try await drawing.drawn(onto: data, quality: quality)
         } catch {
-            throw CommandFailure(error)
+            throw CommandFailure(error.code == .unreadableFile ? CaptureError(.unreadableFile, "\(photo): \(error.message)") : error)
         }
-        if let added = try await Self.add(drawn, size: size, from: data, to: library), output == nil {
+        if let added = try await Self.add(drawn, to: library), output == nil {
             try Console.result(added.path)
         }
         guard let output else { return }
@@ -106,12 +111,11 @@ struct OverlayCommand: Subcommand {
     /// Where the library is written: off Swift's shared threads.
     private static let libraryLane = BlockingLane(label: "overlay.library")
 
-    /// Adds the drawn photo to the library with a thumbnail, as a photo taken now by the camera the
-    /// photo's EXIF names.
-    private static func add(_ drawn: [UInt8], size: (width: Int, height: Int), from photo: [UInt8],
-                            to library: PhotoSaving.Library) async throws(CommandFailure) -> LibraryPhoto? {
+    /// Adds the drawn photo (a JPEG) to the library with a thumbnail, as a photo made now.
+    private static func add(_ drawn: [UInt8], to library: PhotoSaving.Library) async throws(CommandFailure) -> LibraryPhoto? {
         guard library != .none else { return nil }
-        let orientation = JPEGFile.exifBlock(of: photo).flatMap(JPEGFile.orientation(inExif:)) ?? 1
+        let size = JPEGFile.dimensions(of: drawn) ?? (0, 0)
+        let orientation = JPEGFile.exifBlock(of: drawn).flatMap(JPEGFile.orientation(inExif:)) ?? 1
         let thumbnail: [UInt8]
         do {
             thumbnail = try await PhotoComposer.thumbnail(of: drawn, width: size.width, height: size.height, side: ShotComposition.thumbnailSide)

@@ -47,7 +47,11 @@ struct HostileImageTests {
         #expect(JPEGFile.orientation(inExif: replaced) == 6)
         #expect(Array(replaced.suffix(thumbnail.count)) == thumbnail && replaced.count >= block.count + 2 + 36 + 4 + thumbnail.count)
         #expect(JPEGFile.replacingThumbnail(inExif: block, with: Array(repeating: 0, count: 65_500)) == nil, "too large for an EXIF segment")
-        for cut in 0..<block.count { _ = JPEGFile.replacingThumbnail(inExif: Array(block[..<cut]), with: thumbnail) }
+        for cut in 0..<block.count {
+            _ = JPEGFile.replacingThumbnail(inExif: Array(block[..<cut]), with: thumbnail)
+            _ = JPEGFile.settingOrientation(inExif: Array(block[..<cut]), to: 1)
+        }
+        #expect(JPEGFile.orientation(inExif: JPEGFile.settingOrientation(inExif: block, to: 3)) == 3)
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2000 {
             var hostile = block

@@ -120,4 +120,30 @@ struct OverlayCommandTests {
         let nowhere = try await camctl("overlay", photo, drawing, "--no-library")
         #expect(nowhere.status == 64 && nowhere.standardError.contains("--no-library needs --output PATH"), "\(nowhere.standardError)")
     }
+
+    @Test("A HEIC photo is drawn on as it is shown (its turn applied), written as a JPEG keeping its EXIF; a damaged HEIC is bad data in one sentence")
+    func heic() async throws {
+        let folder = try TemporaryFolder()
+        let (_, drawing) = try await Self.fixtures(in: folder)
+        let photo = folder.path("photo.heic"), output = folder.path("drawn.jpg")
+        let taken = try await Camctl()("capture", "--device", "file:\(folder.path("green.png"))", "--resolution", "photo", "--hevc",
+                                       "--rotate", "90", "--no-library", "--output", photo)
+        #expect(taken.status == 0, "\(taken.standardError)")
+        let camctl = try Camctl()
+        let result = try await camctl("overlay", photo, drawing, "--output", output, "--scale", "0.25", "--position", "0,0")
+        #expect(result.status == 0, "\(result.standardError)")
+        // Shown 480x640 and stored so: the quarter-size drawing at the top left, the photo below it.
+        #expect(try await Camctl.exif(output, "ImageSize", "Orientation") == ["480x640", "Horizontal (normal)"])
+        #expect(try await Camctl.exif(output, "Make") == Camctl.exif(photo, "Make"))
+        let corner = try await Self.pixel(output, x: 20, y: 20), below = try await Self.pixel(output, x: 20, y: 400)
+        #expect(corner.count == 3 && corner[0] > 200 && corner[1] < 60, "the drawing at the top left: \(corner)")
+        #expect(below.count == 3 && below[1] > 150 && below[0] < 60, "the photo below it: \(below)")
+        #expect(try await camctl.photos().count == 1, "the drawn photo is in the library too")
+        var damaged = try [UInt8](Data(contentsOf: URL(fileURLWithPath: photo)))
+        damaged.removeLast(damaged.count / 2)
+        try Data(damaged).write(to: URL(fileURLWithPath: photo))
+        let broken = try await camctl("overlay", photo, drawing, "--output", output)
+        #expect(broken.status == 65 && broken.standardError.hasPrefix("camctl: \(photo): the HEIC"), "\(broken.standardError)")
+        #expect(broken.standardError.split(separator: "\n").count == 1)
+    }
 }

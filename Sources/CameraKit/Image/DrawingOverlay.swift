@@ -2,6 +2,7 @@ import FileSystem
 import FoundationEssentials
 import Glibc
 import GStreamer
+import HEIFDecoding
 import ImageMetadata
 
 /// A drawing (a PNG with transparency) laid over a picture, as a drawing app merges a drawing onto
@@ -59,17 +60,16 @@ public struct DrawingOverlay: Sendable, Equatable {
         }
     }
 
-    /// Draws onto a JPEG photo: the result has the photo's size, EXIF and orientation, an EXIF
-    /// thumbnail of the result (160 pixels wide) when the photo had EXIF, and the drawing where it
-    /// was placed on the photo as displayed.
+    /// Draws onto a JPEG or HEIC photo; the result is a JPEG with the photo's size, EXIF and
+    /// orientation (a HEIC's pixels turned as it is displayed), an EXIF thumbnail of the result (160
+    /// pixels wide) when the photo had EXIF, and the drawing where it was placed on the photo as displayed.
     ///
-    /// - Throws: ``CaptureError/Code/unreadableFile`` when the photo is not a JPEG,
+    /// - Throws: ``CaptureError/Code/unreadableFile`` when the photo is neither, or cannot be decoded,
     ///   ``CaptureError/Code/invalidSetting`` when the drawing is placed off the photo.
-    public func drawn(onto jpeg: [UInt8], quality: Int = 95) async throws(CaptureError) -> [UInt8] {
-        guard let stored = JPEGFile.dimensions(of: jpeg) else {
-            throw CaptureError(.unreadableFile, "the photo is not a JPEG picture")
-        }
-        let exif = JPEGFile.exifBlock(of: jpeg).map(JPEGFile.removingThumbnail(fromExif:))
+    public func drawn(onto photo: [UInt8], quality: Int = 95) async throws(CaptureError) -> [UInt8] {
+        let source = try Source(photo)
+        let stored = source.size
+        let exif = source.exif.map(JPEGFile.removingThumbnail(fromExif:))
         let orientation = ExifOrientation(value: exif.flatMap(JPEGFile.orientation(inExif:)) ?? 1)
         let placement = try self.placement(onWidth: stored.width, height: stored.height, orientation: orientation)
         let drawing = orientation.value == 1 ? path : try await Self.turned(path, method: orientation.storing)
@@ -79,7 +79,7 @@ public struct DrawingOverlay: Sendable, Equatable {
         var started: AppPipeline?
         do {
             let transform = try await AppPipeline(describing: """
-                appsrc name=input caps=image/jpeg ! jpegdec ! videoconvert \
+                appsrc name=input caps=\(source.caps) \(source.decoder) ! videoconvert \
                 ! gdkpixbufoverlay \(SessionElement.drawing.assignment) location=\(Element.launchQuoted(drawing)) offset-x=\(placement.x) offset-y=\(placement.y) \
                 overlay-width=\(placement.width) overlay-height=\(placement.height) alpha=\(opacity) \
                 ! videoconvert ! tee name=drawn drawn. ! queue ! jpegenc quality=\(quality) ! appsink name=output sync=false \
@@ -88,7 +88,7 @@ public struct DrawingOverlay: Sendable, Equatable {
                 """, label: "overlay")
             let thumbnails = transform.pipeline.element(named: "thumbnail", as: AppSink.self)
             started = transform
-            let picture = try jpeg.withUnsafeBytes { try Buffer(copying: $0) }
+            let picture = try source.bytes.withUnsafeBytes { try Buffer(copying: $0) }
             let (sample, small) = try await transform.run { () throws(GStreamerError) in
                 try transform.input.push(picture)
                 try transform.input.endOfStream()
@@ -115,6 +115,43 @@ public struct DrawingOverlay: Sendable, Equatable {
             return try JPEGFile.embeddingExif(kept, in: encoded)
         } catch {
             throw CaptureError(.pipeline, "the photo's EXIF could not be kept: \(error)")
+        }
+    }
+
+    /// A photo as the overlay's pipeline takes it: a JPEG as it is, decoded there; a HEIC decoded
+    /// here by libheif, turned as displayed, its EXIF saying so.
+    private struct Source {
+        let bytes: [UInt8]
+        let size: (width: Int, height: Int)
+        let exif: [UInt8]?
+        let caps: String
+        let decoder: String
+
+        init(_ photo: [UInt8]) throws(CaptureError) {
+            guard HEIFDecoder.isHEIF(photo) else {
+                guard let stored = JPEGFile.dimensions(of: photo) else {
+                    throw CaptureError(.unreadableFile, "the photo is neither a JPEG nor a HEIC picture")
+                }
+                (bytes, size, exif, caps, decoder) = (photo, stored, JPEGFile.exifBlock(of: photo), "image/jpeg", "! jpegdec")
+                return
+            }
+            let decoded: DecodedHEIF
+            do {
+                decoded = try HEIFDecoder.decode(photo)
+            } catch {
+                throw CaptureError(.unreadableFile, error.message)
+            }
+            // GStreamer's RGB rows start on four-byte boundaries.
+            let row = decoded.width * 3, stride = (row + 3) / 4 * 4
+            var rows = [UInt8](repeating: 0, count: stride * decoded.height)
+            for line in 0..<decoded.height {
+                rows[(line * stride)..<(line * stride + row)] = decoded.rgb[(line * decoded.stride)..<(line * decoded.stride + row)]
+            }
+            bytes = rows
+            size = (decoded.width, decoded.height)
+            exif = decoded.exif.map { JPEGFile.settingOrientation(inExif: $0, to: 1) }
+            caps = "\"video/x-raw,format=RGB,width=\(decoded.width),height=\(decoded.height),framerate=0/1\""
+            decoder = ""
         }
     }
 
