@@ -1,6 +1,6 @@
 import CameraOperator
 import FoundationEssentials
-import GStreamer
+import CameraKit
 import OperatorWire
 import Printing
 
@@ -69,7 +69,7 @@ struct PicturePrinting {
         } catch let error as PrintError {
             throw failed(error.message)
         } catch {
-            throw failed("the picture could not be laid out for printing (\(error))")
+            throw failed("the picture could not be laid out for printing (\((error as? CaptureError)?.message ?? "\(error)"))")
         }
         let (connected, job) = printed
         try tell(.printing(printer: connected.name, job: Int(job)), or: "printing on \(connected.name) (job \(job))", json: json)
