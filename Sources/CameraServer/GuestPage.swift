@@ -72,7 +72,7 @@ enum GuestPage {
                 + #"<a href="\#(clip.part)/file" download="camctl-\#(clip.photo.id).\#(extensionOf(clip.photo))">Download the clip</a></div>"#
         }
         let shots = parts.filter { $0.photo.kind != .movie }.map { shot in
-            #"<a href="\#(shot.part)"><img src="\#(shot.part)/thumbnail" alt="shot \#(shot.photo.id)" loading="lazy"></a>"#
+            #"<a href="\#(shot.part)"><img src="\#(shot.part)/thumbnail" alt="shot \#(shot.photo.id)"></a>"#
         }
         return #"<section id="parts"><h2>From the same booth</h2>"# + clips.joined()
             + (shots.isEmpty ? "" : #"<div class="shots">"# + shots.joined() + "</div>") + "</section>"

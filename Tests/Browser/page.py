@@ -147,6 +147,14 @@ try:
     driver.find_element(By.ID, "kioskshutter").click()
     wait.until(lambda d: total() == before + 5 and displayed(d, "takehome"))
     seen["kiosk_booth"] = total() - before
+    # The booth's picture's own page, on a phone: the picture, and its four shots beside it.
+    wait.until(lambda d: "/p/" in (d.find_element(By.ID, "guestlink").get_attribute("href") or ""))
+    driver.set_window_size(390, 844)
+    driver.get(driver.find_element(By.ID, "guestlink").get_attribute("href"))
+    wait.until(lambda d: d.execute_script(
+        "const s = [...document.querySelectorAll('#parts .shots img')];"
+        "return s.length > 0 && s.every((i) => i.complete && i.naturalWidth > 0)"))
+    seen["guest_booth_shots"] = len(driver.find_elements(By.CSS_SELECTOR, "#parts .shots img"))
 finally:
     driver.quit()
 print(json.dumps(seen))

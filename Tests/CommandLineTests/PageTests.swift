@@ -35,6 +35,7 @@ struct PageTests {
         #expect(seen["movie_kind"] as? String == "movie" && seen["movie_thumbnail_shown"] as? Bool == true, "the movie's thumbnail shows: \(seen)")
         #expect(seen["kiosk"] as? [String: Bool] == ["fills": true, "big": true, "settings": false, "gallery": false], "the kiosk view: \(seen)")
         #expect(seen["kiosk_booth"] as? Int == 5, "the kiosk's button ran a booth of four shots and its picture, its QR shown: \(seen)")
+        #expect(seen["guest_booth_shots"] as? Int == 4, "the booth's guest page shows its four shots on a phone: \(seen)")
         #expect(seen["zoom"] as? Double == 1.25, "two steps in and one out, as + and - take them: \(seen)")
         for screen in ["phone", "tablet"] {
             let fit = seen[screen] as? [String: Bool]
