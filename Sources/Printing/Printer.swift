@@ -121,8 +121,24 @@ public final class Printer: Sendable {
             }
             let message = api.find_attribute(response, "job-state-message", IPP_TAG_TEXT).flatMap { api.get_string($0, 0, nil) }
                 .map { String(cString: $0) }
+            // A job waiting in a stopped queue says nothing of it itself (CUPS gives no reason): its printer does.
+            let waits = [IPP_JSTATE_PENDING, IPP_JSTATE_HELD].map { Int32(bitPattern: $0.rawValue) }.contains(state)
+            if waits, !reasons.contains("printer-stopped"), Self.isStopped(link) { reasons.append("printer-stopped") }
             return PrintJobState(ippState: state, reasons: reasons, message: message)
         }
+    }
+
+    /// Whether the printer says it is stopped (a CUPS queue disabled, a printer paused); `false`
+    /// when it cannot be asked.
+    private static func isStopped(_ link: borrowing Link) -> Bool {
+        let api = link.api
+        guard let request = api.new_request(IPP_OP_GET_PRINTER_ATTRIBUTES) else { return false }
+        _ = api.add_string(request, IPP_TAG_OPERATION, IPP_TAG_URI, "printer-uri", nil, link.uri)
+        _ = api.add_string(request, IPP_TAG_OPERATION, IPP_TAG_KEYWORD, "requested-attributes", nil, "printer-state")
+        guard let response = api.do_request(link.http, request, link.resource) else { return false }
+        defer { api.delete_ipp(response) }
+        let state = api.find_attribute(response, "printer-state", IPP_TAG_ENUM).map { api.get_integer($0, 0) } ?? 0
+        return state == Int32(bitPattern: IPP_PSTATE_STOPPED.rawValue)
     }
 }
 

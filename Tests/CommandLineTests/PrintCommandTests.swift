@@ -77,6 +77,26 @@ struct PrintCommandTests {
         #expect(documents == files, "the photo just taken, then the one chosen in the gallery: \(documents.map(\.count)) \(files.map(\.count))")
     }
 
+    @Test("Through a CUPS scheduler: a stopped queue holds the job and camctl says so (69, the picture kept); without a default printer, one sentence",
+          .enabled(if: CUPSServer.isAvailable, "needs cups-daemon and cups-client"))
+    func stoppedQueue() async throws {
+        let printer = try await IPPPrinter()
+        let cups = try await CUPSServer()
+        try await cups.addQueue("booth", printingTo: printer.uri)
+        try await cups.stop("booth")
+        let camctl = try Camctl()
+        let stopped = try await camctl.run(Self.booth + ["--print", "--printer", "booth"], environment: cups.environment)
+        #expect(stopped.status == 69, "\(stopped.standardError)")
+        let lines = stopped.standardError.split(separator: "\n")
+        #expect(lines.last?.hasPrefix("camctl: booth is stopped, and holds the job (1) until it is started again; "
+            + "the picture was not printed, and is kept at ") == true, "\(stopped.standardError)")
+        #expect(Camctl.objects(stopped.standardOutput).compactMap { $0["event"] as? String }.last == "printing", "the job was taken")
+        #expect(try await camctl.photos().count == 3, "the shots and their picture")
+        let noDefault = try await camctl.run(Self.booth + ["--print"], environment: cups.environment)
+        #expect(noDefault.status == 69 && noDefault.standardError.hasPrefix("camctl: there is no default printer"), "\(noDefault.standardError)")
+        #expect(noDefault.standardError.split(separator: "\n").count == 1)
+    }
+
     @Test("A printer that cannot be reached: one sentence, exit 69, every picture kept")
     func unreachable() async throws {
         let camctl = try Camctl()
