@@ -18,8 +18,6 @@ public final class PadProbe: @unchecked Sendable {
         public static let buffer = Kind(rawValue: GST_PAD_PROBE_TYPE_BUFFER.rawValue)
         /// Events flowing downstream (caps, segment, end of stream…).
         public static let downstreamEvent = Kind(rawValue: GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
-        /// Events flowing upstream (seeks, navigation: keys pressed in a sink's window…).
-        public static let upstreamEvent = Kind(rawValue: GST_PAD_PROBE_TYPE_EVENT_UPSTREAM.rawValue)
         /// Hold the data flow while the probe's handler returns ``Result/ok``.
         public static let blocking = Kind(rawValue: GST_PAD_PROBE_TYPE_BLOCK.rawValue)
         /// Called once when the pad is idle (no data passing), for safe relinking.
@@ -46,9 +44,6 @@ public final class PadProbe: @unchecked Sendable {
         public let buffer: Buffer?
         /// The event passing, by name (`eos`, `caps`, `segment`), for event probes.
         public let eventName: String?
-        /// The key pressed, by its X key name (`space`, `Return`, `q`, `KP_Add`), for a
-        /// navigation event that a window sink sends upstream when a key is pressed in its window.
-        public let keyPressed: String?
     }
 
     init(pad: Pad, id: gulong) {
@@ -74,9 +69,10 @@ extension Pad {
             let carriesBuffer = type & GST_PAD_PROBE_TYPE_BUFFER.rawValue != 0
             let carriesEvent = type & GST_PAD_PROBE_TYPE_EVENT_BOTH.rawValue != 0
             let buffer = carriesBuffer ? gst_pad_probe_info_get_buffer(info).map { Buffer(retaining: $0) } : nil
-            let event = carriesEvent ? gst_pad_probe_info_get_event(info) : nil
-            let eventName = event.flatMap { borrowedString(gst_event_type_get_name($0.pointee.type)) }
-            switch handler(PadProbe.Info(buffer: buffer, eventName: eventName, keyPressed: event.flatMap(keyPressed))) {
+            let eventName = carriesEvent ? gst_pad_probe_info_get_event(info).flatMap {
+                borrowedString(gst_event_type_get_name($0.pointee.type))
+            } : nil
+            switch handler(PadProbe.Info(buffer: buffer, eventName: eventName)) {
             case .ok: return GST_PAD_PROBE_OK
             case .pass: return GST_PAD_PROBE_PASS
             case .drop: return GST_PAD_PROBE_DROP
@@ -87,14 +83,6 @@ extension Pad {
     }
 
     private typealias Handler = @Sendable (PadProbe.Info) -> PadProbe.Result
-}
-
-/// The key a navigation event says was pressed, if it is a key press.
-private func keyPressed(_ event: UnsafeMutablePointer<GstEvent>) -> String? {
-    guard event.pointee.type == GST_EVENT_NAVIGATION, gst_navigation_event_get_type(event) == GST_NAVIGATION_EVENT_KEY_PRESS else { return nil }
-    var key: UnsafePointer<gchar>?
-    guard gst_navigation_event_parse_key_event(event, &key) != 0 else { return nil }
-    return borrowedString(key)
 }
 
 extension Pad {

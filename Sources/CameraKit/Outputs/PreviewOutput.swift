@@ -31,7 +31,9 @@ public final class PreviewOutput: Sendable {
         var shutter: Element?
         var shutterTime = Duration.milliseconds(100)
         var shutterCount = 0
-        /// The window covering the screen, while a preview that fills it runs on X.
+        /// How the preview fills the screen, while one that fills it runs, and the window covering
+        /// the screen when that is how (on X).
+        var filling: ScreenFilling?
         var screen: FullScreenWindow?
     }
 
@@ -250,35 +252,44 @@ extension PreviewOutput {
     ///
     /// - Throws: ``CaptureError/Code/sinkUnavailable`` when the sink shows no window or the
     ///   display cannot be opened.
-    func openScreen(for preview: PreviewConfiguration?) throws(CaptureError) {
-        guard let preview, preview.fillsScreen,
-              case .window(let display) = try ScreenFilling(sink: preview.sink, environment: ProcessInfo.processInfo.environment) else {
-            closeScreen()
+    func openScreen(for preview: PreviewConfiguration?) async throws(CaptureError) {
+        guard let preview, preview.fillsScreen else { return await closeScreen() }
+        let filling = try ScreenFilling(sink: preview.sink, environment: ProcessInfo.processInfo.environment)
+        guard case .window(let display) = filling else {
+            await closeScreen()
+            state.withLock { $0.filling = filling }
             return
         }
         guard state.withLock({ $0.screen }) == nil else { return }
-        do {
-            let screen = try FullScreenWindow(display: display)
-            state.withLock { $0.screen = screen }
-        } catch {
-            throw CaptureError(.sinkUnavailable, error.message)
+        // Opening a display talks to the X server: off Swift's shared threads.
+        let opened = await Self.windowLane.run { Result { () throws(WindowError) in try FullScreenWindow(display: display) } }
+        switch opened {
+        case .success(let screen): state.withLock { ($0.filling, $0.screen) = (filling, screen) }
+        case .failure(let error): throw CaptureError(.sinkUnavailable, error.message)
         }
     }
 
     /// Closes the window covering the screen, if one is open.
-    func closeScreen() {
+    func closeScreen() async {
         let screen = state.withLock { state in
-            defer { state.screen = nil }
+            defer { (state.filling, state.screen) = (nil, nil) }
             return state.screen
         }
-        _ = screen  // the window goes here, outside the lock
+        guard let screen else { return }
+        await Self.windowLane.run { _ = screen }  // the window goes there, with its display connection
     }
 
-    /// The preview as drawn: on a screen it fills, fitted to the whole screen, scaled up as well as down.
+    /// Where windows are opened and closed.
+    private static let windowLane = BlockingLane(label: "preview.window")
+
+    /// The preview as drawn: on a screen it fills, its sink told so (Wayland's) or fitted to the
+    /// whole screen (a window of ours), scaled up as well as down.
     func drawn(_ preview: PreviewConfiguration) -> PreviewConfiguration {
-        guard let screen = state.withLock({ $0.screen }) else { return preview }
+        let (filling, screen) = state.withLock { ($0.filling, $0.screen) }
+        guard let filling else { return preview }
         var drawn = preview
-        (drawn.maximumWidth, drawn.maximumHeight, drawn.scalesUp) = (screen.width, screen.height, true)
+        drawn.sink = filling.sink(preview.sink)
+        if let screen { (drawn.maximumWidth, drawn.maximumHeight, drawn.scalesUp) = (screen.width, screen.height, true) }
         return drawn
     }
 }
@@ -289,8 +300,6 @@ extension PreviewOutput: SessionOutput {
     func branch(in layout: SessionPipeline) -> String? {
         guard let preview = layout.configuration.preview.map(drawn) else { return nil }
         let image = layout.image
-        let sink = preview.fillsScreen ? (try? ScreenFilling(sink: preview.sink, environment: ProcessInfo.processInfo.environment))?
-            .sink(preview.sink) ?? preview.sink : preview.sink
         return "split. ! queue name=preview_queue leaky=downstream max-size-buffers=2 max-size-bytes=0 max-size-time=0 "
             + "! valve \(SessionElement.previewValve.assignment) ! "
             + PreviewFit.elements(size: .previewSize, orientation: .previewOrientation, caps: Self.previewCaps(image, preview), image: image) + " ! "
@@ -298,7 +307,7 @@ extension PreviewOutput: SessionOutput {
             + (preview.showsLastPhoto || preview.showsPictures ? "gdkpixbufoverlay \(SessionElement.lastPhoto.assignment) ! " : "")
             + (preview.showsText ? "textoverlay \(SessionElement.previewText.assignment) silent=true valignment=center halignment=center "
                 + "auto-resize=false ! videoconvert ! " : "")
-            + sink
+            + preview.sink
     }
 
     /// Takes the valve (and text overlay), keeping the paused state and the text.
@@ -306,10 +315,7 @@ extension PreviewOutput: SessionOutput {
         guard let preview = layout.configuration.preview.map(drawn) else { return }
         if let screen = state.withLock({ $0.screen }) { graph.pipeline.drawVideo(intoWindow: screen.handle) }
         // Keys pressed in the window come upstream as navigation events, through the fit.
-        try graph.element(.previewOrientation).staticPad(named: "src")?.addProbe(.upstreamEvent) { [keys] info in
-            if let key = info.keyPressed { keys.send(key) }
-            return .ok
-        }
+        try graph.element(.previewOrientation).staticPad(named: "src")?.onKeyPress { [keys] key in keys.send(key) }
         let valve = try graph.element(.previewValve)
         let textOverlay = preview.showsText ? try graph.element(.previewText) : nil
         let lastPhoto = preview.showsLastPhoto || preview.showsPictures ? try graph.element(.lastPhoto) : nil

@@ -233,7 +233,7 @@ public actor CaptureSession {
         do {
             try await launch()
         } catch {
-            previewOutput.closeScreen()
+            await previewOutput.closeScreen()
             status = .failed
             eventStream.send(.failed(error))
             throw error
@@ -245,7 +245,7 @@ public actor CaptureSession {
         supervisor.stopWatchingHotPlug()
         guard running != nil else { return }
         await tearDown(reason: CaptureError(.notRunning, "the session stopped before the photo was taken"))
-        previewOutput.closeScreen()
+        await previewOutput.closeScreen()
         status = .stopped
         eventStream.send(.stopped)
     }
@@ -292,7 +292,7 @@ public actor CaptureSession {
 
     private func launch(attempt: Int = 1) async throws(CaptureError) {
         let format = try configuration.resolvedFormat()
-        try previewOutput.openScreen(for: configuration.preview)
+        try await previewOutput.openScreen(for: configuration.preview)
         let layout = layout(of: configuration, format: format)
         let device = configuration.device
         // The outputs get ready (encoders start) while the camera's pipeline is built and
