@@ -5,7 +5,8 @@ internal import CHeif
 public struct DecodedHEIF: Sendable {
     public let width: Int
     public let height: Int
-    /// Three bytes a pixel, `stride` bytes a row.
+    /// Three bytes a pixel, each row starting on a four-byte boundary (as GStreamer lays out RGB):
+    /// `stride` bytes a row.
     public let rgb: [UInt8]
     public let stride: Int
     /// The EXIF block (TIFF data), when the file has one.
@@ -40,12 +41,21 @@ public enum HEIFDecoder {
             guard let image else { throw HEIFDecodingError("the HEIC picture cannot be decoded") }
             defer { api.image_release(image) }
             let (width, height) = (Int(api.image_width(image)), Int(api.image_height(image)))
-            var stride: Int32 = 0
-            guard width > 0, height > 0, let plane = api.plane(image, heif_channel_interleaved, &stride), Int(stride) >= width * 3 else {
+            var planeStride: Int32 = 0
+            let row = width * 3, stride = (row + 3) / 4 * 4
+            guard width > 0, height > 0, let plane = api.plane(image, heif_channel_interleaved, &planeStride), Int(planeStride) >= row else {
                 throw HEIFDecodingError("the HEIC picture decodes to no pixels")
             }
-            let rgb = Array(UnsafeBufferPointer(start: plane, count: Int(stride) * height))
-            return DecodedHEIF(width: width, height: height, rgb: rgb, stride: Int(stride), exif: exif(of: handle, api: api))
+            // Copied once, straight into GStreamer's row layout.
+            let rgb = [UInt8](unsafeUninitializedCapacity: stride * height) { buffer, count in
+                for line in 0..<height {
+                    let target = buffer.baseAddress! + line * stride
+                    (target).initialize(from: plane + line * Int(planeStride), count: row)
+                    (target + row).initialize(repeating: 0, count: stride - row)
+                }
+                count = stride * height
+            }
+            return DecodedHEIF(width: width, height: height, rgb: rgb, stride: stride, exif: exif(of: handle, api: api))
         } }
         return try decoded.get()
     }

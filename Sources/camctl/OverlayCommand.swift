@@ -4,7 +4,6 @@ import FileSystem
 import FoundationEssentials
 import Glibc
 import GStreamer
-import HEIFDecoding
 import ImageMetadata
 import PhotoLibrary
 
@@ -72,21 +71,12 @@ struct OverlayCommand: Subcommand {
         if let output, output != "-" { try PhotoSaving.checkWritable(output) }
         let library = self.library
         // A library that cannot be opened is found out before any work.
-        try await Self.libraryLane.run { () throws(CommandFailure) in _ = try Self.open(library) }
+        try await Self.libraryLane.run { () throws(CommandFailure) in _ = try PhotoSaving.openLibrary(library) }
         let data: [UInt8]
         do {
             data = try RegularFile.contents(of: photo)
         } catch {
             throw CommandFailure("the photo \(photo) cannot be read: \(error.reason)", exitCode: .dataError)
-        }
-        if !HEIFDecoder.isHEIF(data) {
-            guard let size = JPEGFile.dimensions(of: data) else {
-                throw CommandFailure("\(photo): the photo is not a JPEG or HEIC picture; overlay reads JPEG and HEIC photos", exitCode: .dataError)
-            }
-            guard size.width > 0, size.height > 0 else {
-                throw CommandFailure("\(photo): the photo says it is \(size.width)x\(size.height) pixels, so it holds no picture; it is damaged",
-                                     exitCode: .dataError)
-            }
         }
         let drawn: [UInt8]
         do {
@@ -125,21 +115,12 @@ struct OverlayCommand: Subcommand {
         let entry = NewPhoto(data: drawn, thumbnail: thumbnail, codec: "jpeg", width: size.width, height: size.height,
                              orientation: orientation, capturedAt: Date(), device: "camctl overlay")
         return try await libraryLane.run { () throws(CommandFailure) -> LibraryPhoto? in
-            guard let opened = try open(library) else { return nil }
+            guard let opened = try PhotoSaving.openLibrary(library) else { return nil }
             do throws(LibraryError) {
                 return try opened.add(entry)
             } catch {
                 throw CommandFailure(error)
             }
-        }
-    }
-
-    /// The library `library` names, opened; `nil` for none.
-    private static func open(_ library: PhotoSaving.Library) throws(CommandFailure) -> PhotoLibrary? {
-        switch library {
-        case .none: nil
-        case .standard: try PhotoSaving.openLibrary(nil)
-        case .folder(let folder): try PhotoSaving.openLibrary(folder)
         }
     }
 }

@@ -64,16 +64,21 @@ struct PhotoSaving {
     /// Opens the library and makes the delivery the options ask for, checking every destination.
     static func delivery(library: Library, output: String?, latest: String? = nil, hook: String? = nil, metadata: String? = nil,
                          photoCount: Int?) throws(CommandFailure) -> PhotoDelivery {
-        let opened: PhotoLibrary? = switch library {
-        case .none: nil
-        case .standard: try Self.openLibrary(nil)
-        case .folder(let folder): try Self.openLibrary(folder)
-        }
+        let opened = try openLibrary(library)
         do {
             return try PhotoDelivery(library: opened, copy: Self.target(output), latestLink: latest,
                                      sidecar: Self.target(metadata), hook: hook.map(Hook.init(command:)), pictureCount: photoCount)
         } catch {
             throw CommandFailure(error)
+        }
+    }
+
+    /// The library `library` names, opened (saying what was repaired); `nil` for none.
+    static func openLibrary(_ library: Library) throws(CommandFailure) -> PhotoLibrary? {
+        switch library {
+        case .none: nil
+        case .standard: try openLibrary(nil)
+        case .folder(let folder): try openLibrary(folder)
         }
     }
 

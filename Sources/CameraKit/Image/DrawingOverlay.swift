@@ -130,7 +130,10 @@ public struct DrawingOverlay: Sendable, Equatable {
         init(_ photo: [UInt8]) throws(CaptureError) {
             guard HEIFDecoder.isHEIF(photo) else {
                 guard let stored = JPEGFile.dimensions(of: photo) else {
-                    throw CaptureError(.unreadableFile, "the photo is neither a JPEG nor a HEIC picture")
+                    throw CaptureError(.unreadableFile, "the photo is not a JPEG or HEIC picture; overlay reads JPEG and HEIC photos")
+                }
+                guard stored.width > 0, stored.height > 0 else {
+                    throw CaptureError(.unreadableFile, "the photo says it is \(stored.width)x\(stored.height) pixels, so it holds no picture; it is damaged")
                 }
                 (bytes, size, exif, caps, decoder) = (photo, stored, JPEGFile.exifBlock(of: photo), "image/jpeg", "! jpegdec")
                 return
@@ -141,13 +144,7 @@ public struct DrawingOverlay: Sendable, Equatable {
             } catch {
                 throw CaptureError(.unreadableFile, error.message)
             }
-            // GStreamer's RGB rows start on four-byte boundaries.
-            let row = decoded.width * 3, stride = (row + 3) / 4 * 4
-            var rows = [UInt8](repeating: 0, count: stride * decoded.height)
-            for line in 0..<decoded.height {
-                rows[(line * stride)..<(line * stride + row)] = decoded.rgb[(line * decoded.stride)..<(line * decoded.stride + row)]
-            }
-            bytes = rows
+            bytes = decoded.rgb
             size = (decoded.width, decoded.height)
             exif = decoded.exif.map { JPEGFile.settingOrientation(inExif: $0, to: 1) }
             caps = "\"video/x-raw,format=RGB,width=\(decoded.width),height=\(decoded.height),framerate=0/1\""
