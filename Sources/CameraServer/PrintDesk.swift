@@ -1,4 +1,3 @@
-import CameraKit
 import CameraOperator
 import OperatorWire
 import PhotoLibrary
@@ -27,22 +26,21 @@ final class PrintDesk: Sendable {
         }
         guard allowed else { throw APIError(409, "photo \(photo.id) has had its \(printing.limit) printed copies; this server prints no more of it") }
         do {
-            let sheet = try await PrintSheet.document(for: bytes, cuttingStrips: printing.cutsStrips)
-            let options = PrintOptions(copies: copies, media: printing.media ?? sheet.media)
-            let (connected, job) = try await Printer.send(sheet.bytes, to: printing.printer, format: photo.mediaType,
-                                                          title: "camctl photo \(photo.id)", options: options)
+            let (connected, job) = try await PrintSheet.print(bytes, format: photo.mediaType, title: "camctl photo \(photo.id)", on: printing.printer,
+                                                              options: PrintOptions(copies: copies, media: printing.media),
+                                                              cuttingStrips: printing.cutsStrips)
             events.publish(.printing(printer: connected.name, job: Int(job)))
             Task { await Self.follow(job, on: connected, events: events) }
             return .printing(printer: connected.name, job: Int(job))
         } catch {
             printed.withLock { $0[photo.id, default: 0] -= copies }
-            throw APIError(503, "the photo was not printed: \((error as? PrintError)?.message ?? (error as? CaptureError)?.message ?? "\(error)")")
+            throw APIError(503, "the photo was not printed: \(error.message)")
         }
     }
 
     /// Follows the job until it ends (ten minutes at most), and tells its end.
     private static func follow(_ job: Int32, on printer: Printer, events: EventHub) async {
-        if let reason = await printer.failure(ofJob: job, within: .seconds(600)) {
+        if let reason = await printer.failure(ofJob: job, within: PrintSheet.longestJob) {
             events.publish(.printFailed(message: reason))
         } else {
             events.publish(.printed(printer: printer.name, job: Int(job)))

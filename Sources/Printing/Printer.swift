@@ -171,7 +171,7 @@ public struct PrintError: Error, Sendable, CustomStringConvertible {
     public let message: String
     public var description: String { message }
 
-    init(_ message: String) {
+    public init(_ message: String) {
         self.message = message
     }
 }

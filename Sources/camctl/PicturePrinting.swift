@@ -1,6 +1,5 @@
 import CameraOperator
 import FoundationEssentials
-import CameraKit
 import OperatorWire
 import Printing
 
@@ -21,9 +20,6 @@ struct PicturePrinting {
         by side on a 4x6 inch sheet, each at its true 2x6 inch size, to be cut in two as booth printers
         do. A picture not printed ends camctl with exit code 69, the picture kept.
         """
-
-    /// How long a job may take before camctl stops waiting for it: a photo printer takes a minute or two.
-    static let longestJob = Duration.seconds(600)
 
     let printer: String?
     let options: PrintOptions
@@ -62,18 +58,13 @@ struct PicturePrinting {
         let printed: (printer: Printer, job: Int32)
         do {
             let kept = picture.isEmpty ? (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))) ?? [] : picture
-            let sheet = try await PrintSheet.document(for: kept, cuttingStrips: cutsStrips)
-            var options = options
-            options.media = options.media ?? sheet.media
-            printed = try await Printer.send(sheet.bytes, to: printer, format: "image/jpeg", title: title, options: options)
-        } catch let error as PrintError {
-            throw failed(error.message)
+            printed = try await PrintSheet.print(kept, format: "image/jpeg", title: title, on: printer, options: options, cuttingStrips: cutsStrips)
         } catch {
-            throw failed("the picture could not be laid out for printing (\((error as? CaptureError)?.message ?? "\(error)"))")
+            throw failed(error.message)
         }
         let (connected, job) = printed
         try tell(.printing(printer: connected.name, job: Int(job)), or: "printing on \(connected.name) (job \(job))", json: json)
-        if let reason = await connected.failure(ofJob: job, within: Self.longestJob) { throw failed(reason) }
+        if let reason = await connected.failure(ofJob: job, within: PrintSheet.longestJob) { throw failed(reason) }
         try tell(.printed(printer: connected.name, job: Int(job)), or: "printed on \(connected.name)", json: json)
     }
 

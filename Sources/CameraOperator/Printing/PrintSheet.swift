@@ -1,5 +1,6 @@
 import CameraKit
 import ImageMetadata
+import Printing
 
 /// The picture a printer is sent for a photo or a booth's picture.
 public enum PrintSheet {
@@ -18,6 +19,28 @@ public enum PrintSheet {
         guard cuttingStrips, isStrip(picture) else { return (picture, nil) }
         let half = PhotoComposer.Layout(columns: 2, rows: 1, cellWidth: stripSheet.width / 2, cellHeight: stripSheet.height, margin: 0)
         return (try await PhotoComposer.compose([picture, picture], layout: half, quality: 95), stripSheet.media)
+    }
+
+    /// How long a job may take before it is given up: a photo printer takes a minute or two.
+    public static let longestJob = Duration.seconds(600)
+
+    /// Sends `picture` to `printer` (`nil`: CUPS's default) as every front end prints: laid out by
+    /// ``document(for:cuttingStrips:)``, on the paper `options` name, else the one the sheet is made
+    /// for. Returns the printer and the job's id; follow it with ``Printer/failure(ofJob:within:)``.
+    ///
+    /// - Throws: ``PrintError`` when the picture cannot be laid out, or the printer cannot be
+    ///   reached or refuses it.
+    public static func print(_ picture: [UInt8], format: String, title: String, on printer: String?, options: PrintOptions,
+                             cuttingStrips: Bool) async throws(PrintError) -> (printer: Printer, job: Int32) {
+        let sheet: (bytes: [UInt8], media: String?)
+        do {
+            sheet = try await document(for: picture, cuttingStrips: cuttingStrips)
+        } catch {
+            throw PrintError("the picture could not be laid out for printing (\(error.message))")
+        }
+        var options = options
+        options.media = options.media ?? sheet.media
+        return try await Printer.send(sheet.bytes, to: printer, format: format, title: title, options: options)
     }
 
     /// Whether a JPEG is a strip: at least twice as tall as it is wide.
