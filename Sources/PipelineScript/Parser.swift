@@ -401,7 +401,10 @@ public enum Parser {
                     let value = arguments[index + 1]
                     switch word {
                     case "copies": guard let copies = integer(value, in: 1...20) else { return }; options.copies = copies
-                    case "media": guard let media = resolve(value) else { return }; options.media = media
+                    case "media":
+                        guard let media = resolve(value) else { return }
+                        guard !media.isEmpty else { return fail(value, "media takes a paper size, such as media 4x6") }
+                        options.media = media
                     default: guard let printer = resolve(value) else { return }; options.printer = printer
                     }
                     index += 2

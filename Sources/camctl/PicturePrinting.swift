@@ -39,11 +39,21 @@ struct PicturePrinting {
             }
             return nil
         }
-        printer = arguments.string("--printer").flatMap { $0 == "default" ? nil : $0 }
+        printer = arguments.string("--printer").flatMap(Self.printer(named:))
         cutsStrips = arguments.flag("--cut-strips")
+        options = PrintOptions(copies: try arguments.integer("--copies", in: 1...20) ?? 1, media: try Self.media(arguments))
+    }
+
+    /// The printer a name given by the user means: `default` is CUPS's default printer (`nil`).
+    static func printer(named name: String) -> String? {
+        name == "default" ? nil : name
+    }
+
+    /// The paper `--media` names, refused when empty.
+    static func media(_ arguments: ParsedArguments) throws(CommandFailure) -> String? {
         let media = arguments.string("--media")
         if media?.isEmpty == true { throw CommandFailure("--media needs a paper size, such as 4x6 or na_index-4x6_4x6in", exitCode: .usage) }
-        options = PrintOptions(copies: try arguments.integer("--copies", in: 1...20) ?? 1, media: media)
+        return media
     }
 
     /// Prints `picture` (a JPEG kept at `path`, read from there when `picture` is empty: a long

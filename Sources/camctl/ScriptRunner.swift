@@ -97,7 +97,8 @@ struct ScriptRunner {
                     throw CommandFailure("printout has no picture to print: no photo or composition was kept before it; "
                         + "put it after a capture or compose step", exitCode: .usage)
                 }
-                let printing = PicturePrinting(printer: options.printer, options: PrintOptions(copies: options.copies, media: options.media),
+                let printing = PicturePrinting(printer: options.printer.flatMap(PicturePrinting.printer(named:)),
+                                               options: PrintOptions(copies: options.copies, media: options.media),
                                                cutsStrips: options.cutsStrips)
                 try await printing.print(picture.item.data, keptAt: picture.path,
                                          title: "camctl picture \(picture.libraryPhoto?.id ?? 0)", json: printsJSON)

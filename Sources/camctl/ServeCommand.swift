@@ -8,7 +8,6 @@ import GStreamer
 import HTTPServer
 import MQTTClient
 import OperatorWire
-import Printing
 
 /// `camctl serve`: the camera on the network: a web page, an HTTP API, the live picture and
 /// snapshots, until Ctrl-C or SIGTERM.
@@ -81,10 +80,9 @@ struct ServeCommand: Subcommand {
             && (arguments.string(option) != nil || arguments.flag(option)) {
             throw CommandFailure("\(option) goes with --printer", exitCode: .usage)
         }
-        let cutsStrips = arguments.flag("--cut-strips")
+        let (cutsStrips, media) = (arguments.flag("--cut-strips"), try PicturePrinting.media(arguments))
         printing = arguments.string("--printer").map {
-            CameraServer.Printing(printer: $0 == "default" ? nil : $0, limit: limit ?? 3,
-                                  media: arguments.string("--media").map(PrintOptions.mediaName), cutsStrips: cutsStrips)
+            CameraServer.Printing(printer: PicturePrinting.printer(named: $0), limit: limit ?? 3, media: media, cutsStrips: cutsStrips)
         }
         publicURL = try arguments.string("--public-url").map { url throws(CommandFailure) in
             guard Self.isGuestURL(url) else {

@@ -139,6 +139,7 @@ struct ParserTests {
         ("printout copies 30\n", ["f.camctl:1:17: \"30\" is not a whole number from 1 to 20"]),
         ("printout glossy\n", ["f.camctl:1:10: printout has no option \"glossy\"; expected copies N, media SIZE, printer NAME|URI or cut-strips"]),
         ("printout media\n", ["f.camctl:1:10: media takes a value, such as media 4x6"]),
+        ("printout media \"\"\n", ["f.camctl:1:16: media takes a paper size, such as media 4x6"]),
     ])
     func malformed(text: String, expected: [String]) {
         let found = Self.errors(text)
