@@ -30,6 +30,7 @@ typedef struct {
     int (*free_cursor)(Display *display, Cursor cursor);
     int (*free_pixmap)(Display *display, Pixmap pixmap);
     int (*sync)(Display *display, Bool discard);
+    Status (*set_wm_protocols)(Display *display, Window window, Atom *protocols, int count);
 } camctl_x11;
 
 // Loads Xlib and finds its functions; 0 when it is not installed or lacks one.
@@ -56,6 +57,7 @@ static inline int camctl_x11_load(camctl_x11 *api) {
     CAMCTL_FIND(free_cursor, "XFreeCursor");
     CAMCTL_FIND(free_pixmap, "XFreePixmap");
     CAMCTL_FIND(sync, "XSync");
+    CAMCTL_FIND(set_wm_protocols, "XSetWMProtocols");
 #undef CAMCTL_FIND
     return 1;
 }

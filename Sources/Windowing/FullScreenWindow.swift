@@ -44,6 +44,10 @@ public final class FullScreenWindow: @unchecked Sendable {
             _ = api.change_property(display, window, state, Atom(XA_ATOM), 32, PropModeReplace,
                                     bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), 1)
         }
+        // A window manager asked to close the window (Alt+F4) sends a message nobody reads instead
+        // of cutting camctl's connection, which would end camctl mid-photo; q ends the preview.
+        var deleteWindow = api.intern_atom(display, "WM_DELETE_WINDOW", 0)
+        _ = api.set_wm_protocols(display, window, &deleteWindow, 1)
         // An empty pointer: a kiosk shows no arrow over the picture.
         var blank: [CChar] = [0]
         let pixmap = api.create_bitmap_from_data(display, window, &blank, 1, 1)

@@ -44,6 +44,9 @@ struct KioskScreenTests {
         }
         #expect(filled, "the pattern across the screen: corners \(Self.pixel(screen, x: 4, y: 4)), \(Self.pixel(screen, x: 1275, y: 4))")
         #expect(try await display.press(["f"], inWindowNamed: "camctl"), "the preview's window is there")
+        // What it asks of a window manager: full screen, and a close request that ends nothing.
+        let asked = try await ChildProcess.run("xprop", ["-name", "camctl", "_NET_WM_STATE", "WM_PROTOCOLS"], environment: ["DISPLAY": display.name])
+        #expect(asked.standardOutput.contains("_NET_WM_STATE_FULLSCREEN") && asked.standardOutput.contains("WM_DELETE_WINDOW"), "\(asked.standardOutput)")
         let mono = await until {
             screen = (try? await display.screenshot()) ?? []
             return Self.filledWithPattern(screen, mono: true)
