@@ -21,12 +21,17 @@ struct HostileImageTests {
         _ = JPEGFile.dimensions(of: bytes)
     }
 
-    @Test("Removing a thumbnail edits only a block whose IFD0 follows its header, and keeps the orientation")
-    func thumbnailRemoval() async throws {
+    /// An EXIF block saying Orientation 6, with a tiny thumbnail.
+    static let turnedBlockWithThumbnail: [UInt8] = {
         var exif = ExifMetadata()
         exif.orientation = 6
         exif.thumbnail = [0xFF, 0xD8, 0xFF, 0xD9]
-        let block = exif.tiffData()
+        return exif.tiffData()
+    }()
+
+    @Test("Removing a thumbnail edits only a block whose IFD0 follows its header, and keeps the orientation")
+    func thumbnailRemoval() async throws {
+        let block = Self.turnedBlockWithThumbnail
         let stripped = JPEGFile.removingThumbnail(fromExif: block)
         #expect(stripped.count == block.count && stripped != block)
         #expect(JPEGFile.orientation(inExif: stripped) == 6)
@@ -38,10 +43,7 @@ struct HostileImageTests {
 
     @Test("A new thumbnail is added after the block, keeping the orientation; cut, hostile or oversized blocks give none, never a trap")
     func thumbnailReplacement() async throws {
-        var exif = ExifMetadata()
-        exif.orientation = 6
-        exif.thumbnail = [0xFF, 0xD8, 0xFF, 0xD9]
-        let block = exif.tiffData()
+        let block = Self.turnedBlockWithThumbnail
         let thumbnail: [UInt8] = [0xFF, 0xD8] + Array(repeating: 0x42, count: 100) + [0xFF, 0xD9]
         let replaced = try #require(JPEGFile.replacingThumbnail(inExif: block, with: thumbnail))
         #expect(JPEGFile.orientation(inExif: replaced) == 6)
