@@ -1,6 +1,6 @@
 /// A change of the picture: `filter NAME…`, `brightness N`, `contrast N`, `saturation N`, `hue N`,
 /// `zoom FACTOR [at X,Y]`, `aspect W:H|camera`, `mirror preview|photos|both|none`, `rotate DEGREES [pixels]`,
-/// `overlay PNG|none`.
+/// `overlay PNG|none`, `caption TEXT|none …`, `stamp FORMAT|none …`.
 /// Written before the first step it sets up the session; after it, it is a step that changes the
 /// running session.
 public enum ImageChange: Sendable, Equatable {
@@ -18,6 +18,9 @@ public enum ImageChange: Sendable, Equatable {
     case rotate(Int, pixels: Bool)
     /// A PNG drawn over the picture, or `nil` (`overlay none`) for none.
     case overlay(String?)
+    /// Words on the picture (`caption`), or each frame's time (`stamp`, a strftime format); `nil`
+    /// (`caption none`) takes them away.
+    case text(TextWords?, stamp: Bool)
 
     /// The line that writes the change.
     var text: String {
@@ -31,7 +34,35 @@ public enum ImageChange: Sendable, Equatable {
         case .mirror(let choice): return "mirror \(choice)"
         case .rotate(let degrees, let pixels): return "rotate \(degrees)" + (pixels ? " pixels" : "")
         case .overlay(let path): return "overlay " + (path.map { "\"\($0)\"" } ?? "none")
+        case .text(let words, let stamp): return (stamp ? "stamp " : "caption ") + (words?.text ?? "none")
         }
+    }
+}
+
+/// A caption's or stamp's words and how they look: `"TEXT" [at PLACE] [size PERCENT] [font FAMILY]
+/// [color COLOR]`. What is not said is the camera library's default.
+public struct TextWords: Sendable, Equatable {
+    public var words: String
+    public var place: String?
+    /// Percent of the picture's height.
+    public var size: Double?
+    public var font: String?
+    public var color: String?
+
+    public init(words: String, place: String? = nil, size: Double? = nil, font: String? = nil, color: String? = nil) {
+        (self.words, self.place, self.size, self.font, self.color) = (words, place, size, font, color)
+    }
+
+    /// The option words of a caption or stamp, each taking one value.
+    static let options = ["at", "size", "font", "color"]
+
+    var text: String {
+        var parts = ["\"" + words.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""]
+        if let place { parts.append("at \(place)") }
+        if let size { parts.append("size \(size == size.rounded() ? String(Int(size)) : String(size))") }
+        if let font { parts.append("font \"\(font)\"") }
+        if let color { parts.append("color \(color)") }
+        return parts.joined(separator: " ")
     }
 }
 
@@ -41,10 +72,13 @@ public struct ImageVocabulary: Sendable, Equatable {
     public var filters: [String]
     /// `brightness`, `contrast`, `saturation`, `hue` and `zoom` to their ranges.
     public var ranges: [String: ClosedRange<Double>]
+    /// The places words may go (`bottom-left`, `top`, …).
+    public var textPlaces: [String]
 
-    public init(filters: [String], ranges: [String: ClosedRange<Double>]) {
+    public init(filters: [String], ranges: [String: ClosedRange<Double>], textPlaces: [String] = []) {
         self.filters = filters
         self.ranges = ranges
+        self.textPlaces = textPlaces
     }
 
     /// No image words: a file that uses one is told they are not available.
@@ -52,7 +86,7 @@ public struct ImageVocabulary: Sendable, Equatable {
 
     /// The words that change the picture (`filter NAME` is one too, told from the raw `filter "…"` by its argument).
     enum Word: String, CaseIterable {
-        case filter, brightness, contrast, saturation, hue, zoom, aspect, mirror, rotate, overlay
+        case filter, brightness, contrast, saturation, hue, zoom, aspect, mirror, rotate, overlay, caption, stamp
     }
 
     static let words = Word.allCases.map(\.rawValue).filter { $0 != Word.filter.rawValue }

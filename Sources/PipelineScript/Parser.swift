@@ -265,6 +265,8 @@ public enum Parser {
             case .overlay:
                 guard let value = single(head, arguments, "a PNG file, such as \"frame.png\", or none") else { return nil }
                 return .overlay(value == "none" ? nil : value)
+            case .caption, .stamp:
+                return textWords(head, arguments).map { .text($0, stamp: word == .stamp) }
             case .rotate:
                 let usage = "rotate takes 0, 90, 180 or 270, and pixels to turn the photos' pixels"
                 guard [1, 2].contains(arguments.count), arguments.count == 1 || arguments[1].text == "pixels" else {
@@ -275,6 +277,44 @@ public enum Parser {
                 guard degrees % 90 == 0 else { fail(arguments[0], usage); return nil }
                 return .rotate(degrees, pixels: arguments.count == 2)
             }
+        }
+
+        /// `"TEXT" [at PLACE] [size PERCENT] [font FAMILY] [color COLOR]`, or `none` (`.some(nil)`);
+        /// `nil` when it is wrong (the failure noted).
+        mutating func textWords(_ head: Token, _ arguments: [Token]) -> TextWords?? {
+            let usage = "\(head.text) \(head.text == "stamp" ? "\"%H:%M:%S\"" : "\"TEXT\"") [at PLACE] [size PERCENT] [font FAMILY] [color COLOR], or \(head.text) none"
+            guard let first = arguments.first, let words = resolve(first) else {
+                if arguments.isEmpty { fail(head, "\(head.text) takes its words: \(usage)") }
+                return nil
+            }
+            if words == "none", first.kind != .string, arguments.count == 1 { return .some(nil) }
+            guard !words.isEmpty else { fail(first, "\(head.text) takes words that are not empty: \(usage)"); return nil }
+            var text = TextWords(words: words)
+            var index = 1
+            while index < arguments.count {
+                let option = arguments[index]
+                guard TextWords.options.contains(option.text), index + 1 < arguments.count else {
+                    fail(option, TextWords.options.contains(option.text) ? "\(option.text) takes a value: \(usage)" : "\(head.text) has no option \(option.quoted); \(usage)")
+                    return nil
+                }
+                let value = arguments[index + 1]
+                guard let resolved = resolve(value) else { return nil }
+                switch option.text {
+                case "at":
+                    guard image.textPlaces.contains(resolved) else {
+                        fail(value, "\(value.quoted) is not a place; use one of " + image.textPlaces.joined(separator: ", "))
+                        return nil
+                    }
+                    text.place = resolved
+                case "size":
+                    guard let size = number(value, for: "text size") else { return nil }
+                    text.size = size
+                case "font": text.font = resolved
+                default: text.color = resolved
+                }
+                index += 2
+            }
+            return text
         }
 
         /// A number within the range the vocabulary gives the word.

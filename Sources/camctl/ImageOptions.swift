@@ -17,6 +17,13 @@ enum ImageOptions {
         .init(name: "--rotate", value: "0|90|180|270"),
         .init(name: "--overlay", value: "PNG"),
         .init(name: "--turn-pixels", value: nil),
+        .init(name: "--caption", value: "TEXT"),
+        .init(name: "--caption-at", value: "PLACE"),
+        .init(name: "--stamp", value: "FORMAT"),
+        .init(name: "--stamp-at", value: "PLACE"),
+        .init(name: "--text-size", value: "PERCENT"),
+        .init(name: "--text-font", value: "FAMILY"),
+        .init(name: "--text-color", value: "COLOR"),
     ]
 
     static let help = """
@@ -27,7 +34,12 @@ enum ImageOptions {
         webcam's preview is mirrored unless --mirror none or photos), --rotate DEGREES (the preview
         turned; photos record it in EXIF Orientation, or with --turn-pixels are turned in their
         pixels), --overlay PNG (a frame or logo with transparency
-        drawn over the picture, scaled to its width). All apply alike to the preview and the photos.
+        drawn over the picture, scaled to its width), --caption TEXT (words such as an event's name)
+        and --stamp FORMAT (each frame's own time by a strftime format, such as "%Y-%m-%d %H:%M:%S"),
+        at the bottom left and bottom right unless --caption-at or --stamp-at names a PLACE (top-left,
+        top, top-right, left, center, right, bottom-left, bottom, bottom-right), --text-size PERCENT
+        of the picture's height (5), --text-font FAMILY (Sans) and --text-color (white, or #RRGGBB).
+        All apply alike to the preview, the photos and the movies.
         """
 
     /// The image settings the options ask for, on top of `settings`.
@@ -68,6 +80,7 @@ enum ImageOptions {
                 throw CommandFailure("--overlay: \(error.commandLineSentence)", exitCode: error.code == .unreadableFile ? .dataError : .usage)
             }
         }
+        settings.texts = try texts(from: arguments, replacing: settings.texts)
         if let text = arguments.string("--rotate") {
             guard let degrees = Int(text), [0, 90, 180, 270].contains(degrees) else {
                 throw CommandFailure("--rotate \(text) is not one of 0, 90, 180 or 270", exitCode: .usage)
@@ -75,6 +88,42 @@ enum ImageOptions {
             settings.rotation = degrees
         }
         return settings
+    }
+
+    /// The caption and stamp the options ask for, in place of those of `texts` (a description
+    /// file's), each styled by the shared text options.
+    static func texts(from arguments: ParsedArguments, replacing texts: [TextMark]) throws(CommandFailure) -> [TextMark] {
+        var texts = texts
+        func place(_ option: String) throws(CommandFailure) -> TextPlace? {
+            guard let text = arguments.string(option) else { return nil }
+            guard let place = TextPlace(rawValue: text) else {
+                throw CommandFailure("\(option) \(text) is not a place; use one of " + TextPlace.allCases.map(\.rawValue).joined(separator: ", "),
+                                     exitCode: .usage)
+            }
+            return place
+        }
+        let caption = try place("--caption-at"), stamp = try place("--stamp-at")
+        for (option, content, at) in [("--caption", arguments.string("--caption").map(TextMark.Content.caption), caption),
+                                      ("--stamp", arguments.string("--stamp").map { TextMark.Content.stamp(format: $0) }, stamp)] {
+            guard let content else {
+                if at != nil { throw CommandFailure("\(option)-at places a \(option.dropFirst(2)); give \(option) too", exitCode: .usage) }
+                continue
+            }
+            texts.removeAll { $0.isStamp == content.isStamp }
+            var mark = TextMark(content, place: at)
+            if let percent = try arguments.number("--text-size", in: TextMark.sizeRange.lowerBound * 100...TextMark.sizeRange.upperBound * 100) {
+                mark.size = percent / 100
+            }
+            if let font = arguments.string("--text-font") { mark.font = font }
+            do {
+                if let color = arguments.string("--text-color") { mark.color = try RGBColor(parsing: color) }
+                try mark.validate()
+            } catch {
+                throw CommandFailure("\(option): \(error.commandLineSentence)", exitCode: .usage)
+            }
+            texts.append(mark)
+        }
+        return texts
     }
 
     /// Filter names joined by `+`, such as `mono+warm`.
@@ -104,7 +153,9 @@ enum ImageOptions {
     static let vocabulary = ImageVocabulary(
         filters: ImageFilter.allCases.map(\.rawValue),
         ranges: ["brightness": ImageSettings.brightnessRange, "contrast": ImageSettings.contrastRange,
-                 "saturation": ImageSettings.saturationRange, "hue": ImageSettings.hueRange, "zoom": ImageSettings.zoomRange])
+                 "saturation": ImageSettings.saturationRange, "hue": ImageSettings.hueRange, "zoom": ImageSettings.zoomRange,
+                 "text size": TextMark.sizeRange.lowerBound * 100...TextMark.sizeRange.upperBound * 100],
+        textPlaces: TextPlace.allCases.map(\.rawValue))
 }
 
 extension ImageSettings {
@@ -135,6 +186,19 @@ extension ImageSettings {
             } catch {
                 throw CommandFailure(error)
             }
+        case .text(let words, let isStamp):
+            settings.texts.removeAll { $0.isStamp == isStamp }
+            guard let words else { break }
+            var mark = TextMark(isStamp ? .stamp(format: words.words) : .caption(words.words), place: words.place.flatMap(TextPlace.init(rawValue:)))
+            if let size = words.size { mark.size = size / 100 }
+            if let font = words.font { mark.font = font }
+            do {
+                if let color = words.color { mark.color = try RGBColor(parsing: color) }
+                try mark.validate()
+            } catch {
+                throw CommandFailure(error)
+            }
+            settings.texts.append(mark)
         }
         return settings
     }

@@ -10,7 +10,9 @@ struct ParserTests {
 
     /// Image words as a camera library might define them.
     static let vocabulary = ImageVocabulary(filters: ["none", "mono", "sepia", "warm"],
-                                            ranges: ["brightness": -1...1, "contrast": 0...2, "saturation": 0...2, "hue": -1...1, "zoom": 1...8])
+                                            ranges: ["brightness": -1...1, "contrast": 0...2, "saturation": 0...2, "hue": -1...1, "zoom": 1...8,
+                                                     "text size": 1...50],
+                                            textPlaces: ["top-left", "top", "bottom-left", "bottom-right"])
 
     @Test("Image words set the session up before the first step and change it as steps after")
     func imageWords() async throws {
@@ -33,7 +35,30 @@ struct ParserTests {
         #expect(result.script.stepListing.contains("filter sepia") && result.script.stepListing.contains("aspect camera"))
     }
 
+    @Test("Captions and stamps: the words, their place, size, font and colour; none takes them away")
+    func textWords() async throws {
+        let result = try Self.parse("""
+            caption "Anna & Ben" at top size 8 font "DejaVu Serif" color gold
+            stamp "%Y-%m-%d %H:%M"
+            capture
+            caption none
+            stamp "none" at top-left
+            """)
+        #expect(result.script.session.image == [
+            .text(TextWords(words: "Anna & Ben", place: "top", size: 8, font: "DejaVu Serif", color: "gold"), stamp: false),
+            .text(TextWords(words: "%Y-%m-%d %H:%M"), stamp: true),
+        ])
+        #expect(result.script.steps == [.capture(.init()), .image(.text(nil, stamp: false)),
+                                        .image(.text(TextWords(words: "none", place: "top-left"), stamp: true))])
+        #expect(result.script.stepListing.contains("caption none") && result.script.stepListing.contains("stamp \"none\" at top-left"))
+    }
+
     @Test("Image word mistakes give their place", arguments: [
+        ("caption\ncapture", "f.camctl:1:1: caption takes its words: caption \"TEXT\" [at PLACE] [size PERCENT] [font FAMILY] [color COLOR], or caption none"),
+        ("caption hi at middle\ncapture", "f.camctl:1:15: \"middle\" is not a place; use one of top-left, top, bottom-left, bottom-right"),
+        ("stamp \"%H\" size 80\ncapture", "f.camctl:1:17: \"80\" is not a number from 1 to 50 for text size"),
+        ("stamp \"%H\" colour red\ncapture", "f.camctl:1:12: stamp has no option \"colour\"; stamp \"%H:%M:%S\" [at PLACE] [size PERCENT] [font FAMILY] [color COLOR], or stamp none"),
+        ("caption \"\"\ncapture", "f.camctl:1:9: caption takes words that are not empty: caption \"TEXT\" [at PLACE] [size PERCENT] [font FAMILY] [color COLOR], or caption none"),
         ("filter sepa\ncapture", "f.camctl:1:8: \"sepa\" is not a filter; did you mean sepia?"),
         ("zoom 20\ncapture", "f.camctl:1:6: \"20\" is not a number from 1 to 8 for zoom"),
         ("capture\ncontrast 3", "f.camctl:2:10: \"3\" is not a number from 0 to 2 for contrast"),

@@ -82,6 +82,8 @@ enum SessionElement: String, CaseIterable, Sendable {
 
     /// The identity element where the filters' tone segment at `index` is applied.
     static func tone(_ index: Int) -> String { "image_tone_\(index)" }
+    /// The `textoverlay` drawing the look's text at `index`.
+    static func text(_ index: Int) -> String { "image_text_\(index)" }
 
     /// `name=…`, as the pipeline's text gives it.
     var assignment: String { "name=\(rawValue)" }

@@ -1,4 +1,5 @@
 import GStreamer
+import Synchronization
 
 /// The filters of a session (``ImageStage/look``) as a bin of their own, linked between the
 /// colour adjustments and the tee, so they can be swapped while the camera runs. Tone filters
@@ -27,8 +28,29 @@ final class ImageLook: Sendable {
                     (info.isFullRange ? fullRange : videoRange).apply(to: frame, info: info)
                 }
             }
+            for (index, text) in stage.settings.texts.enumerated() {
+                guard case .stamp = text.content else { continue }
+                guard let pad = bin.element(named: SessionElement.text(index))?.staticPad(named: "video_sink") else {
+                    throw CaptureError(.pipeline, "the filters' pipeline fragment lacks its text element")
+                }
+                Self.stamp(text, at: pad)
+            }
         } catch {
             throw CaptureError.converting(error, context: "the filters could not be built")
+        }
+    }
+
+    /// Sets the words the text overlay of `pad` draws to each frame's own moment as the frame
+    /// reaches it, only when they change (once a second for a stamp to the second).
+    private static func stamp(_ text: TextMark, at pad: Pad) {
+        let shown = Mutex("")
+        pad.onFrameInstant { instant, overlay in
+            let words = text.markup(at: instant)
+            guard shown.withLock({ shown in
+                defer { shown = words }
+                return shown != words
+            }) else { return }
+            try? overlay.setProperty("text", words)
         }
     }
 

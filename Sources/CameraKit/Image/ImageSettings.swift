@@ -39,6 +39,8 @@ public struct ImageSettings: Sendable, Equatable {
     /// A drawing laid over every frame, after the filters: a frame or a logo on every photo.
     /// Its position is in pixels of the camera's picture (after zoom and aspect ratio).
     public var overlay: DrawingOverlay?
+    /// Words drawn over every frame after the drawing, in order: captions and time stamps.
+    public var texts: [TextMark] = []
 
     /// No filter, no adjustment, the whole frame, unrotated.
     public init() {}
@@ -83,6 +85,7 @@ public struct ImageSettings: Sendable, Equatable {
         try check(zoom, in: Self.zoomRange, "the zoom")
         try check(zoomCenter.x, in: 0...1, "the zoom centre's x")
         try check(zoomCenter.y, in: 0...1, "the zoom centre's y")
+        for text in texts { try text.validate() }
         guard [0, 90, 180, 270].contains(rotation) else {
             throw CaptureError(.invalidSetting, "a rotation of \(rotation) degrees is not 0, 90, 180 or 270")
         }

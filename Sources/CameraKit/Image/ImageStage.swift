@@ -33,7 +33,7 @@ struct ImageStage {
     var changesPixels: Bool {
         settings.filters.contains { $0 != .none } || settings.brightness != 0 || settings.contrast != 1
             || settings.saturation != 1 || settings.hue != 0 || settings.zoom != 1 || settings.aspectRatio != nil
-            || settings.overlay != nil
+            || settings.overlay != nil || !settings.texts.isEmpty
     }
 
     /// The picture's size after the aspect-ratio crop: what the outputs receive.
@@ -90,6 +90,9 @@ struct ImageStage {
             elements.append("videoconvert ! gdkpixbufoverlay \(SessionElement.drawing.assignment) location=\(Element.launchQuoted(overlay.path)) offset-x=\(place.x) "
                 + "offset-y=\(place.y) overlay-width=\(place.width) overlay-height=\(place.height) alpha=\(overlay.opacity) "
                 + "! videoconvert ! video/x-raw,format=I420")
+        }
+        for (index, text) in settings.texts.enumerated() {
+            elements.append(text.overlay(named: SessionElement.text(index), pictureHeight: outputSize.height))
         }
         elements.append("identity \(SessionElement.lookEnd.assignment)")
         return elements.joined(separator: " ! ")

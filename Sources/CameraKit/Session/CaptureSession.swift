@@ -204,7 +204,8 @@ public actor CaptureSession {
             guard let running else { throw CaptureError(.notRunning, "the session stopped while its image settings were being changed") }
             return running.graph.pipeline === graph.pipeline
         }
-        if image.filters != configuration.image.filters || image.overlay != configuration.image.overlay {
+        if image.filters != configuration.image.filters || image.overlay != configuration.image.overlay
+            || image.texts != configuration.image.texts {
             let look = try ImageLook(stage)
             try await look.replace(graph.look, in: graph)
             guard try stillRunning() else { return false }

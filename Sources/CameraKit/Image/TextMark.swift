@@ -1,0 +1,114 @@
+import GStreamer
+
+/// Words drawn on every frame, as rendered by Pango (any language's letters): a caption (an
+/// event's name), or a stamp (the time each frame was taken, laid out by a strftime format).
+///
+/// A stamp shows the frame's own moment, not the moment it was encoded or drawn: a movie's first
+/// and last frames are stamped as far apart as the movie is long.
+public struct TextMark: Sendable, Equatable {
+    /// What the words are.
+    public enum Content: Sendable, Equatable {
+        /// The same words on every frame.
+        case caption(String)
+        /// Each frame's local time by a strftime format, such as `%Y-%m-%d %H:%M:%S`.
+        case stamp(format: String)
+
+        public var isStamp: Bool {
+            if case .stamp = self { true } else { false }
+        }
+    }
+
+    public var content: Content
+    /// Where on the picture the words go.
+    public var place: TextPlace
+    /// The letters' size as a fraction of the picture's height, from 0.01 to 0.5.
+    public var size = 0.05
+    /// A font family Pango knows (`Sans`, `Serif`, `DejaVu Sans Mono`, `Noto Sans CJK JP`).
+    public var font = "Sans"
+    public var color = RGBColor(red: 255, green: 255, blue: 255)
+
+    public var isStamp: Bool { content.isStamp }
+
+    /// The longest caption or format, in characters.
+    public static let maximumLength = 200
+    public static let sizeRange = 0.01...0.5
+
+    /// A caption at the bottom left or a stamp at the bottom right, unless told otherwise.
+    public init(_ content: Content, place: TextPlace? = nil) {
+        self.content = content
+        if case .stamp = content { self.place = place ?? .bottomRight } else { self.place = place ?? .bottomLeft }
+    }
+
+    /// Throws ``CaptureError/Code/invalidSetting`` naming what cannot be drawn.
+    public func validate() throws(CaptureError) {
+        let (what, text) = switch content {
+        case .caption(let text): ("caption", text)
+        case .stamp(let format): ("stamp's format", format)
+        }
+        guard !text.isEmpty, text.count <= Self.maximumLength else {
+            throw CaptureError(.invalidSetting, "the \(what) is \(text.isEmpty ? "empty" : "longer than \(Self.maximumLength) characters")")
+        }
+        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" }) else {
+            throw CaptureError(.invalidSetting, "the \(what) holds a control character; only a line break is allowed")
+        }
+        guard Self.sizeRange.contains(size) else {
+            throw CaptureError(.invalidSetting, "a text size of \(size * 100)% is out of range; use 1 to 50 (percent of the picture's height)")
+        }
+        guard !font.isEmpty, font.count <= 64, font.allSatisfy({ $0.isLetter || $0.isNumber || $0 == " " || $0 == "-" }),
+              font.last?.isNumber == false else {
+            throw CaptureError(.invalidSetting, "\"\(font)\" is not a font family; name one such as Sans, Serif or \"DejaVu Sans Mono\"")
+        }
+    }
+
+    /// The text on a frame made at `secondsSince1970`, as Pango markup (`&` and `<` escaped).
+    func markup(at secondsSince1970: Double) -> String {
+        let text = switch content {
+        case .caption(let caption): caption
+        case .stamp(let format): String(strftime: format, secondsSince1970: secondsSince1970)
+        }
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
+    /// GStreamer's `textoverlay` drawing these words on a picture `height` pixels high, named `name`.
+    /// A stamp's text is empty here: it is set as each frame passes.
+    func overlay(named name: String, pictureHeight height: Int) -> String {
+        let pixels = max(8, Int((size * Double(height)).rounded()))
+        let margin = max(2, pixels / 3)
+        let text: String = if case .caption = content { markup(at: 0) } else { "" }
+        return "textoverlay name=\(name) text=\(Element.launchQuoted(text)) font-desc=\(Element.launchQuoted("\(font) \(pixels)px")) "
+            + "auto-resize=false color=\(color.argb) halignment=\(place.horizontal) valignment=\(place.vertical) "
+            + "xpad=\(margin) ypad=\(margin) line-alignment=\(place.horizontal)"
+    }
+}
+
+/// Where words go on the picture: a corner, the middle of a side, or the centre.
+public enum TextPlace: String, Sendable, CaseIterable {
+    case topLeft = "top-left", top, topRight = "top-right"
+    case left, center, right
+    case bottomLeft = "bottom-left", bottom, bottomRight = "bottom-right"
+
+    var horizontal: String {
+        switch self {
+        case .topLeft, .left, .bottomLeft: "left"
+        case .top, .center, .bottom: "center"
+        case .topRight, .right, .bottomRight: "right"
+        }
+    }
+
+    var vertical: String {
+        switch self {
+        case .topLeft, .top, .topRight: "top"
+        case .left, .center, .right: "center"
+        case .bottomLeft, .bottom, .bottomRight: "bottom"
+        }
+    }
+}
