@@ -1,6 +1,6 @@
 /// A change of the picture: `filter NAME…`, `brightness N`, `contrast N`, `saturation N`, `hue N`,
 /// `zoom FACTOR [at X,Y]`, `aspect W:H|camera`, `mirror preview|photos|both|none`, `rotate DEGREES [pixels]`,
-/// `overlay PNG|none`, `caption TEXT|none …`, `stamp FORMAT|none …`.
+/// `overlay PNG|none`, `caption TEXT|none …`, `stamp FORMAT|none …`, `background PICTURE|none …`.
 /// Written before the first step it sets up the session; after it, it is a step that changes the
 /// running session.
 public enum ImageChange: Sendable, Equatable {
@@ -21,6 +21,8 @@ public enum ImageChange: Sendable, Equatable {
     /// Words on the picture (`caption`), or each frame's time (`stamp`, a strftime format); `nil`
     /// (`caption none`) takes them away.
     case text(TextWords?, stamp: Bool)
+    /// A green screen replaced by a picture, or `nil` (`background none`) for none.
+    case background(BackgroundWords?)
 
     /// The line that writes the change.
     var text: String {
@@ -35,6 +37,7 @@ public enum ImageChange: Sendable, Equatable {
         case .rotate(let degrees, let pixels): return "rotate \(degrees)" + (pixels ? " pixels" : "")
         case .overlay(let path): return "overlay " + (path.map { "\"\($0)\"" } ?? "none")
         case .text(let words, let stamp): return (stamp ? "stamp " : "caption ") + (words?.text ?? "none")
+        case .background(let words): return "background " + (words?.text ?? "none")
         }
     }
 }
@@ -66,6 +69,30 @@ public struct TextWords: Sendable, Equatable {
     }
 }
 
+/// A green screen's background and keying: `PICTURE [key green|blue|COLOR] [tolerance DEGREES]
+/// [softness N]`. What is not said is the camera library's default.
+public struct BackgroundWords: Sendable, Equatable {
+    public var picture: String
+    public var key: String?
+    public var tolerance: Double?
+    public var softness: Double?
+
+    public init(picture: String, key: String? = nil, tolerance: Double? = nil, softness: Double? = nil) {
+        (self.picture, self.key, self.tolerance, self.softness) = (picture, key, tolerance, softness)
+    }
+
+    static let options = ["key", "tolerance", "softness"]
+
+    var text: String {
+        var parts = ["\"" + picture.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""]
+        if let key { parts.append("key \(key)") }
+        for (word, value) in [("tolerance", tolerance), ("softness", softness)] {
+            if let value { parts.append("\(word) \(value == value.rounded() ? String(Int(value)) : String(value))") }
+        }
+        return parts.joined(separator: " ")
+    }
+}
+
 /// What the image words accept: the filter names and the ranges of the numbers, as the camera
 /// library defines them.
 public struct ImageVocabulary: Sendable, Equatable {
@@ -86,7 +113,7 @@ public struct ImageVocabulary: Sendable, Equatable {
 
     /// The words that change the picture (`filter NAME` is one too, told from the raw `filter "…"` by its argument).
     enum Word: String, CaseIterable {
-        case filter, brightness, contrast, saturation, hue, zoom, aspect, mirror, rotate, overlay, caption, stamp
+        case filter, brightness, contrast, saturation, hue, zoom, aspect, mirror, rotate, overlay, caption, stamp, background
     }
 
     static let words = Word.allCases.map(\.rawValue).filter { $0 != Word.filter.rawValue }

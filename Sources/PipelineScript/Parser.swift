@@ -267,6 +267,8 @@ public enum Parser {
                 return .overlay(value == "none" ? nil : value)
             case .caption, .stamp:
                 return textWords(head, arguments).map { .text($0, stamp: word == .stamp) }
+            case .background:
+                return backgroundWords(head, arguments).map { .background($0) }
             case .rotate:
                 let usage = "rotate takes 0, 90, 180 or 270, and pixels to turn the photos' pixels"
                 guard [1, 2].contains(arguments.count), arguments.count == 1 || arguments[1].text == "pixels" else {
@@ -315,6 +317,35 @@ public enum Parser {
                 index += 2
             }
             return text
+        }
+
+        /// `PICTURE [key COLOR] [tolerance DEGREES] [softness N]`, or `none` (`.some(nil)`); `nil` when
+        /// it is wrong (the failure noted).
+        mutating func backgroundWords(_ head: Token, _ arguments: [Token]) -> BackgroundWords?? {
+            let usage = "background PICTURE [key green|blue|COLOR] [tolerance DEGREES] [softness N], or background none"
+            guard let first = arguments.first, let picture = resolve(first) else {
+                if arguments.isEmpty { fail(head, "background takes a picture: \(usage)") }
+                return nil
+            }
+            if picture == "none", first.kind != .string, arguments.count == 1 { return .some(nil) }
+            guard !picture.isEmpty else { fail(first, "background takes a picture's path: \(usage)"); return nil }
+            var background = BackgroundWords(picture: picture)
+            var index = 1
+            while index < arguments.count {
+                let option = arguments[index]
+                guard BackgroundWords.options.contains(option.text), index + 1 < arguments.count else {
+                    fail(option, BackgroundWords.options.contains(option.text) ? "\(option.text) takes a value: \(usage)" : "background has no option \(option.quoted); \(usage)")
+                    return nil
+                }
+                let value = arguments[index + 1]
+                switch option.text {
+                case "key": guard let key = resolve(value) else { return nil }; background.key = key
+                case "tolerance": guard let degrees = number(value, for: "tolerance") else { return nil }; background.tolerance = degrees
+                default: guard let softness = number(value, for: "softness") else { return nil }; background.softness = softness
+                }
+                index += 2
+            }
+            return background
         }
 
         /// A number within the range the vocabulary gives the word.

@@ -17,6 +17,10 @@ enum ImageOptions {
         .init(name: "--rotate", value: "0|90|180|270"),
         .init(name: "--overlay", value: "PNG"),
         .init(name: "--turn-pixels", value: nil),
+        .init(name: "--background", value: "PICTURE"),
+        .init(name: "--key", value: "green|blue|COLOR"),
+        .init(name: "--key-tolerance", value: "DEGREES"),
+        .init(name: "--key-softness", value: "0…64"),
         .init(name: "--caption", value: "TEXT"),
         .init(name: "--caption-at", value: "PLACE"),
         .init(name: "--stamp", value: "FORMAT"),
@@ -39,6 +43,9 @@ enum ImageOptions {
         at the bottom left and bottom right unless --caption-at or --stamp-at names a PLACE (top-left,
         top, top-right, left, center, right, bottom-left, bottom, bottom-right), --text-size PERCENT
         of the picture's height (5), --text-font FAMILY (Sans) and --text-color (white, or #RRGGBB).
+        --background PICTURE (a JPEG or PNG) replaces a green screen behind the subject: --key blue
+        for a blue one, or the screen's colour as lit (#RRGGBB); --key-tolerance DEGREES of hue that
+        still count as the screen (20) and --key-softness of its edge (2).
         All apply alike to the preview, the photos and the movies.
         """
 
@@ -81,6 +88,7 @@ enum ImageOptions {
             }
         }
         settings.texts = try texts(from: arguments, replacing: settings.texts)
+        settings.greenScreen = try greenScreen(from: arguments, replacing: settings.greenScreen)
         if let text = arguments.string("--rotate") {
             guard let degrees = Int(text), [0, 90, 180, 270].contains(degrees) else {
                 throw CommandFailure("--rotate \(text) is not one of 0, 90, 180 or 270", exitCode: .usage)
@@ -88,6 +96,32 @@ enum ImageOptions {
             settings.rotation = degrees
         }
         return settings
+    }
+
+    /// The green screen the options ask for: a new background, or the keying of `greenScreen` (a
+    /// description file's) changed.
+    static func greenScreen(from arguments: ParsedArguments, replacing greenScreen: GreenScreen?) throws(CommandFailure) -> GreenScreen? {
+        var screen = greenScreen
+        if let path = arguments.string("--background") {
+            do {
+                screen = try GreenScreen(path: path)
+            } catch {
+                throw CommandFailure("--background: \(error.commandLineSentence)", exitCode: error.code == .unreadableFile ? .dataError : .usage)
+            }
+        }
+        let keyed = ["--key", "--key-tolerance", "--key-softness"].filter(arguments.flag)
+        guard var chosen = screen else {
+            if let option = keyed.first { throw CommandFailure("\(option) keys a green screen out; give --background too", exitCode: .usage) }
+            return nil
+        }
+        do {
+            if let key = arguments.string("--key") { chosen.key = try GreenScreen.Key(parsing: key) }
+        } catch {
+            throw CommandFailure("--key: \(error.commandLineSentence)", exitCode: .usage)
+        }
+        chosen.tolerance = try arguments.number("--key-tolerance", in: GreenScreen.toleranceRange) ?? chosen.tolerance
+        chosen.softness = try arguments.number("--key-softness", in: GreenScreen.softnessRange) ?? chosen.softness
+        return chosen
     }
 
     /// The caption and stamp the options ask for, in place of those of `texts` (a description
@@ -154,7 +188,8 @@ enum ImageOptions {
         filters: ImageFilter.allCases.map(\.rawValue),
         ranges: ["brightness": ImageSettings.brightnessRange, "contrast": ImageSettings.contrastRange,
                  "saturation": ImageSettings.saturationRange, "hue": ImageSettings.hueRange, "zoom": ImageSettings.zoomRange,
-                 "text size": TextMark.sizeRange.lowerBound * 100...TextMark.sizeRange.upperBound * 100],
+                 "text size": TextMark.sizeRange.lowerBound * 100...TextMark.sizeRange.upperBound * 100,
+                 "tolerance": GreenScreen.toleranceRange, "softness": GreenScreen.softnessRange],
         textPlaces: TextPlace.allCases.map(\.rawValue))
 }
 
@@ -199,6 +234,20 @@ extension ImageSettings {
                 throw CommandFailure(error)
             }
             settings.texts.append(mark)
+        case .background(let words):
+            guard let words else {
+                settings.greenScreen = nil
+                break
+            }
+            do {
+                var screen = try GreenScreen(path: words.picture)
+                if let key = words.key { screen.key = try GreenScreen.Key(parsing: key) }
+                screen.tolerance = words.tolerance ?? screen.tolerance
+                screen.softness = words.softness ?? screen.softness
+                settings.greenScreen = screen
+            } catch {
+                throw CommandFailure(error)
+            }
         }
         return settings
     }

@@ -11,7 +11,7 @@ struct ParserTests {
     /// Image words as a camera library might define them.
     static let vocabulary = ImageVocabulary(filters: ["none", "mono", "sepia", "warm"],
                                             ranges: ["brightness": -1...1, "contrast": 0...2, "saturation": 0...2, "hue": -1...1, "zoom": 1...8,
-                                                     "text size": 1...50],
+                                                     "text size": 1...50, "tolerance": 1...90, "softness": 0...64],
                                             textPlaces: ["top-left", "top", "bottom-left", "bottom-right"])
 
     @Test("Image words set the session up before the first step and change it as steps after")
@@ -51,6 +51,20 @@ struct ParserTests {
         #expect(result.script.steps == [.capture(.init()), .image(.text(nil, stamp: false)),
                                         .image(.text(TextWords(words: "none", place: "top-left"), stamp: true))])
         #expect(result.script.stepListing.contains("caption none") && result.script.stepListing.contains("stamp \"none\" at top-left"))
+    }
+
+    @Test("A green screen's background and keying; none takes it away")
+    func backgroundWords() async throws {
+        let result = try Self.parse("""
+            background "beach.jpg" key blue tolerance 30 softness 4
+            capture
+            background none
+            """)
+        #expect(result.script.session.image == [.background(BackgroundWords(picture: "beach.jpg", key: "blue", tolerance: 30, softness: 4))])
+        #expect(result.script.steps == [.capture(.init()), .image(.background(nil))])
+        #expect(Self.errors("background beach.jpg tolerance 120\ncapture") == ["f.camctl:1:32: \"120\" is not a number from 1 to 90 for tolerance"])
+        #expect(Self.errors("background beach.jpg hue 3\ncapture")
+            == ["f.camctl:1:22: background has no option \"hue\"; background PICTURE [key green|blue|COLOR] [tolerance DEGREES] [softness N], or background none"])
     }
 
     @Test("Image word mistakes give their place", arguments: [

@@ -32,6 +32,10 @@ enum SessionElement: String, CaseIterable, Sendable {
     /// The drawing laid over the picture, in every pipeline that has one: its errors mean the
     /// drawing could not be decoded.
     case drawing
+    /// The `alpha` element keying a green screen out, and the element under whose frames its
+    /// background is laid.
+    case key = "image_key"
+    case backdrop = "image_backdrop"
     /// The tee every output's branch starts at.
     case split
 

@@ -5,8 +5,9 @@ import Synchronization
 // from the text, the filters linked in, and the first frames thrown away.
 
 extension SessionPipeline {
-    /// Builds the session's pipeline, not yet playing, and finds its elements.
-    func build() throws(CaptureError) -> SessionGraph {
+    /// Builds the session's pipeline, not yet playing, and finds its elements; `backdrop` is the
+    /// green screen's background decoded at the picture's size.
+    func build(backdrop: Backdrop?) throws(CaptureError) -> SessionGraph {
         do {
             let pipeline = try Pipeline(describing: afterCamera)
             // The system's monotonic clock, even when the camera offers one (PipeWire's jumps when
@@ -15,7 +16,7 @@ extension SessionPipeline {
             pipeline.useSystemClock()
             let source = try makeSource()
             try pipeline.add(source)
-            let graph = try SessionGraph(pipeline: pipeline, source: source, look: try ImageLook(image))
+            let graph = try SessionGraph(pipeline: pipeline, source: source, look: try ImageLook(image, backdrop: backdrop))
             try source.link(to: graph.cameraInput)
             try graph.look.insert(between: graph.balance, and: graph.split, of: pipeline)
             dropFirstFrames(at: graph.split)

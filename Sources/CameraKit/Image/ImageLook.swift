@@ -7,8 +7,9 @@ import Synchronization
 final class ImageLook: Sendable {
     let bin: Bin
 
-    /// Builds the look's elements and attaches its tones.
-    init(_ stage: ImageStage) throws(CaptureError) {
+    /// Builds the look's elements and attaches its tones, and the backdrop of its green screen
+    /// (decoded at the stage's output size) when it has one.
+    init(_ stage: ImageStage, backdrop: Backdrop? = nil) throws(CaptureError) {
         if let overlay = stage.settings.overlay { _ = try stage.overlayPlacement(overlay) }
         do {
             bin = try Bin(fragment: stage.look)
@@ -27,6 +28,13 @@ final class ImageLook: Sendable {
                 pad.rewriteFrames { frame, info in
                     (info.isFullRange ? fullRange : videoRange).apply(to: frame, info: info)
                 }
+            }
+            if stage.settings.greenScreen != nil {
+                guard let backdrop else { throw CaptureError(.pipeline, "the green screen's background was not decoded") }
+                guard let pad = bin.element(named: SessionElement.backdrop.rawValue)?.staticPad(named: "src") else {
+                    throw CaptureError(.pipeline, "the filters' pipeline fragment lacks its backdrop element")
+                }
+                pad.rewriteFrames { frame, info in backdrop.lay(under: frame, info: info) }
             }
             for (index, text) in stage.settings.texts.enumerated() {
                 guard case .stamp = text.content else { continue }

@@ -39,6 +39,9 @@ public struct ImageSettings: Sendable, Equatable {
     /// A drawing laid over every frame, after the filters: a frame or a logo on every photo.
     /// Its position is in pixels of the camera's picture (after zoom and aspect ratio).
     public var overlay: DrawingOverlay?
+    /// A green screen replaced by a picture, keyed before the filters: the subject in front of the
+    /// picture in the preview, every photo and every movie.
+    public var greenScreen: GreenScreen?
     /// Words drawn over every frame after the drawing, in order: captions and time stamps.
     public var texts: [TextMark] = []
 
@@ -86,6 +89,7 @@ public struct ImageSettings: Sendable, Equatable {
         try check(zoomCenter.x, in: 0...1, "the zoom centre's x")
         try check(zoomCenter.y, in: 0...1, "the zoom centre's y")
         for text in texts { try text.validate() }
+        try greenScreen?.validate()
         guard [0, 90, 180, 270].contains(rotation) else {
             throw CaptureError(.invalidSetting, "a rotation of \(rotation) degrees is not 0, 90, 180 or 270")
         }

@@ -33,7 +33,7 @@ struct ImageStage {
     var changesPixels: Bool {
         settings.filters.contains { $0 != .none } || settings.brightness != 0 || settings.contrast != 1
             || settings.saturation != 1 || settings.hue != 0 || settings.zoom != 1 || settings.aspectRatio != nil
-            || settings.overlay != nil || !settings.texts.isEmpty
+            || settings.overlay != nil || !settings.texts.isEmpty || settings.greenScreen != nil
     }
 
     /// The picture's size after the aspect-ratio crop: what the outputs receive.
@@ -79,6 +79,7 @@ struct ImageStage {
     /// The filters, in gst-launch syntax: starts with ``SessionElement/lookStart`` and ends with ``SessionElement/lookEnd``.
     var look: String {
         var elements = ["identity \(SessionElement.lookStart.assignment)"]
+        if let greenScreen = settings.greenScreen { elements.append(greenScreen.keying) }
         for (index, segment) in segments.enumerated() {
             switch segment {
             case .tone: elements.append("identity name=\(SessionElement.tone(index))")

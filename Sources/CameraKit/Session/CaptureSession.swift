@@ -61,6 +61,8 @@ public actor CaptureSession {
     }
 
     var running: Running?
+    /// The green screen's background as last decoded, and the picture it was decoded from.
+    private var decodedBackdrop: (path: String, backdrop: Backdrop)?
     let eventStream = Broadcast<SessionEvent>()
     /// Watches cameras come and go, and the running camera's frames.
     let supervisor = CameraSupervisor()
@@ -205,8 +207,9 @@ public actor CaptureSession {
             return running.graph.pipeline === graph.pipeline
         }
         if image.filters != configuration.image.filters || image.overlay != configuration.image.overlay
-            || image.texts != configuration.image.texts {
-            let look = try ImageLook(stage)
+            || image.texts != configuration.image.texts || image.greenScreen != configuration.image.greenScreen
+            || (image.greenScreen != nil && stage.outputSize != self.layout(of: configuration, format: format).image.outputSize) {
+            let look = try ImageLook(stage, backdrop: try await backdrop(for: stage))
             try await look.replace(graph.look, in: graph)
             guard try stillRunning() else { return false }
             running?.graph.look = look
@@ -217,6 +220,22 @@ public actor CaptureSession {
         running?.description = layout.description
         configuration.image = image
         return true
+    }
+
+    /// The green screen's background at the stage's picture size, or `nil` without a green screen;
+    /// decoded once for a picture and size, then kept while they stay.
+    private func backdrop(for stage: ImageStage) async throws(CaptureError) -> Backdrop? {
+        guard let greenScreen = stage.settings.greenScreen else {
+            decodedBackdrop = nil
+            return nil
+        }
+        let (width, height) = stage.outputSize
+        if let kept = decodedBackdrop, kept.path == greenScreen.path, kept.backdrop.width == width, kept.backdrop.height == height {
+            return kept.backdrop
+        }
+        let backdrop = try await greenScreen.backdrop(width: width, height: height)
+        decodedBackdrop = (greenScreen.path, backdrop)
+        return backdrop
     }
 
     /// The pipeline the configuration makes, in gst-launch syntax, without starting it.
@@ -302,7 +321,7 @@ public actor CaptureSession {
         let notStarted = CaptureError(.notRunning, "the session did not start")
         let graph: SessionGraph
         do {
-            graph = try layout.build()
+            graph = try layout.build(backdrop: try await backdrop(for: layout.image))
             try outputs.attach(to: graph, layout: layout)
             // Counted from the same first frame the outputs, attached before the pipeline plays, see.
             _ = graph.cameraInput.staticPad(named: "sink")?.addProbe(.buffer) { [weak self] _ in
