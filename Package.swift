@@ -90,11 +90,13 @@ let package = Package(
         .target(name: "Processes", dependencies: ["CSpawn"]),
         // text laid out: numbers as printf lays them out in any locale, trimmed ends, padded columns,
         .target(name: "Formatting"),
+        // Composition templates read from their JSON files, and colours by name or #RRGGBB.
+        .target(name: "Templates", dependencies: ["JSON"]),
         // and files read and written safely: durable writes, destinations as cp treats them,
         // inputs that are never special files.
         .target(name: "FileSystem"),
         // Layer 4: the capture model (session, devices, outputs, photos). Knows nothing about the command line.
-        .target(name: "CameraKit", dependencies: ["GStreamer", "Windowing", "HEIFDecoding", "ImageMetadata", "HEIF", "GIF", "FileSystem", "JSON", "Processes", "Formatting", "CV4L2"]),
+        .target(name: "CameraKit", dependencies: ["GStreamer", "Windowing", "HEIFDecoding", "ImageMetadata", "HEIF", "GIF", "FileSystem", "JSON", "Processes", "Formatting", "Templates", "CV4L2"]),
         // Layer 5: the photo library, files and an SQLite index.
         .target(name: "PhotoLibrary", dependencies: ["CSQLite", "ImageMetadata", "HEIF", "GIF", "FileSystem", "Formatting"]),
         // The words on the wire: the records of photos, movies, events, outcomes and statuses,

@@ -429,10 +429,19 @@ public enum Parser {
                 guard arguments.map(\.text) == ["preview"] else { return fail(arguments.first ?? head, "expected \(head.text) preview") }
                 add(word == .pause ? .pausePreview : .resumePreview)
             case .compose:
-                guard arguments.count == 1 else { return fail(arguments.first ?? head, "compose takes strip or grid") }
+                let usage = "compose takes strip, grid, or template FILE"
+                if arguments.count == 2, arguments[0].text == "template" {
+                    guard let path = resolve(arguments[1]) else { return }
+                    guard !path.isEmpty else { return fail(arguments[1], usage) }
+                    return add(.compose(.template(path)))
+                }
+                guard arguments.count == 1 else { return fail(arguments.first ?? head, usage) }
                 guard let word = resolve(arguments[0]) else { return }
-                guard let layout = Script.Layout(rawValue: word) else { return fail(arguments[0], "compose takes strip or grid, not \(arguments[0].quoted)") }
-                add(.compose(layout))
+                switch word {
+                case "strip": add(.compose(.strip))
+                case "grid": add(.compose(.grid))
+                default: fail(arguments[0], "\(usage), not \(arguments[0].quoted)")
+                }
             case .review:
                 guard arguments.isEmpty else {
                     guard arguments.count == 2, arguments[0].text == "timeout" else {

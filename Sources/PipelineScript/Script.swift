@@ -60,9 +60,18 @@ public struct Script: Sendable, Equatable {
         case image(ImageChange)
     }
 
-    /// How `compose` lays out the shots.
-    public enum Layout: String, Sendable, Equatable {
+    /// How `compose` lays out the shots: a 1x4 strip, a 2x2 grid, or a template file's slots.
+    public enum Layout: Sendable, Equatable {
         case strip, grid
+        case template(String)
+
+        var text: String {
+            switch self {
+            case .strip: "strip"
+            case .grid: "grid"
+            case .template(let path): "template \"\(path)\""
+            }
+        }
     }
 
     /// Options of one `capture`.
@@ -156,7 +165,7 @@ public struct Script: Sendable, Equatable {
         case .switchCamera: return "switch camera"
         case .pausePreview: return "pause preview"
         case .resumePreview: return "resume preview"
-        case .compose(let layout): return "compose \(layout.rawValue)"
+        case .compose(let layout): return "compose \(layout.text)"
         case .review(let timeout): return "review" + (timeout.map { " timeout \(number($0))" } ?? "")
         case .print(let message): return "print \"\(message)\""
         case .printout(let options):

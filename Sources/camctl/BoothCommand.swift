@@ -42,7 +42,7 @@ struct BoothCommand: Subcommand {
 
     static let options = SessionOptions.options + PhotoSaving.options + PhotoOptions.options + ReviewOptions.options + PicturePrinting.options + PreviewWindowOptions.options + [
         .init(name: "--shots", value: "N"), .init(name: "--countdown", value: "SECONDS"),
-        .init(name: "--layout", value: "2x2|1x4"), .init(name: "--no-last-photo", value: nil),
+        .init(name: "--layout", value: "2x2|1x4"), .init(name: "--template", value: "FILE"), .init(name: "--no-last-photo", value: nil),
         .init(name: "--show-result", value: "SECONDS"), .init(name: "--show-shots", value: "SECONDS"),
         .init(name: "--animation", value: "mp4|gif|boomerang"),
     ]
@@ -60,7 +60,7 @@ struct BoothCommand: Subcommand {
     /// How long the shots so far are shown in their places after each shot.
     let showShots: Double
     let review: ReviewOptions
-    let layout: Layout
+    let layout: ShotLayout
     let window: PreviewWindowOptions
     let composedOutput: String?
     let settings: PhotoSettings
@@ -73,12 +73,22 @@ struct BoothCommand: Subcommand {
         self.arguments = arguments
         session = try SessionOptions(arguments)
         let plan = BoothPlan()
-        shots = try arguments.integer("--shots", in: 1...16) ?? plan.shots
+        try arguments.refuseTogether("--layout", "--template")
+        if let path = arguments.string("--template") {
+            do {
+                layout = .template(try TemplateFile(path: path))
+            } catch {
+                throw CommandFailure("--template: \(error.commandLineSentence)", exitCode: error.code == .unreadableFile ? .dataError : .usage)
+            }
+        } else {
+            layout = (try arguments.choice("--layout", as: Layout.self) ?? .grid) == .grid ? .standard : .strip
+        }
+        let places = layout.places
+        shots = try arguments.integer("--shots", in: 1...(places ?? 16)) ?? places ?? plan.shots
         countdown = try arguments.seconds("--countdown", in: 0...3600) ?? plan.countdown
         showResult = try arguments.seconds("--show-result", in: 0...3600) ?? plan.showResult
         showShots = try arguments.seconds("--show-shots", in: 0...3600) ?? plan.showShots
         review = try ReviewOptions(arguments)
-        layout = try arguments.choice("--layout", as: Layout.self) ?? .grid
         window = PreviewWindowOptions(arguments, defaultSink: "autovideosink")
         composedOutput = arguments.string("--output")
         animation = try arguments.choice("--animation", as: ShotAnimation.Style.self)
@@ -87,8 +97,6 @@ struct BoothCommand: Subcommand {
             throw CommandFailure("--cut-strips prints a strip twice on a sheet to be cut in two; use it with --layout 1x4", exitCode: .usage)
         }
         var settings = try PhotoOptions.settings(from: arguments)
-        // Each shot's thumbnail (always JPEG) is made at the cell's width, and is what is composed.
-        settings.thumbnailMaximumSide = ShotComposition.cellWidth
         self.settings = settings
     }
 
@@ -118,7 +126,7 @@ struct BoothCommand: Subcommand {
                                     compositionCopy: composedOutput)
         review.listen(controls, session: captureSession)
         var plan = BoothPlan()
-        (plan.shots, plan.countdown, plan.columns) = (shots, countdown, layout == .grid ? 2 : 1)
+        (plan.shots, plan.countdown, plan.layout) = (shots, countdown, layout)
         (plan.showShots, plan.showResult, plan.settings) = (showShots, showResult, settings)
         plan.review = review.plan
         plan.animation = animation

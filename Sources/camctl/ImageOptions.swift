@@ -150,7 +150,7 @@ enum ImageOptions {
             }
             if let font = arguments.string("--text-font") { mark.font = font }
             do {
-                if let color = arguments.string("--text-color") { mark.color = try RGBColor(parsing: color) }
+                if let color = arguments.string("--text-color") { mark.color = try RGBColor(setting: color) }
                 try mark.validate()
             } catch {
                 throw CommandFailure("\(option): \(error.commandLineSentence)", exitCode: .usage)
@@ -228,7 +228,7 @@ extension ImageSettings {
             if let size = words.size { mark.size = size / 100 }
             if let font = words.font { mark.font = font }
             do {
-                if let color = words.color { mark.color = try RGBColor(parsing: color) }
+                if let color = words.color { mark.color = try RGBColor(setting: color) }
                 try mark.validate()
             } catch {
                 throw CommandFailure(error)

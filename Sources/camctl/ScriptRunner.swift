@@ -81,7 +81,18 @@ struct ScriptRunner {
             case .resumePreview:
                 try await operating.perform(.resumePreview)
             case .compose(let layout):
-                try await operating.perform(.compose(columns: layout == .grid ? 2 : 1, quality: settings.quality, albums: ["booth"]))
+                let shots: ShotLayout
+                switch layout {
+                case .strip: shots = .strip
+                case .grid: shots = .standard
+                case .template(let path):
+                    do {
+                        shots = .template(try TemplateFile(path: path))
+                    } catch {
+                        throw CommandFailure(error)
+                    }
+                }
+                try await operating.perform(.compose(layout: shots, quality: settings.quality, albums: ["booth"]))
             case .review(let timeout):
                 if case .held(let count)? = try await operating.perform(.holdForReview), count > 0 {
                     let waits = timeout.map { $0 > 0 ? $0 : nil } ?? reviewTimeout

@@ -27,7 +27,7 @@ struct BoothThroughOperatorTests {
         let delivery = try PhotoDelivery(library: PhotoLibrary(folder: operated.url.path), pictureCount: 3)
         let booth = SessionOperator(camera: session, delivery: delivery, device: configuration.device, albums: ["booth"])
         var plan = BoothPlan()
-        (plan.shots, plan.countdown, plan.columns, plan.showShots, plan.showResult) = (3, 0.2, 1, 0.2, 0)
+        (plan.shots, plan.countdown, plan.layout, plan.showShots, plan.showResult) = (3, 0.2, .strip, 0.2, 0)
         let stream = booth.events()
         let listening = Task {
             var told: [OperatorEvent] = []

@@ -59,7 +59,7 @@ struct BoothResultTests {
         var settings = PhotoSettings()
         settings.thumbnailMaximumSide = ShotComposition.cellWidth
         for _ in 1...2 { _ = try await booth.perform(.takePhoto(settings)) }
-        _ = try await booth.perform(.compose(columns: 1, quality: 90, albums: []))
+        _ = try await booth.perform(.compose(layout: .strip, quality: 90, albums: []))
         let showing = Task { try await booth.perform(.showResult(seconds: 60)) }
         // Black shots on white margins, 672x1008, fitted into 608x448 and centred: 298x448 at (171, 16).
         let area = try await frames.waitForBrightArea { rows, _ in rows.count > 300 }

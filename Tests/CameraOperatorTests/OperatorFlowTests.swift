@@ -114,7 +114,7 @@ struct OperatorFlowTests {
             return
         }
         #expect(try operated.saved().isEmpty)
-        await #expect(throws: OperatorError.self) { try await operating.perform(.compose(columns: 1, quality: 90, albums: [])) }
+        await #expect(throws: OperatorError.self) { try await operating.perform(.compose(layout: .strip, quality: 90, albums: [])) }
         await #expect(throws: OperatorError.self) { try await operating.perform(.review(ReviewPlan(timeout: nil, unanswered: .keep))) }
     }
 
@@ -176,7 +176,7 @@ struct OperatorFlowTests {
         let operated = try Operated()
         let operating = operated.operating
         var plan = BoothPlan()
-        (plan.shots, plan.countdown, plan.columns, plan.showShots, plan.showResult) = (3, 3, 1, 2, 5)
+        (plan.shots, plan.countdown, plan.layout, plan.showShots, plan.showResult) = (3, 3, .strip, 2, 5)
         plan.review = reviews ? ReviewPlan() : nil
         plan.albums = ["booth"]
         let reviewing = reviews ? Self.events(of: operating) { $0 == .reviewing(count: 4, timeout: ReviewPlan.defaultTimeout) } : nil
@@ -214,7 +214,7 @@ struct OperatorFlowTests {
         let operating = operated.operating
         for _ in 1...2 { _ = try await operating.perform(.takePhoto(PhotoSettings())) }  // shutter photos before the booth
         var plan = BoothPlan()
-        (plan.shots, plan.countdown, plan.columns, plan.showShots, plan.showResult) = (2, 0, 1, 0, 0)
+        (plan.shots, plan.countdown, plan.layout, plan.showShots, plan.showResult) = (2, 0, .strip, 0, 0)
         guard case .boothTaken(let shots, let composed?) = try await operating.perform(.booth(plan)) else {
             Issue.record("the booth did not compose its shots")
             return
@@ -238,7 +238,7 @@ struct OperatorFlowTests {
         let operated = try Operated()
         let operating = operated.operating
         var plan = BoothPlan()
-        (plan.shots, plan.countdown, plan.columns, plan.showShots, plan.showResult) = (4, 3, 1, 0, 0)
+        (plan.shots, plan.countdown, plan.layout, plan.showShots, plan.showResult) = (4, 3, .strip, 0, 0)
         let told = Self.events(of: operating) { $0 == .shot(number: 2, of: 4) }
         let running = Task { try await operating.perform(.booth(plan)) }
         await operated.clock.sleepers()

@@ -25,7 +25,7 @@ struct ReadmeOperatorExampleTests {
             _ = try await booth.perform(.countdown(seconds: 0.1))    // large on the preview
             _ = try await booth.perform(.takePhoto(settings))        // into the library
         }
-        guard case .composed(let strip) = try await booth.perform(.compose(columns: 1, quality: 90, albums: ["booth"])) else {
+        guard case .composed(let strip) = try await booth.perform(.compose(layout: .strip, quality: 90, albums: ["booth"])) else {
             Issue.record("nothing was composed")
             return
         }

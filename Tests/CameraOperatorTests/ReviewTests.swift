@@ -56,7 +56,7 @@ struct ReviewTests {
         settings.thumbnailMaximumSide = ShotComposition.cellWidth
         _ = try await camera.perform(.holdForReview)
         for _ in 1...2 { _ = try await camera.perform(.takePhoto(settings)) }
-        guard case .held(count: 3) = try await camera.perform(.compose(columns: 1, quality: 90, albums: [])) else {
+        guard case .held(count: 3) = try await camera.perform(.compose(layout: .strip, quality: 90, albums: [])) else {
             Issue.record("the composition was not held")
             return
         }
@@ -67,7 +67,7 @@ struct ReviewTests {
             Issue.record("the review did not time out into a discard")
             return
         }
-        await #expect(throws: OperatorError.self) { try await camera.perform(.compose(columns: 1, quality: 90, albums: [])) }
+        await #expect(throws: OperatorError.self) { try await camera.perform(.compose(layout: .strip, quality: 90, albums: [])) }
         await #expect(throws: OperatorError.self) { try await camera.perform(.review(ReviewPlan(timeout: nil, unanswered: .keep))) }
         _ = try await camera.perform(.stop)
         #expect(try photoFiles(previewed).isEmpty)

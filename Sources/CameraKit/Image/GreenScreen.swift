@@ -34,7 +34,7 @@ public struct GreenScreen: Sendable, Equatable {
             switch text.lowercased() {
             case "green": self = .green
             case "blue": self = .blue
-            default: self = .color(try RGBColor(parsing: text))
+            default: self = .color(try RGBColor(setting: text))
             }
         }
 
@@ -65,33 +65,9 @@ public struct GreenScreen: Sendable, Equatable {
             if case .tooLarge = error.kind { throw CaptureError(.unreadableFile, "the background \(path) cannot be used: \(error.reason)") }
             throw CaptureError(.invalidSetting, "the background \(path.isEmpty ? "\"\"" : path) cannot be read: \(error.reason)")
         }
-        let size = try Self.size(of: bytes, path: path)
+        let size = try PictureHeader.size(of: bytes, naming: "the background \(path)")
         self.path = path
         (width, height) = size
-    }
-
-    /// A JPEG's or PNG's size from its header, within ``PNGHeader``'s limits.
-    static func size(of bytes: [UInt8], path: String) throws(CaptureError) -> (width: Int, height: Int) {
-        let size: (width: Int, height: Int)
-        if let jpeg = JPEGFile.dimensions(of: bytes) {
-            size = jpeg
-        } else {
-            do {
-                let header = try PNGHeader.checkingChunks(of: bytes)
-                size = (header.width, header.height)
-            } catch {
-                if case .notPNG = error {
-                    throw CaptureError(.unreadableFile, "the background \(path) is not a JPEG or PNG picture; save it as one")
-                }
-                throw CaptureError(.unreadableFile, "the background \(path) cannot be used: \(DrawingOverlay.describe(error, path: path))")
-            }
-        }
-        guard size.width > 0, size.height > 0, size.width <= PNGHeader.maximumSide, size.height <= PNGHeader.maximumSide,
-              size.width * size.height <= PNGHeader.maximumPixels else {
-            throw CaptureError(.unreadableFile, "the background \(path) is \(size.width)x\(size.height) pixels; a background has "
-                + "at least one and at most \(PNGHeader.maximumPixels / 1_048_576) megapixels (\(PNGHeader.maximumSide) a side)")
-        }
-        return size
     }
 
     /// Throws ``CaptureError/Code/invalidSetting`` naming a setting out of its range.
@@ -126,7 +102,7 @@ public struct GreenScreen: Sendable, Equatable {
         } catch {
             throw CaptureError(.unreadableFile, "the background \(path) cannot be read: \(error.reason)")
         }
-        _ = try Self.size(of: bytes, path: path)  // the file may have changed since it was chosen
+        _ = try PictureHeader.size(of: bytes, naming: "the background \(path)")  // the file may have changed since it was chosen
         let decoder = JPEGFile.dimensions(of: bytes) != nil ? "image/jpeg ! jpegdec" : "image/png ! pngdec"
         var started: AppPipeline?
         do {

@@ -54,18 +54,21 @@ public struct TextMark: Sendable, Equatable {
         guard Self.sizeRange.contains(size) else {
             throw CaptureError(.invalidSetting, "a text size of \(size * 100)% is out of range; use 1 to 50 (percent of the picture's height)")
         }
-        guard !font.isEmpty, font.count <= 64, font.allSatisfy({ $0.isLetter || $0.isNumber || $0 == " " || $0 == "-" }),
-              font.last?.isNumber == false else {
+        guard CompositionTemplate.isFontFamily(font) else {
             throw CaptureError(.invalidSetting, "\"\(font)\" is not a font family; name one such as Sans, Serif or \"DejaVu Sans Mono\"")
         }
     }
 
     /// The text on a frame made at `secondsSince1970`, as Pango markup (`&` and `<` escaped).
     func markup(at secondsSince1970: Double) -> String {
-        let text = switch content {
-        case .caption(let caption): caption
-        case .stamp(let format): String(strftime: format, secondsSince1970: secondsSince1970)
+        switch content {
+        case .caption(let caption): Self.escapedMarkup(caption)
+        case .stamp(let format): Self.escapedMarkup(String(strftime: format, secondsSince1970: secondsSince1970))
         }
+    }
+
+    /// Text as Pango markup shows it as written: `&`, `<` and `>` escaped.
+    static func escapedMarkup(_ text: String) -> String {
         var escaped = ""
         for character in text {
             switch character {

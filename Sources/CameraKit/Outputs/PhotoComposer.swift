@@ -1,10 +1,11 @@
 import Dispatch
 import GStreamer
 
-/// Lays photos out in a grid on one picture with GStreamer's compositor: the booth's strip or
-/// 2x2 grid (a photo booth's), and the library's contact sheet.
+/// Composes photos into one picture with GStreamer's compositor, as a ``CompositionTemplate``
+/// places them: a booth's strip, grid or template, the library's contact sheet, a thumbnail.
 public enum PhotoComposer {
-    /// A grid of equal cells with even margins around and between them.
+    /// A grid of equal cells with even margins around and between them, on white: the built-in
+    /// templates.
     public struct Layout: Sendable, Equatable {
         public var columns: Int
         public var rows: Int
@@ -13,16 +14,13 @@ public enum PhotoComposer {
         public var cellHeight: Int
         /// The space around and between cells, in pixels.
         public var margin: Int
-        /// The background: `white`, `black` or `transparent` (as the compositor names them).
-        public var background: String
 
-        public init(columns: Int, rows: Int, cellWidth: Int, cellHeight: Int, margin: Int, background: String = "white") {
+        public init(columns: Int, rows: Int, cellWidth: Int, cellHeight: Int, margin: Int) {
             self.columns = columns
             self.rows = rows
             self.cellWidth = cellWidth
             self.cellHeight = cellHeight
             self.margin = margin
-            self.background = background
         }
 
         /// The composed picture's width.
@@ -33,6 +31,14 @@ public enum PhotoComposer {
         /// Where cell `index` starts, filling rows first.
         func origin(of index: Int) -> (x: Int, y: Int) {
             (margin + (index % columns) * (cellWidth + margin), margin + (index / columns) * (cellHeight + margin))
+        }
+
+        /// The grid as a template: a slot a cell, each photo kept whole in it, on white.
+        public var template: CompositionTemplate {
+            CompositionTemplate(width: width, height: height, slots: (0..<columns * rows).map { index in
+                let (x, y) = origin(of: index)
+                return CompositionTemplate.Slot(x: x, y: y, width: cellWidth, height: cellHeight, fit: .contain)
+            })
         }
     }
 
@@ -47,18 +53,29 @@ public enum PhotoComposer {
     ///
     /// - Throws: A ``CaptureError`` when there are more pictures than cells, or one cannot be decoded.
     public static func compose(_ pictures: [[UInt8]], layout: Layout, quality: Int = 90) async throws(CaptureError) -> [UInt8] {
-        guard !pictures.isEmpty, pictures.count <= layout.columns * layout.rows else {
-            throw CaptureError(.invalidSetting, "\(pictures.count) pictures do not fit a \(layout.columns)x\(layout.rows) layout")
+        try await compose(pictures, template: layout.template, quality: quality)
+    }
+
+    /// Composes JPEG shots into one JPEG as `template` places them, the first shot in the first
+    /// slot; slots beyond the shots stay empty. `pictures` holds the bytes of the pictures the
+    /// template names (its background and overlays, JPEG or PNG), its dates are the moment now.
+    ///
+    /// - Throws: A ``CaptureError`` when there are more shots than slots, a picture the template
+    ///   names is not given, or one cannot be decoded.
+    public static func compose(_ shots: [[UInt8]], template: CompositionTemplate, pictures: [String: [UInt8]] = [:],
+                               quality: Int = 90) async throws(CaptureError) -> [UInt8] {
+        guard !shots.isEmpty, shots.count <= template.slots.count else {
+            throw CaptureError(.invalidSetting, "\(shots.count) pictures do not fit the \(template.slots.count) places of the layout")
         }
+        let composition = try TemplateComposition(template, shots: shots, pictures: pictures, quality: quality)
         let transform: AppPipeline
         do {
-            transform = try await AppPipeline(describing: description(count: pictures.count, layout: layout, quality: quality),
-                                              inputs: pictures.count, label: "composer")
+            transform = try await AppPipeline(describing: composition.description, inputs: composition.inputs.count, label: "composer")
         } catch {
             throw CaptureError.converting(error, context: "the compositor could not start")
         }
         let messages = transform.pipeline.messages()
-        let result = await run(transform, pictures: pictures, messages: messages)
+        let result = await run(transform, pictures: composition.inputs, messages: messages)
         await transform.stop()
         return try result.get()
     }
@@ -77,7 +94,7 @@ public enum PhotoComposer {
                     try input.push(buffer)
                     try input.endOfStream()
                 }
-                return transform.output.pullSample(timeout: .seconds(10))
+                return transform.output.pullSample(timeout: .seconds(30))
             }
         } catch {
             return .failure(CaptureError.converting(error, context: "the pictures could not be composed"))
@@ -87,21 +104,6 @@ public enum PhotoComposer {
             return .failure(CaptureError(.pipeline, "the pictures could not be composed: \(reason)"))
         }
         return .success(bytes)
-    }
-
-    /// The pipeline: one decoder branch per picture into the compositor, at its cell's position.
-    static func description(count: Int, layout: Layout, quality: Int) -> String {
-        var mixer = "compositor name=mix background=\(layout.background)"
-        var branches: [String] = []
-        for index in 0..<count {
-            let (x, y) = layout.origin(of: index)
-            mixer += " sink_\(index)::xpos=\(x) sink_\(index)::ypos=\(y)"
-            branches.append("appsrc name=\(count == 1 ? "input" : "input\(index)") format=time caps=image/jpeg,framerate=1/1 ! jpegdec ! videoconvert "
-                + "! videoscale add-borders=true ! video/x-raw,format=AYUV,width=\(layout.cellWidth),height=\(layout.cellHeight),pixel-aspect-ratio=1/1 "
-                + "! mix.sink_\(index)")
-        }
-        return mixer + " ! video/x-raw,width=\(layout.width),height=\(layout.height),pixel-aspect-ratio=1/1 ! videoconvert "
-            + "! jpegenc quality=\(quality) ! appsink name=output sync=false " + branches.joined(separator: " ")
     }
 
     /// The first error the pipeline posted, looking for at most half a second.

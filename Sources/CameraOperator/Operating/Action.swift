@@ -22,9 +22,9 @@ public enum Action: Sendable {
     /// ``cutShort`` ends it early.
     case showResult(seconds: Double)
     /// Show the shots taken since the last composition in their places of a `slots`-place layout
-    /// (`columns` 2: a grid; 1: a strip) over the whole preview for `seconds`, as a booth fills its
+    /// (a grid, a strip or a template) over the whole preview for `seconds`, as a booth fills its
     /// strip; ``cutShort`` ends it early.
-    case showShots(slots: Int, columns: Int, seconds: Double)
+    case showShots(slots: Int, layout: ShotLayout, seconds: Double)
     /// End a running countdown or showing now (the shutter pressed during a booth's countdown).
     case cutShort
     /// Hold the photos and compositions that follow for a ``review(_:)`` instead of delivering
@@ -46,9 +46,9 @@ public enum Action: Sendable {
     case pausePreview, resumePreview
     /// Change the filters, colour values, zoom, aspect ratio, mirroring and rotation.
     case changeImage(ImageSettings)
-    /// Compose the photos taken since the last composition into one picture (`columns` 2: a
-    /// grid; 1: a strip), and deliver it into `albums`.
-    case compose(columns: Int, quality: Int, albums: [String])
+    /// Compose the photos taken since the last composition into one picture (a grid, a strip or
+    /// a template), and deliver it into `albums`.
+    case compose(layout: ShotLayout, quality: Int, albums: [String])
     /// Run a photo booth (countdowns, shots shown in their places, a composition, a review or
     /// the result shown); ``cutShort`` ends a countdown or a showing early, ``endRun`` ends the
     /// run after the shot in hand.

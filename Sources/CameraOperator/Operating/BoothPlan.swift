@@ -11,8 +11,8 @@ public struct BoothPlan: Sendable {
     public var shots = 4
     /// The seconds counted down before each shot: three.
     public var countdown = 3.0
-    /// The layout's columns: 2 (a grid, the default) or 1 (a strip).
-    public var columns = 2
+    /// How the shots are laid out: the 2x2 grid unless told otherwise.
+    public var layout = ShotLayout.standard
     /// How long each shot but the last is shown in its place (1.5 s), and the composition at the
     /// end (5 s); 0 shows nothing.
     public var showShots = 1.5
@@ -20,7 +20,7 @@ public struct BoothPlan: Sendable {
     /// The review the composition and its shots wait for before anything is kept, or `nil` (the
     /// default) to keep them at once.
     public var review: ReviewPlan?
-    /// The shots' settings; their thumbnails are made at the composition's cell width.
+    /// The shots' settings; their thumbnails are made at the size of the layout's places.
     public var settings = PhotoSettings()
     /// The albums the shots and the composition go into: `booth`.
     public var albums = ["booth"]

@@ -60,7 +60,7 @@ extension SessionOperator {
         runAlbums = plan.albums
         defer { (runs.running, runAlbums) = (runs.running - 1, []) }
         var settings = plan.settings
-        settings.thumbnailMaximumSide = ShotComposition.cellWidth
+        settings.thumbnailMaximumSide = plan.layout.shotSide
         if plan.review != nil { _ = try await perform(.holdForReview) }
         var shots: [Outcome.Shot] = [], taken = 0
         for number in 1...max(1, plan.shots) {
@@ -70,14 +70,14 @@ extension SessionOperator {
             if case .photos(let delivered) = try await perform(.takePhoto(settings)) { shots += delivered }
             taken += 1
             guard number < plan.shots, !runs.isEnding else { break }
-            if plan.showShots > 0 { _ = try await perform(.showShots(slots: plan.shots, columns: plan.columns, seconds: plan.showShots)) }
+            if plan.showShots > 0 { _ = try await perform(.showShots(slots: plan.shots, layout: plan.layout, seconds: plan.showShots)) }
         }
         guard taken > 0 else {
             holding = false
             return .boothTaken([], composed: nil)
         }
         let shotPictures = cells.suffix(taken).map(\.thumbnail)
-        let composition = try await perform(.compose(columns: plan.columns, quality: settings.quality, albums: plan.albums))
+        let composition = try await perform(.compose(layout: plan.layout, quality: settings.quality, albums: plan.albums))
         if let review = plan.review {
             let verdict = try await perform(.review(review))
             if case .kept(_, let composed, _) = verdict, let style = plan.animation {

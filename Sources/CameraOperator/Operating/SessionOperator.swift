@@ -13,7 +13,7 @@ import PhotoLibrary
 ///     _ = try await booth.perform(.countdown(seconds: 3))
 ///     _ = try await booth.perform(.takePhoto(settings))
 /// }
-/// let strip = try await booth.perform(.compose(columns: 1, quality: 90, albums: ["booth"]))
+/// let strip = try await booth.perform(.compose(layout: .strip, quality: 90, albums: ["booth"]))
 /// ```
 public actor SessionOperator {
     /// The camera it drives.
@@ -157,8 +157,8 @@ public actor SessionOperator {
             case .showResult(let seconds):
                 guard let lastComposition else { throw OperatorError.nothingToCompose }
                 return .resultShown(early: await show(lastComposition, as: .result, for: seconds))
-            case .showShots(let slots, let columns, let seconds):
-                let (picture, _) = try await ShotComposition.compose(cells, columns: columns, slots: slots, quality: 85)
+            case .showShots(let slots, let layout, let seconds):
+                let (picture, _) = try await ShotComposition.compose(cells, layout: layout, slots: slots, quality: 85)
                 return .shotsShown(early: await show(picture, as: .shots, for: seconds))
             case .capture(let plan):
                 return try await runCapture(plan)
@@ -199,8 +199,8 @@ public actor SessionOperator {
             case .changeImage(let image):
                 try await camera.changeImage(to: image)
                 return .imageChanged(image)
-            case .compose(let columns, let quality, let albums):
-                return try await compose(columns: columns, quality: quality, albums: albums)
+            case .compose(let layout, let quality, let albums):
+                return try await compose(layout: layout, quality: quality, albums: albums)
             case .startRecording(let settings):
                 return try await startRecording(settings)
             case .pauseRecording, .resumeRecording:
@@ -358,10 +358,10 @@ public actor SessionOperator {
     }
 
     /// Composes the photos taken since the last composition, and delivers the picture or holds it.
-    private func compose(columns: Int, quality: Int, albums: [String]) async throws(OperatorError) -> Outcome {
-        let (data, layout) = try await ShotComposition.compose(cells, columns: columns, quality: quality)
-        let thumbnail = try await ShotComposition.thumbnail(of: data, layout: layout)
-        let item = DeliveryItem(composed: data, thumbnail: thumbnail, width: layout.width, height: layout.height, capturedAt: cells[0].takenAt,
+    private func compose(layout: ShotLayout, quality: Int, albums: [String]) async throws(OperatorError) -> Outcome {
+        let (data, size) = try await ShotComposition.compose(cells, layout: layout, quality: quality)
+        let thumbnail = try await ShotComposition.thumbnail(of: data, size: size)
+        let item = DeliveryItem(composed: data, thumbnail: thumbnail, width: size.width, height: size.height, capturedAt: cells[0].takenAt,
                                 albums: albums)
         lastComposition = data
         let shots = cells.map(\.captureID)

@@ -41,7 +41,7 @@ public enum ActionRequest {
         case "countdown": return .countdown(seconds: try seconds(object) ?? BoothPlan().countdown)
         case "show_result": return .showResult(seconds: try seconds(object) ?? BoothPlan().showResult)
         case "show_shots":
-            return .showShots(slots: try integer("slots", in: object, 1...64) ?? BoothPlan().shots, columns: try columns(object),
+            return .showShots(slots: try integer("slots", in: object, 1...64) ?? BoothPlan().shots, layout: try layout(object),
                               seconds: try seconds(object) ?? BoothPlan().showShots)
         case "cut_short": return .cutShort
         case "switch_camera":
@@ -54,14 +54,14 @@ public enum ActionRequest {
         case "pause_preview": return .pausePreview
         case "resume_preview": return .resumePreview
         case "image": return .changeImage(try changed(image, by: object))
-        case "compose": return .compose(columns: try columns(object), quality: try integer("quality", in: object, 1...100) ?? 90, albums: ["booth"])
+        case "compose": return .compose(layout: try layout(object), quality: try integer("quality", in: object, 1...100) ?? 90, albums: ["booth"])
         case "hold": return .holdForReview
         case "review": return .review(try review(object, hint: reviewHint))
         case "booth":
             var plan = BoothPlan()
             plan.shots = try integer("shots", in: object, 1...16) ?? plan.shots
             plan.countdown = try seconds(object, name: "countdown") ?? plan.countdown
-            plan.columns = try columns(object)
+            plan.layout = try layout(object)
             plan.showShots = try seconds(object, name: "show_shots") ?? plan.showShots
             plan.showResult = try seconds(object, name: "show_result") ?? plan.showResult
             if object["review"]?.bool == true { plan.review = try review(object, hint: reviewHint) }
@@ -127,11 +127,11 @@ public enum ActionRequest {
         return settings
     }
 
-    /// The layout's columns: `2x2` or `grid` 2, `1x4` or `strip` 1.
-    private static func columns(_ object: [String: JSONValue]) throws(RequestError) -> Int {
+    /// The layout: `2x2` or `grid`, `1x4` or `strip`.
+    private static func layout(_ object: [String: JSONValue]) throws(RequestError) -> ShotLayout {
         switch object["layout"]?.string {
-        case nil, "2x2"?, "grid"?: 2
-        case "1x4"?, "strip"?: 1
+        case nil, "2x2"?, "grid"?: .standard
+        case "1x4"?, "strip"?: .strip
         case let other?: throw .badRequest("there is no layout \"\(other)\"; use 2x2 (grid) or 1x4 (strip)")
         }
     }

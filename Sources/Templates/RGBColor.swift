@@ -17,19 +17,21 @@ public struct RGBColor: Sendable, Equatable, CustomStringConvertible {
         ("grey", RGBColor(red: 128, green: 128, blue: 128)), ("gold", RGBColor(red: 255, green: 215, blue: 0)),
     ]
 
-    /// Reads a name of ``named`` or `#RRGGBB` (the `#` may be left out).
-    public init(parsing text: String) throws(CaptureError) {
+    /// Reads a name of ``named`` or `#RRGGBB` (the `#` may be left out); `nil` for anything else.
+    public init?(parsing text: String) {
         let lowered = text.lowercased()
         if let known = Self.named.first(where: { $0.name == lowered }) {
             self = known.color
             return
         }
         let digits = lowered.hasPrefix("#") ? String(lowered.dropFirst()) : lowered
-        guard digits.count == 6, digits.allSatisfy(\.isHexDigit), let value = UInt32(digits, radix: 16) else {
-            throw CaptureError(.invalidSetting, "\"\(text)\" is not a colour; use #RRGGBB, such as #ffcc00, or "
-                + Self.named.map(\.name).joined(separator: ", "))
-        }
+        guard digits.count == 6, digits.allSatisfy(\.isHexDigit), let value = UInt32(digits, radix: 16) else { return nil }
         self.init(red: UInt8(value >> 16 & 0xff), green: UInt8(value >> 8 & 0xff), blue: UInt8(value & 0xff))
+    }
+
+    /// Why `text` is not a colour, and what is.
+    public static func refusal(of text: String) -> String {
+        "\"\(text)\" is not a colour; use #RRGGBB, such as #ffcc00, or " + named.map(\.name).joined(separator: ", ")
     }
 
     /// Its name if it has one, else `#rrggbb`.
@@ -42,5 +44,5 @@ public struct RGBColor: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Opaque, as GStreamer's text overlay takes a colour: `0xAARRGGBB`.
-    var argb: UInt32 { 0xff00_0000 | UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue) }
+    public var argb: UInt32 { 0xff00_0000 | UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue) }
 }

@@ -1,0 +1,56 @@
+import FileSystem
+import FoundationEssentials
+
+/// A composition template read from its JSON file, with the pictures it names read from the
+/// template's folder (never through a link, never outside it) and checked, ready to compose.
+public struct TemplateFile: Sendable, Equatable {
+    /// The file it was read from.
+    public let path: String
+    public let template: CompositionTemplate
+    /// The bytes of each picture the template names, by its name.
+    public let pictures: [String: [UInt8]]
+
+    /// Reads and checks the template and its pictures (JPEG or PNG, within a drawing's limits).
+    ///
+    /// - Throws: ``CaptureError/Code/invalidSetting`` when the template or a picture is missing or
+    ///   not a regular file inside the template's folder; ``CaptureError/Code/unreadableFile`` when
+    ///   the template is not a valid one or a picture is damaged or too large.
+    public init(path: String) throws(CaptureError) {
+        let bytes: [UInt8]
+        do {
+            bytes = try RegularFile.contents(of: path, limit: CompositionTemplate.maximumFileSize)
+        } catch {
+            if case .tooLarge = error.kind { throw CaptureError(.unreadableFile, "the template \(path) cannot be used: \(error.reason)") }
+            throw CaptureError(.invalidSetting, "the template \(path.isEmpty ? "\"\"" : path) cannot be read: \(error.reason)")
+        }
+        let template: CompositionTemplate
+        do {
+            template = try CompositionTemplate(json: bytes)
+        } catch {
+            throw CaptureError(.unreadableFile, "the template \(path) cannot be used: \(error.reason)")
+        }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var pictures: [String: [UInt8]] = [:]
+        for name in template.pictures where pictures[name] == nil {
+            let picture: [UInt8]
+            do {
+                picture = try ConfinedFile.contents(of: name, in: folder, limit: DrawingOverlay.maximumFileSize)
+            } catch {
+                if case .tooLarge = error.kind { throw CaptureError(.unreadableFile, "the template's picture \(name) cannot be used: \(error.reason)") }
+                throw CaptureError(.invalidSetting, "the template's picture \(name) cannot be read from the template's folder: \(error.reason)")
+            }
+            _ = try PictureHeader.size(of: picture, naming: "the template's picture \(name)")
+            pictures[name] = picture
+        }
+        (self.path, self.template, self.pictures) = (path, template, pictures)
+    }
+
+    /// Composes JPEG shots into one JPEG as the template places them (``PhotoComposer/compose(_:template:pictures:quality:)``).
+    public func compose(_ shots: [[UInt8]], quality: Int = 90) async throws(CaptureError) -> [UInt8] {
+        try await PhotoComposer.compose(shots, template: template, pictures: pictures, quality: quality)
+    }
+
+    public static func == (left: TemplateFile, right: TemplateFile) -> Bool {
+        left.path == right.path && left.template == right.template
+    }
+}
