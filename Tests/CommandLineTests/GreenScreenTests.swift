@@ -63,9 +63,12 @@ struct GreenScreenTests {
     /// one that many seconds before its end.
     static func frame(of path: String, width: Int, height: Int, fromEnd: Double? = nil) async throws -> [UInt8] {
         let seek = fromEnd.map { ["-sseof", "-\($0)"] } ?? []
+        // Through a file, read at once: a debug build takes seconds to gather megabytes from a pipe.
+        let folder = try TemporaryFolder()
+        let raw = folder.path("frame.rgb")
         let result = try await ChildProcess.run("ffmpeg", ["-v", "error"] + seek + ["-i", path, "-frames:v", "1", "-f", "rawvideo",
-                                                          "-pix_fmt", "rgb24", "-s", "\(width)x\(height)", "-"])
-        let bytes = [UInt8](result.standardOutputBytes)
+                                                          "-pix_fmt", "rgb24", "-s", "\(width)x\(height)", raw])
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: raw)).withUnsafeBytes { [UInt8]($0) }
         try #require(bytes.count == width * height * 3, "\(path): \(result.standardError)")
         return bytes
     }

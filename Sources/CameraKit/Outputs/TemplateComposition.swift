@@ -72,7 +72,7 @@ struct TemplateComposition {
                 let (sides, ends) = ((doubleSide - doubleWidth) / 2, (doubleSide - doubleHeight) / 2)
                 branch += " ! videoscale ! videoconvert ! video/x-raw,format=BGRA,width=\(doubleWidth),height=\(doubleHeight),pixel-aspect-ratio=1/1"
                     + " ! videobox border-alpha=0 left=-\(sides) right=-\(doubleSide - doubleWidth - sides) top=-\(ends) bottom=-\(doubleSide - doubleHeight - ends)"
-                    + " ! rotate angle=\(slot.rotation * .pi / 180) off-edge-pixels=clamp"
+                    + " ! rotate angle=\(-slot.rotation * .pi / 180) off-edge-pixels=clamp"  // rotate turns counter-clockwise
                 let (centerX, centerY) = (Double(placed.x) + Double(placed.width) / 2, Double(placed.y) + Double(placed.height) / 2)
                 pad(sinkIndex, x: Int((centerX - Double(diagonal) / 2).rounded()), y: Int((centerY - Double(diagonal) / 2).rounded()),
                     width: diagonal, height: diagonal)
@@ -95,7 +95,7 @@ struct TemplateComposition {
             case .date(let format): String(strftime: format, secondsSince1970: now)
             }
             return " ! textoverlay text=\(Element.launchQuoted(TextMark.escapedMarkup(shown))) font-desc=\(Element.launchQuoted("\(text.font) \(text.size)px")) "
-                + "auto-resize=false color=\(text.color.argb) halignment=position valignment=position line-alignment=center draw-shadow=false "
+                + "auto-resize=false color=\(text.color.argb) halignment=position valignment=position line-alignment=center draw-shadow=false draw-outline=false "
                 + "xpos=\(Double(text.x) / Double(width)) ypos=\(Double(text.y) / Double(height))"
         }.joined()
         description = mixer + " ! \(bgra)" + words + " ! videoconvert ! jpegenc quality=\(quality) ! appsink name=output sync=false "
