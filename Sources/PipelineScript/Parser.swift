@@ -430,7 +430,10 @@ public enum Parser {
                 add(word == .pause ? .pausePreview : .resumePreview)
             case .compose:
                 let usage = "compose takes strip, grid, or template FILE"
-                if arguments.count == 2, arguments[0].text == "template" {
+                if arguments.first?.text == "template" {
+                    guard arguments.count == 2 else {
+                        return fail(arguments.count > 2 ? arguments[2] : arguments[0], "compose template takes the template's file, such as compose template \"party.json\"")
+                    }
                     guard let path = resolve(arguments[1]) else { return }
                     guard !path.isEmpty else { return fail(arguments[1], usage) }
                     return add(.compose(.template(path)))

@@ -87,6 +87,27 @@ struct TemplateTests {
         #expect(try await WordsOnPictureTests.read(band) == "Anna & Ben")
     }
 
+    @Test("A description file composes its shots by a template: the picture has the template's size")
+    func describedTemplate() async throws {
+        let folder = try TemporaryFolder()
+        let template = folder.path("two.json")
+        try """
+            {"width": 800, "height": 1000, "background": "black",
+             "slots": [{"x": 40, "y": 40, "width": 720, "height": 405}, {"x": 40, "y": 500, "width": 720, "height": 405, "rotation": 90, "fit": "contain"}]}
+            """.write(toFile: template, atomically: true, encoding: .utf8)
+        let file = folder.path("booth.camctl")
+        try "camera test\nresolution 640x360\ncapture\ncapture\ncompose template \"\(template)\"\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let camctl = try Camctl()
+        let result = try await camctl("run", file, "--json")
+        #expect(result.status == 0, "\(result.standardError)")
+        let composed = try #require(Camctl.objects(result.standardOutput).last, "\(result.standardOutput)")
+        #expect(composed["width"] as? Int == 800 && composed["height"] as? Int == 1000, "\(composed)")
+        let missing = folder.path("missing.camctl")
+        try "camera test\ncapture\ncompose template \"\(folder.path("none.json"))\"\n".write(toFile: missing, atomically: true, encoding: .utf8)
+        let refused = try await camctl("run", missing)
+        #expect(refused.status == 64 && refused.standardError.contains("none.json cannot be read"), "\(refused.status) \(refused.standardError)")
+    }
+
     @Test("A template that is not JSON, misses a field, names a picture outside its folder or through a link is refused in one sentence")
     func hostileTemplates() async throws {
         let folder = try TemporaryFolder()

@@ -53,6 +53,15 @@ struct ParserTests {
         #expect(result.script.stepListing.contains("caption none") && result.script.stepListing.contains("stamp \"none\" at top-left"))
     }
 
+    @Test("compose takes strip, grid or a template's file")
+    func composeLayouts() async throws {
+        let result = try Self.parse("capture\ncompose template \"templates/party.json\"\ncompose strip\n")
+        #expect(result.script.steps == [.capture(.init()), .compose(.template("templates/party.json")), .compose(.strip)])
+        #expect(result.script.stepListing.contains("compose template \"templates/party.json\""))
+        #expect(Self.errors("capture\ncompose circle") == ["f.camctl:2:9: compose takes strip, grid, or template FILE, not \"circle\""])
+        #expect(Self.errors("capture\ncompose template") == ["f.camctl:2:9: compose template takes the template's file, such as compose template \"party.json\""])
+    }
+
     @Test("A green screen's background and keying; none takes it away")
     func backgroundWords() async throws {
         let result = try Self.parse("""
