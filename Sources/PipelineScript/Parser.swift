@@ -292,16 +292,10 @@ public enum Parser {
             if words == "none", first.kind != .string, arguments.count == 1 { return .some(nil) }
             guard !words.isEmpty else { fail(first, "\(head.text) takes words that are not empty: \(usage)"); return nil }
             var text = TextWords(words: words)
-            var index = 1
-            while index < arguments.count {
-                let option = arguments[index]
-                guard TextWords.options.contains(option.text), index + 1 < arguments.count else {
-                    fail(option, TextWords.options.contains(option.text) ? "\(option.text) takes a value: \(usage)" : "\(head.text) has no option \(option.quoted); \(usage)")
-                    return nil
-                }
-                let value = arguments[index + 1]
+            guard let pairs = optionPairs(arguments.dropFirst(), allowed: TextWords.options, head: head, usage: usage) else { return nil }
+            for (option, value) in pairs {
                 guard let resolved = resolve(value) else { return nil }
-                switch option.text {
+                switch option {
                 case "at":
                     guard image.textPlaces.contains(resolved) else {
                         fail(value, "\(value.quoted) is not a place; use one of " + image.textPlaces.joined(separator: ", "))
@@ -314,7 +308,6 @@ public enum Parser {
                 case "font": text.font = resolved
                 default: text.color = resolved
                 }
-                index += 2
             }
             return text
         }
@@ -330,22 +323,31 @@ public enum Parser {
             if picture == "none", first.kind != .string, arguments.count == 1 { return .some(nil) }
             guard !picture.isEmpty else { fail(first, "background takes a picture's path: \(usage)"); return nil }
             var background = BackgroundWords(picture: picture)
-            var index = 1
-            while index < arguments.count {
-                let option = arguments[index]
-                guard BackgroundWords.options.contains(option.text), index + 1 < arguments.count else {
-                    fail(option, BackgroundWords.options.contains(option.text) ? "\(option.text) takes a value: \(usage)" : "background has no option \(option.quoted); \(usage)")
-                    return nil
-                }
-                let value = arguments[index + 1]
-                switch option.text {
+            guard let pairs = optionPairs(arguments.dropFirst(), allowed: BackgroundWords.options, head: head, usage: usage) else { return nil }
+            for (option, value) in pairs {
+                switch option {
                 case "key": guard let key = resolve(value) else { return nil }; background.key = key
                 case "tolerance": guard let degrees = number(value, for: "tolerance") else { return nil }; background.tolerance = degrees
                 default: guard let softness = number(value, for: "softness") else { return nil }; background.softness = softness
                 }
-                index += 2
             }
             return background
+        }
+
+        /// `OPTION VALUE …` pairs, each option one of `allowed`; `nil` when one is not (the failure noted).
+        mutating func optionPairs(_ arguments: ArraySlice<Token>, allowed: [String], head: Token, usage: String) -> [(option: String, value: Token)]? {
+            var pairs: [(option: String, value: Token)] = []
+            var index = arguments.startIndex
+            while index < arguments.endIndex {
+                let option = arguments[index]
+                guard allowed.contains(option.text), index + 1 < arguments.endIndex else {
+                    fail(option, allowed.contains(option.text) ? "\(option.text) takes a value: \(usage)" : "\(head.text) has no option \(option.quoted); \(usage)")
+                    return nil
+                }
+                pairs.append((option.text, arguments[index + 1]))
+                index += 2
+            }
+            return pairs
         }
 
         /// A number within the range the vocabulary gives the word.

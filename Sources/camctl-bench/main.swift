@@ -22,7 +22,8 @@ if options.includes("frames") {
     record(try await VideoDataRateBenchmark().run(runs: options.runs))
 }
 if options.includes("image") {
-    for row in try await ImageCostBenchmark().run(runs: options.runs) { record(row) }
+    for row in try await withScratchFolder({ try await ImageCostBenchmark(folder: $0).run(runs: options.runs) }) { record(row) }
+    for row in try await withScratchFolder({ try await GreenScreenBenchmark(folder: $0).run(runs: options.runs) }) { record(row) }
 }
 if options.includes("latency") {
     record(try await FrameLatencyBenchmark().run(runs: options.runs))

@@ -96,8 +96,7 @@ struct BoothCommand: Subcommand {
         if printing?.cutsStrips == true, layout != .strip {
             throw CommandFailure("--cut-strips prints a strip twice on a sheet to be cut in two; use it with --layout 1x4", exitCode: .usage)
         }
-        var settings = try PhotoOptions.settings(from: arguments)
-        self.settings = settings
+        settings = try PhotoOptions.settings(from: arguments)
     }
 
     func run() async throws(CommandFailure) {

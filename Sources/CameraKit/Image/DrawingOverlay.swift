@@ -32,13 +32,7 @@ public struct DrawingOverlay: Sendable, Equatable {
     ///   regular file; ``CaptureError/Code/unreadableFile`` when it is not a PNG, is damaged, or is
     ///   larger than ``PNGHeader/maximumPixels`` or ``maximumFileSize``.
     public init(path: String) throws(CaptureError) {
-        let bytes: [UInt8]
-        do {
-            bytes = try RegularFile.contents(of: path, limit: Self.maximumFileSize)
-        } catch {
-            if case .tooLarge = error.kind { throw CaptureError(.unreadableFile, "the drawing \(path) cannot be used: \(error.reason)") }
-            throw CaptureError(.invalidSetting, "the drawing \(path.isEmpty ? "\"\"" : path) cannot be read: \(error.reason)")
-        }
+        let bytes = try SettingFile.contents(of: path, naming: "the drawing", limit: Self.maximumFileSize)
         let header: PNGHeader
         do {
             header = try PNGHeader.checkingChunks(of: bytes)

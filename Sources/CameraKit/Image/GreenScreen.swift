@@ -58,13 +58,7 @@ public struct GreenScreen: Sendable, Equatable {
     ///   regular file; ``CaptureError/Code/unreadableFile`` when it is neither picture, is damaged, or
     ///   is larger than ``maximumFileSize`` or ``PNGHeader/maximumPixels``.
     public init(path: String) throws(CaptureError) {
-        let bytes: [UInt8]
-        do {
-            bytes = try RegularFile.contents(of: path, limit: Self.maximumFileSize)
-        } catch {
-            if case .tooLarge = error.kind { throw CaptureError(.unreadableFile, "the background \(path) cannot be used: \(error.reason)") }
-            throw CaptureError(.invalidSetting, "the background \(path.isEmpty ? "\"\"" : path) cannot be read: \(error.reason)")
-        }
+        let bytes = try SettingFile.contents(of: path, naming: "the background", limit: Self.maximumFileSize)
         let size = try PictureHeader.size(of: bytes, naming: "the background \(path)")
         self.path = path
         (width, height) = size
@@ -96,12 +90,7 @@ public struct GreenScreen: Sendable, Equatable {
     ///
     /// - Throws: ``CaptureError/Code/unreadableFile`` when it cannot be read or decoded.
     func backdrop(width: Int, height: Int) async throws(CaptureError) -> Backdrop {
-        let bytes: [UInt8]
-        do {
-            bytes = try RegularFile.contents(of: path, limit: Self.maximumFileSize)
-        } catch {
-            throw CaptureError(.unreadableFile, "the background \(path) cannot be read: \(error.reason)")
-        }
+        let bytes = try SettingFile.contents(of: path, naming: "the background", limit: Self.maximumFileSize)
         _ = try PictureHeader.size(of: bytes, naming: "the background \(path)")  // the file may have changed since it was chosen
         let decoder = JPEGFile.dimensions(of: bytes) != nil ? "image/jpeg ! jpegdec" : "image/png ! pngdec"
         var started: AppPipeline?

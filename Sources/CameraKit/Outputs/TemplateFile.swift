@@ -16,13 +16,7 @@ public struct TemplateFile: Sendable, Equatable {
     ///   not a regular file inside the template's folder; ``CaptureError/Code/unreadableFile`` when
     ///   the template is not a valid one or a picture is damaged or too large.
     public init(path: String) throws(CaptureError) {
-        let bytes: [UInt8]
-        do {
-            bytes = try RegularFile.contents(of: path, limit: CompositionTemplate.maximumFileSize)
-        } catch {
-            if case .tooLarge = error.kind { throw CaptureError(.unreadableFile, "the template \(path) cannot be used: \(error.reason)") }
-            throw CaptureError(.invalidSetting, "the template \(path.isEmpty ? "\"\"" : path) cannot be read: \(error.reason)")
-        }
+        let bytes = try SettingFile.contents(of: path, naming: "the template", limit: CompositionTemplate.maximumFileSize)
         let template: CompositionTemplate
         do {
             template = try CompositionTemplate(json: bytes)
