@@ -14,9 +14,10 @@ public struct GreenScreen: Sendable, Equatable {
     /// The picture shown behind the subject: a JPEG or PNG, cropped around its middle to the
     /// picture's shape and scaled to its size.
     public let path: String
-    /// The background picture's own size.
+    /// The background picture's own size, and its bytes as read when it was chosen.
     public let width: Int
     public let height: Int
+    let picture: [UInt8]
     /// The screen's colour.
     public var key = Key.green
     /// How far, in degrees of hue, a colour may be from the key's and still count as the screen: 1 to 90.
@@ -59,9 +60,30 @@ public struct GreenScreen: Sendable, Equatable {
     ///   is larger than ``maximumFileSize`` or ``PNGHeader/maximumPixels``.
     public init(path: String) throws(CaptureError) {
         let bytes = try SettingFile.contents(of: path, naming: "the background", limit: Self.maximumFileSize)
-        let size = try PictureHeader.size(of: bytes, naming: "the background \(path)")
-        self.path = path
-        (width, height) = size
+        try self.init(bytes, path: path)
+    }
+
+    /// Reads the picture `name` of `folder` as ``init(path:)`` does, never through a link: a
+    /// background chosen from a folder of them.
+    public init(named name: String, in folder: String) throws(CaptureError) {
+        let bytes: [UInt8]
+        do {
+            bytes = try ConfinedFile.contents(of: name, in: folder, limit: Self.maximumFileSize)
+        } catch {
+            if case .tooLarge = error.kind { throw CaptureError(.unreadableFile, "the background \(name) cannot be used: \(error.reason)") }
+            throw CaptureError(.invalidSetting, "the background \(name) cannot be read from the backgrounds' folder: \(error.reason)")
+        }
+        try self.init(bytes, path: folder + "/" + name)
+    }
+
+    private init(_ bytes: [UInt8], path: String) throws(CaptureError) {
+        (width, height) = try PictureHeader.size(of: bytes, naming: "the background \(path)")
+        (self.path, picture) = (path, bytes)
+    }
+
+    public static func == (left: GreenScreen, right: GreenScreen) -> Bool {
+        (left.path, left.width, left.height, left.key, left.tolerance, left.softness)
+            == (right.path, right.width, right.height, right.key, right.tolerance, right.softness)
     }
 
     /// Throws ``CaptureError/Code/invalidSetting`` naming a setting out of its range.
@@ -90,8 +112,7 @@ public struct GreenScreen: Sendable, Equatable {
     ///
     /// - Throws: ``CaptureError/Code/unreadableFile`` when it cannot be read or decoded.
     func backdrop(width: Int, height: Int) async throws(CaptureError) -> Backdrop {
-        let bytes = try SettingFile.contents(of: path, naming: "the background", limit: Self.maximumFileSize)
-        _ = try PictureHeader.size(of: bytes, naming: "the background \(path)")  // the file may have changed since it was chosen
+        let bytes = picture
         let decoder = JPEGFile.dimensions(of: bytes) != nil ? "image/jpeg ! jpegdec" : "image/png ! pngdec"
         var started: AppPipeline?
         do {

@@ -17,13 +17,29 @@ public struct TemplateFile: Sendable, Equatable {
     ///   the template is not a valid one or a picture is damaged or too large.
     public init(path: String) throws(CaptureError) {
         let bytes = try SettingFile.contents(of: path, naming: "the template", limit: CompositionTemplate.maximumFileSize)
+        try self.init(bytes, path: path, folder: URL(fileURLWithPath: path).deletingLastPathComponent().path)
+    }
+
+    /// Reads the template file `name` of `folder` as ``init(path:)`` does, never through a link:
+    /// a template chosen from a folder of them.
+    public init(named name: String, in folder: String) throws(CaptureError) {
+        let bytes: [UInt8]
+        do {
+            bytes = try ConfinedFile.contents(of: name, in: folder, limit: CompositionTemplate.maximumFileSize)
+        } catch {
+            if case .tooLarge = error.kind { throw CaptureError(.unreadableFile, "the template \(name) cannot be used: \(error.reason)") }
+            throw CaptureError(.invalidSetting, "the template \(name) cannot be read from the templates' folder: \(error.reason)")
+        }
+        try self.init(bytes, path: folder + "/" + name, folder: folder)
+    }
+
+    private init(_ bytes: [UInt8], path: String, folder: String) throws(CaptureError) {
         let template: CompositionTemplate
         do {
             template = try CompositionTemplate(json: bytes)
         } catch {
             throw CaptureError(.unreadableFile, "the template \(path) cannot be used: \(error.reason)")
         }
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var pictures: [String: [UInt8]] = [:]
         for name in template.pictures where pictures[name] == nil {
             let picture: [UInt8]

@@ -1,0 +1,53 @@
+/// A booth's settings as `/api/settings` says and takes them, and as `serve --settings FILE`
+/// keeps them. A request sets the fields it has and leaves the others; what the server says
+/// has every field, and beside them what may be chosen.
+public struct SettingsRecord: Codable, Sendable, Equatable {
+    /// The seconds counted down before each shot.
+    public var countdown: Double?
+    /// How many shots a booth takes.
+    public var shots: Int?
+    /// `2x2`, `1x4`, or the file name of a template in the server's templates folder.
+    public var layout: String?
+    /// Filter names joined by `+`; empty for none.
+    public var filter: String?
+    /// The file name of a picture in the server's backgrounds folder put behind a green screen; empty for none.
+    public var background: String?
+    /// A strftime format each frame's time is stamped with; empty for none.
+    public var stamp: String?
+    /// Whether a booth's picture waits for Save or Cancel.
+    public var review: Bool?
+    /// Whether a booth's picture is printed once kept.
+    public var print: Bool?
+    /// What may be chosen (said, never taken): the templates, backgrounds and filters there are,
+    /// and whether the server has a printer.
+    public var templates: [String]?
+    public var backgrounds: [String]?
+    public var filters: [String]?
+    public var printer: Bool?
+
+    public init(countdown: Double? = nil, shots: Int? = nil, layout: String? = nil, filter: String? = nil, background: String? = nil,
+                stamp: String? = nil, review: Bool? = nil, print: Bool? = nil) {
+        (self.countdown, self.shots, self.layout, self.filter) = (countdown, shots, layout, filter)
+        (self.background, self.stamp, self.review, self.print) = (background, stamp, review, print)
+    }
+
+    /// These settings with what `change` sets.
+    public func changed(by change: SettingsRecord) -> SettingsRecord {
+        var settings = self
+        settings.countdown = change.countdown ?? countdown
+        settings.shots = change.shots ?? shots
+        settings.layout = change.layout ?? layout
+        settings.filter = change.filter ?? filter
+        settings.background = change.background ?? background
+        settings.stamp = change.stamp ?? stamp
+        settings.review = change.review ?? review
+        settings.print = change.print ?? print
+        return settings
+    }
+
+    /// The settings alone, without what may be chosen: what a settings file holds.
+    public var values: SettingsRecord {
+        SettingsRecord(countdown: countdown, shots: shots, layout: layout, filter: filter, background: background, stamp: stamp,
+                       review: review, print: print)
+    }
+}
