@@ -84,7 +84,7 @@ public final class CameraServer: Sendable {
     ///   server cannot; a library that cannot be opened is a ``LibraryError``.
     public init(session: CaptureSession, delivery: sending PhotoDelivery, device: CaptureDevice, library: String?,
                 host: String, port: Int, access: AccessControl, fleet: Fleet? = nil, rtspPort: Int? = nil, publicURL: String? = nil,
-                printing: Printing? = nil,
+                printing: Printing? = nil, settings: BoothSettings? = nil,
                 limits: HTTPServer.Limits = HTTPServer.Limits()) throws {
         let events = EventHub()
         self.events = events
@@ -108,7 +108,8 @@ public final class CameraServer: Sendable {
         http = Mutex(nil)
         watchers = Mutex([])
         let router = Router(sessionOperator: sessionOperator, session: session, shelf: shelf, events: events, access: access, links: links,
-                            address: address, printDesk: printing.map(PrintDesk.init))
+                            address: address, printDesk: printing.map(PrintDesk.init),
+                            settings: try settings ?? BoothSettings(file: nil, folders: BoothSettings.Folders(), hasPrinter: printing != nil))
         let server = try HTTPServer(host: host, port: port, limits: limits) { request in await router.respond(to: request) }
         self.port = server.port
         address.set(publicURL: publicURL, host: host, port: server.port)

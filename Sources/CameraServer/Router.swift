@@ -24,6 +24,8 @@ struct Router: Sendable {
     let address: PublicAddress
     /// The printer photos are printed on, when the server has one.
     let printDesk: PrintDesk?
+    /// The booth's settings the page changes.
+    let settings: BoothSettings
 
     /// The largest page of photos.
     static let maximumPage = 200
@@ -92,6 +94,10 @@ struct Router: Sendable {
             } catch {
                 throw APIError(error)
             }
+        case ("GET", "api/settings"):
+            return JSONBody.response(await settings.record())
+        case ("PUT", "api/settings"):
+            return JSONBody.response(try await changeSettings(request.body))
         case ("GET", "api/albums"):
             let shelf = try library()
             do {
@@ -99,7 +105,7 @@ struct Router: Sendable {
             } catch {
                 throw APIError(error)
             }
-        case (_, "api/status"), (_, "api/events"), (_, "api/capture"), (_, "api/actions"), (_, "api/photos"), (_, "api/albums"):
+        case (_, "api/status"), (_, "api/events"), (_, "api/capture"), (_, "api/actions"), (_, "api/photos"), (_, "api/albums"), (_, "api/settings"):
             throw APIError(405, "\(method) is not allowed on \(request.path)")
         default:
             throw APIError.notFound("there is nothing at \(request.path)")
@@ -156,15 +162,53 @@ struct Router: Sendable {
     /// What the action a JSON object asks for did, as its JSON object (photos with their links).
     func outcome(of object: [String: JSONValue]) async throws(APIError) -> OutcomeRecord {
         if object["action"]?.string == "print" { return try await print(object) }
+        let isBooth = object["action"]?.string == "booth"
         let configuration = await session.configuration
-        let action: Action
+        var action: Action
         do {
-            action = try await ActionRequest.action(object, image: configuration.image, camera: configuration.device, reviewHint: Self.reviewHint)
+            // A booth takes what its request leaves out from the settings.
+            action = try await ActionRequest.action(isBooth ? settings.filling(object) : object, image: configuration.image,
+                                                    camera: configuration.device, reviewHint: Self.reviewHint)
         } catch {
             throw APIError(error)
         }
+        if case .booth(var plan) = action, object["layout"] == nil, case .template = settings.layout {
+            plan.layout = settings.layout
+            action = .booth(plan)
+        }
+        let outcome: Outcome
         do {
-            return try await sessionOperator.perform(action).record.withPhotos(annotated)
+            outcome = try await sessionOperator.perform(action)
+        } catch {
+            throw APIError(error)
+        }
+        if case .boothTaken(_, let composed?) = outcome, let id = composed.libraryPhoto?.id, settings.printsBooths {
+            _ = try await print(["id": .integer(id)])
+        }
+        return outcome.record.withPhotos(annotated)
+    }
+
+    /// `PUT /api/settings`: the settings a JSON object sets changed, applied to the running
+    /// picture, kept, and said back with what may be chosen.
+    private func changeSettings(_ body: [UInt8]) async throws(APIError) -> SettingsRecord {
+        _ = try JSONBody.object(body)  // an object, its nesting checked
+        let change: SettingsRecord
+        do {
+            change = try WireJSON.decode(SettingsRecord.self, from: body)
+        } catch {
+            throw APIError.badRequest("the settings are not as /api/settings says them: \(error.reason)")
+        }
+        let (session, sessionOperator) = (self.session, self.sessionOperator)
+        do throws(CaptureError) {
+            return try await settings.change(by: change) { resolved throws(CaptureError) in
+                let image = resolved.applied(to: await session.configuration.image)
+                do throws(OperatorError) {
+                    _ = try await sessionOperator.perform(.changeImage(image))
+                } catch {
+                    if case .capture(let failure) = error { throw failure }
+                    throw CaptureError(.invalidSetting, "the picture could not be changed: \(error)")
+                }
+            }
         } catch {
             throw APIError(error)
         }

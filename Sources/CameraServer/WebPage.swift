@@ -34,6 +34,8 @@ enum WebPage {
           button.primary { background: var(--accent); color: #111; font-weight: 700; }
           #shutter { width: 76px; height: 76px; border-radius: 50%; border: 6px solid #eee; background: #fff; padding: 0; }
           label { display: inline-flex; gap: 6px; align-items: center; }
+          #settings { margin: 8px 0; } #settings form { display: flex; flex-wrap: wrap; gap: 8px 16px; margin-top: 8px; }
+          input[type=text] { font: inherit; background: #222; color: #eee; border: 1px solid #444; border-radius: 6px; padding: 6px; width: 12em; }
           select, input[type=number] { font: inherit; background: #222; color: #eee; border: 1px solid #444; border-radius: 6px; padding: 6px; }
           input[type=number] { width: 4.5em; }
           #gallery { display: grid; grid-template-columns: repeat(auto-fill, minmax(110px, 1fr)); gap: 8px; }
@@ -51,7 +53,7 @@ enum WebPage {
                           background: var(--accent); color: #111; font-weight: 700; font-size: 3vmin; }
           body.kiosk main { display: block; padding: 0; max-width: none; }
           body.kiosk #stage { position: fixed; inset: 0; border-radius: 0; aspect-ratio: auto; }
-          body.kiosk .controls, body.kiosk #message, body.kiosk #side h2, body.kiosk #side > p, body.kiosk #gallery,
+          body.kiosk .controls, body.kiosk #settings, body.kiosk #message, body.kiosk #side h2, body.kiosk #side > p, body.kiosk #gallery,
           body.kiosk #guestlink { display: none; }
           body.kiosk #kioskshutter { display: block; }
           body.kiosk #takehome { position: fixed; right: 2vmin; top: 2vmin; padding: 12px; border-radius: 12px; text-align: center;
@@ -84,8 +86,21 @@ enum WebPage {
           <div class="controls">
             <label><input type="checkbox" id="review"> Review before saving</label>
             <label>Countdown <input type="number" id="delay" min="0" max="60" value="0"> s</label>
-            <label>Booth <select id="layout"><option value="2x2">2×2 grid</option><option value="1x4">1×4 strip</option></select></label>
           </div>
+          <details id="settings">
+            <summary>Booth settings</summary>
+            <form id="settingsform">
+              <label>Countdown <input type="number" id="setcountdown" min="0" max="3600" step="0.5"> s</label>
+              <label>Shots <input type="number" id="setshots" min="1" max="64"></label>
+              <label>Layout <select id="setlayout"></select></label>
+              <label>Filter <select id="setfilter"></select></label>
+              <label>Background <select id="setbackground"></select></label>
+              <label>Time stamp <input type="text" id="setstamp" placeholder="%Y-%m-%d %H:%M"></label>
+              <label><input type="checkbox" id="setreview"> Review</label>
+              <label><input type="checkbox" id="setprint"> Print</label>
+              <button id="savesettings" type="submit" class="primary">Save settings</button>
+            </form>
+          </details>
           <div id="message" role="status"></div>
           <section id="side">
             <div id="takehome" hidden>
@@ -151,8 +166,9 @@ enum WebPage {
         $("kioskshutter").onclick = () => $("booth").click();
         $("booth").onclick = () => run(async () => {
           $("end").disabled = false;
-          // Without a countdown of the page's own, the booth counts down as the server's default.
-          const body = { action: "booth", layout: $("layout").value, review: $("review").checked };
+          // What the page's own controls leave, the booth takes from the settings.
+          const body = { action: "booth" };
+          if ($("review").checked) body.review = true;
           const delay = Number($("delay").value);
           if (delay > 0) body.countdown = delay;
           told(await act(body));
@@ -297,7 +313,43 @@ enum WebPage {
           live.src = "stream.mjpg?at=" + Date.now();
         }
 
+        // The booth's settings: read from the server, changed with Save, applied at once and kept.
+        function fill(select, values, chosen, names) {
+          select.replaceChildren(...values.map((value) => new Option(names ? names(value) : value, value)));
+          select.value = chosen;
+        }
+        function showSettings(settings) {
+          $("setcountdown").value = settings.countdown;
+          $("setshots").value = settings.shots;
+          fill($("setlayout"), ["2x2", "1x4", ...(settings.templates || [])], settings.layout,
+               (value) => ({ "2x2": "2×2 grid", "1x4": "1×4 strip" })[value] || value);
+          fill($("setfilter"), ["", ...(settings.filters || [])], settings.filter, (value) => value || "none");
+          fill($("setbackground"), ["", ...(settings.backgrounds || [])], settings.background, (value) => value || "none");
+          $("setstamp").value = settings.stamp || "";
+          $("setreview").checked = settings.review;
+          $("setprint").checked = settings.print;
+          $("setprint").disabled = !settings.printer;
+        }
+        async function loadSettings() {
+          const response = await fetch("api/settings");
+          if (response.ok) showSettings(await response.json());
+        }
+        $("settingsform").onsubmit = async (submitted) => {
+          submitted.preventDefault();
+          const settings = { countdown: Number($("setcountdown").value), shots: Number($("setshots").value), layout: $("setlayout").value,
+                             filter: $("setfilter").value, background: $("setbackground").value, stamp: $("setstamp").value,
+                             review: $("setreview").checked, print: $("setprint").checked };
+          try {
+            const response = await fetch("api/settings", { method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify(settings) });
+            const answer = await response.json().catch(() => ({}));
+            if (!response.ok) throw new Error(answer.error || ("the camera answered " + response.status));
+            showSettings(answer);
+            say("Settings saved.");
+          } catch (error) { say(error.message, true); }
+        };
+
         watchLive();
+        loadSettings();
         listen();
         loadAlbums();
         loadGallery();

@@ -34,7 +34,10 @@ struct ServeCommand: Subcommand {
         address is printed at start. --printer NAME|URI (a CUPS queue, an ipp:// printer, or default
         for CUPS's default one) lets the API and the page print library photos, at most --print-limit
         copies of each (3), on --media paper, strips twice on a 4x6 inch sheet with --cut-strips (as
-        camctl booth --print). Ctrl-C or SIGTERM stops the server:
+        camctl booth --print). The page's Settings change the booth: countdown, shots, layout or
+        template (a JSON file of --templates DIR), filter, background behind a green screen (a
+        picture of --backgrounds DIR), time stamp, review and printing; they apply at once and are
+        kept in --settings FILE, which the next start reads. Ctrl-C or SIGTERM stops the server:
         streams end, a photo being taken is saved, and camctl exits 0.
         --rtsp PORT serves the live picture as H.264 over RTSP too, at rtsp://ADDR:PORT/preview
         (8554 is RTSP's usual port; 0 picks a free one), encoded once for any number of viewers and
@@ -49,6 +52,7 @@ struct ServeCommand: Subcommand {
     static let options = SessionOptions.options + [
         .init(name: "--printer", value: "NAME|URI"), .init(name: "--print-limit", value: "N"), .init(name: "--media", value: "SIZE"),
         .init(name: "--cut-strips", value: nil),
+        .init(name: "--settings", value: "FILE"), .init(name: "--templates", value: "DIR"), .init(name: "--backgrounds", value: "DIR"),
         .init(name: "--listen", value: "ADDR:PORT"), .init(name: "--public-url", value: "URL"), .init(name: "--rtsp", value: "PORT"), .init(name: "--library", value: "DIR"),
         .init(name: "--json", value: nil),
         .init(name: "--broker", value: "URL"), .init(name: "--fleet", value: "NAME"), .init(name: "--node", value: "NAME"),
@@ -181,8 +185,18 @@ struct ServeCommand: Subcommand {
                                      exitCode: .unavailable)
             }
         }
+        let settings: BoothSettings
+        do {
+            settings = try BoothSettings(file: arguments.string("--settings"),
+                                         folders: BoothSettings.Folders(templates: arguments.string("--templates"),
+                                                                        backgrounds: arguments.string("--backgrounds")),
+                                         hasPrinter: printing != nil)
+        } catch {
+            throw CommandFailure("--settings: \(error.commandLineSentence)", exitCode: error.code == .unreadableFile ? .dataError : .usage)
+        }
         let camera = try await session.camera(controls: controls)
         var configuration = session.configuration(for: camera)
+        configuration.image = settings.image(from: configuration.image)
         configuration.liveJPEG = LiveJPEGConfiguration()
         if rtspPort != nil { configuration.liveH264 = LiveH264Configuration() }
         configuration.resumesAutomatically = true
@@ -193,7 +207,7 @@ struct ServeCommand: Subcommand {
         do {
             server = try CameraServer(session: captureSession, delivery: delivery, device: camera, library: folder,
                                       host: host, port: port, access: access, fleet: fleet, rtspPort: rtspPort, publicURL: publicURL,
-                                      printing: printing)
+                                      printing: printing, settings: settings)
         } catch let error as HTTPServerError {
             await captureSession.stop()
             throw CommandFailure("\(error.description); choose another with --listen", exitCode: .unavailable)

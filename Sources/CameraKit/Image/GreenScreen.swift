@@ -1,4 +1,3 @@
-import FileSystem
 import GStreamer
 import ImageMetadata
 
@@ -66,13 +65,8 @@ public struct GreenScreen: Sendable, Equatable {
     /// Reads the picture `name` of `folder` as ``init(path:)`` does, never through a link: a
     /// background chosen from a folder of them.
     public init(named name: String, in folder: String) throws(CaptureError) {
-        let bytes: [UInt8]
-        do {
-            bytes = try ConfinedFile.contents(of: name, in: folder, limit: Self.maximumFileSize)
-        } catch {
-            if case .tooLarge = error.kind { throw CaptureError(.unreadableFile, "the background \(name) cannot be used: \(error.reason)") }
-            throw CaptureError(.invalidSetting, "the background \(name) cannot be read from the backgrounds' folder: \(error.reason)")
-        }
+        let bytes = try SettingFile.contents(named: name, in: folder, naming: "the background", folderName: "the backgrounds' folder",
+                                             limit: Self.maximumFileSize)
         try self.init(bytes, path: folder + "/" + name)
     }
 

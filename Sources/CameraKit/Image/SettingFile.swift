@@ -15,4 +15,16 @@ enum SettingFile {
             throw CaptureError(.invalidSetting, "\(what) \(path.isEmpty ? "\"\"" : path) cannot be read: \(error.reason)")
         }
     }
+
+    /// The file `name` of `folder`, reached without following a link (``ConfinedFile``), at most `limit` bytes.
+    ///
+    /// - Throws: as ``contents(of:naming:limit:)``, naming the folder as `folderName` (`the templates' folder`).
+    static func contents(named name: String, in folder: String, naming what: String, folderName: String, limit: Int) throws(CaptureError) -> [UInt8] {
+        do {
+            return try ConfinedFile.contents(of: name, in: folder, limit: limit)
+        } catch {
+            if case .tooLarge = error.kind { throw CaptureError(.unreadableFile, "\(what) \(name) cannot be used: \(error.reason)") }
+            throw CaptureError(.invalidSetting, "\(what) \(name) cannot be read from \(folderName): \(error.reason)")
+        }
+    }
 }

@@ -1,4 +1,3 @@
-import FileSystem
 import FoundationEssentials
 
 /// A composition template read from its JSON file, with the pictures it names read from the
@@ -23,13 +22,8 @@ public struct TemplateFile: Sendable, Equatable {
     /// Reads the template file `name` of `folder` as ``init(path:)`` does, never through a link:
     /// a template chosen from a folder of them.
     public init(named name: String, in folder: String) throws(CaptureError) {
-        let bytes: [UInt8]
-        do {
-            bytes = try ConfinedFile.contents(of: name, in: folder, limit: CompositionTemplate.maximumFileSize)
-        } catch {
-            if case .tooLarge = error.kind { throw CaptureError(.unreadableFile, "the template \(name) cannot be used: \(error.reason)") }
-            throw CaptureError(.invalidSetting, "the template \(name) cannot be read from the templates' folder: \(error.reason)")
-        }
+        let bytes = try SettingFile.contents(named: name, in: folder, naming: "the template", folderName: "the templates' folder",
+                                             limit: CompositionTemplate.maximumFileSize)
         try self.init(bytes, path: folder + "/" + name, folder: folder)
     }
 
@@ -42,13 +36,8 @@ public struct TemplateFile: Sendable, Equatable {
         }
         var pictures: [String: [UInt8]] = [:]
         for name in template.pictures where pictures[name] == nil {
-            let picture: [UInt8]
-            do {
-                picture = try ConfinedFile.contents(of: name, in: folder, limit: DrawingOverlay.maximumFileSize)
-            } catch {
-                if case .tooLarge = error.kind { throw CaptureError(.unreadableFile, "the template's picture \(name) cannot be used: \(error.reason)") }
-                throw CaptureError(.invalidSetting, "the template's picture \(name) cannot be read from the template's folder: \(error.reason)")
-            }
+            let picture = try SettingFile.contents(named: name, in: folder, naming: "the template's picture", folderName: "the template's folder",
+                                                   limit: DrawingOverlay.maximumFileSize)
             _ = try PictureHeader.size(of: picture, naming: "the template's picture \(name)")
             pictures[name] = picture
         }

@@ -1,0 +1,195 @@
+import CameraKit
+import CameraOperator
+import FileSystem
+import FoundationEssentials
+import Glibc
+import GStreamer
+import JSON
+import OperatorWire
+import Synchronization
+
+/// A served booth's settings: countdown, shots, layout or template, filter, background, stamp,
+/// review and printing. `/api/settings` reads and changes them; a change applies to the running
+/// picture at once and to the next booth, and is kept in the settings file the server was given
+/// (`serve --settings FILE`), which the next start reads.
+///
+/// Templates and backgrounds are chosen by file name from the folders the server was given, and
+/// read there without following a link.
+public final class BoothSettings: Sendable {
+    /// Where templates and backgrounds are chosen from (`nil`: none can be).
+    public struct Folders: Sendable {
+        public var templates: String?
+        public var backgrounds: String?
+
+        public init(templates: String? = nil, backgrounds: String? = nil) {
+            (self.templates, self.backgrounds) = (templates, backgrounds)
+        }
+    }
+
+    /// The settings as values, and what they name read and checked.
+    struct Resolved: Sendable {
+        let record: SettingsRecord
+        let layout: ShotLayout
+        let filters: [ImageFilter]
+        let greenScreen: GreenScreen?
+        let stamp: TextMark?
+
+        /// `image` with these settings' filters, background and stamp in place of its own.
+        func applied(to image: ImageSettings) -> ImageSettings {
+            var image = image
+            image.filters = filters
+            image.greenScreen = greenScreen
+            image.texts.removeAll(where: \.isStamp)
+            if let stamp { image.texts.append(stamp) }
+            return image
+        }
+    }
+
+    /// The settings file, when there is one.
+    public let file: String?
+    let folders: Folders
+    let hasPrinter: Bool
+    private let current: Mutex<Resolved>
+    /// Files are read and written here, never on Swift's shared threads.
+    private let lane = BlockingLane(label: "booth-settings")
+
+    /// The settings a booth has unless told otherwise: ``BoothPlan``'s, and no filter, background or stamp.
+    static let defaults: SettingsRecord = {
+        let plan = BoothPlan()
+        return SettingsRecord(countdown: plan.countdown, shots: plan.shots, layout: "2x2", filter: "", background: "", stamp: "",
+                              review: plan.review != nil, print: false)
+    }()
+
+    /// Reads the settings file (the defaults when it does not exist yet) and checks what it says.
+    ///
+    /// - Throws: ``CaptureError/Code/unreadableFile`` when the file cannot be read as settings;
+    ///   ``CaptureError/Code/invalidSetting`` when a setting is wrong or names what is not there.
+    public init(file: String?, folders: Folders, hasPrinter: Bool) throws(CaptureError) {
+        (self.file, self.folders, self.hasPrinter) = (file, folders, hasPrinter)
+        var record = Self.defaults
+        if let file, FileManager.default.fileExists(atPath: file) {
+            do {
+                let bytes = try RegularFile.contents(of: file, limit: 65_536)
+                record = record.changed(by: try WireJSON.decode(SettingsRecord.self, from: bytes))
+            } catch {
+                throw CaptureError(.unreadableFile, "the settings file \(file) cannot be read as settings: \(error); fix or remove it")
+            }
+        }
+        current = Mutex(try Self.resolve(record, folders: folders, hasPrinter: hasPrinter))
+    }
+
+    /// `image` as these settings have it: their filter, background and stamp.
+    public func image(from image: ImageSettings) -> ImageSettings {
+        current.withLock { $0 }.applied(to: image)
+    }
+
+    /// The settings, with what may be chosen beside them.
+    func record() async -> SettingsRecord {
+        var record = current.withLock { $0.record }
+        let folders = self.folders
+        let (templates, backgrounds) = await lane.run {
+            (folders.templates.map { Self.names(in: $0, endingIn: ["json"]) } ?? [],
+             folders.backgrounds.map { Self.names(in: $0, endingIn: ["jpg", "jpeg", "png"]) } ?? [])
+        }
+        (record.templates, record.backgrounds) = (templates, backgrounds)
+        record.filters = ImageFilter.allCases.map(\.rawValue).filter { $0 != ImageFilter.none.rawValue }
+        record.printer = hasPrinter
+        return record
+    }
+
+    /// The next booth's layout, and whether its picture is printed.
+    var layout: ShotLayout { current.withLock { $0.layout } }
+    var printsBooths: Bool { current.withLock { $0.record.print ?? false } }
+
+    /// What a booth request leaves out, filled in from the settings: countdown, shots, review and a grid's layout.
+    func filling(_ request: [String: JSONValue]) -> [String: JSONValue] {
+        let record = current.withLock { $0.record }
+        var request = request
+        if request["countdown"] == nil, let countdown = record.countdown { request["countdown"] = .number(countdown) }
+        if request["shots"] == nil, let shots = record.shots { request["shots"] = .integer(Int64(shots)) }
+        if request["review"] == nil, let review = record.review { request["review"] = .bool(review) }
+        if request["layout"] == nil, let layout = record.layout, ["2x2", "1x4"].contains(layout) { request["layout"] = .string(layout) }
+        return request
+    }
+
+    /// Changes the settings by what `change` sets: checks them, reads what they name, applies
+    /// the picture's part to the running session through `apply`, and keeps them in the file.
+    func change(by change: SettingsRecord, apply: @Sendable (Resolved) async throws(CaptureError) -> Void) async throws(CaptureError) -> SettingsRecord {
+        let record = current.withLock { $0.record }.changed(by: change.values)
+        let (folders, hasPrinter, file) = (self.folders, self.hasPrinter, self.file)
+        let resolved = try await lane.run { () throws(CaptureError) in try Self.resolve(record, folders: folders, hasPrinter: hasPrinter) }
+        try await apply(resolved)
+        current.withLock { $0 = resolved }
+        if let file {
+            try await lane.run { () throws(CaptureError) in
+                do throws(DurableFile.WriteError) {
+                    try DurableFile.write(WireJSON.bytes(record.values, pretty: true), to: file)
+                } catch {
+                    throw CaptureError(.invalidSetting, "the settings were applied but could not be kept in \(file): \(String(cString: strerror(error.code)))")
+                }
+            }
+        }
+        return await self.record()
+    }
+
+    /// Checks every setting and reads the template and background they name.
+    static func resolve(_ record: SettingsRecord, folders: Folders, hasPrinter: Bool) throws(CaptureError) -> Resolved {
+        guard let countdown = record.countdown, (0...3600).contains(countdown) else {
+            throw CaptureError(.invalidSetting, "countdown must be a number of seconds from 0 to 3600")
+        }
+        let layout: ShotLayout
+        switch record.layout ?? "2x2" {
+        case "2x2": layout = .standard
+        case "1x4": layout = .strip
+        case let name:
+            guard let folder = folders.templates else {
+                throw CaptureError(.invalidSetting, "there is no layout \"\(name)\"; use 2x2 or 1x4, or start camctl serve with --templates DIR")
+            }
+            guard isFileName(name) else { throw CaptureError(.invalidSetting, "\"\(name)\" is not a template's file name in the templates' folder") }
+            layout = .template(try TemplateFile(named: name, in: folder))
+        }
+        guard record.shots.map({ (1...(layout.places ?? 16)).contains($0) }) == true else {
+            throw CaptureError(.invalidSetting, "shots must be a whole number from 1 to \(layout.places ?? 16)\(layout.places == nil ? "" : ", the template's slots")")
+        }
+        var filters: [ImageFilter] = []
+        for name in (record.filter ?? "").split(separator: "+").map(String.init) {
+            guard let filter = ImageFilter(rawValue: name) else {
+                throw CaptureError(.invalidSetting, "there is no filter \"\(name)\"; the filters are \(ImageFilter.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            if filter != .none { filters.append(filter) }
+        }
+        var greenScreen: GreenScreen?
+        if let name = record.background, !name.isEmpty {
+            guard let folder = folders.backgrounds else {
+                throw CaptureError(.invalidSetting, "this server has no backgrounds; start camctl serve with --backgrounds DIR")
+            }
+            guard isFileName(name) else { throw CaptureError(.invalidSetting, "\"\(name)\" is not a picture's file name in the backgrounds' folder") }
+            greenScreen = try GreenScreen(named: name, in: folder)
+        }
+        var stamp: TextMark?
+        if let format = record.stamp, !format.isEmpty {
+            let mark = TextMark(.stamp(format: format))
+            try mark.validate()
+            stamp = mark
+        }
+        if record.print == true, !hasPrinter {
+            throw CaptureError(.invalidSetting, "this server has no printer; start camctl serve with --printer NAME or ipp://…")
+        }
+        return Resolved(record: record, layout: layout, filters: filters, greenScreen: greenScreen, stamp: stamp)
+    }
+
+    /// Whether `name` is a plain file's name: no folder, not hidden.
+    private static func isFileName(_ name: String) -> Bool {
+        !name.isEmpty && !name.contains("/") && !name.hasPrefix(".") && name.utf8.count <= 255
+            && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
+    /// The regular files of `folder` with one of `extensions`, sorted; links left out.
+    private static func names(in folder: String, endingIn extensions: Set<String>) -> [String] {
+        ConfinedFile.names(of: folder).filter { name in
+            guard isFileName(name), extensions.contains(URL(fileURLWithPath: name).pathExtension.lowercased()),
+                  let status = ConfinedFile.status(of: name, in: folder) else { return false }
+            return status.st_mode & S_IFMT == S_IFREG
+        }.sorted()
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A served booth's settings: changed from the page or the API, applied to the next booth, kept
+/// across a restart, and checked.
+@Suite("camctl serve's booth settings", .startsPrograms)
+struct SettingsPageTests {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Browser/settings.py").path
+
+    /// A templates folder with `two.json`: two slots on an 800x1000 picture.
+    static func templates() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        try """
+            {"width": 800, "height": 1000, "background": "#202020",
+             "slots": [{"x": 40, "y": 40, "width": 720, "height": 405}, {"x": 40, "y": 520, "width": 720, "height": 405, "rotation": -3}]}
+            """.write(toFile: folder.path("two.json"), atomically: true, encoding: .utf8)
+        return folder
+    }
+
+    @Test("Headless Chromium: the countdown and a template chosen in the settings view make the next booth's countdown and picture; a restart keeps them",
+          .enabled(if: PageTests.hasBrowser, "needs chromium, chromium-driver and python3-selenium"), .drivesBrowser)
+    func settingsView() async throws {
+        let templates = try Self.templates()
+        let camctl = try Camctl()
+        let file = camctl.library.path("booth-settings.json")
+        let options = ["--settings", file, "--templates", templates.url.path]
+        let served = try await ServedCamera(camctl: camctl, extra: options)
+        let run = try await ChildProcess.run("/usr/bin/python3", [Self.script, served.base, "two.json"])
+        let seen = try #require((try? JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8))) as? [String: Any],
+                                "\(run.standardOutput) \(run.standardError.suffix(2000))")
+        #expect(seen["layouts_offered"] as? [String] == ["2x2", "1x4", "two.json"], "\(seen)")
+        #expect(seen["countdown_shown"] as? String == "3", "the booth's default countdown is shown first: \(seen)")
+        let countdowns = seen["countdowns"] as? [Int] ?? []
+        #expect(countdowns.count >= 2 && countdowns.allSatisfy { $0 <= 1 }, "one second before each of two shots: \(seen)")
+        #expect(seen["picture"] as? [[Int]] == [[800, 1000]] && seen["total"] as? Int == 3, "two shots in the template's picture: \(seen)")
+        served.process.send(SIGTERM)
+        #expect(await served.process.finished(timeout: 60).status == 0)
+        let kept = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any]
+        #expect(kept?["countdown"] as? Double == 1 && kept?["layout"] as? String == "two.json" && kept?["shots"] as? Int == 2, "\(String(describing: kept))")
+
+        let restarted = try await ServedCamera(camctl: camctl, extra: options)
+        defer { restarted.process.send(SIGTERM) }
+        let said = try await restarted.request("/api/settings")
+        let settings = try JSONSerialization.jsonObject(with: Data(said.body.utf8)) as? [String: Any]
+        #expect(said.status == 200 && settings?["countdown"] as? Double == 1 && settings?["layout"] as? String == "two.json"
+                && settings?["shots"] as? Int == 2 && settings?["templates"] as? [String] == ["two.json"], "\(said.body)")
+    }
+
+    @Test("PUT /api/settings: a stamp and filter apply to the picture; wrong values, names outside the folders and requests without the token are refused")
+    func api() async throws {
+        let templates = try Self.templates()
+        let backgrounds = try TemporaryFolder()
+        let outside = try TemporaryFolder()
+        try await Camctl.testPicture(backgrounds.path("beach.png"), width: 320, height: 240)
+        try await Camctl.testPicture(outside.path("secret.png"), width: 320, height: 240)
+        try FileManager.default.createSymbolicLink(atPath: backgrounds.path("link.png"), withDestinationPath: outside.path("secret.png"))
+        let served = try await ServedCamera(extra: ["--templates", templates.url.path, "--backgrounds", backgrounds.url.path])
+        defer { served.process.send(SIGTERM) }
+        let listed = try await served.request("/api/settings")
+        let choices = try JSONSerialization.jsonObject(with: Data(listed.body.utf8)) as? [String: Any]
+        #expect(choices?["backgrounds"] as? [String] == ["beach.png"], "the link is not offered: \(listed.body)")
+        let changed = try await served.request("/api/settings", ["-X", "PUT", "-d", #"{"filter": "mono", "background": "beach.png", "stamp": "%H:%M"}"#])
+        #expect(changed.status == 200, "\(changed.body)")
+        let status = try JSONSerialization.jsonObject(with: Data(try await served.request("/api/status").body.utf8)) as? [String: Any]
+        #expect(status?["filter"] as? String == "mono", "the running picture changed at once: \(String(describing: status))")
+        for (body, words) in [(#"{"countdown": -1}"#, "countdown must be a number of seconds from 0 to 3600"),
+                              (#"{"layout": "../two.json"}"#, "is not a template's file name"),
+                              (#"{"layout": "three.json"}"#, "cannot be read from the templates' folder"),
+                              (#"{"background": "link.png"}"#, "a symbolic link"),
+                              (#"{"shots": 5, "layout": "two.json"}"#, "shots must be a whole number from 1 to 2"),
+                              (#"{"filter": "sepiaa"}"#, "there is no filter"),
+                              (#"{"print": true}"#, "this server has no printer"),
+                              (#"{"countdown": "soon"}"#, "the settings are not as /api/settings says them")] {
+            let refused = try await served.request("/api/settings", ["-X", "PUT", "-d", body])
+            #expect(refused.status == 400 && refused.body.contains(words), "\(body): \(refused.status) \(refused.body)")
+        }
+        let anonymous = try await served.request("/api/settings", ["-X", "PUT", "-d", #"{"countdown": 0}"#], withToken: false)
+        #expect(anonymous.status == 401, "\(anonymous.body)")
+        let after = try JSONSerialization.jsonObject(with: Data(try await served.request("/api/settings").body.utf8)) as? [String: Any]
+        #expect(after?["countdown"] as? Double == 3 && after?["filter"] as? String == "mono", "refused changes changed nothing: \(String(describing: after))")
+    }
+}
