@@ -57,6 +57,25 @@ struct PrintCommandTests {
         #expect(missing.status == 404, "\(missing)")
     }
 
+    @Test("With printing on in the booth settings, each served booth's picture is printed once kept, as one job of the library's file")
+    func printsBoothsBySetting() async throws {
+        let printer = try await IPPPrinter()
+        let served = try await ServedCamera(extra: ["--printer", printer.uri])
+        defer { served.process.send(SIGTERM) }
+        let listener = try await served.listenToEvents()
+        defer { listener.send(SIGKILL) }
+        let set = try await served.json("/api/settings", ["-X", "PUT", "-d", #"{"print": true, "countdown": 0, "shots": 2}"#])
+        #expect(set.status == 200 && set.object["print"] as? Bool == true, "\(set)")
+        let booth = try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "booth", "show_shots": 0, "show_result": 0}"#])
+        #expect(booth.status == 200 && booth.object["outcome"] as? String == "booth_taken", "\(booth)")
+        #expect(await listener.output(containing: #""event":"printed""#), "\(listener.outputSoFar)")
+        let photos = try await served.json("/api/photos").object["photos"] as? [[String: Any]] ?? []
+        #expect(photos.count == 3, "two shots and the picture: \(photos)")
+        let composed = try #require(photos.first { $0["width"] as? Int != 640 }, "the picture beside the 640x480 shots: \(photos)")
+        let file = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try #require(composed["path"] as? String))))
+        #expect(try printer.documents() == [file], "one job, the booth's picture")
+    }
+
     @Test("In headless Chromium, the page's Print button prints the picture just taken, then one chosen in the gallery: each a job of the library's file",
           .enabled(if: PageTests.hasBrowser, "needs chromium, chromium-driver and python3-selenium"))
     func printButton() async throws {
