@@ -10,7 +10,7 @@ import OperatorWire
 struct BoothCommand: Subcommand {
     static let name = "booth"
     static let synopsis = """
-        camctl booth    [--device D] [--shots N] [--countdown SECONDS] [--layout 2x2|1x4] [--sink ELEMENT] [--fullscreen] [--output PATH]
+        camctl booth    [--device D] [--shots N] [--countdown SECONDS] [--layout 2x2|1x4 | --template FILE] [--sink ELEMENT] [--fullscreen] [--output PATH]
                         [--library DIR | --no-library] [--jpeg | --hevc] [--quality 1-100] [--json] [--print-pipeline]
                         [--show-shots SECONDS] [--show-result SECONDS] [--review] [--review-timeout SECONDS]
                         [--animation mp4|gif|boomerang] [--print [--printer NAME|URI] [--copies N] [--media SIZE] [--cut-strips]]
@@ -23,7 +23,9 @@ struct BoothCommand: Subcommand {
         early. After each shot but the last, the layout with the shots so far in their places shows on
         the preview for --show-shots seconds (\(seconds(plan.showShots)); 0 for none). Each shot goes into the library; then
         the shots are composed, with even margins, into a 2x2 grid or a 1x4 strip (--layout) of
-        640-pixel-wide cells, which goes into the library too and to --output when given, and shown on
+        640-pixel-wide cells, or as a template places them (--template FILE: a JSON file of slots,
+        background, frames and words, described in README.md; --shots is then its slots' count unless
+        fewer are asked for), which goes into the library too and to --output when given, and shown on
         the preview for --show-result seconds (\(seconds(plan.showResult)); 0 for none; space or q ends it). Each path is printed
         (--json: one object each). Each shot's thumbnail shows in the preview's lower left corner
         until the next (--no-last-photo: not). With --review, nothing is saved until the composed

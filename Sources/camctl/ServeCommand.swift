@@ -15,6 +15,7 @@ struct ServeCommand: Subcommand {
     static let name = "serve"
     static let synopsis = """
         camctl serve    [--listen ADDR:PORT] [--public-url URL] [--rtsp PORT] [--device D] [--resolution WxH[@FPS]] [--library DIR] [--json]
+                        [--settings FILE] [--templates DIR] [--backgrounds DIR]
                         [--broker mqtt://HOST[:PORT] --fleet NAME [--node NAME] [--broker-user USER] [--broker-password-file FILE]
                         [--broker-ca FILE]]
         """

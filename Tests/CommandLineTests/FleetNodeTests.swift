@@ -15,15 +15,15 @@ final class Broker {
         var started: ChildProcess.Running?
         for candidate in (0..<20).map({ _ in Int.random(in: 20000...45000) }) {
             let broker = try ChildProcess.Running("/usr/sbin/mosquitto", ["-p", "\(candidate)"])
-            // Listening once a client can connect; a port taken makes the broker end.
-            for _ in 0..<50 {
-                if try await ChildProcess.run("mosquitto_pub", ["-p", "\(candidate)", "-t", "probe", "-m", "x"]).status == 0 {
-                    (port, started) = (candidate, broker)
-                    break
-                }
-                try await Task.sleep(for: .milliseconds(100))
+            // Listening once it says it runs; a port taken (by another test's broker, which a
+            // client's probe would reach as well) makes it say so and end. Its own words tell which.
+            let said = await until(every: .milliseconds(50), hangGuard: .seconds(30)) {
+                broker.errorsSoFar.contains(" running") || broker.errorsSoFar.contains("Error:")
             }
-            if started != nil { break }
+            if said, broker.errorsSoFar.contains(" running"), !broker.errorsSoFar.contains("Error:") {
+                (port, started) = (candidate, broker)
+                break
+            }
             broker.send(SIGKILL)
         }
         guard let started else { throw ChildProcess.Failure(message: "no broker could start") }

@@ -193,7 +193,13 @@ func report(_ line: String) {
 if arguments.contains("--rtsp") {
     report("rtsp buffers received: \(try await watchRTSP(count))")
 } else if arguments.contains("--session") {
-    report("session cycles: \(count), photos: \(try await cycleSession(count))")
+    do {
+        report("session cycles: \(count), photos: \(try await cycleSession(count))")
+    } catch let error as CaptureError {
+        // What GStreamer said, for a failure that only a loaded machine shows.
+        FileHandle.standardError.write(Data("session failed: \(error.message)\n\(error.debugInfo ?? "")\n".utf8))
+        throw error
+    }
 } else {
     let (passed, encoded) = try await exercise(frames: count)
     report("frames passed: \(passed), photos encoded: \(encoded)")
