@@ -50,6 +50,8 @@ let package = Package(
         // libheif's headers (HEIC photos decoded: overlay); the library itself is loaded when a
         // HEIC photo is first decoded.
         .systemLibrary(name: "CHeif", providers: [.apt(["libheif-dev"])]),
+        // OpenSSL's libcrypto, loaded with dlopen when a checksum is first made; its types are opaque here.
+        .systemLibrary(name: "CCrypto"),
         // Xlib's headers (a preview filling an X screen); the library itself is loaded when a
         // preview first fills one.
         .systemLibrary(name: "CX11", providers: [.apt(["libx11-dev"])]),
@@ -83,7 +85,7 @@ let package = Package(
         // pipeline description files, parsed,
         .target(name: "PipelineScript"),
         // SHA-256 and HMAC (download links that cannot be guessed, photos' checksums),
-        .target(name: "Checksums"),
+        .target(name: "Checksums", dependencies: ["CCrypto"]),
         // JSON values read from outside bytes and written as text,
         .target(name: "JSON"),
         // child processes and threads of their own, for work that blocks,
@@ -113,7 +115,7 @@ let package = Package(
         // and the command-line tool.
         .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "OperatorWire", "CameraServer", "FleetControl", "MQTTClient", "Printing", "PhotoLibrary", "HEIF", "PipelineScript", "FileSystem", "ImageMetadata", "JSON", "Processes", "Formatting", "CProcess"]),
         // Benchmarks against gst-launch-1.0 in the same run: swift run -c release camctl-bench
-        .executableTarget(name: "camctl-bench", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary", "OperatorWire", "HEIF", "Processes"]),
+        .executableTarget(name: "camctl-bench", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary", "OperatorWire", "HEIF", "Processes", "Checksums"]),
 
         // A helper process for the leak test: GStreamer's leak tracer reports only at
         // gst_deinit(), after which GStreamer cannot be used again in that process.

@@ -1,4 +1,6 @@
-/// SHA-256 (FIPS 180-4) in Swift: a photo's checksum, and the hash under ``HMAC``.
+internal import CCrypto
+
+/// SHA-256 (FIPS 180-4) by OpenSSL's libcrypto: a photo's checksum, and the hash under ``HMAC``.
 ///
 /// ```swift
 /// var hash = SHA256()
@@ -8,12 +10,9 @@
 public struct SHA256: Sendable {
     /// The digest's length in bytes.
     public static let byteCount = 32
-    /// The block the hash works on, in bytes.
-    static let blockSize = 64
 
-    private var state: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
-    private var pending: [UInt8] = []
-    private var length: UInt64 = 0
+    /// The hash so far, shared by copies until one of them changes it.
+    private var context = Context()
 
     public init() {}
 
@@ -26,85 +25,58 @@ public struct SHA256: Sendable {
 
     /// Adds bytes to what is hashed; contiguous bytes (an array, a slice of one) are read in place.
     public mutating func update(_ bytes: some Sequence<UInt8>) {
-        if bytes.withContiguousStorageIfAvailable({ update(UnsafeRawBufferPointer($0)) }) == nil {
-            Array(bytes).withUnsafeBytes { update($0) }
+        if !isKnownUniquelyReferenced(&context) { context = context.copy() }
+        if bytes.withContiguousStorageIfAvailable({ context.update(UnsafeRawBufferPointer($0)) }) == nil {
+            Array(bytes).withUnsafeBytes { context.update($0) }
         }
     }
 
-    private mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        length &+= UInt64(bytes.count)
-        var start = 0
-        if !pending.isEmpty {
-            let taken = min(Self.blockSize - pending.count, bytes.count)
-            pending += bytes[0..<taken]
-            start = taken
-            guard pending.count == Self.blockSize else { return }
-            pending.withUnsafeBytes { compress($0) }
-            pending.removeAll(keepingCapacity: true)
-        }
-        while start + Self.blockSize <= bytes.count {
-            compress(UnsafeRawBufferPointer(rebasing: bytes[start..<start + Self.blockSize]))
-            start += Self.blockSize
-        }
-        pending += bytes[start...]
-    }
-
-    /// The digest of everything added.
+    /// The digest of everything added; the hash starts again empty.
     public mutating func finish() -> [UInt8] {
-        let bits = length &* 8
-        pending.append(0x80)
-        while pending.count % Self.blockSize != 56 { pending.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { pending.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
-        pending.withUnsafeBytes { all in
-            for start in stride(from: 0, to: all.count, by: Self.blockSize) {
-                compress(UnsafeRawBufferPointer(rebasing: all[start..<start + Self.blockSize]))
-            }
+        if !isKnownUniquelyReferenced(&context) { context = context.copy() }
+        return context.finish()
+    }
+
+    /// One libcrypto digest context, freed with the value.
+    ///
+    /// `@unchecked Sendable`: a context is changed only through a ``SHA256`` that holds it alone
+    /// (a shared one is copied first), so no two threads ever touch one.
+    private final class Context: @unchecked Sendable {
+        private let raw: OpaquePointer
+
+        init() {
+            raw = Self.newContext()
+            _ = Crypto.api.digest_init(raw, Crypto.api.sha256(), nil)
         }
-        pending = []
-        return state.flatMap { word in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: word >> UInt32($0)) } }
-    }
 
-    /// One 64-byte block into the state; its message schedule lives on the stack.
-    private mutating func compress(_ block: UnsafeRawBufferPointer) {
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
-            for index in 0..<16 {
-                let at = index * 4
-                schedule[index] = UInt32(block[at]) << 24 | UInt32(block[at + 1]) << 16 | UInt32(block[at + 2]) << 8 | UInt32(block[at + 3])
-            }
-            for index in 16..<64 {
-                let s0 = rotate(schedule[index - 15], 7) ^ rotate(schedule[index - 15], 18) ^ (schedule[index - 15] >> 3)
-                let s1 = rotate(schedule[index - 2], 17) ^ rotate(schedule[index - 2], 19) ^ (schedule[index - 2] >> 10)
-                schedule[index] = schedule[index - 16] &+ s0 &+ schedule[index - 7] &+ s1
-            }
-            var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
-            for index in 0..<64 {
-                let sum1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
-                let choice = (e & f) ^ (~e & g)
-                let temp1 = h &+ sum1 &+ choice &+ Self.roundConstants[index] &+ schedule[index]
-                let sum0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
-                let majority = (a & b) ^ (a & c) ^ (b & c)
-                let temp2 = sum0 &+ majority
-                (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temp1, c, b, a, temp1 &+ temp2)
-            }
-            state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
-            state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
+        private init(copying other: Context) {
+            raw = Self.newContext()
+            _ = Crypto.api.context_copy(raw, other.raw)
         }
-    }
 
-    private func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {
-        (value >> count) | (value << (32 - count))
-    }
+        /// A context, which libcrypto fails to make only when memory is exhausted.
+        private static func newContext() -> OpaquePointer {
+            guard let context = Crypto.api.context_new() else { fatalError("libcrypto could not make a digest context: out of memory") }
+            return context
+        }
 
-    private static let roundConstants: [UInt32] = [
-        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-        0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-        0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-        0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-    ]
+        func copy() -> Context { Context(copying: self) }
+
+        func update(_ bytes: UnsafeRawBufferPointer) {
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+            _ = Crypto.api.digest_update(raw, base, bytes.count)
+        }
+
+        func finish() -> [UInt8] {
+            var digest = [UInt8](repeating: 0, count: SHA256.byteCount)
+            var length: UInt32 = 0
+            _ = Crypto.api.digest_final(raw, &digest, &length)
+            _ = Crypto.api.digest_init(raw, Crypto.api.sha256(), nil)
+            return digest
+        }
+
+        deinit { Crypto.api.context_free(raw) }
+    }
 }
 
 extension Sequence<UInt8> {

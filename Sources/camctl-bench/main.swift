@@ -3,7 +3,7 @@
 //
 //   scripts/bench [--runs N] [--output BENCHMARKS.md] [--only GROUP …] [--soak-minutes N]
 //
-// Groups: frames, latency, image (what filters and zoom cost), shutter, burst, heic, resources (memory and CPU, one run of --preview-seconds,
+// Groups: frames, latency, image (what filters, zoom, words and a green screen cost), checksum (SHA-256 against openssl), shutter, burst, heic, resources (memory and CPU, one run of --preview-seconds,
 // 60 by default), startup, serve (camctl serve: snapshots, the live picture's age, CPU per viewer), fleet (20 nodes: fan-out, skew),
 // movie (camctl record at 1080p30 for --preview-seconds: CPU, memory, stop to file), soak (memory over --soak-minutes, 10 by default). A partial run (--only)
 // writes its table to stdout only.
@@ -43,6 +43,9 @@ if options.includes("heic") {
 }
 if options.includes("resources") {
     for row in try await withScratchFolder({ try ResourceBenchmarks(folder: $0, seconds: options.previewSeconds).run() }) { record(row) }
+}
+if options.includes("checksum") {
+    record(try await withScratchFolder { try await ChecksumBenchmark(folder: $0).run(runs: options.runs) })
 }
 if options.includes("startup") {
     let startUp = try await withScratchFolder { folder in

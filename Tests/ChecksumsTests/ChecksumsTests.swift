@@ -27,4 +27,22 @@ struct ChecksumsTests {
                             message: Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8)).hexDigits
                 == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
     }
+
+    @Test("A copy of a hash in progress goes on alone: each gives its own digest, and a finished hash starts again")
+    func copies() async {
+        var first = SHA256()
+        first.update(Array("ab".utf8))
+        var second = first
+        first.update(Array("c".utf8))
+        second.update(Array("d".utf8))
+        #expect(first.finish().hexDigits == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(second.finish() == SHA256.hash(Array("abd".utf8)))
+        #expect(first.finish().hexDigits == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    }
+
+    @Test("Tokens match only when equal, whatever their lengths")
+    func matching() async {
+        #expect(HMAC.matches("abc123", "abc123") && HMAC.matches("", ""))
+        #expect(!HMAC.matches("abc123", "abc124") && !HMAC.matches("abc", "abc123") && !HMAC.matches("", "a"))
+    }
 }
