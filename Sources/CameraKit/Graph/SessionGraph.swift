@@ -56,7 +56,7 @@ public struct SessionGraph: Sendable {
     /// flow is held at its pad while it is unlinked and stopped, so no frame of it passes after.
     mutating func replaceSource(with replacement: Bin) async throws(CaptureError) {
         let teeInput = try Self.pad("sink", of: cameraInput), oldOutput = try Self.pad("src", of: source)
-        let hold = await oldOutput.block(waitingAtMost: .seconds(1))
+        let hold = await oldOutput.block(waitingAtMost: Self.holdWait)
         oldOutput.unlink(from: teeInput)
         try? await source.changeState(to: .null)
         hold.remove()
@@ -74,7 +74,7 @@ public struct SessionGraph: Sendable {
     /// four sides are set one by one, so the flow is held meanwhile: no frame meets a crop half
     /// changed (a frame cropped on one side only failed negotiation at the camera).
     func adjust(to stage: ImageStage) async throws(CaptureError) {
-        let hold = await crop.staticPad(named: "sink")?.block(waitingAtMost: .seconds(1))
+        let hold = await crop.staticPad(named: "sink")?.block(waitingAtMost: Self.holdWait)
         defer { hold?.remove() }
         do {
             try stage.applyAdjustments(to: self)
@@ -96,6 +96,12 @@ public struct SessionGraph: Sendable {
             }
         }
     }
+
+    /// How long a change waits for the flow to be held (the next frame reaching the block)
+    /// before it goes on regardless: long enough that a loaded machine's late frame is still
+    /// held (changing the crop with frames passing failed negotiation at the camera on a full
+    /// test run), short enough that a camera sending nothing delays a change only this much.
+    static let holdWait = Duration.seconds(5)
 
     /// A pad every session element has.
     static func pad(_ name: String, of element: Element) throws(CaptureError) -> Pad {

@@ -79,7 +79,7 @@ final class ImageLook: Sendable {
     func replace(_ old: ImageLook, in graph: SessionGraph) async throws(CaptureError) {
         let (balance, tee, pipeline) = (graph.balance, graph.split, graph.pipeline)
         let output = try SessionGraph.pad("src", of: balance)
-        let hold = await output.block(waitingAtMost: .seconds(1))
+        let hold = await output.block(waitingAtMost: SessionGraph.holdWait)
         defer { hold.remove() }
         do {
             balance.unlink(from: old.bin)
