@@ -183,7 +183,13 @@ struct Router: Sendable {
             throw APIError(error)
         }
         if case .boothTaken(_, let composed?) = outcome, let id = composed.libraryPhoto?.id, settings.printsBooths {
-            _ = try await print(["id": .integer(id)])
+            // The booth's picture is kept whatever the printer does: a print that cannot start is
+            // told as the print's own failure, and the booth's answer stays its outcome.
+            do {
+                _ = try await print(["id": .integer(id)])
+            } catch {
+                events.publish(.printFailed(message: error.message))
+            }
         }
         return outcome.record.withPhotos(annotated)
     }

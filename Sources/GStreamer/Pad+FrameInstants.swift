@@ -2,27 +2,32 @@ internal import CGStreamer
 import Glibc
 
 extension Pad {
-    /// Calls `handler` with the moment each buffer passing the pad was made, on the system's
-    /// real-time clock, in seconds since 1970: its presentation time as running time (through the
-    /// segment it came in), less its age on the pipeline's clock, from the real-time clock now.
-    /// For a live camera that is when the frame was taken, however late it passes. A buffer
-    /// undated, or on an element with no clock yet, is not told.
+    /// Sets the string property `property` of this pad's element, as each buffer passing the pad
+    /// reaches it, to what `text` makes of the moment the buffer was made (`nil`: leave it), on
+    /// the system's real-time clock in seconds since 1970: the buffer's presentation time as
+    /// running time (through the segment it came in), less its age on the pipeline's clock, from
+    /// the real-time clock now. For a live camera that is when the frame was taken, however late it
+    /// passes; the element draws the buffer with the text set for it. A buffer undated, or on an
+    /// element with no clock yet, changes nothing.
     ///
-    /// Runs on the streaming thread before the buffer goes on, which the handler may use to change
-    /// the pad's element (the handler's second argument, so the probe holds no reference to the
-    /// element that holds it); it must return at once. Remove the probe to stop.
+    /// Runs on the streaming thread and must return at once; nothing is allocated for a buffer
+    /// whose text stays. Remove the probe to stop.
     @discardableResult
-    public func onFrameInstant(_ handler: @escaping @Sendable (Double, Element) -> Void) -> PadProbe {
+    public func setOnEachFrame(_ property: String, to text: @escaping @Sendable (Double) -> String?) -> PadProbe {
         let id = gst_pad_add_probe(raw, GST_PAD_PROBE_TYPE_BUFFER, { pad, info, userData in
             guard let pad, let buffer = gst_pad_probe_info_get_buffer(info), let element = gst_pad_get_parent_element(pad) else {
                 return GST_PAD_PROBE_OK
             }
-            let owner = Element(adopting: element)
-            if let instant = Pad.instant(of: buffer, at: pad, of: element) {
-                CallbackBox<InstantHandler>.value(userData)(instant, owner)
-            }
+            defer { gst_object_unref(element) }
+            let (property, text) = CallbackBox<(String, Setter)>.value(userData)
+            guard let instant = Pad.instant(of: buffer, at: pad, of: element), let words = text(instant) else { return GST_PAD_PROBE_OK }
+            var value = GValue()
+            g_value_init(&value, cgst_type_string())
+            g_value_set_string(&value, words)
+            g_object_set_property(UnsafeMutableRawPointer(element).assumingMemoryBound(to: GObject.self), property, &value)
+            g_value_unset(&value)
             return GST_PAD_PROBE_OK
-        }, CallbackBox<InstantHandler>.retained(handler), releaseBox)
+        }, CallbackBox<(String, Setter)>.retained((property, text)), releaseBox)
         return PadProbe(pad: self, id: id)
     }
 
@@ -49,5 +54,5 @@ extension Pad {
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 - age
     }
 
-    private typealias InstantHandler = @Sendable (Double, Element) -> Void
+    private typealias Setter = @Sendable (Double) -> String?
 }

@@ -1,5 +1,5 @@
 /// A colour of 8-bit red, green and blue, written as a name (`white`, `green`) or `#RRGGBB`.
-public struct RGBColor: Sendable, Equatable, CustomStringConvertible {
+public struct RGBColor: Sendable, Equatable {
     public var red: UInt8
     public var green: UInt8
     public var blue: UInt8
@@ -32,15 +32,6 @@ public struct RGBColor: Sendable, Equatable, CustomStringConvertible {
     /// Why `text` is not a colour, and what is.
     public static func refusal(of text: String) -> String {
         "\"\(text)\" is not a colour; use #RRGGBB, such as #ffcc00, or " + named.map(\.name).joined(separator: ", ")
-    }
-
-    /// Its name if it has one, else `#rrggbb`.
-    public var description: String {
-        if let known = Self.named.first(where: { $0.color == self }) { return known.name }
-        return "#" + [red, green, blue].map { value in
-            let digits = String(value, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
     }
 
     /// Opaque, as GStreamer's text overlay takes a colour: `0xAARRGGBB`.

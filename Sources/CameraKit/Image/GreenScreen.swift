@@ -25,7 +25,7 @@ public struct GreenScreen: Sendable, Equatable {
     public var softness = 2.0
 
     /// A screen's colour: pure green or blue, or a colour sampled from the screen as lit.
-    public enum Key: Sendable, Equatable, CustomStringConvertible {
+    public enum Key: Sendable, Equatable {
         case green, blue
         case color(RGBColor)
 
@@ -35,14 +35,6 @@ public struct GreenScreen: Sendable, Equatable {
             case "green": self = .green
             case "blue": self = .blue
             default: self = .color(try RGBColor(setting: text))
-            }
-        }
-
-        public var description: String {
-            switch self {
-            case .green: "green"
-            case .blue: "blue"
-            case .color(let color): color.description
             }
         }
     }

@@ -52,13 +52,13 @@ final class ImageLook: Sendable {
     /// reaches it, only when they change (once a second for a stamp to the second).
     private static func stamp(_ text: TextMark, at pad: Pad) {
         let shown = Mutex("")
-        pad.onFrameInstant { instant, overlay in
+        pad.setOnEachFrame("text") { instant in
             let words = text.markup(at: instant)
-            guard shown.withLock({ shown in
-                defer { shown = words }
-                return shown != words
-            }) else { return }
-            try? overlay.setProperty("text", words)
+            return shown.withLock { shown in
+                guard shown != words else { return nil }
+                shown = words
+                return words
+            }
         }
     }
 

@@ -26,11 +26,4 @@ public enum ShotLayout: Sendable, Equatable {
         if case .template(let file) = self { file.template.slots.count } else { nil }
     }
 
-    /// The layout's name as the API and `--json` tell it: `2x2`, `1x4`, or the template's file.
-    public var name: String {
-        switch self {
-        case .grid(let columns): columns == 1 ? "1x4" : "2x2"
-        case .template(let file): file.path
-        }
-    }
 }
