@@ -543,18 +543,24 @@ struct CaptureSessionTests {
         }
     }
 
-    @Test("The pipeline can be described without starting, in gst-launch syntax that gst-launch accepts")
+    @Test("The pipeline can be described without starting, in gst-launch syntax that gst-launch accepts; neutral image settings build no element")
     func describePipeline() async throws {
         var configuration = try Self.configuration("320x240@30")
         configuration.preview = PreviewConfiguration(sink: "fakesink")
         configuration.videoData = VideoDataConfiguration(pixelFormat: "RGB")
-        let session = CaptureSession(configuration: configuration)
-        let description = try await session.pipelineDescription()
-        #expect(description.hasPrefix("videotestsrc name=camera is-live=true pattern=smpte horizontal-speed=4 ! capsfilter name=camera_output caps=video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! identity name=camera_input ! videocrop name=image_crop"))
+        let neutral = try await CaptureSession(configuration: configuration).pipelineDescription()
+        #expect(neutral.hasPrefix("videotestsrc name=camera is-live=true pattern=smpte horizontal-speed=4 ! capsfilter name=camera_output caps=video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! identity name=camera_input ! tee name=split"))
+        configuration.image.zoom = 2
+        configuration.image.brightness = 0.1
+        let description = try await CaptureSession(configuration: configuration).pipelineDescription()
+        #expect(description.contains("identity name=camera_input ! identity name=image_look_start ! videocrop name=image_crop left=80 right=80 top=60 bottom=60"))
+        #expect(description.contains("! videobalance name=image_balance brightness=0.1 "))
         #expect(description.contains("identity name=image_look_end ! tee name=split"))
-        let launched = try Pipeline(describing: description.replacingOccurrences(of: "is-live=true", with: "num-buffers=10"))
-        try await launched.setState(.paused)
-        try await launched.stop()
+        for text in [neutral, description] {
+            let launched = try Pipeline(describing: text.replacingOccurrences(of: "is-live=true", with: "num-buffers=10"))
+            try await launched.setState(.paused)
+            try await launched.stop()
+        }
     }
 }
 

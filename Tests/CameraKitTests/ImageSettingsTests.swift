@@ -44,7 +44,7 @@ struct ImageSettingsTests {
         }
     }
 
-    @Test("Filters and zoom change while running without restarting the camera or losing a photo")
+    @Test("Filters and zoom change while running without restarting the camera or losing a photo; back to neutral, the picture's elements go")
     func liveChanges() async throws {
         let folder = try TemporaryFolder()
         let session = try await Self.session(in: folder)
@@ -64,11 +64,15 @@ struct ImageSettingsTests {
             try await session.changeImage(to: image)
             mono = try await session.photoOutput.capture(after: mono)
         }
+        // Back to neutral settings: the picture's bin is taken out, and photos are plain again.
+        try await session.changeImage(to: ImageSettings())
+        #expect(try await !session.pipelineDescription().contains("image_look_start"))
+        let plainAgain = try await session.photoOutput.capture(after: mono)
         #expect(await session.status == .running)
         await session.stop()
         // The camera's frame count went on: a restarted camera numbers its frames from 0 again.
-        let numbers = [plain, heat, mono].compactMap(\.frameNumber)
-        #expect(numbers.count == 3 && numbers == numbers.sorted() && Set(numbers).count == 3, "frame numbers \(numbers)")
+        let numbers = [plain, heat, mono, plainAgain].compactMap(\.frameNumber)
+        #expect(numbers.count == 4 && numbers == numbers.sorted() && Set(numbers).count == 4, "frame numbers \(numbers)")
         var started = 0
         for await event in events {
             if case .started = event { started += 1 }
@@ -80,6 +84,9 @@ struct ImageSettingsTests {
         let monoSpread = try await DecodedPicture(jpeg: mono.fileData).meanChannelSpread
         #expect(monoSpread < 3)
         #expect((mono.width, mono.height) == (640, 480))
+        let againMeans = try await DecodedPicture(jpeg: plainAgain.fileData).means
+        #expect(abs(againMeans.0 - plainMeans.0) < 3 && abs(againMeans.1 - plainMeans.1) < 3 && abs(againMeans.2 - plainMeans.2) < 3,
+                "\(againMeans) against \(plainMeans)")
     }
 
     @Test("Zoom 2 keeps the photo's size and shows the middle quarter of the frame")

@@ -20,13 +20,15 @@ enum SessionElement: String, CaseIterable, Sendable {
     // Between the camera and the tee.
     /// The first element after the camera, where a new camera is linked.
     case cameraInput = "camera_input"
+    /// The end of the custom filters (``SessionConfiguration/filters``), when there are any.
+    case filtersOutput = "filters_output"
     /// The aspect-ratio and zoom crop.
     case crop = "image_crop"
     /// The capsfilter of the picture's size after the crop.
     case size = "image_size"
     /// The colour adjustments.
     case balance = "image_balance"
-    /// The first and last elements of the filters' bin.
+    /// The first and last elements of the picture's bin.
     case lookStart = "image_look_start"
     case lookEnd = "image_look_end"
     /// The drawing laid over the picture, in every pipeline that has one: its errors mean the

@@ -6,21 +6,18 @@ public struct SessionGraph: Sendable {
     let pipeline: Pipeline
     /// The camera's bin, linked to ``cameraInput``; replaced when the camera is switched.
     var source: Bin
-    /// The filters' bin, between ``balance`` and ``split``; replaced when the filters change.
-    var look: ImageLook
+    /// The picture's bin, between ``lookInput`` and ``split``, when the image settings ask for
+    /// one; replaced when what they ask for changes.
+    var look: ImageLook?
     /// The first element after the camera.
     let cameraInput: Element
-    /// The aspect-ratio and zoom crop.
-    let crop: Element
-    /// The capsfilter of the picture's size after the crop.
-    let size: Element
-    /// The colour adjustments.
-    let balance: Element
+    /// The element the picture's bin follows: the camera's input, or the end of the custom filters.
+    let lookInput: Element
     /// The tee every output's branch starts at.
     let split: Element
 
     /// Finds the session's elements in a pipeline built from a ``SessionPipeline``.
-    init(pipeline: Pipeline, source: Bin, look: ImageLook) throws(CaptureError) {
+    init(pipeline: Pipeline, source: Bin, look: ImageLook?) throws(CaptureError) {
         self.pipeline = pipeline
         self.source = source
         self.look = look
@@ -29,9 +26,7 @@ public struct SessionGraph: Sendable {
             return element
         }
         cameraInput = try required(.cameraInput)
-        crop = try required(.crop)
-        size = try required(.size)
-        balance = try required(.balance)
+        lookInput = pipeline.element(named: SessionElement.filtersOutput.rawValue) ?? cameraInput
         split = try required(.split)
     }
 
@@ -68,19 +63,6 @@ public struct SessionGraph: Sendable {
             throw CaptureError(.interrupted, "the new camera could not be linked: \(error.message)", debugInfo: error.debugInfo)
         }
         source = replacement
-    }
-
-    /// Sets the crop, size and colour adjustments of the running pipeline to `stage`'s. The crop's
-    /// four sides are set one by one, so the flow is held meanwhile: no frame meets a crop half
-    /// changed (a frame cropped on one side only failed negotiation at the camera).
-    func adjust(to stage: ImageStage) async throws(CaptureError) {
-        let hold = await crop.staticPad(named: "sink")?.block(waitingAtMost: Self.holdWait)
-        defer { hold?.remove() }
-        do {
-            try stage.applyAdjustments(to: self)
-        } catch {
-            throw CaptureError.converting(error, context: "the image settings could not be changed")
-        }
     }
 
     /// Hands the pipeline's first error, or its end of stream, to `failed` or `ended`.

@@ -16,9 +16,9 @@ extension SessionPipeline {
             pipeline.useSystemClock()
             let source = try makeSource()
             try pipeline.add(source)
-            let graph = try SessionGraph(pipeline: pipeline, source: source, look: try ImageLook(image, backdrop: backdrop))
+            let graph = try SessionGraph(pipeline: pipeline, source: source, look: try ImageLook.make(image, backdrop: backdrop))
             try source.link(to: graph.cameraInput)
-            try graph.look.insert(between: graph.balance, and: graph.split, of: pipeline)
+            try graph.look?.insert(after: graph.lookInput, before: graph.split, of: pipeline)
             dropFirstFrames(at: graph.split)
             return graph
         } catch {

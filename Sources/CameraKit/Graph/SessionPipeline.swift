@@ -6,7 +6,7 @@ import GStreamer
 /// branch per output, each behind its own queue so no branch stalls another.
 ///
 /// ```
-/// source ! identity name=camera_input ! filters ! image stage ! tee name=split
+/// source ! identity name=camera_input ! custom filters ! picture's bin ! tee name=split
 ///   split. ! queue ! appsink name=stills          (frames kept for photos)
 ///   split. ! queue leaky ! … ! appsink name=frames (frames to Swift)
 ///   split. ! queue leaky ! valve ! videoscale ! … ! videoflip ! preview sink
@@ -25,8 +25,8 @@ public struct SessionPipeline: Sendable {
         source + " ! " + afterCamera(withLook: true)
     }
 
-    /// Everything after the camera, as the session builds it: the image stage's look (its filters)
-    /// is a bin the session links in itself, so it can be swapped while running.
+    /// Everything after the camera, as the session builds it: the picture's bin (the image
+    /// stage's look) is linked in by the session itself, so it can be swapped while running.
     var afterCamera: String { afterCamera(withLook: false) }
 
     /// The session's image settings as elements and property values.
@@ -34,8 +34,8 @@ public struct SessionPipeline: Sendable {
         ImageStage(configuration.image, frameWidth: format.width, frameHeight: format.height, device: configuration.device)
     }
 
-    /// Everything after the camera: the filters, the image stage, the tee and the outputs'
-    /// branches. The camera is a bin of its own, linked to the element named
+    /// Everything after the camera: the custom filters, the picture's bin, the tee and the
+    /// outputs' branches. The camera is a bin of its own, linked to the element named
     /// ``SessionElement/cameraInput``, so it can be swapped while the outputs go on.
     private func afterCamera(withLook: Bool) -> String {
         let image = self.image
@@ -46,10 +46,10 @@ public struct SessionPipeline: Sendable {
         var chain = "identity \(SessionElement.cameraInput.assignment) ! "
         if !configuration.filters.isEmpty {
             // Filters apply to every output alike; whatever they do, frames leave them as the camera's.
-            chain += configuration.filters.joined(separator: " ! ")
-                + " ! videoconvert ! videoscale ! video/x-raw,format=I420,width=\(format.width),height=\(format.height) ! "
+            chain += configuration.filters.joined(separator: " ! ") + " ! videoconvert ! videoscale ! capsfilter "
+                + "\(SessionElement.filtersOutput.assignment) caps=video/x-raw,format=I420,width=\(format.width),height=\(format.height) ! "
         }
-        chain += image.adjustments + " ! " + (withLook ? image.look + " ! " : "")
+        if withLook, let look = image.look { chain += look + " ! " }
         return ([chain + "tee \(SessionElement.split.assignment)"] + branches).joined(separator: " ")
     }
 

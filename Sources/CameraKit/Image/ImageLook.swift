@@ -1,18 +1,34 @@
 import GStreamer
 import Synchronization
 
-/// The filters of a session (``ImageStage/look``) as a bin of their own, linked between the
-/// colour adjustments and the tee, so they can be swapped while the camera runs. Tone filters
-/// rewrite each frame in place at their `identity` element.
+/// The picture's elements of a session (``ImageStage/look``: crop and zoom, colours, filters,
+/// drawing, words, green screen) as a bin of their own, linked between the camera (or its
+/// filters) and the tee, so they can be swapped while the camera runs. Neutral settings have no
+/// look: the camera is linked to the tee. Tone filters rewrite each frame in place at their
+/// `identity` element.
 final class ImageLook: Sendable {
     let bin: Bin
+    /// The crop and the capsfilter of the picture's size after it, when the picture is cropped or zoomed.
+    let crop: Element?
+    let size: Element?
+    /// The colour adjustments, when the colours are adjusted.
+    let balance: Element?
+
+    /// The look `stage` asks for; `nil` when it asks for none.
+    static func make(_ stage: ImageStage, backdrop: Backdrop?) throws(CaptureError) -> ImageLook? {
+        guard let description = stage.look else { return nil }
+        return try ImageLook(stage, description: description, backdrop: backdrop)
+    }
 
     /// Builds the look's elements and attaches its tones, and the backdrop of its green screen
     /// (decoded at the stage's output size) when it has one.
-    init(_ stage: ImageStage, backdrop: Backdrop? = nil) throws(CaptureError) {
+    private init(_ stage: ImageStage, description: String, backdrop: Backdrop?) throws(CaptureError) {
         if let overlay = stage.settings.overlay { _ = try stage.overlayPlacement(overlay) }
         do {
-            bin = try Bin(fragment: stage.look)
+            bin = try Bin(fragment: description)
+            crop = bin.element(named: SessionElement.crop.rawValue)
+            size = bin.element(named: SessionElement.size.rawValue)
+            balance = bin.element(named: SessionElement.balance.rawValue)
             guard let start = bin.element(named: SessionElement.lookStart.rawValue)?.staticPad(named: "sink"),
                   let end = bin.element(named: SessionElement.lookEnd.rawValue)?.staticPad(named: "src") else {
                 throw CaptureError(.pipeline, "the filters' pipeline fragment lacks its ends")
@@ -44,7 +60,7 @@ final class ImageLook: Sendable {
                 Self.stamp(text, at: pad)
             }
         } catch {
-            throw CaptureError.converting(error, context: "the filters could not be built")
+            throw CaptureError.converting(error, context: "the picture's elements could not be built")
         }
     }
 
@@ -62,36 +78,60 @@ final class ImageLook: Sendable {
         }
     }
 
-    /// Links the look between the colour adjustments and the tee of a pipeline not yet playing.
-    func insert(between balance: Element, and tee: Element, of pipeline: Pipeline) throws(CaptureError) {
+    /// Links the look between the element before it and the tee, in a pipeline not yet playing.
+    func insert(after input: Element, before tee: Element, of pipeline: Pipeline) throws(CaptureError) {
         do {
-            balance.unlink(from: tee)
+            input.unlink(from: tee)
             try pipeline.add(bin)
-            try balance.link(to: bin)
+            try input.link(to: bin)
             try bin.link(to: tee)
         } catch {
-            throw CaptureError.converting(error, context: "the filters could not be linked")
+            throw CaptureError.converting(error, context: "the picture's elements could not be linked")
         }
     }
 
-    /// Puts this look in place of `old` in a running pipeline: the flow is held at the colour
-    /// adjustments while the bins are swapped, so no frame passes half-filtered.
-    func replace(_ old: ImageLook, in graph: SessionGraph) async throws(CaptureError) {
-        let (balance, tee, pipeline) = (graph.balance, graph.split, graph.pipeline)
-        let output = try SessionGraph.pad("src", of: balance)
+    /// Puts `new` in place of `old` (either `nil`: none) between `graph`'s look input and tee in a
+    /// running pipeline: the flow is held at the look's input while they are swapped, so no frame
+    /// passes half-changed.
+    static func replace(_ old: ImageLook?, with new: ImageLook?, in graph: SessionGraph) async throws(CaptureError) {
+        let (input, tee, pipeline) = (graph.lookInput, graph.split, graph.pipeline)
+        let output = try SessionGraph.pad("src", of: input)
         let hold = await output.block(waitingAtMost: SessionGraph.holdWait)
         defer { hold.remove() }
         do {
-            balance.unlink(from: old.bin)
-            old.bin.unlink(from: tee)
-            try? await old.bin.changeState(to: .null)
-            try pipeline.remove(old.bin)
-            try pipeline.add(bin)
-            try balance.link(to: bin)
-            try bin.link(to: tee)
-            try bin.syncStateWithParent()
+            if let old {
+                input.unlink(from: old.bin)
+                old.bin.unlink(from: tee)
+                try? await old.bin.changeState(to: .null)
+                try pipeline.remove(old.bin)
+            } else {
+                input.unlink(from: tee)
+            }
+            if let new {
+                try pipeline.add(new.bin)
+                try input.link(to: new.bin)
+                try new.bin.link(to: tee)
+                try new.bin.syncStateWithParent()
+            } else {
+                try input.link(to: tee)
+            }
         } catch {
-            throw CaptureError.converting(error, context: "the filters could not be changed")
+            throw CaptureError.converting(error, context: "the picture's elements could not be changed")
+        }
+    }
+
+    /// Sets the crop, size and colour adjustments of this running look to `stage`'s, which builds
+    /// the same elements. The crop's four sides are set one by one, so the flow is held at
+    /// `input` meanwhile: no frame meets a crop half changed (a frame cropped on one side only
+    /// failed negotiation at the camera).
+    func adjust(to stage: ImageStage, after input: Element) async throws(CaptureError) {
+        guard crop != nil || balance != nil else { return }
+        let hold = await input.staticPad(named: "src")?.block(waitingAtMost: SessionGraph.holdWait)
+        defer { hold?.remove() }
+        do {
+            try stage.applyAdjustments(to: self)
+        } catch {
+            throw CaptureError.converting(error, context: "the image settings could not be changed")
         }
     }
 }

@@ -1,17 +1,20 @@
 import GStreamer
 
-/// The session's ``ImageSettings`` as elements between the camera and the tee, and as the
-/// property values that change them while running:
+/// The session's ``ImageSettings`` as the elements of the picture's bin (``ImageLook``), linked
+/// between the camera and the tee, and as the property values that change them while running:
 ///
 /// ```
-/// videocrop name=image_crop ! videoscale ! capsfilter name=image_size   (aspect ratio, zoom)
-///   ! videobalance name=image_balance                                    (brightness … hue)
-///   ! <look>                                                              (filters)
+/// identity name=image_look_start
+///   ! videocrop name=image_crop ! videoscale ! capsfilter name=image_size   (aspect ratio, zoom)
+///   ! videobalance name=image_balance                                      (brightness … hue)
+///   ! alpha … (green screen) ! tones, effects, drawing, words
+///   ! identity name=image_look_end
 /// ```
-/// The look is a bin of its own, swapped while running when the filters change: tones are
-/// rewritten in place at `identity` elements, colour effects are `coloreffects` between
-/// conversions to RGB and back. The preview branch turns and mirrors the picture at
-/// `videoflip name=preview_orientation`.
+/// Only what the settings ask for is built: neutral settings build no element at all, and the
+/// camera's frames reach the tee as they come. The bin is swapped while running when what it
+/// needs changes; tones are rewritten in place at `identity` elements, colour effects are
+/// `coloreffects` between conversions to RGB and back. The preview branch turns and mirrors the
+/// picture at `videoflip name=preview_orientation`.
 struct ImageStage {
     let settings: ImageSettings
     /// The camera's frame size.
@@ -67,18 +70,39 @@ struct ImageStage {
         "video/x-raw,format=I420,width=\(outputSize.width),height=\(outputSize.height),pixel-aspect-ratio=1/1"
     }
 
-    /// The crop, scale and colour adjustments, in gst-launch syntax, without the look.
-    var adjustments: String {
-        let crop = cropMargins
-        return "videocrop \(SessionElement.crop.assignment) left=\(crop.left) right=\(crop.right) top=\(crop.top) bottom=\(crop.bottom) "
-            + "! videoscale ! capsfilter \(SessionElement.size.assignment) caps=\"\(outputCaps)\" "
-            + "! videobalance \(SessionElement.balance.assignment) brightness=\(settings.brightness) contrast=\(settings.contrast) "
-            + "saturation=\(settings.saturation) hue=\(settings.hue)"
+    /// Whether the picture is cropped (an aspect ratio) or zoomed.
+    var cropsPicture: Bool { settings.zoom != 1 || settings.aspectRatio != nil }
+
+    /// Whether the colours are adjusted (brightness, contrast, saturation, hue).
+    var adjustsColours: Bool {
+        settings.brightness != 0 || settings.contrast != 1 || settings.saturation != 1 || settings.hue != 0
     }
 
-    /// The filters, in gst-launch syntax: starts with ``SessionElement/lookStart`` and ends with ``SessionElement/lookEnd``.
-    var look: String {
+    /// Whether `other`'s picture bin has the same elements as this one's, so a change from one
+    /// to the other only sets their properties.
+    func buildsSameElements(as other: ImageStage) -> Bool {
+        let (mine, theirs) = (settings, other.settings)
+        return cropsPicture == other.cropsPicture && adjustsColours == other.adjustsColours
+            && mine.filters == theirs.filters && mine.overlay == theirs.overlay && mine.texts == theirs.texts
+            && mine.greenScreen == theirs.greenScreen
+            // The green screen's background is decoded at the picture's size.
+            && (mine.greenScreen == nil || outputSize == other.outputSize)
+    }
+
+    /// The picture's bin in gst-launch syntax: starts with ``SessionElement/lookStart`` and ends
+    /// with ``SessionElement/lookEnd``; `nil` when the settings change no pixel, so nothing is built.
+    var look: String? {
+        guard changesPixels else { return nil }
         var elements = ["identity \(SessionElement.lookStart.assignment)"]
+        if cropsPicture {
+            let crop = cropMargins
+            elements.append("videocrop \(SessionElement.crop.assignment) left=\(crop.left) right=\(crop.right) top=\(crop.top) bottom=\(crop.bottom) "
+                + "! videoscale ! capsfilter \(SessionElement.size.assignment) caps=\"\(outputCaps)\"")
+        }
+        if adjustsColours {
+            elements.append("videobalance \(SessionElement.balance.assignment) brightness=\(settings.brightness) contrast=\(settings.contrast) "
+                + "saturation=\(settings.saturation) hue=\(settings.hue)")
+        }
         if let greenScreen = settings.greenScreen { elements.append(greenScreen.keying) }
         for (index, segment) in segments.enumerated() {
             switch segment {
@@ -130,17 +154,22 @@ struct ImageStage {
         ExifOrientation(rotation: -settings.rotation, mirrored: !mirrorsPreview).showing
     }
 
-    /// Sets the crop, size and colour properties of a running session's elements to these settings.
-    func applyAdjustments(to graph: SessionGraph) throws(GStreamerError) {
-        let crop = cropMargins
-        try graph.crop.setProperty("left", crop.left)
-        try graph.crop.setProperty("right", crop.right)
-        try graph.crop.setProperty("top", crop.top)
-        try graph.crop.setProperty("bottom", crop.bottom)
-        try graph.size.setProperty("caps", .string(outputCaps))
-        try graph.balance.setProperty("brightness", settings.brightness)
-        try graph.balance.setProperty("contrast", settings.contrast)
-        try graph.balance.setProperty("saturation", settings.saturation)
-        try graph.balance.setProperty("hue", settings.hue)
+    /// Sets the crop, size and colour properties of a look built for the same elements
+    /// (``buildsSameElements(as:)``) to these settings.
+    func applyAdjustments(to look: ImageLook) throws(GStreamerError) {
+        if let crop = look.crop, let size = look.size {
+            let margins = cropMargins
+            try crop.setProperty("left", margins.left)
+            try crop.setProperty("right", margins.right)
+            try crop.setProperty("top", margins.top)
+            try crop.setProperty("bottom", margins.bottom)
+            try size.setProperty("caps", .string(outputCaps))
+        }
+        if let balance = look.balance {
+            try balance.setProperty("brightness", settings.brightness)
+            try balance.setProperty("contrast", settings.contrast)
+            try balance.setProperty("saturation", settings.saturation)
+            try balance.setProperty("hue", settings.hue)
+        }
     }
 }

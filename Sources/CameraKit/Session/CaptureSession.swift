@@ -152,7 +152,7 @@ public actor CaptureSession {
             try await current.graph.replaceSource(with: replacement)
             outputs.cameraChanged(to: replacement, layout: layout)
             layout.dropFirstFrames(at: current.graph.split, firstKept: covered ? previewOutput.uncover : nil)
-            try layout.image.applyAdjustments(to: current.graph)  // the crop is in the new camera's pixels
+            if let look = current.graph.look { try layout.image.applyAdjustments(to: look) }  // the crop is in the new camera's pixels
             try await replacement.changeState(to: .playing)
         } catch {
             let failure = CaptureError(.interrupted, "\(device.name) could not start: \(error)")
@@ -206,15 +206,14 @@ public actor CaptureSession {
             guard let running else { throw CaptureError(.notRunning, "the session stopped while its image settings were being changed") }
             return running.graph.pipeline === graph.pipeline
         }
-        if image.filters != configuration.image.filters || image.overlay != configuration.image.overlay
-            || image.texts != configuration.image.texts || image.greenScreen != configuration.image.greenScreen
-            || (image.greenScreen != nil && stage.outputSize != self.layout(of: configuration, format: format).image.outputSize) {
-            let look = try ImageLook(stage, backdrop: try await backdrop(for: stage))
-            try await look.replace(graph.look, in: graph)
+        if stage.buildsSameElements(as: self.layout(of: configuration, format: format).image) {
+            try await graph.look?.adjust(to: stage, after: graph.lookInput)
+        } else {
+            let look = try ImageLook.make(stage, backdrop: try await backdrop(for: stage))
+            try await ImageLook.replace(graph.look, with: look, in: graph)
             guard try stillRunning() else { return false }
             running?.graph.look = look
         }
-        try await graph.adjust(to: stage)
         try await outputs.imageChanged(in: graph, layout: layout)
         guard try stillRunning() else { return false }
         running?.description = layout.description
