@@ -1,41 +1,35 @@
-/// The encoders a running session's photos use: the photo's and the thumbnail's JPEG encoders,
-/// started together with the session so each is ready for the first photo, and the HEVC
-/// encoders, started on the first HEIC photo. Stopped together when the session stops.
+import GStreamer
+
+/// The encoders a running session's photos, thumbnails and snapshots use, each started on its
+/// first use and kept while the session runs (a command that may take more photos has them warm);
+/// a session that takes no photo starts none. Stopped together when the session stops.
 final class PhotoEncoders: Sendable {
-    let photo: StillEncoder
-    let thumbnail: StillEncoder
+    private let jpeg = StartedOnFirstUse<StillEncoder.Shape, StillEncoder>()
     let hevc = HEVCEncoders()
 
-    private init(photo: StillEncoder, thumbnail: StillEncoder) {
-        self.photo = photo
-        self.thumbnail = thumbnail
-    }
-
-    /// Starts the JPEG encoders side by side; when one fails, the other is stopped.
-    static func start() async throws(CaptureError) -> PhotoEncoders {
-        async let photo = started("photo")
-        async let thumbnail = started("thumbnail")
-        switch (await photo, await thumbnail) {
-        case (.success(let photo), .success(let thumbnail)):
-            return PhotoEncoders(photo: photo, thumbnail: thumbnail)
-        case (.failure(let error), let other), (let other, .failure(let error)):
-            if case .success(let started) = other { await started.stop() }
-            throw error
-        }
-    }
-
-    private static func started(_ label: String) async -> Result<StillEncoder, CaptureError> {
+    /// Encodes a frame as JPEG, scaled to `width`x`height` when given and turned by a `videoflip`
+    /// method when given, on the JPEG encoder of that shape (started the first time). The
+    /// frame's samples are written as JPEG's full range: pass a limited-range frame through
+    /// ``RangeExpansion`` first.
+    func encodeJPEG(_ frame: Sample, quality: Int, width: Int? = nil, height: Int? = nil,
+                    turn: String? = nil) async throws(CaptureError) -> [UInt8] {
+        let method = turn ?? "none"
+        let shape = StillEncoder.Shape(scales: width != nil && height != nil, turns: method != "none")
+        let encoder: StillEncoder
         do {
-            return .success(try await StillEncoder(label: label))
+            encoder = try await jpeg.encoder(for: shape) { try await StillEncoder(shape) }
         } catch {
-            return .failure(error)
+            throw CaptureError.converting(error, context: "the JPEG encoder could not start")
         }
+        return try await encoder.encode(frame, quality: quality, width: width, height: height, turn: method)
     }
+
+    /// How many JPEG encoders have been started.
+    var jpegCount: Int { jpeg.count }
 
     /// Stops every encoder.
     func stop() async {
-        await photo.stop()
-        await thumbnail.stop()
+        for encoder in await jpeg.removeAll() { await encoder.stop() }
         await hevc.stopAll()
     }
 }

@@ -8,10 +8,10 @@ extension PhotoOutput: SessionOutput {
             + "! appsink \(SessionElement.stills.assignment) sync=false max-buffers=1 drop=true wait-on-eos=false"
     }
 
-    /// Starts the JPEG encoders while the camera starts: neither delays the first frame.
+    /// Readies the session's encoders, each started on its first use.
     func prepare(for layout: SessionPipeline) async throws(CaptureError) {
         guard layout.configuration.capturesPhotos else { return }
-        keep(prepared: try await PhotoEncoders.start())
+        keep(prepared: PhotoEncoders())
     }
 
     /// Keeps frames from the still branch (and an MJPEG camera's own JPEGs) from the first one on.

@@ -97,18 +97,18 @@ public final class PhotoOutput: Sendable {
     /// The frame on screen now as a JPEG of `width`x`height` (after turning by the `videoflip`
     /// method `turn`): a still of the camera for the preview; `nil` without a frame.
     func still(width: Int, height: Int, turn: String) async -> [UInt8]? {
-        guard let frame = try? feed.latest(), let encoder = state.withLock({ $0.attachment?.encoders.thumbnail }) else { return nil }
-        return try? await encoder.encode(RangeExpansion.fullRange(frame) ?? frame, quality: 80, width: width, height: height, turn: turn)
+        guard let frame = try? feed.latest(), let encoders = state.withLock({ $0.attachment?.encoders }) else { return nil }
+        return try? await encoders.encodeJPEG(RangeExpansion.fullRange(frame) ?? frame, quality: 80, width: width, height: height, turn: turn)
     }
 
     /// A frame of another output (a movie's first) as a JPEG thumbnail whose longer side is at
     /// most `maximumSide`; `nil` when the session is not running.
     func thumbnail(of frame: Sample, maximumSide: Int) async -> [UInt8]? {
-        guard let info = frame.videoInfo, let encoder = state.withLock({ $0.attachment?.encoders.thumbnail }) else { return nil }
+        guard let info = frame.videoInfo, let encoders = state.withLock({ $0.attachment?.encoders }) else { return nil }
         let scale = min(1, Double(maximumSide) / Double(max(info.width, info.height, 1)))
         let width = max(2, Int((Double(info.width) * scale / 2).rounded()) * 2)
         let height = max(2, Int((Double(info.height) * scale / 2).rounded()) * 2)
-        return try? await encoder.encode(RangeExpansion.fullRange(frame) ?? frame, quality: 80, width: width, height: height)
+        return try? await encoders.encodeJPEG(RangeExpansion.fullRange(frame) ?? frame, quality: 80, width: width, height: height)
     }
 
     /// The frame held now (the one a photo taken now would be of) as a JPEG of its own size and
@@ -116,10 +116,10 @@ public final class PhotoOutput: Sendable {
     ///
     /// - Throws: A ``CaptureError`` when the session is not running or has no frame yet.
     public func snapshot(quality: Int = 85) async throws(CaptureError) -> [UInt8] {
-        guard let encoder = state.withLock({ $0.attachment?.encoders.thumbnail }), let frame = try feed.latest() else {
+        guard let encoders = state.withLock({ $0.attachment?.encoders }), let frame = try feed.latest() else {
             throw CaptureError(.notRunning, "the camera has no picture yet; try again in a moment")
         }
-        return try await encoder.encode(RangeExpansion.fullRange(frame) ?? frame, quality: quality)
+        return try await encoders.encodeJPEG(RangeExpansion.fullRange(frame) ?? frame, quality: quality)
     }
 
     /// The running session's HEVC encoders.
@@ -344,8 +344,8 @@ public final class PhotoOutput: Sendable {
             let encodesJPEG = (resolved.codec == .jpeg && cameraJPEG == nil) || resolved.thumbnailWidth > 0
             let jpegFrame = encodesJPEG ? (RangeExpansion.fullRange(frame) ?? frame) : frame
             async let thumbnail: [UInt8] = resolved.thumbnailWidth > 0
-                ? attachment.encoders.thumbnail.encode(jpegFrame, quality: 80, width: resolved.thumbnailWidth, height: resolved.thumbnailHeight,
-                                                     turn: resolved.pixelTurn)
+                ? attachment.encoders.encodeJPEG(jpegFrame, quality: 80, width: resolved.thumbnailWidth, height: resolved.thumbnailHeight,
+                                                 turn: resolved.pixelTurn)
                 : []
             let fileData: [UInt8], thumbnailData: [UInt8]
             if resolved.codec == .hevc {
@@ -357,7 +357,7 @@ public final class PhotoOutput: Sendable {
                     guard let jpeg = cameraJPEG.buffer else { throw CaptureError(.pipeline, "the camera's JPEG frame holds no data") }
                     picture = try jpeg.bytes()
                 } else {
-                    picture = try await attachment.encoders.photo.encode(jpegFrame, quality: request.settings.quality, turn: resolved.pixelTurn)
+                    picture = try await attachment.encoders.encodeJPEG(jpegFrame, quality: request.settings.quality, turn: resolved.pixelTurn)
                 }
                 // The thumbnail goes inside the JPEG too, in EXIF's IFD1, as cameras put theirs.
                 thumbnailData = try await thumbnail
