@@ -68,6 +68,13 @@ public enum DurableFile {
         try write(to: path, exclusive: exclusive, syncing: syncing) { descriptor in bytes.withUnsafeBytes { writeAll($0, to: descriptor) } }
     }
 
+    /// Writes `contents` to `path` as ``write(_:to:exclusive:syncing:)`` writes bytes, each piece
+    /// as the contents hand it over.
+    public static func write(contents: some FileContents, to path: String, exclusive: Bool = false,
+                             syncing: Bool = true) throws(WriteError) {
+        try write(to: path, exclusive: exclusive, syncing: syncing) { contents.write(to: $0) }
+    }
+
     /// Copies the file at `source` to `path` as ``write(_:to:exclusive:syncing:)`` writes bytes, a
     /// megabyte at a time, so a file of any size copies in little memory.
     public static func copy(_ source: String, to path: String) throws(WriteError) {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import FileSystem
 import Glibc
 
 /// A photo or movie kept in the library, as its index records it.
@@ -68,14 +69,14 @@ public struct NewPhoto: Sendable {
     public var origin: String?
     /// What the final file is made from later, when ``data`` is a proxy: kept in the library's
     /// spool until ``PhotoLibrary/finish(id:data:codec:)``, and the photo is processing meanwhile.
-    public var pending: [UInt8]?
+    public var pending: (any FileContents)?
     /// A movie's length in seconds, when ``data`` is an MP4 movie (codec `h264`); `nil` for a photo.
     public var duration: Double?
     /// The library's photos this picture was made from (a booth's shots).
     public var parts: [Int64]
 
     public init(data: [UInt8], thumbnail: [UInt8] = [], codec: String, width: Int, height: Int, orientation: Int = 1,
-                capturedAt: Date, device: String, albums: [String] = [], origin: String? = nil, pending: [UInt8]? = nil,
+                capturedAt: Date, device: String, albums: [String] = [], origin: String? = nil, pending: (any FileContents)? = nil,
                 duration: Double? = nil, parts: [Int64] = []) {
         self.data = data
         self.thumbnail = thumbnail

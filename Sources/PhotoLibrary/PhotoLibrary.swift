@@ -137,7 +137,7 @@ public final class PhotoLibrary {
                     try makeSpoolFolder()
                     // Not synced: a kill leaves it whole, and a power cut that loses it leaves the
                     // proxy as the photo (its checksum tells), so the shutter does not wait for the disk.
-                    try DurableFile.write(pending, to: spooled, exclusive: true, syncing: false)
+                    try DurableFile.write(contents: pending, to: spooled, exclusive: true, syncing: false)
                     written.append(spooled)
                 }
                 let id = try insertRow(file: name, thumbnail: thumbnailName, capturedAt: photo.capturedAt, device: photo.device,

@@ -37,7 +37,7 @@ struct ShutterLagBenchmark {
             let proxy = try await session.photoOutput.capture(heic)
             try library.add(NewPhoto(data: proxy.fileData, thumbnail: proxy.thumbnailData, codec: "jpeg", width: proxy.width,
                                      height: proxy.height, capturedAt: proxy.requestedAt, device: proxy.deviceName,
-                                     pending: proxy.pendingHEVC?.spooled))
+                                     pending: proxy.pendingHEVC))
             deferred.append((ContinuousClock.now - requested).seconds * 1000)
             try await Task.sleep(for: .milliseconds(50))
             // The same HEIC encoded at once (--now).

@@ -1,22 +1,44 @@
+import FileSystem
+import Glibc
 import GStreamer
 import ImageMetadata
 
 /// A HEIC photo still to be encoded, kept while its JPEG proxy stands in for it: its frame (I420,
-/// as the session took it, packed) and everything its file needs, as bytes to keep in a spool
-/// (``spooled``), so a process that ends before the HEIC is made leaves it to the next one.
+/// as the session took it) and everything its file needs, written to a spool as the library keeps
+/// the proxy (``write(to:)``), so a process that ends before the HEIC is made leaves it to the next
+/// one. A frame whose planes lie as the spool keeps them is written straight from its buffer.
 ///
 /// The spool: a header, the settings, the frame's caps, the EXIF block, the frame's planes in
 /// their default layout, and a CRC-32 of all of it; little-endian lengths, each checked when read.
-public struct PendingHEVC: Sendable {
-    /// The photo as bytes to keep.
-    public let spooled: [UInt8]
+public struct PendingHEVC: FileContents {
+    /// What is kept: the frame taken, or a spool read back.
+    private enum Contents: Sendable {
+        /// The spool's header, and the frame whose planes follow it.
+        case frame(header: [UInt8], frame: Frame)
+        case spooled([UInt8])
+    }
+
+    /// A frame's buffer with its own and the spool's layout of its planes.
+    private struct Frame: Sendable {
+        let buffer: Buffer
+        let source: VideoInfo
+        let packed: VideoInfo
+
+        /// Whether the buffer holds the planes where the spool keeps them, so it is written as it is.
+        var isPacked: Bool {
+            source.planes.count == packed.planes.count
+                && zip(source.planes, packed.planes).allSatisfy { $0.offset == $1.offset && $0.stride == $1.stride }
+        }
+    }
+
+    private let contents: Contents
 
     /// The largest spooled photo read back: a 12 MP frame is 18 MB.
     public static let maximumSpoolBytes = 512 * 1_048_576
 
     /// A photo read back from a spool; its bytes are checked when it is encoded.
     public init(spooled: [UInt8]) {
-        self.spooled = spooled
+        contents = .spooled(spooled)
     }
 
     /// The bytes that start every spooled photo.
@@ -29,6 +51,9 @@ public struct PendingHEVC: Sendable {
               let packed = try? VideoInfo(caps: caps), source.planes.count == 3 else {
             throw CaptureError(.pipeline, "the photo's frame (not I420) could not be kept for its HEIC")
         }
+        guard buffer.count >= Self.lastByte(of: source) else {
+            throw CaptureError(.pipeline, "the photo's frame is smaller than its format says")
+        }
         var writer = SpoolWriter()
         writer.bytes(Self.magic)
         writer.u32(Self.version)
@@ -38,34 +63,78 @@ public struct PendingHEVC: Sendable {
         writer.text(caps.description)
         writer.block(layout.exif)
         writer.u64(UInt64(packed.frameSize))
-        let planes = Self.planeSizes(width: source.width, height: source.height)
-        let header = writer.output, frameSize = packed.frameSize
-        var copied = false
-        // Filled in place: the header, the planes row by row (what rows leave between them zeroed), the checksum.
-        let output = [UInt8](unsafeUninitializedCapacity: header.count + frameSize + 4) { output, count in
-            count = 0
-            guard let base = output.baseAddress else { return }
-            header.withUnsafeBufferPointer { base.initialize(from: $0.baseAddress!, count: header.count) }
-            let frame = base + header.count
-            frame.initialize(repeating: 0, count: frameSize)
-            copied = (try? buffer.withUnsafeBytes { bytes in
+        contents = .frame(header: writer.output, frame: Frame(buffer: buffer, source: source, packed: packed))
+    }
+
+    /// Writes the spool: the header, the frame's planes (from the buffer itself when it holds them
+    /// as the spool does, else copied into place), and the checksum of both.
+    public func write(to descriptor: Int32) -> Int32 {
+        switch contents {
+        case .spooled(let bytes):
+            return bytes.write(to: descriptor)
+        case .frame(let header, let frame):
+            var crc = header.withUnsafeBytes { CRC32.checksum($0) }
+            var failure = header.write(to: descriptor)
+            guard failure == 0 else { return failure }
+            if frame.isPacked {
+                failure = (try? frame.buffer.withUnsafeBytes { bytes -> Int32 in
+                    let planes = UnsafeRawBufferPointer(rebasing: bytes[..<min(bytes.count, frame.packed.frameSize)])
+                    guard planes.count == frame.packed.frameSize else { return EINVAL }
+                    crc = CRC32.checksum(planes, continuing: crc)
+                    return DurableFile.writeAll(planes, to: descriptor)
+                }) ?? EIO
+            } else {
+                guard let planes = Self.packedPlanes(of: frame) else { return EINVAL }
+                crc = planes.withUnsafeBytes { CRC32.checksum($0, continuing: crc) }
+                failure = planes.write(to: descriptor)
+            }
+            guard failure == 0 else { return failure }
+            return (0..<4).map { UInt8(truncatingIfNeeded: crc >> ($0 * 8)) }.write(to: descriptor)
+        }
+    }
+
+    /// The spool's bytes, as ``write(to:)`` writes them.
+    var spooled: [UInt8] {
+        switch contents {
+        case .spooled(let bytes):
+            return bytes
+        case .frame(let header, let frame):
+            let planes = (frame.isPacked ? (try? frame.buffer.bytes()).map { Array($0.prefix(frame.packed.frameSize)) } : nil)
+                ?? Self.packedPlanes(of: frame) ?? []
+            let body = header + planes
+            let crc = body.withUnsafeBytes { CRC32.checksum($0) }
+            return body + (0..<4).map { UInt8(truncatingIfNeeded: crc >> ($0 * 8)) }
+        }
+    }
+
+    /// The frame's planes copied into the spool's layout (what rows leave between them zeroed);
+    /// `nil` when a plane reaches past the buffer or the layout.
+    private static func packedPlanes(of frame: Frame) -> [UInt8]? {
+        let (source, packed) = (frame.source, frame.packed)
+        let planes = planeSizes(width: source.width, height: source.height)
+        var output = [UInt8](repeating: 0, count: packed.frameSize)
+        let copied = try? frame.buffer.withUnsafeBytes { bytes in
+            output.withUnsafeMutableBytes { to -> Bool in
                 for (index, (rowBytes, rows)) in planes.enumerated() {
-                    let from = source.planes[index], to = packed.planes[index]
+                    let from = source.planes[index], into = packed.planes[index]
                     guard from.offset >= 0, from.stride >= rowBytes, from.offset + from.stride * (rows - 1) + rowBytes <= bytes.count,
-                          to.offset >= 0, to.stride >= rowBytes, to.offset + to.stride * (rows - 1) + rowBytes <= frameSize else { return false }
+                          into.offset >= 0, into.stride >= rowBytes, into.offset + into.stride * (rows - 1) + rowBytes <= to.count
+                    else { return false }
                     for row in 0..<rows {
-                        UnsafeMutableRawPointer(frame + to.offset + row * to.stride)
+                        (to.baseAddress! + into.offset + row * into.stride)
                             .copyMemory(from: bytes.baseAddress! + from.offset + row * from.stride, byteCount: rowBytes)
                     }
                 }
                 return true
-            }) ?? false
-            let crc = CRC32.checksum(UnsafeRawBufferPointer(start: base, count: header.count + frameSize))
-            for byte in 0..<4 { (base + header.count + frameSize + byte).initialize(to: UInt8(truncatingIfNeeded: crc >> (byte * 8))) }
-            count = header.count + frameSize + 4
+            }
         }
-        guard copied else { throw CaptureError(.pipeline, "the photo's frame is smaller than its format says") }
-        spooled = output
+        return copied == true ? output : nil
+    }
+
+    /// The end of the last row of the frame's last plane.
+    private static func lastByte(of info: VideoInfo) -> Int {
+        zip(info.planes, planeSizes(width: info.width, height: info.height))
+            .map { plane, size in plane.offset + plane.stride * (size.1 - 1) + size.0 }.max() ?? 0
     }
 
     /// The frame and the file's layout, read back from the spooled bytes.

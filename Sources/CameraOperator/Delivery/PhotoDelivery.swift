@@ -60,7 +60,7 @@ public struct PhotoDelivery {
                 libraryPhoto = try library.add(NewPhoto(
                     data: item.data, thumbnail: item.thumbnail, codec: item.codec.rawValue,
                     width: item.width, height: item.height, orientation: item.orientation,
-                    capturedAt: item.capturedAt, device: device.name, albums: item.albums, pending: item.pending?.spooled,
+                    capturedAt: item.capturedAt, device: device.name, albums: item.albums, pending: item.pending,
                     parts: item.parts))
             } catch {
                 throw .library(error)
