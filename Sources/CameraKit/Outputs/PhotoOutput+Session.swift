@@ -52,7 +52,10 @@ extension PhotoOutput: SessionOutput {
         reframe(Framing(layout))
     }
 
+    /// Stops the encoders of a session that stopped once the captures still encoding have
+    /// finished with them (an encoder started on a photo's first use may still be starting).
     func finish() async {
+        await capturesEnded()
         for encoders in retiredEncoders() { await encoders.stop() }
     }
 

@@ -69,6 +69,8 @@ public final class PhotoOutput: Sendable {
         var detachedReason: CaptureError?
         var nextID = 1
         var inFlight = 0
+        /// Who waits for the captures in flight to end (``capturesEnded()``).
+        var waitingForCaptures: [CheckedContinuation<Void, Never>] = []
         /// Finished photos waiting for earlier captures, so the stream keeps request order.
         var finished: [Int: Photo?] = [:]
         var nextToPublish = 1
@@ -252,8 +254,9 @@ public final class PhotoOutput: Sendable {
                 for try await frame in frames {
                     let (number, missed) = numbering.number(of: frame)
                     skipped += missed
-                    // A HEIC finished later holds its frame packed for the spool as well, until handed on.
-                    let size = (frame.buffer?.count ?? 0) * (settings.codec == .hevc && settings.defersHEVCProcessing ? 2 : 1)
+                    // The frame is in hand until its photo is handed on (a HEIC finished later keeps
+                    // it for its spool, written from the frame itself).
+                    let size = frame.buffer?.count ?? 0
                     guard inHand.reserve(size) else {
                         skipped.append(number)
                         continue
@@ -488,16 +491,19 @@ public final class PhotoOutput: Sendable {
 
     /// Records a capture's end and publishes, in request order, every photo that is now due.
     private func finish(_ id: Int, with photo: Photo?) {
-        let due = state.withLock { state -> [Photo] in
+        let (due, ended) = state.withLock { state -> ([Photo], [CheckedContinuation<Void, Never>]) in
             state.inFlight -= 1
+            var ended: [CheckedContinuation<Void, Never>] = []
+            if state.inFlight == 0 { swap(&ended, &state.waitingForCaptures) }
             state.finished[id] = .some(photo)
             var due: [Photo] = []
             while let next = state.finished.removeValue(forKey: state.nextToPublish) {
                 if let next { due.append(next) }
                 state.nextToPublish += 1
             }
-            return due
+            return (due, ended)
         }
+        for waiting in ended { waiting.resume() }
         for photo in due { photoStream.send(photo) }
     }
 
@@ -578,6 +584,19 @@ public final class PhotoOutput: Sendable {
         state.withLock { state in
             state.retired += [state.attachment?.encoders, state.prepared].compactMap { $0 }
             (state.attachment, state.prepared, state.detachedReason) = (nil, nil, reason)
+        }
+    }
+
+    /// Returns once no capture is in flight: those encoding have finished, and those waiting for
+    /// a frame of a detached session have failed.
+    func capturesEnded() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let idle = state.withLock { state -> Bool in
+                guard state.inFlight > 0 else { return true }
+                state.waitingForCaptures.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
         }
     }
 
