@@ -13,6 +13,15 @@ struct BenchmarkReport {
         }.joined(separator: "\n")
     }
 
+    /// The rows as BENCHMARKS.md's table lines (a partial run prints them, to replace its rows there).
+    var tableRows: String {
+        rows.map { row in
+            "| \(row.name) | \(row.camctl.formatted()) \(row.unit) | \(row.referenceName): "
+                + "\(row.reference.formatted()) \(row.unit) | \(String(format: "%.2f", row.ratio)) | "
+                + (row.goal.map { "\($0.statement): " + ($0.isMet ? "met" : "**not met**") } ?? "") + " |\n"
+        }.joined()
+    }
+
     var markdown: String {
         let date = ISO8601DateFormatter().string(from: Date())
         let machine = "\(ProcessInfo.processInfo.activeProcessorCount) cores, "
@@ -29,12 +38,7 @@ struct BenchmarkReport {
             |---|---|---|---|---|
 
             """
-        for row in rows {
-            text += "| \(row.name) | \(row.camctl.formatted()) \(row.unit) | \(row.referenceName): "
-                + "\(row.reference.formatted()) \(row.unit) | \(String(format: "%.2f", row.ratio)) | "
-                + (row.goal.map { "\($0.statement): " + ($0.isMet ? "met" : "**not met**") } ?? "") + " |\n"
-        }
-        text += """
+        text += tableRows + """
 
             How each row is measured:
 
@@ -149,19 +153,20 @@ struct BenchmarkReport {
 
             ## What limits the goals not met
 
-            - *Start-up* (1.2x gst-launch's one-shot pipeline): camctl does more before and after the \
-            frame: loading its libraries and Swift's runtime (`camctl --version` takes 5 ms, the static \
-            runtime with FoundationEssentials and no ICU; gst-launch's `--version` 7 ms), the photo's \
-            EXIF and 320-pixel thumbnail, the full-range stretch JPEG needs, fsync of the file and its \
-            folder, and an orderly stop (4 ms from the printed path to exit). GStreamer's timeline of a \
-            one-shot (its debug log): initialisation 6 ms (as for gst-launch), building the session's \
-            pipeline and both JPEG encoders' 5 ms, the live source's start 4 ms, its first 1080p frame \
-            through the image stages to the encoder 8 ms, the JPEG and its thumbnail 3 ms. A profile of \
-            ten one-shots: 40% in the kernel (page faults on fresh 3 MB frame buffers, thread starts), \
-            13% the C library, 7% the dynamic loader, 20% GStreamer and GLib, 6% libjpeg, 5% camctl. \
-            What remains to cut is structural: a pipeline of stages for every picture setting (crop, \
-            balance, scale) and two encoder pipelines that a single photo from gst-launch does not \
-            build.
+            - *Start-up* (1.2x gst-launch's one-shot pipeline): a session builds only what it is asked \
+            for: neutral image settings build no element (the camera is linked to the tee), and the \
+            photo encoders start on the first photo with only the elements their shape needs (the \
+            photo: app source, `jpegenc`, app sink; the thumbnail: with `videoscale`). Every link \
+            gst_parse makes between video elements queries caps along the chain, and the unused stages \
+            and two full encoder pipelines cost 20 ms of the 1080p one-shot (70 to 47 ms, 78 to 52 ms of \
+            CPU; `perf stat -r 15`). What remains, from GStreamer's debug timeline: initialisation 8 ms \
+            and the test source's first 1080p frame 6 ms (both as for gst-launch), the frame's hand-over \
+            to Swift and the full-range stretch JPEG needs 4 ms, the photo and its thumbnail encoded side \
+            by side 5 ms, the file and folder fsynced under 1 ms, an orderly stop of the session and \
+            encoders 3.5 ms and the process's exit 4 ms. The preview's start pays 11 ms for \
+            `gdkpixbufoverlay` (loading gdk-pixbuf and its loaders, measured by gst-launch with and \
+            without it), the element that draws the last photo in its corner: built only when a photo \
+            is first shown, or drawn by camctl itself, it would bring the preview near its goal.
             - *Peak memory* (1.3x gst-launch): 11 MiB of camctl's resident memory is its own executable \
             (the Swift runtime, FoundationEssentials and camctl, 10 MB of code, mapped whole by the \
             kernel's read-ahead), against 17 MiB anonymous in a 1080p preview; zero shutter lag keeps \
@@ -180,21 +185,19 @@ struct BenchmarkReport {
             picture), where the stretch loses nothing, at the price of 8-bit-only decoders. *Time to the \
             final HEIC* (3.2 s against heif-enc's 2.3 s) is the slow preset's; the shutter does not wait \
             for it.
-            - *Shutter lag with --hevc* (1.2x JPEG's): the proxy is JPEG's, and the spooled frame adds \
-            writing it (18 MB at 12 MP: 45 ms; 3 MB at 1080p: 4 ms) to the page cache; a HEIC encoded at \
-            once takes 254 ms at 12 MP. Not waiting for the disk (no fsync) took 78 to 67 ms, a CRC-32 \
-            instead of a SHA-256 150 to 78 ms; writing the planes straight from the frame's buffer (no \
-            packed copy) would save the copy, about 8 ms.
+            - *Shutter lag with --hevc* (1.2x JPEG's): the proxy is JPEG's, and the spooled frame is now \
+            written straight from the frame's buffer (no packed copy, its CRC-32 taken as it is \
+            written): what remains is writing it into the page cache (18 MB at 12 MP, 3 MB at 1080p) \
+            inside the library's transaction; a HEIC encoded at once takes 254 ms at 12 MP. Not waiting \
+            for the disk (no fsync) took 78 to 67 ms, a CRC-32 instead of a SHA-256 150 to 78 ms.
             - *Recording* (CPU 1.1x, memory 1.3x gst-launch's; CPU read 1.11 and 1.19 in two runs): the \
             encoder costs the same (x264 with the same settings on the same frames, at most two frames \
             waiting for it); the difference is the capture session around it, the same as a \
             preview's: camctl's preview alone at 1080p30 peaks at 41 MB and takes 0.13 CPU s a second \
             against 15.7 MB and 0.07 for gst-launch's bare test source (the executable's code, the \
-            frame held for zero shutter lag, the photo encoders kept ready for a photo while \
-            recording, the tee and the image stages). The recording's own memory is flat: sampled every \
-            10 s over 90 s, 95.3 to 95.4 MB, its peak reached in the first 10 s. Starting the photo \
-            encoders on the first photo instead of with the session would take their share off every \
-            command that may take no photo. *Stop to finished movie* is camctl's 20 to 35 ms of \
+            frame held for zero shutter lag and its branch, the tee). The recording's own memory is flat: sampled every \
+            10 s over 90 s, 95.3 to 95.4 MB, its peak reached in the first 10 s. The photo \
+            encoders now start on the first photo, so a recording that takes none starts none. *Stop to finished movie* is camctl's 20 to 35 ms of \
             keeping the movie durably and stopping the session, against gst-launch's end of stream alone.
             - *Noise*: this 2-core machine's figures move between runs of the same build; the 1080p JPEG \
             burst read 0.67, 0.85, 0.90 and 0.98 in four runs within ten minutes, and gst-launch's own \

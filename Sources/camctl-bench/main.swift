@@ -6,7 +6,7 @@
 // Groups: frames, latency, image (what filters, zoom, words and a green screen cost), checksum (SHA-256 against openssl), shutter, burst, heic, resources (memory and CPU, one run of --preview-seconds,
 // 60 by default), startup, serve (camctl serve: snapshots, the live picture's age, CPU per viewer), fleet (20 nodes: fan-out, skew),
 // movie (camctl record at 1080p30 for --preview-seconds: CPU, memory, stop to file), soak (memory over --soak-minutes, 10 by default). A partial run (--only)
-// writes its table to stdout only.
+// writes its table to stdout only, then its rows as BENCHMARKS.md's table lines.
 
 import Foundation
 import GStreamer
@@ -71,4 +71,6 @@ let report = BenchmarkReport(rows: rows, runs: options.runs)
 print(report.table)
 if options.groups.isEmpty {
     try report.markdown.write(toFile: options.output, atomically: true, encoding: .utf8)
+} else {
+    print("\n" + report.tableRows, terminator: "")
 }
