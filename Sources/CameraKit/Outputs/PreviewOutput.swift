@@ -19,9 +19,14 @@ public final class PreviewOutput: Sendable {
         var caption: String?
         /// The fonts of the large text and of the caption, sized to the picture as shown.
         var fonts = (large: "Sans Bold 24", caption: "Sans 12")
-        /// The element that draws pictures over the preview, whether the last photo is one, and
-        /// the picture's size as shown.
+        /// The element that draws pictures over the preview (`gdkpixbufoverlay`, built when the
+        /// first picture is drawn, in place of the `identity` that holds its place), whether the
+        /// last photo is one, and the picture's size as shown.
         var lastPhoto: Element?
+        var lastPhotoPlace: (slot: Element, pipeline: Pipeline)?
+        var buildingOverlay: Task<Element?, Never>?
+        /// The latest drawing asked for while the overlay is being built.
+        var pendingDraw: (@Sendable (Element) -> Void)?
         var drawsLastPhoto = false
         /// The thumbnail the corner shows when no whole picture covers it.
         var cornerThumbnail: [UInt8]?
@@ -105,6 +110,7 @@ public final class PreviewOutput: Sendable {
     public func showLastPhoto(_ thumbnail: [UInt8]?) {
         let (element, draws) = state.withLock { state in
             state.cornerThumbnail = thumbnail
+            state.pendingDraw = nil
             return (state.lastPhoto, state.drawsLastPhoto)
         }
         try? element?.setProperty("alpha", 0.0)
@@ -131,7 +137,7 @@ public final class PreviewOutput: Sendable {
     /// it is switched) and returns once a frame has been drawn with it, at most three frame
     /// intervals later, so a window holds it while no frames come; `false` when it cannot be shown.
     func cover(with still: [UInt8]) async -> Bool {
-        let (element, interval) = state.withLock { ($0.lastPhoto, $0.frameInterval) }
+        let element = await overlay(), interval = state.withLock { $0.frameInterval }
         guard let output = element?.staticPad(named: "src") else { return false }
         draw(still) { _, shown in (0, 0, shown.width, shown.height) }
         // The second frame to pass: the first may have been drawn before the still was loaded.
@@ -146,21 +152,81 @@ public final class PreviewOutput: Sendable {
 
     /// Draws a JPEG over the preview where `place` puts it, given the picture's and the preview's sizes.
     private func draw(_ jpeg: [UInt8], place: ((width: Int, height: Int), (width: Int, height: Int)) -> (x: Int, y: Int, width: Int, height: Int)) {
-        let (element, shown) = state.withLock { ($0.lastPhoto, $0.shownSize) }
-        guard let element, let size = JPEGFile.dimensions(of: jpeg), size.width > 0, size.height > 0,
+        let (hasPlace, shown) = state.withLock { ($0.lastPhoto != nil || $0.lastPhotoPlace != nil, $0.shownSize) }
+        guard hasPlace, let size = JPEGFile.dimensions(of: jpeg), size.width > 0, size.height > 0,
               shown.width > 0, shown.height > 0 else { return }
         let (x, y, width, height) = place((size.width, size.height), shown)
-        do {
-            try Data(jpeg).write(to: lastPhotoFile, options: .atomic)
-            try element.setProperty("overlay-width", width)
-            try element.setProperty("overlay-height", height)
-            try element.setProperty("offset-x", x)
-            try element.setProperty("offset-y", y)
-            try element.setProperty("location", lastPhotoFile.path)  // loads the picture
-            try element.setProperty("alpha", 1.0)
-        } catch {
+        guard (try? Data(jpeg).write(to: lastPhotoFile, options: .atomic)) != nil else { return }
+        let path = lastPhotoFile.path
+        let show: @Sendable (Element) -> Void = { element in
             // A preview decoration: a picture that cannot be shown leaves the preview as it was.
+            try? element.setProperty("overlay-width", width)
+            try? element.setProperty("overlay-height", height)
+            try? element.setProperty("offset-x", x)
+            try? element.setProperty("offset-y", y)
+            try? element.setProperty("location", path)  // loads the picture
+            try? element.setProperty("alpha", 1.0)
         }
+        let built = state.withLock { state -> Element? in
+            if state.lastPhoto == nil { state.pendingDraw = show }
+            return state.lastPhoto
+        }
+        if let built {
+            show(built)
+        } else {
+            Task { _ = await overlay() }
+        }
+    }
+
+    /// The element that draws pictures over the preview, built in its place the first time (the
+    /// preview's flow held meanwhile), with the drawing asked for meanwhile; `nil` while stopped
+    /// or without a place for it. Loading gdk-pixbuf costs a preview's start 11 ms, so a preview
+    /// that shows no picture never pays it.
+    private func overlay() async -> Element? {
+        let building = state.withLock { state -> Task<Element?, Never>? in
+            if let built = state.lastPhoto { return Task { built } }
+            guard let place = state.lastPhotoPlace else { return nil }
+            if let building = state.buildingOverlay { return building }
+            let task = Task { [self] in await buildOverlay(replacing: place.slot, in: place.pipeline) }
+            state.buildingOverlay = task
+            return task
+        }
+        return await building?.value
+    }
+
+    private func buildOverlay(replacing slot: Element, in pipeline: Pipeline) async -> Element? {
+        guard let input = slot.staticPad(named: "sink"), let output = slot.staticPad(named: "src"),
+              let upstream = input.peer, let downstream = output.peer,
+              let overlay = try? Element(factory: "gdkpixbufoverlay") else { return nil }
+        let hold = await upstream.block(waitingAtMost: SessionGraph.holdWait)
+        let placed: Bool
+        do {
+            upstream.unlink(from: input)
+            output.unlink(from: downstream)
+            try pipeline.add(overlay)
+            try SessionGraph.pad("src", of: overlay).link(to: downstream)
+            try upstream.link(to: try SessionGraph.pad("sink", of: overlay))
+            try overlay.syncStateWithParent()
+            placed = true
+        } catch {
+            placed = false
+        }
+        hold.remove()
+        if placed {
+            try? await slot.changeState(to: .null)
+            try? pipeline.remove(slot)
+        }
+        let show = state.withLock { state -> (@Sendable (Element) -> Void)? in
+            guard state.lastPhotoPlace?.slot === slot else { return nil }  // the session stopped meanwhile
+            state.buildingOverlay = nil
+            guard placed else { return nil }
+            (state.lastPhoto, state.lastPhotoPlace) = (overlay, nil)
+            defer { state.pendingDraw = nil }
+            return state.pendingDraw
+        }
+        guard placed else { return nil }
+        show?(overlay)
+        return overlay
     }
 
     /// Dims the preview for two frames (at least a tenth of a second), as a shutter confirms a
@@ -304,7 +370,7 @@ extension PreviewOutput: SessionOutput {
             + "! valve \(SessionElement.previewValve.assignment) ! "
             + PreviewFit.elements(size: .previewSize, orientation: .previewOrientation, caps: Self.previewCaps(image, preview), image: image) + " ! "
             + (preview.showsShutter ? "videobalance \(SessionElement.shutter.assignment) ! " : "")
-            + (preview.showsLastPhoto || preview.showsPictures ? "gdkpixbufoverlay \(SessionElement.lastPhoto.assignment) ! " : "")
+            + (preview.showsLastPhoto || preview.showsPictures ? "identity \(SessionElement.lastPhoto.assignment) ! " : "")
             + (preview.showsText ? "textoverlay \(SessionElement.previewText.assignment) silent=true valignment=center halignment=center "
                 + "auto-resize=false ! videoconvert ! " : "")
             + preview.sink
@@ -325,7 +391,7 @@ extension PreviewOutput: SessionOutput {
             state.fonts = (Self.textFont(layout.image, preview), Self.captionFont(layout.image, preview))
             state.valve = valve
             state.textOverlay = textOverlay
-            state.lastPhoto = lastPhoto
+            (state.lastPhoto, state.lastPhotoPlace, state.buildingOverlay) = (nil, lastPhoto.map { ($0, graph.pipeline) }, nil)
             state.drawsLastPhoto = preview.showsLastPhoto
             state.shownSize = Self.shownSize(layout.image, preview)
             state.shutter = shutter
@@ -358,7 +424,7 @@ extension PreviewOutput: SessionOutput {
         state.withLock { state in
             state.valve = nil
             state.textOverlay = nil
-            state.lastPhoto = nil
+            (state.lastPhoto, state.lastPhotoPlace, state.buildingOverlay, state.pendingDraw) = (nil, nil, nil, nil)
             state.shutter = nil
         }
         try? FileManager.default.removeItem(at: lastPhotoFile)
