@@ -5,8 +5,9 @@ import Synchronization
 /// Records the session's picture (filters, zoom and framing as photos have them) into movie files,
 /// as AVCaptureMovieFileOutput does, beside the photo output: photos can be taken while recording.
 ///
-/// Frames go from the session's branch (a valve shut while nothing is recorded) to a
-/// ``MovieWriter`` of their own, in place, never copied. Each frame is dated from the recording's
+/// Frames go from the session's branch, added to the running session when a recording starts and
+/// taken out when it stops (a session that records nothing builds none), to a ``MovieWriter`` of
+/// their own, in place, never copied. Each frame is dated from the recording's
 /// start, less the time it was paused, so a movie plays without gaps.
 ///
 /// ```swift
@@ -24,17 +25,25 @@ public final class MovieOutput: Sendable {
     }
 
     private struct State {
-        /// The branch's elements while the session runs.
+        /// The running session's pipeline and tee, while it runs with movies.
         var pipeline: Pipeline?
-        var valve: Element?
-        var size: Element?
-        var orientation: Element?
+        var split: Element?
+        /// The branch while a recording takes frames: its bin, the tee's pad it hangs from, its valve.
+        var branch: Branch?
         /// The picture the image stage makes now, and the camera's frame rate.
         var image: ImageStage?
         var frameRate = Fraction(30)
         var recording: Recording?
         /// Told when a recording ends by itself (a limit, a failure); one waiter.
         var endWaiter: CheckedContinuation<Void, Never>?
+    }
+
+    /// The recording's branch in the running pipeline.
+    private struct Branch: @unchecked Sendable {
+        // @unchecked Sendable: GStreamer wrappers whose objects are thread-safe; only read after made.
+        let bin: Bin
+        let teePad: Pad
+        let valve: Element
     }
 
     /// A recording in progress.
@@ -72,8 +81,8 @@ public final class MovieOutput: Sendable {
     /// - Throws: ``CaptureError`` when the session is not running or does not record movies
     ///   (``SessionConfiguration/movies``), a movie is already being recorded, or the encoder fails.
     public func startRecording(to path: String, _ settings: MovieSettings = MovieSettings()) async throws(CaptureError) {
-        let (image, frameRate, running) = state.withLock { ($0.image, $0.frameRate, $0.valve != nil) }
-        guard running, let image else {
+        let (image, frameRate, pipeline, split) = state.withLock { ($0.image, $0.frameRate, $0.pipeline, $0.split) }
+        guard let pipeline, let split, let image else {
             throw CaptureError(.notRunning, "the session is not running with movies, so nothing can be recorded")
         }
         guard !isRecording else { throw CaptureError(.invalidSetting, "a movie is being recorded already; stop it first") }
@@ -91,19 +100,75 @@ public final class MovieOutput: Sendable {
             }
         }
         let frameDuration = ClockTime(nanoseconds: UInt64(1e9 / max(1, frameRate.doubleValue)))
-        let elements = state.withLock { state -> (Element?, Element?, Element?)? in
-            guard state.recording == nil else { return nil }
+        let started = state.withLock { state -> Bool in
+            guard state.recording == nil else { return false }
             state.recording = Recording(writer: writer, settings: settings, path: path, width: shownWidth, height: shownHeight,
                                         frameDuration: frameDuration)
-            return (state.valve, state.size, state.orientation)
+            return true
         }
-        guard let (valve, size, flip) = elements else {
+        guard started else {
             _ = await writer.finish(at: .zero)
             throw CaptureError(.invalidSetting, "a movie is being recorded already; stop it first")
         }
-        try? size?.setProperty("caps", .string("video/x-raw,format=I420,width=\(width),height=\(height)"))
-        try? flip?.setProperty("video-direction", .string(ExifOrientation.direction(ofMethod: orientation.showing)))
-        try? valve?.setProperty("drop", false)
+        do {
+            let branch = try addBranch(to: pipeline, at: split, width: width, height: height, frameRate: frameRate,
+                                       direction: ExifOrientation.direction(ofMethod: orientation.showing))
+            let kept = state.withLock { state -> Bool in
+                guard state.pipeline === pipeline else { return false }  // the session stopped meanwhile
+                state.branch = branch
+                return true
+            }
+            if !kept { await Self.remove(branch, from: pipeline, at: split) }
+        } catch {
+            state.withLock { $0.recording = nil }
+            _ = await writer.finish(at: .zero)
+            throw CaptureError.converting(error, context: "the recording's branch could not be added")
+        }
+    }
+
+    /// Adds the recording's branch to the running pipeline: a queue holding two seconds of frames
+    /// (the encoder may lag a moment), the valve, the recording's size and turn, and an app sink
+    /// that hands frames on without dropping any; it plays before the tee's new pad is linked to it.
+    private func addBranch(to pipeline: Pipeline, at split: Element, width: Int, height: Int, frameRate: Fraction,
+                           direction: String) throws(CaptureError) -> Branch {
+        let queued = max(2, Int((frameRate.doubleValue * 2).rounded()))
+        do {
+            let bin = try Bin(fragment: "queue \(SessionElement.movieQueue.assignment) max-size-buffers=\(queued) max-size-bytes=0 max-size-time=0 leaky=downstream "
+                + "! valve \(SessionElement.movieValve.assignment) ! videoscale add-borders=true ! videoconvert "
+                + "! capsfilter caps=\"video/x-raw,format=I420,width=\(width),height=\(height)\" "
+                + "! videoflip video-direction=\(direction) ! appsink \(SessionElement.movieFrames.assignment) "
+                + "sync=false async=false max-buffers=0 drop=false wait-on-eos=false")
+            guard let queue = bin.element(named: SessionElement.movieQueue.rawValue), let valve = bin.element(named: SessionElement.movieValve.rawValue),
+                  let frames = bin.element(named: SessionElement.movieFrames.rawValue, as: AppSink.self), let input = queue.staticPad(named: "sink") else {
+                throw CaptureError(.pipeline, "the recording's branch lacks its elements")
+            }
+            frames.setHandlers(onSample: { [self] in deliver($0) })
+            queue.on("overrun") { [self] in queueOverran() }
+            try bin.exposePad(input, as: "sink")
+            try pipeline.add(bin)
+            try bin.syncStateWithParent()
+            let teePad = try split.requestPad("src_%u")
+            do {
+                try teePad.link(to: try SessionGraph.pad("sink", of: bin))
+            } catch {
+                split.releaseRequestPad(teePad)
+                throw error
+            }
+            return Branch(bin: bin, teePad: teePad, valve: valve)
+        } catch {
+            throw CaptureError.converting(error, context: "the recording's branch could not be built")
+        }
+    }
+
+    /// Takes a recording's branch out of the running pipeline, the tee's pad held meanwhile.
+    private static func remove(_ branch: Branch, from pipeline: Pipeline, at split: Element) async {
+        try? branch.valve.setProperty("drop", true)
+        let hold = await branch.teePad.block(waitingAtMost: SessionGraph.holdWait)
+        if let input = branch.bin.staticPad(named: "sink") { branch.teePad.unlink(from: input) }
+        hold.remove()
+        split.releaseRequestPad(branch.teePad)
+        try? await branch.bin.changeState(to: .null)
+        try? pipeline.remove(branch.bin)
     }
 
     /// A bit rate that keeps detail at the frame size and rate: about an eighth of a bit a pixel.
@@ -117,7 +182,7 @@ public final class MovieOutput: Sendable {
             guard state.recording != nil else { return nil }
             state.recording?.isPaused = true
             state.recording?.writer.sound?.pause()
-            return state.valve
+            return state.branch?.valve
         }
         try? valve?.setProperty("drop", true)
     }
@@ -128,7 +193,7 @@ public final class MovieOutput: Sendable {
             guard let recording = state.recording, recording.isPaused, recording.ended == nil else { return nil }
             state.recording?.isPaused = false
             state.recording?.resuming = true
-            return state.valve
+            return state.branch?.valve
         }
         try? valve?.setProperty("drop", false)
     }
@@ -158,7 +223,7 @@ public final class MovieOutput: Sendable {
             if state.recording?.ended == nil { state.recording?.ended = .stopped }
             state.endWaiter?.resume()
             state.endWaiter = nil
-            return state.valve
+            return state.branch?.valve
         }
         try? valve?.setProperty("drop", true)
     }
@@ -169,15 +234,18 @@ public final class MovieOutput: Sendable {
     ///   written to its end (what was written whole before stays).
     /// - Throws: ``CaptureError`` when no movie is being recorded.
     public func stopRecording() async throws(CaptureError) -> RecordedMovie {
-        let taken = state.withLock { state -> (Recording, Element?)? in
+        let taken = state.withLock { state -> (Recording, Branch?, Pipeline?, Element?)? in
             guard let recording = state.recording else { return nil }
             state.recording = nil
             state.endWaiter?.resume()
             state.endWaiter = nil
-            return (recording, state.valve)
+            defer { state.branch = nil }
+            return (recording, state.branch, state.pipeline, state.split)
         }
-        guard let (recording, valve) = taken else { throw CaptureError(.invalidSetting, "no movie is being recorded") }
-        try? valve?.setProperty("drop", true)
+        guard let (recording, branch, pipeline, split) = taken else { throw CaptureError(.invalidSetting, "no movie is being recorded") }
+        if let branch, let pipeline, let split {
+            await Self.remove(branch, from: pipeline, at: split)
+        }
         let end = recording.lastTime.map { ClockTime(nanoseconds: $0.nanoseconds + recording.frameDuration.nanoseconds) } ?? .zero
         let failure = await recording.writer.finish(at: end)
         let duration = end.seconds
@@ -266,7 +334,7 @@ public final class MovieOutput: Sendable {
         let valve = state.withLock { state -> Element? in
             state.endWaiter?.resume()
             state.endWaiter = nil
-            return state.valve
+            return state.branch?.valve
         }
         try? valve?.setProperty("drop", true)
     }
@@ -292,26 +360,13 @@ public final class MovieOutput: Sendable {
 }
 
 extension MovieOutput: SessionOutput {
-    /// A queue holding two seconds of frames (the encoder may lag a moment), the valve, the
-    /// recording's size and turn, and an app sink that hands frames on without dropping any.
-    func branch(in layout: SessionPipeline) -> String? {
-        guard layout.configuration.movies else { return nil }
-        let picture = layout.image.outputSize
-        let queued = max(2, Int((layout.format.frameRate.doubleValue * 2).rounded()))
-        return "split. ! queue \(SessionElement.movieQueue.assignment) max-size-buffers=\(queued) max-size-bytes=0 max-size-time=0 leaky=downstream "
-            + "! valve \(SessionElement.movieValve.assignment) drop=\(!isRecording) ! videoscale add-borders=true ! videoconvert "
-            + "! capsfilter \(SessionElement.movieSize.assignment) caps=\"video/x-raw,format=I420,width=\(picture.width / 2 * 2),height=\(picture.height / 2 * 2)\" "
-            + "! videoflip \(SessionElement.movieOrientation.assignment) ! appsink \(SessionElement.movieFrames.assignment) "
-            + "sync=false async=false max-buffers=0 drop=false wait-on-eos=false"
-    }
+    /// None: the recording's branch is added while a recording runs (``startRecording(to:_:)``).
+    func branch(in layout: SessionPipeline) -> String? { nil }
 
     func attach(to graph: SessionGraph, layout: SessionPipeline) throws(CaptureError) {
         guard layout.configuration.movies else { return }
-        let valve = try graph.element(.movieValve), size = try graph.element(.movieSize), flip = try graph.element(.movieOrientation)
-        try graph.appSink(.movieFrames).setHandlers(onSample: { [self] in deliver($0) })
-        try graph.element(.movieQueue).on("overrun") { [self] in queueOverran() }
         state.withLock { state in
-            (state.pipeline, state.valve, state.size, state.orientation) = (graph.pipeline, valve, size, flip)
+            (state.pipeline, state.split, state.branch) = (graph.pipeline, graph.split, nil)
             (state.image, state.frameRate) = (layout.image, layout.format.frameRate)
         }
     }
@@ -321,11 +376,11 @@ extension MovieOutput: SessionOutput {
         state.withLock { $0.image = layout.image }
     }
 
-    /// The pipeline stops: a recording in progress ends, to be stopped and kept.
+    /// The pipeline stops, its branch with it: a recording in progress ends, to be stopped and kept.
     func detach(_ reason: CaptureError) {
         state.withLock { state in
             if state.recording != nil, state.recording?.ended == nil { state.recording?.ended = .sessionStopped }
-            (state.pipeline, state.valve, state.size, state.orientation, state.image) = (nil, nil, nil, nil, nil)
+            (state.pipeline, state.split, state.branch, state.image) = (nil, nil, nil, nil)
             state.endWaiter?.resume()
             state.endWaiter = nil
         }
