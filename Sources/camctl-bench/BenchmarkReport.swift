@@ -163,10 +163,13 @@ struct BenchmarkReport {
             and the test source's first 1080p frame 6 ms (both as for gst-launch), the frame's hand-over \
             to Swift and the full-range stretch JPEG needs 4 ms, the photo and its thumbnail encoded side \
             by side 5 ms, the file and folder fsynced under 1 ms, an orderly stop of the session and \
-            encoders 3.5 ms and the process's exit 4 ms. The preview's start pays 11 ms for \
-            `gdkpixbufoverlay` (loading gdk-pixbuf and its loaders, measured by gst-launch with and \
-            without it), the element that draws the last photo in its corner: built only when a photo \
-            is first shown, or drawn by camctl itself, it would bring the preview near its goal.
+            encoders 3.5 ms and the process's exit 4 ms. A preview no longer builds what it may never \
+            use: the picture overlay (`gdkpixbufoverlay`, whose loading of gdk-pixbuf cost 11 ms) is \
+            built when the first picture is drawn, and the recording's branch when a recording starts. \
+            Its start still pays opening the library (about 2 ms), building and linking the preview's \
+            fit (scale, convert, turn, dim: caps queried along the chain at each link, about 8 ms) and \
+            the held frame's branch; building the session's own pipeline from elements linked \
+            without gst_parse's caps queries is what would take most of the rest.
             - *Peak memory* (1.3x gst-launch): 11 MiB of camctl's resident memory is its own executable \
             (the Swift runtime, FoundationEssentials and camctl, 10 MB of code, mapped whole by the \
             kernel's read-ahead), against 17 MiB anonymous in a 1080p preview; zero shutter lag keeps \

@@ -403,10 +403,14 @@ extension PreviewOutput: SessionOutput {
         if let textOverlay { Self.show(text, on: textOverlay) }
     }
 
-    /// Fits and turns the preview as the new settings say.
+    /// Fits and turns the preview as the new settings say. The preview's flow is held at its
+    /// valve meanwhile, so no frame is between the scaler and the converter when the size
+    /// changes (the converter, which cannot scale, failed negotiation with such a frame).
     func imageChanged(in graph: SessionGraph, layout: SessionPipeline) async throws(CaptureError) {
         guard let preview = layout.configuration.preview.map(drawn) else { return }
         let image = layout.image
+        let hold = await (try graph.element(.previewValve)).staticPad(named: "sink")?.block(waitingAtMost: SessionGraph.holdWait)
+        defer { hold?.remove() }
         try PreviewFit.apply(to: graph, size: .previewSize, orientation: .previewOrientation, caps: Self.previewCaps(image, preview), image: image)
         do {
             let text = state.withLock { state in
