@@ -98,6 +98,20 @@ extension Pad {
         return probe
     }
 
+    /// Holds the data flow at this pad as soon as nothing is passing it (at once when it is idle,
+    /// else when the data passing now has gone on), and returns once it is held (or after
+    /// `timeout`), so a branch can be unlinked without waiting for the next frame. Remove the
+    /// returned probe to let data pass.
+    public func holdWhenIdle(waitingAtMost timeout: Duration) async -> PadProbe {
+        let signal = OneShot<Void>()
+        let probe = addProbe(.idle) { _ in
+            signal.fire(())
+            return .ok
+        }
+        _ = await signal.wait(atMost: timeout)
+        return probe
+    }
+
     /// The timestamp of the `count`th buffer to pass the pad from now, or `nil` when it does not
     /// come within `timeout` (or has none).
     public func presentationTime(ofBuffer count: Int, waitingAtMost timeout: Duration) async -> ClockTime? {

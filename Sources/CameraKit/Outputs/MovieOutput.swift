@@ -160,10 +160,11 @@ public final class MovieOutput: Sendable {
         }
     }
 
-    /// Takes a recording's branch out of the running pipeline, the tee's pad held meanwhile.
+    /// Takes a recording's branch out of the running pipeline, the tee's pad held meanwhile (from
+    /// the moment no frame passes it, so stopping does not wait for the camera's next frame).
     private static func remove(_ branch: Branch, from pipeline: Pipeline, at split: Element) async {
         try? branch.valve.setProperty("drop", true)
-        let hold = await branch.teePad.block(waitingAtMost: SessionGraph.holdWait)
+        let hold = await branch.teePad.holdWhenIdle(waitingAtMost: SessionGraph.holdWait)
         if let input = branch.bin.staticPad(named: "sink") { branch.teePad.unlink(from: input) }
         hold.remove()
         split.releaseRequestPad(branch.teePad)
