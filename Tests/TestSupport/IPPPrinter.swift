@@ -1,17 +1,21 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// CUPS's own IPP Everywhere printer (`ippeveprinter`) on a port of its own, keeping every job's
 /// document in a folder for the test to compare. It needs DNS-SD, so the system's D-Bus and Avahi
-/// are started when they do not run; what the printer started is stopped with it.
+/// are started when they do not run; printers of tests running at once share them, and the last
+/// printer to stop stops them.
 public final class IPPPrinter: @unchecked Sendable {
     // @unchecked Sendable: set once in init; the processes are only signalled afterwards.
     public let port: Int
     /// The folder the printer keeps each job's document in (`N-TITLE.jpg`).
     public let spool: TemporaryFolder
     private let printer: ChildProcess.Running
-    /// The daemons it started, each with the file it leaves behind.
-    private let started: [(daemon: ChildProcess.Running, leaves: String)]
+
+    /// The printers alive in this process, and the daemons they started, each with the file it
+    /// leaves behind: stopped when the last printer stops, not while another still needs them.
+    private static let shared = Mutex<(printers: Int, daemons: [(daemon: ChildProcess.Running, leaves: String)])>((0, []))
 
     public static var isAvailable: Bool { ["ippeveprinter", "avahi-daemon", "dbus-daemon"].allSatisfy(ChildProcess.isInstalled) }
 
@@ -23,27 +27,38 @@ public final class IPPPrinter: @unchecked Sendable {
     /// ``jobAttributes()``; with `failing`, every job fails as it is printed.
     public init(formats: String = "image/jpeg,image/pwg-raster,application/pdf", media: [String]? = nil,
                 failing: Bool = false) async throws {
-        var started: [(daemon: ChildProcess.Running, leaves: String)] = []
+        Self.shared.withLock { $0.printers += 1 }
+        do {
+            (port, printer, spool) = try await Self.start(formats: formats, media: media, failing: failing)
+        } catch {
+            Self.stopOne()
+            throw error
+        }
+    }
+
+    /// Starts the daemons that do not run, then the printer; returns its port, process and spool.
+    private static func start(formats: String, media: [String]?, failing: Bool) async throws
+        -> (Int, ChildProcess.Running, TemporaryFolder) {
         // A daemon's socket or pid file may be left from one that was killed: what counts is its
         // process, alive (one killed by an earlier test may not have been reaped yet).
         if try await ChildProcess.run("pgrep", ["-r", "R,S,D", "-f", "dbus-daemon.*--system"]).status != 0 {
             mkdir("/run/dbus", 0o755)
             unlink(Self.busSocket)
-            started.append((try ChildProcess.Running("/usr/bin/dbus-daemon", ["--system", "--nofork", "--nopidfile"]), Self.busSocket))
+            let daemon = try ChildProcess.Running("/usr/bin/dbus-daemon", ["--system", "--nofork", "--nopidfile"])
+            shared.withLock { $0.daemons.append((daemon, busSocket)) }
             guard await until(hangGuard: .seconds(30), { access(Self.busSocket, F_OK) == 0 }) else {
-                started.forEach { $0.daemon.send(SIGKILL) }
                 throw ChildProcess.Failure(message: "the system's D-Bus did not start")
             }
         }
         if try await ChildProcess.run("pgrep", ["-r", "R,S,D", "-x", "avahi-daemon"]).status != 0 {
             unlink(Self.avahiPIDFile)
-            started.append((try ChildProcess.Running("/usr/sbin/avahi-daemon", ["--no-drop-root", "--no-chroot"]), Self.avahiPIDFile))
+            let daemon = try ChildProcess.Running("/usr/sbin/avahi-daemon", ["--no-drop-root", "--no-chroot"])
+            shared.withLock { $0.daemons.append((daemon, avahiPIDFile)) }
             guard await until(hangGuard: .seconds(30), { (try? await ChildProcess.run("avahi-daemon", ["--check"]).status) == 0 }) else {
-                started.forEach { $0.daemon.send(SIGKILL) }
                 throw ChildProcess.Failure(message: "Avahi did not start")
             }
         }
-        spool = try TemporaryFolder()
+        let spool = try TemporaryFolder()
         // Whether the printer answers: a successful answer to Get-Printer-Attributes, whatever
         // ipptool thinks of the attributes (ippeveprinter repeats those an attributes file sets).
         let answers = spool.path("answers.test")
@@ -98,10 +113,9 @@ public final class IPPPrinter: @unchecked Sendable {
             _ = await until(hangGuard: .seconds(1)) { false }  // a moment for Avahi before the next start
         }
         guard let (port, printer) = chosen else {
-            started.forEach { $0.daemon.send(SIGKILL) }
             throw ChildProcess.Failure(message: "ippeveprinter did not start: \(said)")
         }
-        (self.port, self.printer, self.started) = (port, printer, started)
+        return (port, printer, spool)
     }
 
     /// The documents of the jobs the printer took, oldest first.
@@ -130,10 +144,22 @@ public final class IPPPrinter: @unchecked Sendable {
 
     deinit {
         printer.send(SIGKILL)
-        // Each daemon it started, and what that leaves behind, so the next test does not take it for a running one.
-        for (daemon, leaves) in started.reversed() {
-            daemon.send(SIGKILL)
-            unlink(leaves)
+        Self.stopOne()
+    }
+
+    /// One printer fewer; the last one stops each daemon the printers started, and removes what
+    /// it leaves behind, so the next test does not take it for a running one. Under the lock, so
+    /// a printer starting meanwhile either counts before (and they stay) or looks after (and
+    /// starts its own).
+    private static func stopOne() {
+        shared.withLock { shared in
+            shared.printers -= 1
+            guard shared.printers == 0 else { return }
+            for (daemon, leaves) in shared.daemons.reversed() {
+                daemon.send(SIGKILL)
+                unlink(leaves)
+            }
+            shared.daemons = []
         }
     }
 
