@@ -89,13 +89,7 @@ extension Pad {
     /// Blocks the data flow at this pad and returns once it is held (or after `timeout`, when no
     /// data comes), so the pad can be unlinked safely. Remove the returned probe to let data pass.
     public func block(waitingAtMost timeout: Duration) async -> PadProbe {
-        let signal = OneShot<Void>()
-        let probe = addProbe(.blockDownstream) { _ in
-            signal.fire(())
-            return .ok
-        }
-        _ = await signal.wait(atMost: timeout)
-        return probe
+        await hold(.blockDownstream, waitingAtMost: timeout)
     }
 
     /// Holds the data flow at this pad as soon as nothing is passing it (at once when it is idle,
@@ -103,8 +97,13 @@ extension Pad {
     /// `timeout`), so a branch can be unlinked without waiting for the next frame. Remove the
     /// returned probe to let data pass.
     public func holdWhenIdle(waitingAtMost timeout: Duration) async -> PadProbe {
+        await hold(.idle, waitingAtMost: timeout)
+    }
+
+    /// A blocking probe of `kind`, returned once its handler first ran (the flow held) or after `timeout`.
+    private func hold(_ kind: PadProbe.Kind, waitingAtMost timeout: Duration) async -> PadProbe {
         let signal = OneShot<Void>()
-        let probe = addProbe(.idle) { _ in
+        let probe = addProbe(kind) { _ in
             signal.fire(())
             return .ok
         }
