@@ -22,9 +22,13 @@ enum PreviewFit {
             + "! videoflip \(orientation.assignment) video-direction=\(ExifOrientation.direction(ofMethod: image.previewOrientationMethod))"
     }
 
-    /// Sets the running branch's size and turn to new image settings.
-    static func apply(to graph: SessionGraph, size: SessionElement, orientation: SessionElement, caps: String,
-                      image: ImageStage) throws(CaptureError) {
+    /// Sets the running branch's size and turn to new image settings, its flow held at its valve
+    /// meanwhile: a frame between the scaler and the converter when the size changed would meet a
+    /// converter that cannot scale, and fail negotiation.
+    static func apply(to graph: SessionGraph, valve: SessionElement, size: SessionElement, orientation: SessionElement,
+                      caps: String, image: ImageStage) async throws(CaptureError) {
+        let hold = await (try graph.element(valve)).staticPad(named: "sink")?.block(waitingAtMost: SessionGraph.holdWait)
+        defer { hold?.remove() }
         do {
             try graph.element(size).setProperty("caps", .string(caps))
             try graph.element(orientation).setProperty("method", .string(image.previewOrientationMethod))

@@ -57,7 +57,7 @@ extension LiveH264Output: SessionOutput {
 
     func imageChanged(in graph: SessionGraph, layout: SessionPipeline) async throws(CaptureError) {
         guard let live = layout.configuration.liveH264 else { return }
-        try PreviewFit.apply(to: graph, size: .h264Size, orientation: .h264Orientation, caps: live.caps(layout.image), image: layout.image)
+        try await PreviewFit.apply(to: graph, valve: .h264Valve, size: .h264Size, orientation: .h264Orientation, caps: live.caps(layout.image), image: layout.image)
     }
 
     func detach(_ reason: CaptureError) {

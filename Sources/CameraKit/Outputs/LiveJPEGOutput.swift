@@ -99,7 +99,7 @@ extension LiveJPEGOutput: SessionOutput {
     func imageChanged(in graph: SessionGraph, layout: SessionPipeline) async throws(CaptureError) {
         guard let live = layout.configuration.liveJPEG else { return }
         takeCameraJPEGs(of: graph.source, layout: layout)
-        try PreviewFit.apply(to: graph, size: .liveSize, orientation: .liveOrientation, caps: live.caps(layout.image), image: layout.image)
+        try await PreviewFit.apply(to: graph, valve: .liveValve, size: .liveSize, orientation: .liveOrientation, caps: live.caps(layout.image), image: layout.image)
     }
 
     func detach(_ reason: CaptureError) {

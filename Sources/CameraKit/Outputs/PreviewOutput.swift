@@ -183,14 +183,15 @@ public final class PreviewOutput: Sendable {
     /// or without a place for it. Loading gdk-pixbuf costs a preview's start 11 ms, so a preview
     /// that shows no picture never pays it.
     private func overlay() async -> Element? {
-        let building = state.withLock { state -> Task<Element?, Never>? in
-            if let built = state.lastPhoto { return Task { built } }
-            guard let place = state.lastPhotoPlace else { return nil }
-            if let building = state.buildingOverlay { return building }
-            let task = Task { [self] in await buildOverlay(replacing: place.slot, in: place.pipeline) }
-            state.buildingOverlay = task
-            return task
+        let (built, building) = state.withLock { state -> (Element?, Task<Element?, Never>?) in
+            if let built = state.lastPhoto { return (built, nil) }
+            guard let place = state.lastPhotoPlace else { return (nil, nil) }
+            if state.buildingOverlay == nil {
+                state.buildingOverlay = Task { [self] in await buildOverlay(replacing: place.slot, in: place.pipeline) }
+            }
+            return (nil, state.buildingOverlay)
         }
+        if let built { return built }
         return await building?.value
     }
 
@@ -403,15 +404,11 @@ extension PreviewOutput: SessionOutput {
         if let textOverlay { Self.show(text, on: textOverlay) }
     }
 
-    /// Fits and turns the preview as the new settings say. The preview's flow is held at its
-    /// valve meanwhile, so no frame is between the scaler and the converter when the size
-    /// changes (the converter, which cannot scale, failed negotiation with such a frame).
+    /// Fits and turns the preview as the new settings say.
     func imageChanged(in graph: SessionGraph, layout: SessionPipeline) async throws(CaptureError) {
         guard let preview = layout.configuration.preview.map(drawn) else { return }
         let image = layout.image
-        let hold = await (try graph.element(.previewValve)).staticPad(named: "sink")?.block(waitingAtMost: SessionGraph.holdWait)
-        defer { hold?.remove() }
-        try PreviewFit.apply(to: graph, size: .previewSize, orientation: .previewOrientation, caps: Self.previewCaps(image, preview), image: image)
+        try await PreviewFit.apply(to: graph, valve: .previewValve, size: .previewSize, orientation: .previewOrientation, caps: Self.previewCaps(image, preview), image: image)
         do {
             let text = state.withLock { state in
                 state.shownSize = Self.shownSize(image, preview)
