@@ -1,4 +1,5 @@
 import CameraServer
+import Checksums
 import FleetControl
 import Formatting
 import FoundationEssentials
@@ -97,6 +98,12 @@ struct FleetCommand: Subcommand {
     }
 
     func run() async throws(CommandFailure) {
+        // Collected photos are checked against their SHA-256.
+        switch job {
+        case .list, .capture(collectingInto: nil): break
+        case .capture, .collect:
+            guard CryptoLibrary.isAvailable else { throw CommandFailure(CryptoLibrary.missing, exitCode: .unavailable) }
+        }
         let watch = FleetWatch()
         let client: MQTTClient
         do {

@@ -1,6 +1,7 @@
 import CameraKit
 import CameraOperator
 import CameraServer
+import Checksums
 import Formatting
 import FoundationEssentials
 import Glibc
@@ -173,6 +174,7 @@ struct ServeCommand: Subcommand {
     }
 
     func run() async throws(CommandFailure) {
+        guard CryptoLibrary.isAvailable else { throw CommandFailure(CryptoLibrary.missing, exitCode: .unavailable) }
         let controls = ControlInbox.shared.claimed()
         let library = arguments.string("--library").map(PhotoSaving.Library.folder) ?? .standard
         let delivery = try PhotoSaving.delivery(library: library, output: nil, photoCount: nil)
