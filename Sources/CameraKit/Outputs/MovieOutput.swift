@@ -39,8 +39,7 @@ public final class MovieOutput: Sendable {
     }
 
     /// The recording's branch in the running pipeline.
-    private struct Branch: @unchecked Sendable {
-        // @unchecked Sendable: GStreamer wrappers whose objects are thread-safe; only read after made.
+    private struct Branch: Sendable {
         let bin: Bin
         let teePad: Pad
         let valve: Element

@@ -89,7 +89,7 @@ public struct PendingHEVC: FileContents {
                 failure = planes.write(to: descriptor)
             }
             guard failure == 0 else { return failure }
-            return (0..<4).map { UInt8(truncatingIfNeeded: crc >> ($0 * 8)) }.write(to: descriptor)
+            return Self.trailer(crc).write(to: descriptor)
         }
     }
 
@@ -103,8 +103,13 @@ public struct PendingHEVC: FileContents {
                 ?? Self.packedPlanes(of: frame) ?? []
             let body = header + planes
             let crc = body.withUnsafeBytes { CRC32.checksum($0) }
-            return body + (0..<4).map { UInt8(truncatingIfNeeded: crc >> ($0 * 8)) }
+            return body + Self.trailer(crc)
         }
+    }
+
+    /// The spool's last four bytes: the CRC-32 of all before them, little-endian.
+    private static func trailer(_ crc: UInt32) -> [UInt8] {
+        (0..<4).map { UInt8(truncatingIfNeeded: crc >> ($0 * 8)) }
     }
 
     /// The frame's planes copied into the spool's layout (what rows leave between them zeroed);
