@@ -25,6 +25,14 @@ struct ResourceBenchmarks {
                                                                      "!", "tee", "name=t", "t.", "!", "queue", "!", "fakesink", "sync=false",
                                                                      "t.", "!", "queue", "!", "videoscale", "!", "videoconvert", "!",
                                                                      "video/x-raw,width=1280,height=720", "!", "fakesink"])
+        // The same preview taking no photos: no full-size frame held, against gst-launch's preview branch alone.
+        let bare = try usage(StartUpBenchmark.camctl, ["preview", "--device", "test", "--resolution", "1920x1080@30", "--sink", "fakesink",
+                                                       "--duration", "\(seconds)", "--no-library", "--output", folder + "/unused-%d.jpg",
+                                                       "--no-photos"])
+        let bareReference = try usage("/usr/bin/gst-launch-1.0", ["-q", "videotestsrc", "is-live=true", "num-buffers=\(seconds * 30)",
+                                                                  "!", "video/x-raw,format=I420,width=1920,height=1080,framerate=30/1",
+                                                                  "!", "videoscale", "!", "videoconvert", "!", "video/x-raw,width=1280,height=720",
+                                                                  "!", "fakesink"])
         // A burst of 100 photos into the library, from a description file.
         let script = folder + "/burst.camctl"
         try Data("camera test\nresolution 1920x1080@60\nburst 100\n".utf8).write(to: URL(fileURLWithPath: script))
@@ -45,6 +53,10 @@ struct ResourceBenchmarks {
                          camctl: Measurement(samples: [preview.cpuSeconds * perMinute]),
                          reference: Measurement(samples: [previewReference.cpuSeconds * perMinute]),
                          referenceName: "gst-launch-1.0"),
+            BenchmarkRow(name: "Peak memory, 1920x1080@30 preview for \(seconds) s taking no photos (camctl preview --no-photos, fakesink; gst-launch: the preview's branch alone)",
+                         unit: "MiB", camctl: Measurement(samples: [bare.peakKiB / 1024]),
+                         reference: Measurement(samples: [bareReference.peakKiB / 1024]),
+                         referenceName: "gst-launch-1.0").goal(ratioAtMost: 1.3),
             BenchmarkRow(name: "Peak memory, a burst of 100 1920x1080 JPEG photos into the library (camctl run: burst 100)", unit: "MiB",
                          camctl: Measurement(samples: [burst.peakKiB / 1024]),
                          reference: Measurement(samples: [burstReference.peakKiB / 1024]),

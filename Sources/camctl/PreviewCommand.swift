@@ -11,7 +11,7 @@ struct PreviewCommand: Subcommand {
     static let name = "preview"
     static let synopsis = """
         camctl preview  [--device D] [--sink ELEMENT] [--fullscreen] [--resolution WxH[@FPS]] [--duration SECONDS] [--print-pipeline]
-                        [--library DIR | --no-library --output PATH] [--json] [--wait-for-device]
+                        [--library DIR | --no-library --output PATH] [--no-photos] [--json] [--wait-for-device]
         """
     static let summary = "show the camera in a window; keys take photos, switch cameras, pause"
     static let help = """
@@ -21,15 +21,16 @@ struct PreviewCommand: Subcommand {
         kept), and q quits, keeping a movie being recorded. --duration ends the
         preview by itself. Each photo's thumbnail shows in the lower left corner until the next
         (--no-last-photo: not). A camera unplugged while previewing is waited for and resumed.
-        """ + "\n" + PreviewWindowOptions.help + "\n" + KeyTable.help + "\n" + ImageOptions.help
+        """ + "\n" + PhotoTaking.help + "\n" + PreviewWindowOptions.help + "\n" + KeyTable.help + "\n" + ImageOptions.help
     static let options = SessionOptions.options + PhotoSaving.options + PreviewWindowOptions.options + [
-        .init(name: "--duration", value: "SECONDS"), .init(name: "--no-last-photo", value: nil),
+        .init(name: "--duration", value: "SECONDS"), .init(name: "--no-last-photo", value: nil), PhotoTaking.option,
     ]
 
     let session: SessionOptions
     let arguments: ParsedArguments
     let window: PreviewWindowOptions
     let duration: Double?
+    let photos: PhotoTaking
 
     init(_ arguments: ParsedArguments) throws(CommandFailure) {
         try arguments.requirePositionals([])
@@ -37,6 +38,7 @@ struct PreviewCommand: Subcommand {
         session = try SessionOptions(arguments)
         window = PreviewWindowOptions(arguments, defaultSink: "autovideosink")
         duration = try arguments.seconds("--duration", in: 0...31_536_000)
+        photos = PhotoTaking(arguments)
     }
 
     func run() async throws(CommandFailure) {
@@ -48,6 +50,7 @@ struct PreviewCommand: Subcommand {
         configuration.preview = window.preview(PreviewConfiguration(showsLastPhoto: !arguments.flag("--no-last-photo"), showsShutter: true))
         configuration.resumesAutomatically = true
         configuration.movies = true
+        configuration.capturesPhotos = photos.isOn
         let captureSession = CaptureSession(configuration: configuration)
         let failure = FailureRecord()
         let reporter = report(captureSession.events(), controls: controls, json: arguments.flag("--json"), failure: failure)
@@ -55,7 +58,7 @@ struct PreviewCommand: Subcommand {
         try await session.start(captureSession)
         let operating = OperatorConsole(session: captureSession, device: camera, saving: saving)
         controls.listenToKeys(of: captureSession)
-        Console.progress("previewing \(camera.name) in \(window.sink ?? ""); space: photo, r: movie, m: pause the movie, s: next camera, p: pause, "
+        Console.progress("previewing \(camera.name) in \(window.sink ?? ""); \(photos.keyHint)r: movie, m: pause the movie, s: next camera, p: pause, "
             + "f: next filter, +/-: zoom, q: quit")
 
         let end = duration.map { ContinuousClock.now + .milliseconds(Int($0 * 1000)) }
@@ -72,6 +75,8 @@ struct PreviewCommand: Subcommand {
                 }
                 await captureSession.stop()
                 throw CommandFailure.interrupted
+            case .captureNow? where !photos.isOn:
+                Console.note(PhotoTaking.refusal)
             case .captureNow?:
                 do {
                     try await operating.perform(.takePhoto(PhotoSettings()), notingCameraFailure: "no photo")

@@ -11,7 +11,7 @@ struct RecordCommand: Subcommand {
     static let synopsis = """
         camctl record   [--device D] [--duration SECONDS] [--max-size MB] [--bitrate KBPS] [--audio none|default|test|NAME]
                         [--resolution WxH[@FPS]]
-                        [--output PATH] [--library DIR] [--sink ELEMENT] [--fullscreen] [--json] [--wait-for-device] [--print-pipeline]
+                        [--output PATH] [--library DIR] [--no-photos] [--sink ELEMENT] [--fullscreen] [--json] [--wait-for-device] [--print-pipeline]
                         [--filter NAME] [--zoom N] [--aspect W:H] [--rotate 0|90|180|270] [...image options]
         """
     static let summary = "record a movie (H.264 in MP4) into the library; photos can be taken meanwhile"
@@ -31,12 +31,12 @@ struct RecordCommand: Subcommand {
         recording, keeps what was written whole, and exits 74. --output copies the movie, once kept,
         to a path (as cp does: a file there is replaced whole) or - for standard output. Photos taken
         meanwhile go into the library. --sink shows a preview meanwhile.
-        """ + "\n" + KeyTable.help + "\n" + ImageOptions.help
+        """ + "\n" + PhotoTaking.help + "\n" + KeyTable.help + "\n" + ImageOptions.help
     static let options = PreviewWindowOptions.options + SessionOptions.options + [
         .init(name: "--output", value: "PATH", short: "-o"), .init(name: "--library", value: "DIR"), .init(name: "--no-library", value: nil),
         .init(name: "--json", value: nil),
         .init(name: "--duration", value: "SECONDS"), .init(name: "--max-size", value: "MB"),
-        .init(name: "--bitrate", value: "KBPS"), .init(name: "--audio", value: "SOURCE"),
+        .init(name: "--bitrate", value: "KBPS"), .init(name: "--audio", value: "SOURCE"), PhotoTaking.option,
     ]
 
     let session: SessionOptions
@@ -47,6 +47,7 @@ struct RecordCommand: Subcommand {
     let window: PreviewWindowOptions
     /// Where the movie is copied once kept.
     let copy: String?
+    let photos: PhotoTaking
 
     init(_ arguments: ParsedArguments) throws(CommandFailure) {
         try arguments.requirePositionals([])
@@ -63,6 +64,7 @@ struct RecordCommand: Subcommand {
         if audio?.isEmpty == true { throw CommandFailure("--audio needs none, default, test or a microphone's name", exitCode: .usage) }
         window = PreviewWindowOptions(arguments, defaultSink: nil)
         copy = arguments.string("--output")
+        photos = PhotoTaking(arguments)
         if copy == "-", arguments.flag("--json") {
             throw CommandFailure("--output - and --json cannot both use standard output", exitCode: .usage)
         }
@@ -76,6 +78,7 @@ struct RecordCommand: Subcommand {
         let camera = try await session.camera(controls: controls)
         var configuration = session.configuration(for: camera)
         configuration.movies = true
+        configuration.capturesPhotos = photos.isOn
         configuration.preview = window.preview(PreviewConfiguration(showsShutter: true))
         let captureSession = CaptureSession(configuration: configuration)
         try await session.start(captureSession)
@@ -89,7 +92,7 @@ struct RecordCommand: Subcommand {
             throw error
         }
         controls.listenToKeys(of: captureSession)
-        Console.progress("q or SIGUSR2 stops, space or SIGUSR1 takes a photo, m pauses")
+        Console.progress("q or SIGUSR2 stops, " + (photos.isOn ? "space or SIGUSR1 takes a photo, " : "") + "m pauses")
         var interrupted = false
         loop: while true {
             switch await controls.next(within: nil) {
@@ -98,6 +101,8 @@ struct RecordCommand: Subcommand {
             case .interrupt?:
                 interrupted = true
                 break loop
+            case .captureNow? where !photos.isOn:
+                Console.note(PhotoTaking.refusal)
             case .captureNow?:
                 _ = try await perform(.takePhoto(PhotoSettings()), with: operating, session: captureSession)
             case let key?:

@@ -543,6 +543,24 @@ struct CaptureSessionTests {
         }
     }
 
+    @Test("A session without photos holds no frame for them: no still branch, captures refused in one sentence, a movie still has its thumbnail")
+    func withoutPhotos() async throws {
+        var configuration = try Self.configuration("320x240@30")
+        configuration.capturesPhotos = false
+        configuration.movies = true
+        let session = CaptureSession(configuration: configuration)
+        #expect(try await !session.pipelineDescription().contains("stills"))
+        try await session.start()
+        let refused = await #expect(throws: CaptureError.self) { try await session.photoOutput.capture() }
+        #expect(refused == CaptureError(.invalidSetting, "this session takes no photos; configure it with capturesPhotos to take them"))
+        let folder = try TemporaryFolder()
+        try await session.movieOutput.startRecording(to: folder.path("movie.mp4"), MovieSettings(maximumDuration: 0.5))
+        await session.movieOutput.recordingEnded()
+        let movie = try await session.movieOutput.stopRecording()
+        #expect(!movie.thumbnail.isEmpty)
+        await session.stop()
+    }
+
     @Test("The pipeline can be described without starting, in gst-launch syntax that gst-launch accepts; neutral image settings build no element")
     func describePipeline() async throws {
         var configuration = try Self.configuration("320x240@30")

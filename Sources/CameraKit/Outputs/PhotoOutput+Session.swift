@@ -8,9 +8,9 @@ extension PhotoOutput: SessionOutput {
             + "! appsink \(SessionElement.stills.assignment) sync=false max-buffers=1 drop=true wait-on-eos=false"
     }
 
-    /// Readies the session's encoders, each started on its first use.
+    /// Readies the session's encoders, each started on its first use (a session without photos
+    /// still makes its movies' thumbnails with them).
     func prepare(for layout: SessionPipeline) async throws(CaptureError) {
-        guard layout.configuration.capturesPhotos else { return }
         keep(prepared: PhotoEncoders())
     }
 
@@ -29,7 +29,7 @@ extension PhotoOutput: SessionOutput {
         attach { encoders in
             Attachment(encoders: encoders, clock: graph.pipeline, settlingTimeout: configuration.exposureSettling?.timeout,
                        deviceName: configuration.device.name, flash: Self.flash(of: configuration.device),
-                       framing: Framing(layout))
+                       framing: Framing(layout), takesPhotos: configuration.capturesPhotos)
         }
     }
 

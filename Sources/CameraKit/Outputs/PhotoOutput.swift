@@ -31,6 +31,9 @@ public final class PhotoOutput: Sendable {
         /// The camera's flash, where its driver offers V4L2 flash controls.
         var flash: Flash?
         var framing: Framing
+        /// Whether the session holds frames for photos (``SessionConfiguration/capturesPhotos``);
+        /// without, captures are refused and the encoders serve movie thumbnails alone.
+        let takesPhotos: Bool
     }
 
     /// What the session's image settings make of its photos.
@@ -300,6 +303,9 @@ public final class PhotoOutput: Sendable {
         let (id, attachment) = try state.withLock { state throws(CaptureError) in
             guard let attachment = state.attachment else {
                 throw state.detachedReason ?? CaptureError(.notRunning, "the session is not running; start it before capturing")
+            }
+            guard attachment.takesPhotos else {
+                throw CaptureError(.invalidSetting, "this session takes no photos; configure it with capturesPhotos to take them")
             }
             defer { state.nextID += 1; state.inFlight += 1 }
             return (state.nextID, attachment)

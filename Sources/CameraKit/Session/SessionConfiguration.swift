@@ -26,7 +26,9 @@ public struct SessionConfiguration: Sendable, Equatable {
     /// The bytes a burst may hold in frames and photos not yet delivered
     /// (``PhotoOutput/captureBurst(count:_:memoryBudget:each:)``); 32 MiB unless changed.
     public var burstMemoryBudget = PhotoOutput.defaultBurstMemoryBudget
-    /// Whether the session keeps frames for photos and runs the photo encoders.
+    /// Whether the session can take photos: it then holds the newest full-size frame, so a photo
+    /// is of the instant it was asked for (zero shutter lag). A session that takes none (a preview
+    /// or a recording only) saves that frame's memory, and ``PhotoOutput`` refuses its captures.
     public var capturesPhotos = true
     /// Frames thrown away after each start or camera switch, while the camera settles (the first ones may come rotated or dark).
     public var framesDroppedAfterStart = 6
