@@ -1,7 +1,7 @@
 import GStreamer
 
 /// Stretches a limited-range (video) I420 frame to the full range JPEG stores: luma 16–235 and
-/// chroma 16–240 to 0–255, through a table, into a new frame in the caps' own layout.
+/// chroma 16–240 to 0–255, in fixed point, into a new frame in the caps' own layout.
 ///
 /// GStreamer 1.22's videoconvert keeps the range when only the range differs and jpegenc writes
 /// samples as they come, so without this a JPEG's black is grey (16) and its white dim (235).
@@ -33,28 +33,47 @@ enum RangeExpansion {
         return output.map { Sample(buffer: $0, caps: caps) }
     }
 
-    /// One plane through a table: luma `(y − 16) × 255/219`, chroma `128 + (c − 128) × 255/224`,
-    /// rounded and clamped to 0–255.
+    /// One plane, stretched: luma `(y − 16) × 255/219`, chroma `128 + (c − 128) × 255/224`,
+    /// rounded and clamped to 0–255, sixteen samples at a time in fixed point (the constants
+    /// give exactly the rounded real values for every sample value; ``stretched(_:isLuma:)``).
     @_optimize(speed)  // the hot loop: fast in debug builds (the tests) as in release
     static func stretch(from source: UnsafePointer<UInt8>, stride sourceStride: Int, to target: UnsafeMutablePointer<UInt8>,
                         stride targetStride: Int, width: Int, height: Int, isLuma: Bool) {
-        (isLuma ? lumaTable : chromaTable).withUnsafeBufferPointer { table in
-            let lookup = table.baseAddress!
-            for row in 0..<height {
-                let input = source + row * sourceStride, output = target + row * targetStride
-                for column in 0..<width {
-                    output[column] = lookup[Int(input[column])]
-                }
+        let line = isLuma ? Self.luma : Self.chroma
+        let centre = SIMD16<Int32>(repeating: line.centre), scale = SIMD16<Int32>(repeating: line.scale)
+        let rounding = SIMD16<Int32>(repeating: line.rounding), base = SIMD16<Int32>(repeating: line.base)
+        let lowest = SIMD16<Int32>(repeating: 0), highest = SIMD16<Int32>(repeating: 255)
+        for row in 0..<height {
+            let input = source + row * sourceStride, output = target + row * targetStride
+            var column = 0
+            while column + 16 <= width {
+                let samples = SIMD16<Int32>(truncatingIfNeeded: UnsafeRawPointer(input + column).loadUnaligned(as: SIMD16<UInt8>.self))
+                let stretched = (((samples &- centre) &* scale &+ rounding) &>> 16) &+ base
+                let clamped = stretched.clamped(lowerBound: lowest, upperBound: highest)
+                UnsafeMutableRawPointer(output + column).storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: clamped), as: SIMD16<UInt8>.self)
+                column += 16
+            }
+            while column < width {
+                output[column] = stretched(input[column], isLuma: isLuma)
+                column += 1
             }
         }
     }
 
-    private static let lumaTable: [UInt8] = (0...255).map { value in
-        UInt8(min(255, max(0, ((value - 16) * 255 + 109) / 219)))
+    /// One sample stretched as ``stretch(from:stride:to:stride:width:height:isLuma:)`` stretches it.
+    static func stretched(_ sample: UInt8, isLuma: Bool) -> UInt8 {
+        let line = isLuma ? luma : chroma
+        let value = (((Int32(sample) - line.centre) * line.scale + line.rounding) >> 16) + line.base
+        return UInt8(min(255, max(0, value)))
     }
 
-    private static let chromaTable: [UInt8] = (0...255).map { value in
-        let stretched = 128.0 + Double(value - 128) * 255 / 224
-        return UInt8(min(255, max(0, stretched.rounded())))
+    /// A stretch in 16-bit fixed point: `base + ((sample − centre) × scale + rounding) >> 16`.
+    private struct Line {
+        let centre: Int32, scale: Int32, rounding: Int32, base: Int32
     }
+
+    /// 255/219 from 16; its rounding term makes each result the exactly rounded one.
+    private static let luma = Line(centre: 16, scale: 76306, rounding: 33100, base: 0)
+    /// 255/224 about 128.
+    private static let chroma = Line(centre: 128, scale: 74601, rounding: 32768, base: 128)
 }
