@@ -93,6 +93,8 @@ struct CaptureCommand: Subcommand {
                                                                     showsPictures: review.isOn, showsShutter: true))
         configuration.watchesCameras = count > 1  // a single photo is over before a camera could come or go
         let captureSession = CaptureSession(configuration: configuration)
+        // The photo's encoders start beside the camera, not after its first frame.
+        captureSession.photoOutput.setPreparedPhotoSettings([settings])
         try await session.start(captureSession)
         let operating = OperatorConsole(session: captureSession, device: camera, saving: saving)
         // Space cuts a countdown or an interval short; the other keys do what they do in every command.

@@ -24,6 +24,12 @@ final class PhotoEncoders: Sendable {
         return try await encoder.encode(frame, quality: quality, width: width, height: height, turn: method)
     }
 
+    /// Starts the JPEG encoder of a shape now, without waiting for it, so that the first photo
+    /// needing it does not wait for its start.
+    func startJPEGEarly(_ shape: StillEncoder.Shape) {
+        jpeg.startEarly(shape) { try await StillEncoder(shape) }
+    }
+
     /// How many JPEG encoders have been started.
     var jpegCount: Int { jpeg.count }
 

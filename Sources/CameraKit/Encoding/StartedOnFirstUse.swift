@@ -8,17 +8,27 @@ final class StartedOnFirstUse<Key: Hashable & Sendable, Encoder: Sendable>: Send
 
     /// The encoder of `key`, started by `start` unless one was already.
     func encoder(for key: Key, start: @escaping @Sendable () async throws -> Encoder) async throws -> Encoder {
-        let starting = started.withLock { encoders in
-            if let existing = encoders[key] { return existing }
-            let task = Task { try await start() }
-            encoders[key] = task
-            return task
-        }
+        let starting = self.starting(key, start)
         do {
             return try await starting.value
         } catch {
             _ = started.withLock { $0.removeValue(forKey: key) }
             throw error
+        }
+    }
+
+    /// Starts the encoder of `key` by `start` unless one was already, without waiting for it: its
+    /// first request then finds it started, or starting.
+    func startEarly(_ key: Key, start: @escaping @Sendable () async throws -> Encoder) {
+        _ = starting(key, start)
+    }
+
+    private func starting(_ key: Key, _ start: @escaping @Sendable () async throws -> Encoder) -> Task<Encoder, any Error> {
+        started.withLock { encoders in
+            if let existing = encoders[key] { return existing }
+            let task = Task { try await start() }
+            encoders[key] = task
+            return task
         }
     }
 

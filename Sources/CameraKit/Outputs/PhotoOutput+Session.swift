@@ -11,7 +11,11 @@ extension PhotoOutput: SessionOutput {
     /// Readies the session's encoders, each started on its first use (a session without photos
     /// still makes its movies' thumbnails with them).
     func prepare(for layout: SessionPipeline) async throws(CaptureError) {
-        keep(prepared: PhotoEncoders())
+        let encoders = PhotoEncoders()
+        if layout.configuration.capturesPhotos {
+            startEncoders(for: preparedSettings.withLock { $0 }, on: encoders, framing: Framing(layout))
+        }
+        keep(prepared: encoders)
     }
 
     /// Keeps frames from the still branch (and an MJPEG camera's own JPEGs) from the first one on.

@@ -58,7 +58,7 @@ public final class PhotoOutput: Sendable {
             rotation = image.settings.rotation
             mirrorsPhotos = image.settings.mirrorsPhotos
             turnsPhotoPixels = image.settings.turnsPhotoPixels
-            takesCameraJPEGs = !image.changesPixels && layout.configuration.filters.isEmpty
+            takesCameraJPEGs = layout.format.mediaType == "image/jpeg" && !image.changesPixels && layout.configuration.filters.isEmpty
         }
     }
 
@@ -81,6 +81,8 @@ public final class PhotoOutput: Sendable {
 
     let feed = FrameFeed()
     let settling = SettlingMonitor()
+    /// The settings whose encoders a starting session starts early (``setPreparedPhotoSettings(_:)``).
+    let preparedSettings = Mutex<[PhotoSettings]>([])
     /// The last JPEG frames of a camera that sends MJPEG, matched to raw frames by timestamp.
     private let cameraJPEGs = Mutex<[Sample]>([])
     private let state = Mutex(State())
@@ -125,6 +127,11 @@ public final class PhotoOutput: Sendable {
             throw CaptureError(.notRunning, "the camera has no picture yet; try again in a moment")
         }
         return try await encoders.encodeJPEG(RangeExpansion.fullRange(frame) ?? frame, quality: quality)
+    }
+
+    /// The running session's encoders and the framing of its photos.
+    var runningEncoders: (encoders: PhotoEncoders, framing: Framing)? {
+        state.withLock { state in state.attachment.map { ($0.encoders, $0.framing) } }
     }
 
     /// The running session's HEVC encoders.
