@@ -23,6 +23,7 @@ static inline GType cgst_type_double(void) { return G_TYPE_DOUBLE; }
 static inline GType cgst_type_string(void) { return G_TYPE_STRING; }
 static inline GType cgst_type_enum(void) { return G_TYPE_ENUM; }
 static inline GType cgst_type_flags(void) { return G_TYPE_FLAGS; }
+static inline GType cgst_type_boxed(void) { return G_TYPE_BOXED; }
 
 static inline GType cgst_type_object(void) { return G_TYPE_OBJECT; }
 
@@ -36,6 +37,44 @@ static inline gboolean cgst_instance_is_a(gpointer instance, GType type) {
 
 // G_VALUE_TYPE
 static inline GType cgst_value_type(const GValue *value) { return G_VALUE_TYPE(value); }
+
+// GST_ELEMENT_GET_CLASS's pad templates: the element's class's, owned by the class.
+static inline GList *cgst_element_pad_templates(GstElement *element) {
+    return gst_element_class_get_pad_template_list(GST_ELEMENT_GET_CLASS(element));
+}
+
+// Makes an element as gst-launch does: its properties given at construction (as GObject sets
+// construct properties, a later one can undo an earlier one: videoflip's video-direction undoes
+// its method), each value read from its text as the type the element's class gives it. NULL
+// when the factory is missing, a property is not the class's own or a value does not read
+// (gst-launch's own reading then says which).
+static inline GstElement *cgst_make_element(const gchar *factory_name, guint count, const gchar **names, const gchar **texts) {
+    GstElementFactory *factory = gst_element_factory_find(factory_name);
+    if (factory == NULL) return NULL;
+    GstPluginFeature *loaded = gst_plugin_feature_load(GST_PLUGIN_FEATURE(factory));
+    gst_object_unref(factory);
+    if (loaded == NULL) return NULL;
+    GType type = gst_element_factory_get_element_type(GST_ELEMENT_FACTORY(loaded));
+    GObjectClass *klass = type != 0 ? g_type_class_ref(type) : NULL;
+    GValue *values = g_new0(GValue, count > 0 ? count : 1);
+    gboolean read = klass != NULL;
+    for (guint i = 0; read && i < count; i++) {
+        GParamSpec *spec = g_object_class_find_property(klass, names[i]);
+        read = spec != NULL && (spec->flags & G_PARAM_WRITABLE) != 0;
+        if (read) {
+            g_value_init(&values[i], G_PARAM_SPEC_VALUE_TYPE(spec));
+            read = gst_value_deserialize_with_pspec(&values[i], texts[i], spec);
+        }
+    }
+    GstElement *element = read ? gst_element_factory_create_with_properties(GST_ELEMENT_FACTORY(loaded), count, names, values) : NULL;
+    for (guint i = 0; i < count; i++) {
+        if (G_IS_VALUE(&values[i])) g_value_unset(&values[i]);
+    }
+    g_free(values);
+    if (klass != NULL) g_type_class_unref(klass);
+    gst_object_unref(loaded);
+    return element;
+}
 
 // G_PARAM_SPEC_VALUE_TYPE
 static inline GType cgst_param_spec_value_type(const GParamSpec *pspec) { return G_PARAM_SPEC_VALUE_TYPE(pspec); }

@@ -18,6 +18,15 @@ public class Bin: Element, @unchecked Sendable {
     /// Give the bin pads of its own with ``exposePad(_:as:)``, so it links like one element. (Unlinked
     /// pads are not exposed automatically: a pad a decoder links only once data flows looks unlinked.)
     public convenience init(fragment description: String) throws(GStreamerError) {
+        try requireGStreamer()
+        if let plain = PlainLaunch(description) {
+            let bin = gst_object_ref_sink(gst_bin_new(nil)).assumingMemoryBound(to: GstElement.self)
+            if plain.build(into: upcast(bin)) {
+                self.init(adopting: bin)
+                return
+            }
+            gst_object_unref(bin)
+        }
         let built = try parse(description) { gst_parse_bin_from_description_full(description, 0, nil, GST_PARSE_FLAG_FATAL_ERRORS, $0) }
         self.init(sinking: built)
     }

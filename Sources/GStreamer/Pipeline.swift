@@ -28,7 +28,19 @@ public final class Pipeline: Bin, @unchecked Sendable {
     }
 
     /// Builds a pipeline from a gst-launch description, such as `videotestsrc ! jpegenc ! fakesink`.
+    ///
+    /// A description in the plain form camctl writes is built element by element, its pads
+    /// linked directly; any other is read by gst-launch's own parser.
     public convenience init(describing description: String) throws(GStreamerError) {
+        try requireGStreamer()
+        if let plain = PlainLaunch(description) {
+            let pipeline = gst_object_ref_sink(gst_pipeline_new(nil)).assumingMemoryBound(to: GstElement.self)
+            if plain.build(into: upcast(pipeline)) {
+                self.init(adopting: pipeline)
+                return
+            }
+            gst_object_unref(pipeline)
+        }
         let built = try parse(description) { gst_parse_launch_full(description, nil, GST_PARSE_FLAG_FATAL_ERRORS, $0) }
         gst_object_ref_sink(built)
         if cgst_instance_is_a(built, gst_pipeline_get_type()) != 0 {

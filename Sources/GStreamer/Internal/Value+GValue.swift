@@ -69,6 +69,9 @@ extension Value {
         default:
             if g_type_fundamental(type) == cgst_type_enum(), let nick = Value.enumNick(of: gvalue) {
                 self = .enumeration(nick)
+            } else if g_type_fundamental(type) == cgst_type_boxed(), g_value_get_boxed(gvalue) == nil {
+                // Nothing to serialize (a sink's last sample before any): serializers expect a value.
+                self = .other(typeName: borrowedString(g_type_name(type)) ?? "?", serialized: "")
             } else {
                 self = .other(typeName: borrowedString(g_type_name(type)) ?? "?",
                               serialized: takeGLibString(gst_value_serialize(gvalue)) ?? "")
