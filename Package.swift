@@ -10,7 +10,7 @@ import PackageDescription
 /// package, from pkg-config's packages themselves.
 let gstreamerPackages = FileManager.default.fileExists(atPath: "/usr/local/lib/pkgconfig/camctl-gstreamer.pc")
     ? "camctl-gstreamer"
-    : "gstreamer-1.0 gstreamer-app-1.0 gstreamer-video-1.0 gstreamer-tag-1.0 gstreamer-pbutils-1.0 gstreamer-rtsp-server-1.0"
+    : "gstreamer-1.0 gstreamer-app-1.0 gstreamer-video-1.0 gstreamer-tag-1.0 gstreamer-pbutils-1.0"
 
 let package = Package(
     name: "camctl",

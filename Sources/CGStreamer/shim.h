@@ -3,6 +3,7 @@
 #ifndef CAMCTL_CGSTREAMER_SHIM_H
 #define CAMCTL_CGSTREAMER_SHIM_H
 
+#include <dlfcn.h>
 #include <gst/gst.h>
 #include <gst/app/app.h>
 #include <gst/video/video.h>
@@ -79,14 +80,73 @@ static inline GstElement *cgst_make_element(const gchar *factory_name, guint cou
 // G_PARAM_SPEC_VALUE_TYPE
 static inline GType cgst_param_spec_value_type(const GParamSpec *pspec) { return G_PARAM_SPEC_VALUE_TYPE(pspec); }
 
+// gst-rtsp-server, loaded when an RTSP server first starts (dlopen) rather than linked: linked,
+// it and the libraries behind it (GIO, RTSP, SDP, RTP) would be loaded by every camctl start.
+// Each field has the type of the function it holds; the two variadic ones, which Swift cannot
+// call, are held untyped and called by the shims below.
+typedef struct {
+    __typeof__(&gst_rtsp_server_new) server_new;
+    __typeof__(&gst_rtsp_server_set_address) server_set_address;
+    __typeof__(&gst_rtsp_server_set_service) server_set_service;
+    __typeof__(&gst_rtsp_server_set_auth) server_set_auth;
+    __typeof__(&gst_rtsp_server_create_source) server_create_source;
+    __typeof__(&gst_rtsp_server_get_session_pool) server_get_session_pool;
+    __typeof__(&gst_rtsp_server_get_bound_port) server_get_bound_port;
+    __typeof__(&gst_rtsp_server_get_mount_points) server_get_mount_points;
+    __typeof__(&gst_rtsp_server_client_filter) server_client_filter;
+    __typeof__(&gst_rtsp_session_pool_create_watch) session_pool_create_watch;
+    __typeof__(&gst_rtsp_auth_new) auth_new;
+    __typeof__(&gst_rtsp_auth_make_basic) auth_make_basic;
+    __typeof__(&gst_rtsp_auth_add_basic) auth_add_basic;
+    __typeof__(&gst_rtsp_media_factory_new) media_factory_new;
+    __typeof__(&gst_rtsp_media_factory_set_launch) media_factory_set_launch;
+    __typeof__(&gst_rtsp_media_factory_set_shared) media_factory_set_shared;
+    __typeof__(&gst_rtsp_media_get_element) media_get_element;
+    __typeof__(&gst_rtsp_mount_points_add_factory) mount_points_add_factory;
+    void *token_new;
+    void *media_factory_add_role;
+} cgst_rtsp_api;
+
+// Loads gst-rtsp-server and finds its functions; 0 when it is not installed or lacks one.
+static inline int cgst_rtsp_load(cgst_rtsp_api *api) {
+    void *library = dlopen("libgstrtspserver-1.0.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (!library) return 0;
+#define CGST_FIND(field, name) *(void **)(&api->field) = dlsym(library, name); if (!api->field) return 0
+    CGST_FIND(server_new, "gst_rtsp_server_new");
+    CGST_FIND(server_set_address, "gst_rtsp_server_set_address");
+    CGST_FIND(server_set_service, "gst_rtsp_server_set_service");
+    CGST_FIND(server_set_auth, "gst_rtsp_server_set_auth");
+    CGST_FIND(server_create_source, "gst_rtsp_server_create_source");
+    CGST_FIND(server_get_session_pool, "gst_rtsp_server_get_session_pool");
+    CGST_FIND(server_get_bound_port, "gst_rtsp_server_get_bound_port");
+    CGST_FIND(server_get_mount_points, "gst_rtsp_server_get_mount_points");
+    CGST_FIND(server_client_filter, "gst_rtsp_server_client_filter");
+    CGST_FIND(session_pool_create_watch, "gst_rtsp_session_pool_create_watch");
+    CGST_FIND(auth_new, "gst_rtsp_auth_new");
+    CGST_FIND(auth_make_basic, "gst_rtsp_auth_make_basic");
+    CGST_FIND(auth_add_basic, "gst_rtsp_auth_add_basic");
+    CGST_FIND(media_factory_new, "gst_rtsp_media_factory_new");
+    CGST_FIND(media_factory_set_launch, "gst_rtsp_media_factory_set_launch");
+    CGST_FIND(media_factory_set_shared, "gst_rtsp_media_factory_set_shared");
+    CGST_FIND(media_get_element, "gst_rtsp_media_get_element");
+    CGST_FIND(mount_points_add_factory, "gst_rtsp_mount_points_add_factory");
+    CGST_FIND(token_new, "gst_rtsp_token_new");
+    CGST_FIND(media_factory_add_role, "gst_rtsp_media_factory_add_role");
+#undef CGST_FIND
+    return 1;
+}
+
 // gst-rtsp-server's tokens and permissions are built with variadic calls: one role, allowed to
 // open and make a factory's media.
-static inline GstRTSPToken *cgst_rtsp_token_for_role(const gchar *role) {
-    return gst_rtsp_token_new(GST_RTSP_TOKEN_MEDIA_FACTORY_ROLE, G_TYPE_STRING, role, NULL);
+static inline GstRTSPToken *cgst_rtsp_token_for_role(const cgst_rtsp_api *api, const gchar *role) {
+    GstRTSPToken *(*token_new)(const gchar *, ...) = (GstRTSPToken *(*)(const gchar *, ...))api->token_new;
+    return token_new(GST_RTSP_TOKEN_MEDIA_FACTORY_ROLE, G_TYPE_STRING, role, NULL);
 }
-static inline void cgst_rtsp_factory_allow(GstRTSPMediaFactory *factory, const gchar *role) {
-    gst_rtsp_media_factory_add_role(factory, role, GST_RTSP_PERM_MEDIA_FACTORY_ACCESS, G_TYPE_BOOLEAN, TRUE,
-                                    GST_RTSP_PERM_MEDIA_FACTORY_CONSTRUCT, G_TYPE_BOOLEAN, TRUE, NULL);
+static inline void cgst_rtsp_factory_allow(const cgst_rtsp_api *api, GstRTSPMediaFactory *factory, const gchar *role) {
+    void (*add_role)(GstRTSPMediaFactory *, const gchar *, const gchar *, ...) =
+        (void (*)(GstRTSPMediaFactory *, const gchar *, const gchar *, ...))api->media_factory_add_role;
+    add_role(factory, role, GST_RTSP_PERM_MEDIA_FACTORY_ACCESS, G_TYPE_BOOLEAN, TRUE,
+             GST_RTSP_PERM_MEDIA_FACTORY_CONSTRUCT, G_TYPE_BOOLEAN, TRUE, NULL);
 }
 
 // The element factories that encode video into `caps` (a GstCaps of the encoded format), of at

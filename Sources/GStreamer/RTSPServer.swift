@@ -16,6 +16,7 @@ public final class RTSPServer: @unchecked Sendable {
     // @unchecked Sendable: the server, its mount points and its sessions lock themselves; the
     // loop runs on the server's own thread, and `stop` is guarded by `stopped`.
     private let server: UnsafeMutablePointer<GstRTSPServer>
+    private let rtsp: cgst_rtsp_api
     private let context: OpaquePointer
     private let loop: OpaquePointer
     private let loopEnded = DispatchSemaphore(value: 0)
@@ -30,27 +31,33 @@ public final class RTSPServer: @unchecked Sendable {
     /// Listens on `host`:`port` (0: any free port); with `credentials`, only clients giving them
     /// (HTTP basic authentication) may watch.
     ///
-    /// - Throws: ``GStreamerError`` (`.resource`) when it cannot listen there.
+    /// - Throws: ``GStreamerError`` (`.resource`) when it cannot listen there, (`.missingElement`)
+    ///   when gst-rtsp-server is not installed.
     public init(host: String, port: Int, credentials: (user: String, password: String)? = nil) throws(GStreamerError) {
         try requireGStreamer()
-        server = gst_rtsp_server_new()
-        gst_rtsp_server_set_address(server, host)
-        gst_rtsp_server_set_service(server, "\(port)")
+        guard let rtsp = RTSPLibrary.loaded?.api else {
+            throw GStreamerError(.missingElement, "gst-rtsp-server is not installed; install the libgstrtspserver-1.0-0 package")
+        }
+        self.rtsp = rtsp
+        server = rtsp.server_new()!
+        rtsp.server_set_address(server, host)
+        rtsp.server_set_service(server, "\(port)")
         needsCredentials = credentials != nil
         if let credentials {
-            let auth = gst_rtsp_auth_new()
-            let token = cgst_rtsp_token_for_role(Self.viewerRole)
-            let basic = gst_rtsp_auth_make_basic(credentials.user, credentials.password)
-            gst_rtsp_auth_add_basic(auth, basic, token)
+            let auth = rtsp.auth_new()
+            var api = rtsp
+            let token = cgst_rtsp_token_for_role(&api, Self.viewerRole)
+            let basic = rtsp.auth_make_basic(credentials.user, credentials.password)
+            rtsp.auth_add_basic(auth, basic, token)
             g_free(basic)
             gst_mini_object_unref(upcast(token!, to: GstMiniObject.self))
-            gst_rtsp_server_set_auth(server, auth)
+            rtsp.server_set_auth(server, auth)
             g_object_unref(auth)
         }
         context = g_main_context_new()
         loop = g_main_loop_new(context, 0)
         var error: UnsafeMutablePointer<GError>?
-        guard let source = gst_rtsp_server_create_source(server, nil, &error) else {
+        guard let source = rtsp.server_create_source(server, nil, &error) else {
             let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown reason"
             g_clear_error(&error)
             g_main_loop_unref(loop)
@@ -61,13 +68,13 @@ public final class RTSPServer: @unchecked Sendable {
         g_source_attach(source, context)
         g_source_unref(source)
         // Sessions whose clients went away without a TEARDOWN are ended when they time out.
-        let pool = gst_rtsp_server_get_session_pool(server)
-        if let pool, let watch = gst_rtsp_session_pool_create_watch(pool) {
+        let pool = rtsp.server_get_session_pool(server)
+        if let pool, let watch = rtsp.session_pool_create_watch(pool) {
             g_source_attach(watch, context)
             g_source_unref(watch)
         }
         if let pool { g_object_unref(pool) }
-        self.port = Int(gst_rtsp_server_get_bound_port(server))
+        self.port = Int(rtsp.server_get_bound_port(server))
         let (loop, ended) = (MainLoop(raw: self.loop), loopEnded)
         DispatchQueue(label: "camctl.rtsp-server").async {
             g_main_context_push_thread_default(g_main_loop_get_context(loop.raw))
@@ -81,13 +88,16 @@ public final class RTSPServer: @unchecked Sendable {
     /// as it is made (on the server's thread), before it plays; what it returns is called when the
     /// media ends (its last client gone).
     public func mount(_ path: String, launch: String, configure: @escaping @Sendable (Bin) -> (@Sendable () -> Void)) {
-        let factory = gst_rtsp_media_factory_new()
-        gst_rtsp_media_factory_set_launch(factory, launch)
-        gst_rtsp_media_factory_set_shared(factory, 1)
-        if needsCredentials { cgst_rtsp_factory_allow(factory, Self.viewerRole) }
+        let factory = rtsp.media_factory_new()
+        rtsp.media_factory_set_launch(factory, launch)
+        rtsp.media_factory_set_shared(factory, 1)
+        if needsCredentials {
+            var api = rtsp
+            cgst_rtsp_factory_allow(&api, factory, Self.viewerRole)
+        }
         typealias MediaConfigure = @convention(c) (UnsafeMutablePointer<GstRTSPMediaFactory>?, UnsafeMutablePointer<GstRTSPMedia>?, gpointer?) -> Void
         let configured: MediaConfigure = { _, media, userData in
-            guard let media, let userData, let element = gst_rtsp_media_get_element(media),
+            guard let media, let userData, let element = RTSPLibrary.loaded?.api.media_get_element(media),
                   let bin = Element.wrapping(adopting: element) as? Bin else { return }
             let ended = CallbackBox<@Sendable (Bin) -> (@Sendable () -> Void)>.value(userData)(bin)
             typealias Unprepared = @convention(c) (UnsafeMutablePointer<GstRTSPMedia>?, gpointer?) -> Void
@@ -101,8 +111,8 @@ public final class RTSPServer: @unchecked Sendable {
         g_signal_connect_data(upcast(factory!, to: GObject.self), "media-configure", unsafeBitCast(configured, to: GCallback.self),
                               CallbackBox<@Sendable (Bin) -> (@Sendable () -> Void)>.retained(configure), releaseBoxOfClosure,
                               GConnectFlags(rawValue: 0))
-        let mounts = gst_rtsp_server_get_mount_points(server)
-        gst_rtsp_mount_points_add_factory(mounts, path, factory)  // the mount points own the factory
+        let mounts = rtsp.server_get_mount_points(server)
+        rtsp.mount_points_add_factory(mounts, path, factory)  // the mount points own the factory
         g_object_unref(mounts)
     }
 
@@ -111,7 +121,7 @@ public final class RTSPServer: @unchecked Sendable {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         typealias ClientFilter = @convention(c) (UnsafeMutablePointer<GstRTSPServer>?, UnsafeMutablePointer<GstRTSPClient>?, gpointer?) -> GstRTSPFilterResult
         let removeAll: ClientFilter = { _, _, _ in GST_RTSP_FILTER_REMOVE }
-        if let kept = gst_rtsp_server_client_filter(server, removeAll, nil) { g_list_free(kept) }
+        if let kept = rtsp.server_client_filter(server, removeAll, nil) { g_list_free(kept) }
         g_main_loop_quit(loop)
         loopEnded.wait()
     }
@@ -122,6 +132,17 @@ public final class RTSPServer: @unchecked Sendable {
         g_main_loop_unref(loop)
         g_main_context_unref(context)
     }
+}
+
+/// gst-rtsp-server's functions, from the library loaded when the first server is made.
+private struct RTSPLibrary: @unchecked Sendable {
+    // @unchecked Sendable: function pointers into a library that stays loaded, never changed.
+    let api: cgst_rtsp_api
+
+    static let loaded: RTSPLibrary? = {
+        var api = cgst_rtsp_api()
+        return cgst_rtsp_load(&api) != 0 ? RTSPLibrary(api: api) : nil
+    }()
 }
 
 /// A GLib main loop handed to the thread that runs it.
