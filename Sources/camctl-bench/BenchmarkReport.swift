@@ -77,11 +77,13 @@ struct BenchmarkReport {
             packed, checked by a CRC-32, written without an fsync); at once, to the HEIC durable in the \
             library.
             - *Memory and CPU*: whole processes under GNU time (peak resident memory `%M`, user + system \
-            CPU `%U + %S`), one run each. The preview row runs `camctl preview` on the live test camera \
-            at 1920x1080@30 into fakesink (its still branch kept, as always) against gst-launch-1.0 \
-            teeing the same source to a full-size and a 1280x720 fakesink for the same number of frames; \
-            CPU is scaled to one minute. The burst row runs a description file (`burst 100`) into a \
-            library against gst-launch encoding 100 frames into files.
+            CPU `%U + %S`), one run each. The preview row runs `camctl preview` on the live test camera at \
+            1920x1080@30 into fakesink (its still branch kept, as a preview that may take photos has it) \
+            against gst-launch-1.0 teeing the same source to a full-size and a 1280x720 fakesink for the \
+            same number of frames; CPU is scaled to one minute. The preview taking no photos runs `camctl \
+            preview --no-photos` (no frame held for photos) against gst-launch's 1280x720 branch alone. \
+            The burst row runs a description file (`burst 100`) into a library against gst-launch encoding \
+            100 frames into files.
             - *Start to photo saved*: the wall-clock time of a whole `camctl capture` process (release \
             build) that starts the test camera at 1920x1080 and writes one JPEG with EXIF and a \
             thumbnail, flushed to disk (into the library, with its SQLite row, in the second row), \
@@ -154,29 +156,36 @@ struct BenchmarkReport {
             ## What limits the goals not met
 
             - *Start-up* (1.2x gst-launch's one-shot pipeline): a session builds only what it is asked \
-            for: neutral image settings build no element (the camera is linked to the tee), and the \
-            photo encoders start on the first photo with only the elements their shape needs (the \
-            photo: app source, `jpegenc`, app sink; the thumbnail: with `videoscale`). Every link \
-            gst_parse makes between video elements queries caps along the chain, and the unused stages \
-            and two full encoder pipelines cost 20 ms of the 1080p one-shot (70 to 47 ms, 78 to 52 ms of \
-            CPU; `perf stat -r 15`). What remains, from GStreamer's debug timeline: initialisation 8 ms \
-            and the test source's first 1080p frame 6 ms (both as for gst-launch), the frame's hand-over \
-            to Swift and the full-range stretch JPEG needs 4 ms, the photo and its thumbnail encoded side \
-            by side 5 ms, the file and folder fsynced under 1 ms, an orderly stop of the session and \
-            encoders 3.5 ms and the process's exit 4 ms. A preview no longer builds what it may never \
-            use: the picture overlay (`gdkpixbufoverlay`, whose loading of gdk-pixbuf cost 11 ms) is \
-            built when the first picture is drawn, and the recording's branch when a recording starts. \
-            Its start still pays opening the library (about 2 ms), building and linking the preview's \
-            fit (scale, convert, turn, dim: caps queried along the chain at each link, about 8 ms) and \
-            the held frame's branch; building the session's own pipeline from elements linked \
-            without gst_parse's caps queries is what would take most of the rest.
+            for: neutral image settings build no element (the camera is linked to the tee), and the photo \
+            encoders start on the first photo, with only the elements their shape needs, or beside the \
+            camera for the photos a front end says will come (`PhotoOutput.setPreparedPhotoSettings`, as \
+            `capture` does). A description in the plain form camctl writes is built element by element as \
+            gst_parse builds it, but its pads linked directly, checked against their templates, instead of \
+            gst_parse's caps queries along the chain at every link (4.2 ms against 0.1 for a preview's \
+            pipeline, measured apart). gst-rtsp-server, with GIO behind it, is loaded when an RTSP server \
+            starts rather than linked, so every command's start loads 28 shared libraries instead of 37 \
+            (`camctl --version` 7.3 to 4.9 ms, `perf stat -r 40`). Together, in one run alternating the \
+            build before these steps and after (20 runs each, whole processes): the 1080p one-shot 35.1 to \
+            32.5 ms (gst-launch 25.0: 1.30) and the preview's first frame 35.5 to 29.9 ms. What remains of \
+            the one-shot, from marks in the process: GStreamer's initialisation (about 6 ms) and the test \
+            source's first 1080p frame (5 ms) as for gst-launch; the frame's way from the pipeline \
+            reaching PLAYING to the photo asked for, under 1 ms; the stretch to JPEG's full range 2 ms \
+            (the stretch itself, vectorised, half of it: the rest is the new 3 MB buffer's page faults); \
+            the photo and its thumbnail encoded side by side 4 to 7 ms; the durable write (file and folder \
+            fsynced) 1.3 ms; an orderly stop 1.2 ms. The largest difference left is the executable's own \
+            start: its 28 libraries and 36 MB (4.9 ms against a Swift program's 1.5 ms), then the stretch \
+            and the durability gst-launch does not give.
             - *Peak memory* (1.3x gst-launch): 11 MiB of camctl's resident memory is its own executable \
-            (the Swift runtime, FoundationEssentials and camctl, 10 MB of code, mapped whole by the \
-            kernel's read-ahead), against 17 MiB anonymous in a 1080p preview; zero shutter lag keeps \
-            the latest full-size frame out of the camera's buffer pool; a burst also holds frames and \
-            photos within its budget (`--burst-memory`, 32 MiB). Since Foundation (with ICU's data) was \
-            left out, the preview's peak went from 46.9 to 38.7 MiB and the deployed binary from 80.3 to \
-            31.1 MB.
+            (the Swift runtime, FoundationEssentials and camctl, 10 MB of code, mapped by the kernel in 64 \
+            KiB runs around each page touched, whatever `madvise` says), against 14 MiB anonymous in a \
+            1080p preview; zero shutter lag keeps the latest full-size frame out of the camera's buffer \
+            pool. `--no-photos` (`preview`, `record`) holds no frame for photos: the preview peaks 2.7 MiB \
+            lower (37.0 to 34.3, one 1080p frame), a recording 6 MiB lower in this run (98.2 to 92.1; its \
+            peak moves by 4 MB from run to run). Against gst-launch's preview branch alone (15.5 MiB) that \
+            is 2.21: the executable's 11 MiB and the tee's queue of up to two full-size frames are most of \
+            the difference. A burst also holds frames and photos within its budget (`--burst-memory`, 32 \
+            MiB). Since Foundation (with ICU's data) was left out, the preview's peak went from 46.9 to \
+            38.7 MiB and the deployed binary from 80.3 to 31.1 MB.
             - *HEIC size* (no larger than heif-enc's): finished after the shot, with x265's slow preset, \
             camctl's file is 292.7 KiB against 316.2 at once (ultrafast), at a higher PSNR; other x265 \
             settings (no adaptive quantisation, rd 6, transform skip, more intra depth, slower presets) \
@@ -188,20 +197,22 @@ struct BenchmarkReport {
             picture), where the stretch loses nothing, at the price of 8-bit-only decoders. *Time to the \
             final HEIC* (3.2 s against heif-enc's 2.3 s) is the slow preset's; the shutter does not wait \
             for it.
-            - *Shutter lag with --hevc* (1.2x JPEG's): the proxy is JPEG's, and the spooled frame is now \
-            written straight from the frame's buffer (no packed copy, its CRC-32 taken as it is \
-            written): what remains is writing it into the page cache (18 MB at 12 MP, 3 MB at 1080p) \
-            inside the library's transaction; a HEIC encoded at once takes 254 ms at 12 MP. Not waiting \
-            for the disk (no fsync) took 78 to 67 ms, a CRC-32 instead of a SHA-256 150 to 78 ms.
-            - *Recording* (CPU 1.1x, memory 1.3x gst-launch's; CPU read 1.11 and 1.19 in two runs): the \
-            encoder costs the same (x264 with the same settings on the same frames, at most two frames \
-            waiting for it); the difference is the capture session around it, the same as a \
-            preview's: camctl's preview alone at 1080p30 peaks at 41 MB and takes 0.13 CPU s a second \
-            against 15.7 MB and 0.07 for gst-launch's bare test source (the executable's code, the \
-            frame held for zero shutter lag and its branch, the tee). The recording's own memory is flat: sampled every \
-            10 s over 90 s, 95.3 to 95.4 MB, its peak reached in the first 10 s. The photo \
-            encoders now start on the first photo, so a recording that takes none starts none. *Stop to finished movie* is camctl's 20 to 35 ms of \
-            keeping the movie durably and stopping the session, against gst-launch's end of stream alone.
+            - *Shutter lag with --hevc* (1.2x JPEG's): the proxy is JPEG's, and the spooled frame is \
+            written straight from the frame's buffer (no packed copy, its CRC-32 taken as it is written): \
+            at 1080p this is met (8.8 against 8.0 ms, 1.11); at 12 MP what remains is writing 18 MB into \
+            the page cache inside the library's transaction (81.7 against 30.4 ms); a HEIC encoded at once \
+            takes 385 ms at 12 MP. Not waiting for the disk (no fsync) took 78 to 67 ms, a CRC-32 instead \
+            of a SHA-256 150 to 78 ms.
+            - *Recording* (memory 1.3x gst-launch's; CPU 1.1x, met in earlier runs at 1.01 and 1.05 with \
+            the fair reference and 1.00 here with sound, 1.13 in this run): the encoder costs the same \
+            (x264 with the same settings on the same frames, at most two frames waiting for it); the \
+            difference is the capture session around it, the same as a preview's (the executable's code, \
+            the tee, the frames handed from the session to the writer's pipeline). The recording's own \
+            memory is flat: sampled every 10 s over 90 s, 95.3 to 95.4 MB, its peak reached in the first \
+            10 s. The photo encoders start on the first photo, so a recording that takes none starts none, \
+            and `record --no-photos` holds no frame for photos (92.1 MiB against 98.2 in this run, 1.48 \
+            against gst-launch). *Stop to finished movie* is camctl's 20 to 35 ms of keeping the movie \
+            durably and stopping the session, against gst-launch's end of stream alone.
             - *Noise*: this 2-core machine's figures move between runs of the same build; the 1080p JPEG \
             burst read 0.67, 0.85, 0.90 and 0.98 in four runs within ten minutes, and gst-launch's own \
             one-shot start-up 27 to 37 ms. A goal missed in one run is met or missed for good only when \
