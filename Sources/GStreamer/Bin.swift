@@ -19,13 +19,9 @@ public class Bin: Element, @unchecked Sendable {
     /// pads are not exposed automatically: a pad a decoder links only once data flows looks unlinked.)
     public convenience init(fragment description: String) throws(GStreamerError) {
         try requireGStreamer()
-        if let plain = PlainLaunch(description) {
-            let bin = gst_object_ref_sink(gst_bin_new(nil)).assumingMemoryBound(to: GstElement.self)
-            if plain.build(into: upcast(bin)) {
-                self.init(adopting: bin)
-                return
-            }
-            gst_object_unref(bin)
+        if let built = PlainLaunch.build(description, into: gst_bin_new(nil)) {
+            self.init(adopting: built)
+            return
         }
         let built = try parse(description) { gst_parse_bin_from_description_full(description, 0, nil, GST_PARSE_FLAG_FATAL_ERRORS, $0) }
         self.init(sinking: built)

@@ -33,13 +33,9 @@ public final class Pipeline: Bin, @unchecked Sendable {
     /// linked directly; any other is read by gst-launch's own parser.
     public convenience init(describing description: String) throws(GStreamerError) {
         try requireGStreamer()
-        if let plain = PlainLaunch(description) {
-            let pipeline = gst_object_ref_sink(gst_pipeline_new(nil)).assumingMemoryBound(to: GstElement.self)
-            if plain.build(into: upcast(pipeline)) {
-                self.init(adopting: pipeline)
-                return
-            }
-            gst_object_unref(pipeline)
+        if let built = PlainLaunch.build(description, into: gst_pipeline_new(nil)) {
+            self.init(adopting: built)
+            return
         }
         let built = try parse(description) { gst_parse_launch_full(description, nil, GST_PARSE_FLAG_FATAL_ERRORS, $0) }
         gst_object_ref_sink(built)

@@ -9,6 +9,20 @@ import Glibc
 // once data flows, as they are after gst_parse's links too.
 
 extension PlainLaunch {
+    /// `description` built into `container` (a new, floating pipeline or bin): a reference the
+    /// caller owns, or `nil` when the description is not plain or cannot be built as written
+    /// (gst_parse then reads it, and says what is wrong).
+    static func build(_ description: String,
+                      into container: @autoclosure () -> UnsafeMutablePointer<GstElement>) -> UnsafeMutablePointer<GstElement>? {
+        guard let plain = PlainLaunch(description) else { return nil }
+        let bin = gst_object_ref_sink(container()).assumingMemoryBound(to: GstElement.self)
+        guard plain.build(into: upcast(bin)) else {
+            gst_object_unref(bin)
+            return nil
+        }
+        return bin
+    }
+
     /// Makes the elements in `bin` (empty, not yet playing) and links them. `false` when an
     /// element, a setting or a link cannot be made as written: the caller then discards the bin
     /// and leaves the description to gst_parse, which says what is wrong.
