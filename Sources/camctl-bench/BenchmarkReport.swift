@@ -199,10 +199,16 @@ struct BenchmarkReport {
             for it.
             - *Shutter lag with --hevc* (1.2x JPEG's): the proxy is JPEG's, and the spooled frame is \
             written straight from the frame's buffer (no packed copy, its CRC-32 taken as it is written): \
-            at 1080p this is met (8.8 against 8.0 ms, 1.11); at 12 MP what remains is writing 18 MB into \
-            the page cache inside the library's transaction (81.7 against 30.4 ms); a HEIC encoded at once \
-            takes 385 ms at 12 MP. Not waiting for the disk (no fsync) took 78 to 67 ms, a CRC-32 instead \
-            of a SHA-256 150 to 78 ms.
+            at 1080p this is met (8.8 against 8.0 ms, 1.11). At 12 MP the 51 ms more than JPEG's are \
+            writing 18 MB into the page cache inside the library's transaction, and on this virtual \
+            machine that is the first touch of memory the guest has not used yet: the same 18 MB written \
+            by Python take 45 ms into fresh pages and 5 ms into pages freed just before (the spools of a \
+            run are kept until their HEICs are finished, so each write here takes fresh ones). The spool \
+            must reach the page cache before the finisher reads it; written after the row's commit \
+            instead, the shutter would not wait for it, but a processing photo would then be visible \
+            without its spool, and another process finishing photos meanwhile would keep its proxy as the \
+            photo: not done. A HEIC encoded at once takes 385 ms at 12 MP. Not waiting for the disk (no \
+            fsync) took 78 to 67 ms, a CRC-32 instead of a SHA-256 150 to 78 ms.
             - *Recording* (memory 1.3x gst-launch's; CPU 1.1x, met in earlier runs at 1.01 and 1.05 with \
             the fair reference and 1.00 here with sound, 1.13 in this run): the encoder costs the same \
             (x264 with the same settings on the same frames, at most two frames waiting for it); the \
