@@ -63,19 +63,23 @@ struct BenchmarkReport {
             `gst-launch-1.0 videotestsrc ! jpegenc ! fakesink` on the same size, the encoder's ceiling \
             on one thread; camctl can exceed it because the camera, the photo encoder and the thumbnail \
             encoder run on separate threads over the two cores.
-            - *HEIC against heif-enc*: a 4032x3024 picture of GStreamer's colour pattern as a camera \
-            would give it (limited-range 4:2:0, converted back to RGB), written as a lossless PNG and \
-            used as a camera by `camctl capture --hevc` (quality 90), against libheif's `heif-enc` on \
-            the same PNG at the lowest quality (binary search) whose luma PSNR is at least camctl's; \
-            both are decoded by heif-convert and judged by ffmpeg's psnr filter on luma (chroma is \
-            subsampled alike by both). Two ways: at once (`--now --no-library --output F`, x265's \
-            ultrafast preset, as bursts need), and finished after the shot (into a library, x265's slow \
-            preset; the command ends once the HEIC replaced its proxy, so its time is the time until the \
-            final file exists). Times are whole processes, PNG in, HEIC out. *Shutter lag with --hevc* \
-            takes HEIC photos on the same session as the JPEG shutter-lag rows, alternately: finished \
-            later, to the JPEG proxy, its thumbnail and its spooled frame in the library (the frame \
-            packed, checked by a CRC-32, written without an fsync); at once, to the HEIC durable in the \
-            library.
+            - *HEIC against heif-enc*: a 4032x3024 picture of GStreamer's colour pattern as a camera would \
+            give it (limited-range 4:2:0, converted back to RGB), written as a lossless PNG and used as a \
+            camera by `camctl capture --hevc` (quality 90), against libheif's `heif-enc` on the same PNG \
+            at the lowest quality (binary search) whose luma PSNR is at least camctl's; both are decoded \
+            by heif-convert and judged by ffmpeg's psnr filter on luma (chroma is subsampled alike by \
+            both). Two ways: at once (`--now --no-library --output F`, x265's ultrafast preset, as bursts \
+            need), and finished after the shot (into a library, x265's slow preset; the command ends once \
+            the HEIC replaced its proxy, so its time is the time until the final file exists). Times are \
+            whole processes, PNG in, HEIC out. *Shutter lag with --hevc* takes HEIC photos on the same \
+            session as the JPEG shutter-lag rows, alternately: finished later, to the JPEG proxy, its \
+            thumbnail and its spooled frame in the library (the frame packed, checked by a CRC-32, written \
+            without an fsync); at once, to the HEIC durable in the library. *The curve* (`--only \
+            heic-curve`): the same pattern at 1920x1080, captured into a library (finished after the shot) \
+            at camctl's qualities 75, 90 and 95, each against heif-enc at the lowest quality as close to \
+            the source, from the 8-bit PNG and (`-b 10`) from a 16-bit copy of it; heif-enc's \
+            `--full_range_flag` changes only the flag it writes, not its encoding, so limited range cannot \
+            be asked of it.
             - *Memory and CPU*: whole processes under GNU time (peak resident memory `%M`, user + system \
             CPU `%U + %S`), one run each. The preview row runs `camctl preview` on the live test camera at \
             1920x1080@30 into fakesink (its still branch kept, as a preview that may take photos has it) \
@@ -189,14 +193,17 @@ struct BenchmarkReport {
             - *HEIC size* (no larger than heif-enc's): finished after the shot, with x265's slow preset, \
             camctl's file is 292.7 KiB against 316.2 at once (ultrafast), at a higher PSNR; other x265 \
             settings (no adaptive quantisation, rd 6, transform skip, more intra depth, slower presets) \
-            moved it little at matched PSNR. The rest is heif-enc's full-range YCbCr, made from the RGB \
-            it is given: limited range costs about 1.3 dB of luma PSNR at the same bits (255/219 of the \
-            coding error). A camera's frames are limited-range already: stretching them to full range \
-            before encoding (tried with videobalance and a caps setter) rounded each sample once more \
-            and lowered the PSNR to 48.8 dB; what would close the gap is encoding 10-bit (Main 10 still \
-            picture), where the stretch loses nothing, at the price of 8-bit-only decoders. *Time to the \
-            final HEIC* (3.2 s against heif-enc's 2.3 s) is the slow preset's; the shutter does not wait \
-            for it.
+            moved it little at matched PSNR. The rest is heif-enc's full-range YCbCr, made from the RGB it \
+            is given, where camctl encodes the camera's limited-range frames as they come: limited range \
+            costs about 1.3 dB of luma PSNR at the same bits (255/219 of the coding error), and stretching \
+            the frames to full range before encoding (tried with videobalance and a caps setter) rounded \
+            each sample once more and lowered the PSNR to 48.8 dB. The curve at 1920x1080 (`scripts/bench \
+            --only heic-curve`) shows the gap growing with quality, 1.14 at camctl's quality 75, 1.15 at \
+            90, 1.39 at 95, and answers whether 10-bit would be the better mode: heif-enc's own 10-bit \
+            encoding of the same 8-bit picture (a 16-bit copy) needs more bytes than its 8-bit one at \
+            every point of the curve, 9 to 63 % more (at 95, 229.0 KiB against 140.4), so a camera's 8-bit \
+            frames gain nothing from 10 bits; camctl offers none. *Time to the final HEIC* (3.2 s against \
+            heif-enc's 2.3 s) is the slow preset's; the shutter does not wait for it.
             - *Shutter lag with --hevc* (1.2x JPEG's): the proxy is JPEG's, and the spooled frame is \
             written straight from the frame's buffer (no packed copy, its CRC-32 taken as it is written): \
             at 1080p this is met (8.8 against 8.0 ms, 1.11). At 12 MP the 51 ms more than JPEG's are \

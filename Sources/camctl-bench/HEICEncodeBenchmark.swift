@@ -42,25 +42,16 @@ struct HEICEncodeBenchmark {
     /// Rows for one of camctl's HEICs against heif-enc at the lowest quality as close to the source.
     private func compare(_ ours: String, times: [Double], as label: String, source: String, runs: Int,
                          timeName: String = "whole process, PNG in, HEIC out") throws -> [BenchmarkRow] {
-        let ourPSNR = try lumaPSNR(of: ours, against: source)
+        let ourPSNR = try HEICJudge.lumaPSNR(of: ours, against: source)
         // The lowest heif-enc quality whose picture is at least as close to the source.
-        func heifEncPSNR(atQuality quality: Int) throws -> Double {
-            _ = try timeProcess("/usr/bin/heif-enc", ["-q", "\(quality)", source, "-o", folder + "/heif-enc.heic"])
-            return try lumaPSNR(of: folder + "/heif-enc.heic", against: source)
+        guard let matched = try HEICJudge.heifEncMatching(ourPSNR, source: source, output: folder + "/heif-enc.heic") else {
+            throw BenchmarkFailure("heif-enc reached no quality as close as camctl's \(ourPSNR) dB")
         }
-        // Binary search: PSNR grows with heif-enc's quality.
-        var matched: (quality: Int, psnr: Double)?
-        var (low, high) = (1, 100)
-        while low <= high {
-            let quality = (low + high) / 2, psnr = try heifEncPSNR(atQuality: quality)
-            if psnr >= ourPSNR { matched = (quality, psnr); high = quality - 1 } else { low = quality + 1 }
-        }
-        guard let matched else { throw BenchmarkFailure("heif-enc reached no quality as close as camctl's \(ourPSNR) dB") }
         var theirTimes: [Double] = []
         for _ in 0..<runs {
             theirTimes.append(try timeProcess("/usr/bin/heif-enc", ["-q", "\(matched.quality)", source, "-o", folder + "/heif-enc.heic"]) * 1000)
         }
-        let ourSize = Double(try size(ours)) / 1024, theirSize = Double(try size(folder + "/heif-enc.heic")) / 1024
+        let ourSize = Double(try HEICJudge.size(ours)) / 1024, theirSize = Double(try HEICJudge.size(folder + "/heif-enc.heic")) / 1024
         let reference = "heif-enc -q \(matched.quality) (luma PSNR \(String(format: "%.1f", matched.psnr)) dB)"
         let name = label + " (luma PSNR \(String(format: "%.1f", ourPSNR)) dB)"
         return [
@@ -69,30 +60,5 @@ struct HEICEncodeBenchmark {
             BenchmarkRow(name: name + ": file size", unit: "KiB", camctl: Measurement(samples: [ourSize]),
                          reference: Measurement(samples: [theirSize]), referenceName: reference).goal(ratioAtMost: 1),
         ]
-    }
-
-    /// The luma PSNR of a HEIC against the source picture, as ffmpeg measures it after heif-convert.
-    private func lumaPSNR(of heic: String, against source: String) throws -> Double {
-        let decoded = heic + ".png"
-        _ = try timeProcess("/usr/bin/heif-convert", ["--quiet", heic, decoded])
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = ["-nostats", "-i", source, "-i", decoded, "-lavfi", "[0:v]format=gray[a];[1:v]format=gray[b];[a][b]psnr",
-                             "-f", "null", "-"]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard let range = text.range(of: #"average:[0-9.]+"#, options: .regularExpression),
-              let value = Double(text[range].dropFirst("average:".count)) else {
-            throw BenchmarkFailure("ffmpeg measured no PSNR for \(heic)")
-        }
-        return value
-    }
-
-    private func size(_ path: String) throws -> Int {
-        (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     }
 }

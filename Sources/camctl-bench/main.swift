@@ -41,6 +41,9 @@ if options.includes("burst") {
 if options.includes("heic") {
     for row in try await withScratchFolder({ try HEICEncodeBenchmark(folder: $0).run(runs: options.runs) }) { record(row) }
 }
+if options.includes("heic-curve") {
+    for row in try await withScratchFolder({ try HEICCurveBenchmark(folder: $0).run() }) { record(row) }
+}
 if options.includes("resources") {
     for row in try await withScratchFolder({ try ResourceBenchmarks(folder: $0, seconds: options.previewSeconds).run() }) { record(row) }
 }
