@@ -196,14 +196,17 @@ struct BenchmarkReport {
             moved it little at matched PSNR. The rest is heif-enc's full-range YCbCr, made from the RGB it \
             is given, where camctl encodes the camera's limited-range frames as they come: limited range \
             costs about 1.3 dB of luma PSNR at the same bits (255/219 of the coding error), and stretching \
-            the frames to full range before encoding (tried with videobalance and a caps setter) rounded \
-            each sample once more and lowered the PSNR to 48.8 dB. The curve at 1920x1080 (`scripts/bench \
-            --only heic-curve`) shows the gap growing with quality, 1.14 at camctl's quality 75, 1.15 at \
-            90, 1.39 at 95, and answers whether 10-bit would be the better mode: heif-enc's own 10-bit \
-            encoding of the same 8-bit picture (a 16-bit copy) needs more bytes than its 8-bit one at \
-            every point of the curve, 9 to 63 % more (at 95, 229.0 KiB against 140.4), so a camera's 8-bit \
-            frames gain nothing from 10 bits; camctl offers none. *Time to the final HEIC* (3.2 s against \
-            heif-enc's 2.3 s) is the slow preset's; the shutter does not wait for it.
+            the frames to full range before encoding rounds each sample once more: tried with videobalance \
+            and a caps setter (48.8 dB), and again with camctl's exact stretch and the encoder, its VUI \
+            and the file's `colr` set to full range, at 1920x1080 and quality 90 it gave 47.9 dB in 136.8 \
+            KiB against limited range's 49.0 dB in 123.4 KiB, worse on both counts, so camctl keeps the \
+            camera's range. The curve at 1920x1080 (`scripts/bench --only heic-curve`) shows the gap \
+            growing with quality, 1.14 at camctl's quality 75, 1.15 at 90, 1.39 at 95, and answers whether \
+            10-bit would be the better mode: heif-enc's own 10-bit encoding of the same 8-bit picture (a \
+            16-bit copy) needs more bytes than its 8-bit one at every point of the curve, 9 to 63 % more \
+            (at 95, 229.0 KiB against 140.4), so a camera's 8-bit frames gain nothing from 10 bits; camctl \
+            offers none. *Time to the final HEIC* (3.2 s against heif-enc's 2.3 s) is the slow preset's; \
+            the shutter does not wait for it.
             - *Shutter lag with --hevc* (1.2x JPEG's): the proxy is JPEG's, and the spooled frame is \
             written straight from the frame's buffer (no packed copy, its CRC-32 taken as it is written): \
             at 1080p this is met (8.8 against 8.0 ms, 1.11). At 12 MP the 51 ms more than JPEG's are \
