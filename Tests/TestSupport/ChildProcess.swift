@@ -217,9 +217,18 @@ extension ChildProcess {
         /// whether it does. The time-out only catches a child that hangs: a full run starts every
         /// suite at once, and a child's start then takes tens of seconds on two cores.
         public func output(containing text: String, timeout: Double = 120) async -> Bool {
+            await awaitText(text, in: { $0.outputSoFar }, timeout: timeout)
+        }
+
+        /// Awaits the child's standard error containing `text`, as ``output(containing:timeout:)``.
+        public func errors(containing text: String, timeout: Double = 120) async -> Bool {
+            await awaitText(text, in: { $0.errorsSoFar }, timeout: timeout)
+        }
+
+        private func awaitText(_ text: String, in written: (Running) -> String, timeout: Double) async -> Bool {
             let deadline = ContinuousClock.now + .seconds(timeout)
             while ContinuousClock.now < deadline {
-                if outputSoFar.contains(text) { return true }
+                if written(self).contains(text) { return true }
                 try? await Task.sleep(for: .milliseconds(50))
             }
             return false
