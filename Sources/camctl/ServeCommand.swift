@@ -216,7 +216,8 @@ struct ServeCommand: Subcommand {
             throw CommandFailure("\(error.description); choose another with --listen", exitCode: .unavailable)
         } catch let error as GStreamerError {
             await captureSession.stop()
-            throw CommandFailure("\(error.message); choose another port with --rtsp", exitCode: .unavailable)
+            // A port that cannot be listened on is the user's to change; a missing library says what to install.
+            throw CommandFailure(error.message + (error.kind == .resource ? "; choose another port with --rtsp" : ""), exitCode: .unavailable)
         } catch {
             await captureSession.stop()
             throw CommandFailure("the server could not start: \(error)", exitCode: .software)
