@@ -551,6 +551,7 @@ struct CaptureSessionTests {
         let session = CaptureSession(configuration: configuration)
         #expect(try await !session.pipelineDescription().contains("stills"))
         try await session.start()
+        #expect(session.photoOutput.readiness == .noPhotos)
         let refused = await #expect(throws: CaptureError.self) { try await session.photoOutput.capture() }
         #expect(refused == CaptureError(.invalidSetting, "this session takes no photos; configure it with capturesPhotos to take them"))
         let folder = try TemporaryFolder()

@@ -19,6 +19,9 @@ public final class PhotoOutput: Sendable {
         case ready
         /// Earlier captures are still being encoded; a new one queues behind them.
         case busy
+        /// The session runs without photos (``SessionConfiguration/capturesPhotos`` is false):
+        /// captures are refused.
+        case noPhotos
     }
 
     /// What the running session lends the output.
@@ -59,6 +62,17 @@ public final class PhotoOutput: Sendable {
             mirrorsPhotos = image.settings.mirrorsPhotos
             turnsPhotoPixels = image.settings.turnsPhotoPixels
             takesCameraJPEGs = layout.format.mediaType == "image/jpeg" && !image.changesPixels && layout.configuration.filters.isEmpty
+        }
+
+        /// A photo's settings as this framing resolves them.
+        func resolve(_ settings: PhotoSettings, flashFires: Bool = false) -> ResolvedPhotoSettings {
+            ResolvedPhotoSettings(settings, width: width, height: height, flashFires: flashFires,
+                                  sessionRotation: rotation, mirrored: mirrorsPhotos)
+        }
+
+        /// `resolved` turned in its pixels where this framing turns them (a tiled HEIC never is).
+        func turningPixels(_ resolved: ResolvedPhotoSettings, of settings: PhotoSettings) -> ResolvedPhotoSettings {
+            turnsPhotoPixels && !settings.usesHEVCTiles ? resolved.turningPixels() : resolved
         }
     }
 
@@ -140,7 +154,9 @@ public final class PhotoOutput: Sendable {
     /// Whether a capture can start now.
     public var readiness: Readiness {
         state.withLock { state in
-            state.attachment == nil ? .notRunning : (state.inFlight > 0 ? .busy : .ready)
+            guard let attachment = state.attachment else { return .notRunning }
+            guard attachment.takesPhotos else { return .noPhotos }
+            return state.inFlight > 0 ? .busy : .ready
         }
     }
 
@@ -318,9 +334,7 @@ public final class PhotoOutput: Sendable {
             return (state.nextID, attachment)
         }
         let framing = attachment.framing
-        let resolved = ResolvedPhotoSettings(settings, width: framing.width, height: framing.height,
-                                             flashFires: firesFlash(settings.flashMode, on: attachment),
-                                             sessionRotation: framing.rotation, mirrored: framing.mirrorsPhotos)
+        let resolved = framing.resolve(settings, flashFires: firesFlash(settings.flashMode, on: attachment))
         let request = Request(id: id, attachment: attachment, settings: settings, resolved: resolved,
                               requestedAt: requestedAt, requestTime: attachment.clock.runningTime, currentFrame: currentFrame)
         eventStream.send(.willBeginCapture(id: id, resolved))
@@ -341,7 +355,7 @@ public final class PhotoOutput: Sendable {
             if let info = frame.videoInfo, (info.width, info.height) != (sized.width, sized.height) {
                 sized = sized.resized(width: info.width, height: info.height)
             }
-            if attachment.framing.turnsPhotoPixels, !request.settings.usesHEVCTiles { sized = sized.turningPixels() }
+            sized = attachment.framing.turningPixels(sized, of: request.settings)
             // An MJPEG camera's own JPEG of this frame, kept as it is when it has the photo's size.
             let keepsCameraJPEG = sized.codec == .jpeg && attachment.framing.takesCameraJPEGs && sized.pixelTurn == nil
             let cameraJPEG = keepsCameraJPEG ? cameraJPEG(taken: buffer?.presentationTime) : nil
