@@ -138,13 +138,14 @@ static inline int cgst_rtsp_load(cgst_rtsp_api *api) {
 
 // gst-rtsp-server's tokens and permissions are built with variadic calls: one role, allowed to
 // open and make a factory's media.
-static inline GstRTSPToken *cgst_rtsp_token_for_role(const cgst_rtsp_api *api, const gchar *role) {
-    GstRTSPToken *(*token_new)(const gchar *, ...) = (GstRTSPToken *(*)(const gchar *, ...))api->token_new;
+// Each takes the loaded function it calls (cgst_rtsp_api's token_new, media_factory_add_role).
+static inline GstRTSPToken *cgst_rtsp_token_for_role(void *loaded_token_new, const gchar *role) {
+    GstRTSPToken *(*token_new)(const gchar *, ...) = (GstRTSPToken *(*)(const gchar *, ...))loaded_token_new;
     return token_new(GST_RTSP_TOKEN_MEDIA_FACTORY_ROLE, G_TYPE_STRING, role, NULL);
 }
-static inline void cgst_rtsp_factory_allow(const cgst_rtsp_api *api, GstRTSPMediaFactory *factory, const gchar *role) {
+static inline void cgst_rtsp_factory_allow(void *loaded_add_role, GstRTSPMediaFactory *factory, const gchar *role) {
     void (*add_role)(GstRTSPMediaFactory *, const gchar *, const gchar *, ...) =
-        (void (*)(GstRTSPMediaFactory *, const gchar *, const gchar *, ...))api->media_factory_add_role;
+        (void (*)(GstRTSPMediaFactory *, const gchar *, const gchar *, ...))loaded_add_role;
     add_role(factory, role, GST_RTSP_PERM_MEDIA_FACTORY_ACCESS, G_TYPE_BOOLEAN, TRUE,
              GST_RTSP_PERM_MEDIA_FACTORY_CONSTRUCT, G_TYPE_BOOLEAN, TRUE, NULL);
 }

@@ -45,8 +45,7 @@ public final class RTSPServer: @unchecked Sendable {
         needsCredentials = credentials != nil
         if let credentials {
             let auth = rtsp.auth_new()
-            var api = rtsp
-            let token = cgst_rtsp_token_for_role(&api, Self.viewerRole)
+            let token = cgst_rtsp_token_for_role(rtsp.token_new, Self.viewerRole)
             let basic = rtsp.auth_make_basic(credentials.user, credentials.password)
             rtsp.auth_add_basic(auth, basic, token)
             g_free(basic)
@@ -91,10 +90,7 @@ public final class RTSPServer: @unchecked Sendable {
         let factory = rtsp.media_factory_new()
         rtsp.media_factory_set_launch(factory, launch)
         rtsp.media_factory_set_shared(factory, 1)
-        if needsCredentials {
-            var api = rtsp
-            cgst_rtsp_factory_allow(&api, factory, Self.viewerRole)
-        }
+        if needsCredentials { cgst_rtsp_factory_allow(rtsp.media_factory_add_role, factory, Self.viewerRole) }
         typealias MediaConfigure = @convention(c) (UnsafeMutablePointer<GstRTSPMediaFactory>?, UnsafeMutablePointer<GstRTSPMedia>?, gpointer?) -> Void
         let configured: MediaConfigure = { _, media, userData in
             guard let media, let userData, let element = RTSPLibrary.loaded?.api.media_get_element(media),
