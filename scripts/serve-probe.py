@@ -1,6 +1,8 @@
 """Measures a running `camctl serve` for the serve benchmarks (Sources/camctl-bench/ServeBenchmarks.swift):
 
-    serve-probe.py snapshot PORT COUNT          request-to-last-byte times of /snapshot.jpg, in ms
+    serve-probe.py snapshot PORT COUNT          request-to-last-byte times of /snapshot.jpg, each of a new frame, in ms
+    serve-probe.py snapshots PORT CLIENTS COUNT COUNT times CLIENTS clients asking for /snapshot.jpg at once:
+                                                the first request to the last client's last byte, in ms
     serve-probe.py stream PORT VIEWERS SECONDS  capture-to-last-byte times of /stream.mjpg parts, in ms,
                                                 and camctl's CPU seconds meanwhile (PID from /api/status's server)
 
@@ -66,7 +68,26 @@ def view(port, seconds, latencies, lock):
 mode, port = sys.argv[1], int(sys.argv[2])
 if mode == "snapshot":
     request(port, "/snapshot.jpg")  # the first one starts nothing new, but warms the connection path
-    times = [request(port, "/snapshot.jpg") * 1000 for _ in range(int(sys.argv[3]))]
+    times = []
+    for _ in range(int(sys.argv[3])):
+        time.sleep(0.05)  # more than a frame interval apart, so each asks for a frame not yet encoded
+        times.append(request(port, "/snapshot.jpg") * 1000)
+    print(json.dumps({"ms": times}))
+elif mode == "snapshots":
+    clients, rounds = int(sys.argv[3]), int(sys.argv[4])
+    request(port, "/snapshot.jpg")
+    times = []
+    for _ in range(rounds):
+        time.sleep(0.05)  # more than a frame interval apart, so each round asks for a frame not yet encoded
+        together = threading.Barrier(clients + 1)
+        threads = [threading.Thread(target=lambda: (together.wait(), request(port, "/snapshot.jpg"))) for _ in range(clients)]
+        for thread in threads:
+            thread.start()
+        together.wait()
+        start = time.perf_counter()
+        for thread in threads:
+            thread.join()
+        times.append((time.perf_counter() - start) * 1000)
     print(json.dumps({"ms": times}))
 else:
     viewers, seconds, pid = int(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])

@@ -1,4 +1,5 @@
 import GStreamer
+import Synchronization
 
 /// The encoders a running session's photos, thumbnails and snapshots use, each started on its
 /// first use and kept while the session runs (a command that may take more photos has them warm);
@@ -6,6 +7,7 @@ import GStreamer
 final class PhotoEncoders: Sendable {
     private let jpeg = StartedOnFirstUse<StillEncoder.Shape, StillEncoder>()
     let hevc = HEVCEncoders()
+    private let jpegEncodes = Atomic<Int>(0)
 
     /// Encodes a frame as JPEG, scaled to `width`x`height` when given and turned by a `videoflip`
     /// method when given, on the JPEG encoder of that shape (started the first time). The
@@ -21,6 +23,7 @@ final class PhotoEncoders: Sendable {
         } catch {
             throw CaptureError.converting(error, context: "the JPEG encoder could not start")
         }
+        jpegEncodes.add(1, ordering: .relaxed)
         return try await encoder.encode(frame, quality: quality, width: width, height: height, turn: method)
     }
 
@@ -32,6 +35,9 @@ final class PhotoEncoders: Sendable {
 
     /// How many JPEG encoders have been started.
     var jpegCount: Int { jpeg.count }
+
+    /// How many frames have been given to the JPEG encoders.
+    var jpegEncodeCount: Int { jpegEncodes.load(ordering: .relaxed) }
 
     /// Stops every encoder.
     func stop() async {

@@ -17,6 +17,8 @@ final class FrameFeed: Sendable {
 
     private struct State {
         var latest: Sample?
+        /// How many frames the feed has taken in all: the newest one's number.
+        var taken: UInt64 = 0
         /// The system's real-time clock at the pipeline's running time zero (seconds since 1970),
         /// as the latest close measure found it: a frame's instant is this plus its timestamp.
         var realTimeAtZero: Double?
@@ -82,6 +84,7 @@ final class FrameFeed: Sendable {
             guard state.closedReason == nil else { return ([], []) }
             if let earliest = state.earliest, let time = sample.buffer?.presentationTime, time < earliest { return ([], []) }
             state.latest = sample
+            state.taken += 1
             if let measure, state.realTimeAtZero == nil || measure.uncertainty <= Self.closeMeasure {
                 state.realTimeAtZero = measure.seconds
             }
@@ -143,6 +146,15 @@ final class FrameFeed: Sendable {
         try state.withLock { state throws(CaptureError) in
             if let reason = state.closedReason { throw reason }
             return state.latest
+        }
+    }
+
+    /// The newest frame and its number, which no other frame of the feed had or will have (a
+    /// frame encoded once can be known again by it); `nil` before the first.
+    func latestNumbered() throws(CaptureError) -> (frame: Sample, number: UInt64)? {
+        try state.withLock { state throws(CaptureError) in
+            if let reason = state.closedReason { throw reason }
+            return state.latest.map { ($0, state.taken) }
         }
     }
 

@@ -59,6 +59,7 @@ extension PhotoOutput: SessionOutput {
     /// Stops the encoders of a session that stopped once the captures still encoding have
     /// finished with them (an encoder started on a photo's first use may still be starting).
     func finish() async {
+        recentSnapshot.forget()
         await capturesEnded()
         for encoders in retiredEncoders() { await encoders.stop() }
     }

@@ -100,6 +100,7 @@ public final class PhotoOutput: Sendable {
     /// The last JPEG frames of a camera that sends MJPEG, matched to raw frames by timestamp.
     private let cameraJPEGs = Mutex<[Sample]>([])
     private let state = Mutex(State())
+    let recentSnapshot = RecentSnapshot()
     private let photoStream = Broadcast<Photo>()
     private let eventStream = Broadcast<PhotoCaptureEvent>()
 
@@ -133,14 +134,18 @@ public final class PhotoOutput: Sendable {
     }
 
     /// The frame held now (the one a photo taken now would be of) as a JPEG of its own size and
-    /// without metadata, answered without waiting for a new frame: a snapshot.
+    /// without metadata, answered without waiting for a new frame: a snapshot. A frame is encoded
+    /// once: requests for the frame already encoded, or being encoded, at the same quality are
+    /// answered with those bytes.
     ///
     /// - Throws: A ``CaptureError`` when the session is not running or has no frame yet.
     public func snapshot(quality: Int = 85) async throws(CaptureError) -> [UInt8] {
-        guard let encoders = state.withLock({ $0.attachment?.encoders }), let frame = try feed.latest() else {
+        guard let encoders = state.withLock({ $0.attachment?.encoders }), let (frame, number) = try feed.latestNumbered() else {
             throw CaptureError(.notRunning, "the camera has no picture yet; try again in a moment")
         }
-        return try await encoders.encodeJPEG(RangeExpansion.fullRange(frame) ?? frame, quality: quality)
+        return try await recentSnapshot.snapshot(of: RecentSnapshot.Key(frame: number, quality: quality)) { () async throws(CaptureError) in
+            try await encoders.encodeJPEG(RangeExpansion.fullRange(frame) ?? frame, quality: quality)
+        }
     }
 
     /// The running session's encoders and the framing of its photos.
