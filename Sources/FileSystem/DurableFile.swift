@@ -151,7 +151,12 @@ public enum DurableFile {
     /// The name of the file a temporary file of ours (`.NAME.PID.RANDOM.tmp`, left behind only by
     /// a crash) was writing; `nil` for any other name.
     public static func writtenName(ofTemporary name: String) -> String? {
-        name.wholeMatch(of: /\.(.+)\.[0-9]+\.[0-9]+\.tmp/).map { String($0.1) }
+        guard name.hasPrefix("."), name.hasSuffix(".tmp") else { return nil }
+        let parts = name.dropFirst().dropLast(".tmp".count).split(separator: ".", omittingEmptySubsequences: false)
+        let isNumber = { (part: Substring) in !part.isEmpty && part.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }
+        guard parts.count >= 3, isNumber(parts[parts.count - 1]), isNumber(parts[parts.count - 2]) else { return nil }
+        let written = parts.dropLast(2).joined(separator: ".")
+        return written.isEmpty ? nil : written
     }
 
     /// Flushes a folder's entries (a rename or unlink in it) to disk.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import OperatorWire
+import PhotoLibrary
 
 /// A photo a node of a fleet keeps, as it lists it for a controller: where to download it and
 /// what the download must be. Every field is checked, as it comes from another machine.
@@ -33,7 +34,7 @@ public struct FleetPhoto: Sendable, Equatable {
         guard FleetPhoto.isPlainName(node), record.id.map({ $0 >= 1 }) == true, let id = record.id,
               let fileName = record.path.split(separator: "/").last.map(String.init), Self.isPhotoFileName(fileName),
               let url = record.url, Self.isWebAddress(url),
-              let sha256 = record.sha256, sha256.wholeMatch(of: /[0-9a-f]{64}/) != nil,
+              let sha256 = record.sha256, Self.isSHA256(sha256),
               (1...Self.maximumBytes).contains(record.bytes),
               (0...Int64(Self.latestMicroseconds)).contains(record.capturedAtMicroseconds),
               ["jpeg", "hevc"].contains(record.codec),
@@ -52,7 +53,12 @@ public struct FleetPhoto: Sendable, Equatable {
 
     /// Whether a file name is a library photo's: `20261201-101502.250-k3f9x2.jpg` (or `.heic`).
     static func isPhotoFileName(_ name: String) -> Bool {
-        name.wholeMatch(of: /[0-9]{8}-[0-9]{6}\.[0-9]{3}-[a-z0-9]{6}\.(jpg|heic)/) != nil
+        PhotoLibrary.isLibraryName(name, extensions: ["jpg", "heic"])
+    }
+
+    /// Whether a text is a SHA-256 in lowercase hexadecimal.
+    static func isSHA256(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
     }
 
     /// Whether a node's name can name a folder: not empty, no `/`, not hidden, at most 128 bytes.

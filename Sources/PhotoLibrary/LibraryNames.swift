@@ -30,7 +30,7 @@ extension PhotoLibrary {
     /// A file's name without its extension: what a photo, its thumbnail, its spooled frame and its
     /// final file share.
     static func stem(of name: String) -> String {
-        name.split(separator: ".", omittingEmptySubsequences: false).dropLast().joined(separator: ".")
+        name.lastIndex(of: ".").map { String(name[..<$0]) } ?? ""
     }
 
     static func spoolName(for photoName: String) -> String {
@@ -43,7 +43,27 @@ extension PhotoLibrary {
 
     /// Whether a name is one the library gives a photo or movie (``fileName(capturedAt:extension:)``).
     static func isPhotoFile(_ name: String) -> Bool {
-        name.wholeMatch(of: /[0-9]{8}-[0-9]{6}\.[0-9]{3}-[a-z0-9]{6}\.(jpg|heic|mp4|gif)/) != nil
+        isLibraryName(name, extensions: ["jpg", "heic", "mp4", "gif"])
+    }
+
+    /// Whether a name is a library stem (`20261130-050132.123-k3f9x2`: eight digits, `-`, six
+    /// digits, `.`, three digits, `-`, six lowercase letters or digits) with one of `extensions`.
+    /// Read byte by byte: a library's opening checks every name in its folders.
+    public static func isLibraryName(_ name: String, extensions: [String]) -> Bool {
+        let bytes = Array(name.utf8)
+        let stemLength = 26
+        guard bytes.count > stemLength + 1, bytes[stemLength] == UInt8(ascii: ".") else { return false }
+        for (index, byte) in bytes[..<stemLength].enumerated() {
+            let fits = switch index {
+            case 8, 19: byte == UInt8(ascii: "-")
+            case 15: byte == UInt8(ascii: ".")
+            case 0..<19: (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            default: (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+            }
+            guard fits else { return false }
+        }
+        let fileExtension = bytes[(stemLength + 1)...]
+        return extensions.contains { $0.utf8.elementsEqual(fileExtension) }
     }
 
     /// Whether a name in `thumbnails/` is one the library gives a thumbnail.
@@ -53,7 +73,7 @@ extension PhotoLibrary {
 
     /// Whether a name in `spool/` is one the library gives a spooled frame.
     static func isSpooled(_ name: String) -> Bool {
-        name.wholeMatch(of: /[0-9]{8}-[0-9]{6}\.[0-9]{3}-[a-z0-9]{6}\.pending/) != nil
+        isLibraryName(name, extensions: ["pending"])
     }
 
     /// Whether a name is the temporary file the library writes one of its files through (left
