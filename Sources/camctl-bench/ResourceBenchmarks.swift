@@ -65,9 +65,9 @@ struct ResourceBenchmarks {
     }
 
     /// Peak memory of one photo (`camctl capture --no-library --output F`) against gst-launch
-    /// making the same JPEG, at 1920x1080 and 4032x3024.
+    /// making the same JPEG, at 1280x720, 1920x1080 and 4032x3024.
     private func oneShotRows() throws -> [BenchmarkRow] {
-        try [(1920, 1080), (4032, 3024)].map { width, height in
+        try [(1280, 720), (1920, 1080), (4032, 3024)].map { width, height in
             let ours = try usage(StartUpBenchmark.camctl, ["capture", "--device", "test", "--resolution", "\(width)x\(height)",
                                                             "--no-library", "--output", folder + "/one-shot.jpg"])
             let theirs = try usage("/usr/bin/gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "!", "video/x-raw,width=\(width),height=\(height)",

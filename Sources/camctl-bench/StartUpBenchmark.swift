@@ -1,8 +1,9 @@
 import Foundation
 
 /// Process start to the photo saved (`camctl capture --device test`) against a one-shot command of
-/// another tool making the same 1920x1080 or 4032x3024 JPEG, process start to the first preview
-/// frame against gst-launch showing the same camera, and `camctl --version` against
+/// another tool making the same 1280x720, 1920x1080 or 4032x3024 JPEG, process start to the first preview
+/// frame against gst-launch showing the same camera, a photo into a library of 10,000 photos
+/// against one into an empty library, and `camctl --version` against
 /// `gst-launch-1.0 --version`; run alternately.
 struct StartUpBenchmark {
     let name: String
@@ -14,13 +15,16 @@ struct StartUpBenchmark {
     /// The largest ratio issue 7 accepts, if it sets one.
     var ratioGoal: Double?
 
+    /// The photos in the large library a capture is timed into.
+    static let largeLibrary = 10_000
+
     /// camctl, built by the same `swift build -c release` beside this benchmark.
     static var camctl: String {
         URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("camctl").path
     }
 
-    static func all(folder: String) -> [StartUpBenchmark] {
+    static func all(folder: String) throws -> [StartUpBenchmark] {
         let photo = ["capture", "--device", "test", "--resolution", "1920x1080"]
         let gstLaunch = ("/usr/bin/gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "!", "video/x-raw,width=1920,height=1080",
                                                      "!", "jpegenc", "!", "filesink", "location=\(folder)/gst.jpg"])
@@ -49,14 +53,26 @@ struct StartUpBenchmark {
                                                     "queue", "!", "videoscale", "!", "videoconvert", "!",
                                                     "video/x-raw,width=1280,height=720", "!"]
                                                    + frameSink.split(separator: " ").map(String.init)),
-            firstFrame: frameFile))
+            firstFrame: frameFile, ratioGoal: 1.5))
+        for (width, height) in [(1280, 720), (4032, 3024)] {
+            benchmarks.append(StartUpBenchmark(
+                name: "Start to photo saved: camctl capture --device test --no-library --output F, \(width)x\(height)",
+                camctlArguments: ["capture", "--device", "test", "--resolution", "\(width)x\(height)", "--no-library",
+                                  "--output", "\(folder)/camctl-\(width).jpg"],
+                referenceName: "gst-launch-1.0 videotestsrc num-buffers=1 ! jpegenc ! filesink",
+                reference: ("/usr/bin/gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "!", "video/x-raw,width=\(width),height=\(height)",
+                                                        "!", "jpegenc", "!", "filesink", "location=\(folder)/gst-\(width).jpg"]),
+                ratioGoal: 1.2))
+        }
+        // A library of 10,000 photos (small ones: its opening reads every name and index row, whatever their size).
+        let script = folder + "/fill.camctl"
+        try Data("camera test\nresolution 160x120@1000\nburst \(largeLibrary)\n".utf8).write(to: URL(fileURLWithPath: script))
+        _ = try timeProcess(camctl, ["run", script, "--library", folder + "/large-library"])
         benchmarks.append(StartUpBenchmark(
-            name: "Start to photo saved: camctl capture --device test --no-library --output F, 4032x3024",
-            camctlArguments: ["capture", "--device", "test", "--resolution", "4032x3024", "--no-library", "--output", "\(folder)/camctl-12mp.jpg"],
-            referenceName: "gst-launch-1.0 videotestsrc num-buffers=1 ! jpegenc ! filesink",
-            reference: ("/usr/bin/gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "!", "video/x-raw,width=4032,height=3024",
-                                                    "!", "jpegenc", "!", "filesink", "location=\(folder)/gst-12mp.jpg"]),
-            ratioGoal: 1.2))
+            name: "Start to photo saved in a library of \(largeLibrary) photos: camctl capture --device test, 1280x720",
+            camctlArguments: ["capture", "--device", "test", "--resolution", "1280x720", "--library", folder + "/large-library"],
+            referenceName: "the same into an empty library",
+            reference: (camctl, ["capture", "--device", "test", "--resolution", "1280x720", "--library", folder + "/small-library"])))
         benchmarks.append(StartUpBenchmark(name: "Start to exit: camctl --version", camctlArguments: ["--version"],
                                            referenceName: "gst-launch-1.0 --version", reference: ("/usr/bin/gst-launch-1.0", ["--version"])))
         if FileManager.default.isExecutableFile(atPath: ffmpeg.0) {

@@ -1,5 +1,5 @@
 // camctl-bench: measures camctl against the same work done by gst-launch-1.0 in the same run,
-// and writes the table to BENCHMARKS.md.
+// and writes the header and table of BENCHMARKS.md (the text after the table is kept as it is written).
 //
 //   scripts/bench [--runs N] [--output BENCHMARKS.md] [--only GROUP …] [--soak-minutes N]
 //
@@ -73,7 +73,8 @@ if options.includes("soak") {
 let report = BenchmarkReport(rows: rows, runs: options.runs)
 print(report.table)
 if options.groups.isEmpty {
-    try report.markdown.write(toFile: options.output, atomically: true, encoding: .utf8)
+    let existing = try? String(contentsOfFile: options.output, encoding: .utf8)
+    try report.markdown(keepingTextOf: existing).write(toFile: options.output, atomically: true, encoding: .utf8)
 } else {
     print("\n" + report.tableRows, terminator: "")
 }
