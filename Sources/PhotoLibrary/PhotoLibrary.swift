@@ -421,10 +421,13 @@ public final class PhotoLibrary {
                         try database.query("DELETE FROM photos WHERE id = ?", [.integer(id)])
                     }
                 }
-                for name in files.sorted() where Self.isPhotoFile(name) {
+                var unindexed: [String] = []
+                for name in files where Self.isPhotoFile(name) {
                     // A thumbnail is kept while a file of its name's stem is there.
                     keptThumbnails.insert(Self.thumbnailName(for: name))
-                    guard !indexedFiles.contains(name), !processingStems.contains(Self.stem(of: name)) else { continue }
+                    if !indexedFiles.contains(name), !processingStems.contains(Self.stem(of: name)) { unindexed.append(name) }
+                }
+                for name in unindexed.sorted() {
                     if finalStems.contains(Self.stem(of: name)) {  // a proxy whose photo became final
                         if try ConfinedFile.remove(name, in: folder) { found.removedLeftovers += 1 }
                         continue
