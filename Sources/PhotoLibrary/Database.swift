@@ -104,6 +104,9 @@ final class Database {
             case .null: sqlite3_bind_null(statement, position)
             }
         }
+        // Named once for all the rows (a later column of the same name wins), which share the names.
+        let columns = Dictionary((0..<Int(sqlite3_column_count(statement))).map { (String(cString: sqlite3_column_name(statement, Int32($0))), $0) },
+                                 uniquingKeysWith: { _, later in later })
         var rows: [Row] = []
         while true {
             let status = sqlite3_step(statement)
@@ -111,7 +114,7 @@ final class Database {
             guard status == SQLITE_ROW else {
                 throw DatabaseError(code: status, message: lastErrorMessage, systemError: sqlite3_system_errno(connection))
             }
-            rows.append(Row(statement))
+            rows.append(Row(statement, columns: columns))
         }
     }
 
@@ -147,16 +150,18 @@ final class Database {
 
     /// One result row, its columns read as they came.
     struct Row {
-        private var values: [String: Value] = [:]
+        /// Each column's place by its name, the same for every row of a statement.
+        private let columns: [String: Int]
+        private let values: [Value]
 
         enum Value {
             case integer(Int64), real(Double), text(String), null
         }
 
-        fileprivate init(_ statement: OpaquePointer) {
-            for column in 0..<sqlite3_column_count(statement) {
-                let name = String(cString: sqlite3_column_name(statement, column))
-                values[name] = switch sqlite3_column_type(statement, column) {
+        fileprivate init(_ statement: OpaquePointer, columns: [String: Int]) {
+            self.columns = columns
+            values = (0..<sqlite3_column_count(statement)).map { column in
+                switch sqlite3_column_type(statement, column) {
                 case SQLITE_INTEGER: .integer(sqlite3_column_int64(statement, column))
                 case SQLITE_FLOAT: .real(sqlite3_column_double(statement, column))
                 case SQLITE_NULL: .null
@@ -165,13 +170,17 @@ final class Database {
             }
         }
 
+        private func value(_ column: String) -> Value? {
+            columns[column].map { values[$0] }
+        }
+
         func integer(_ column: String) -> Int64? {
-            if case .integer(let value) = values[column] { return value }
+            if case .integer(let value) = value(column) { return value }
             return nil
         }
 
         func text(_ column: String) -> String? {
-            if case .text(let value) = values[column] { return value }
+            if case .text(let value) = value(column) { return value }
             return nil
         }
     }
