@@ -21,20 +21,22 @@ struct LibraryCommand: Subcommand {
         show     all that is recorded about one photo
         export   a copy of the photo's file at DEST (a file, or a folder to put it in)
         delete   the photo's file, its thumbnail and its entry
-        sheet    one JPEG with the thumbnails of all photos in a grid (--columns, default 6)
+        sheet    one JPEG with the thumbnails of all photos in a grid (--columns, default 6), newest first; at most
+                 100 photos a sheet (--per-sheet N for fewer): a library of more makes one sheet of each 100, numbered
+                 by the %d in --output (sheet-%d.jpg)
         process  finishes the photos still processing (HEICs whose run ended before they were made), printing each
         The library is --library DIR, else $CAMCTL_LIBRARY, else ~/Pictures/camctl.
         --json prints JSON objects instead of text.
         """
     static let options: [ParsedArguments.Option] = [
         .init(name: "--library", value: "DIR"), .init(name: "--json", value: nil),
-        .init(name: "--output", value: "PATH", short: "-o"), .init(name: "--columns", value: "N"),
+        .init(name: "--output", value: "PATH", short: "-o"), .init(name: "--columns", value: "N"), .init(name: "--per-sheet", value: "N"),
         .init(name: "--verbose", value: nil), .init(name: "--album", value: "NAME"),
     ]
     static let words = ["list", "albums", "show", "export", "delete", "sheet", "process"]
 
     enum Action {
-        case list(album: String?), albums, show(Int64), export(Int64, String), delete(Int64), sheet(String, columns: Int), process
+        case list(album: String?), albums, show(Int64), export(Int64, String), delete(Int64), sheet(String, columns: Int, perSheet: Int), process
     }
 
     let action: Action
@@ -72,7 +74,8 @@ struct LibraryCommand: Subcommand {
             guard let output = arguments.string("--output") else {
                 throw CommandFailure("library sheet needs --output PATH for the contact sheet", exitCode: .usage)
             }
-            action = .sheet(output, columns: try arguments.integer("--columns", in: 1...50) ?? 6)
+            action = .sheet(output, columns: try arguments.integer("--columns", in: 1...50) ?? 6,
+                            perSheet: try arguments.integer("--per-sheet", in: 1...Self.photosPerSheet) ?? Self.photosPerSheet)
         case "process":
             try arguments.requirePositionals(["process"])
             action = .process
@@ -133,8 +136,8 @@ struct LibraryCommand: Subcommand {
                 if printsJSON { try Console.json(["deleted": .integer(id)] as JSONValue) } else { try Console.result("deleted \(id)") }
             case .process:
                 try await process(library.folder)
-            case .sheet(let output, let columns):
-                try await makeSheet(of: library.photos(), from: library, columns: columns, to: output)
+            case .sheet(let output, let columns, let perSheet):
+                try await makeSheets(of: library.photos(), from: library, columns: columns, perSheet: perSheet, to: output)
             }
         } catch let error as LibraryError {
             throw CommandFailure(error)
@@ -148,38 +151,60 @@ struct LibraryCommand: Subcommand {
     /// The largest side of a picture put on a sheet: a photo of the largest sensors.
     static let largestSheetPicture = 16_384
 
-    /// A contact sheet: every photo's thumbnail in a grid, newest first, 320x240 cells.
-    private func makeSheet(of photos: [LibraryPhoto], from library: PhotoLibrary, columns: Int, to output: String) async throws(CommandFailure) {
-        try PhotoSaving.checkWritable(output)
-        var thumbnails: [[UInt8]] = []
-        for photo in photos {
-            // Each picture is looked at before it is decoded: one that is no JPEG, or says it is
-            // larger than any camera's, is named and left off, not decoded into gigabytes.
+    /// The most photos on one contact sheet: at any number of columns its picture stays within
+    /// JPEG's 65,535 pixels a side, and its composition's memory is bounded, however large the library.
+    static let photosPerSheet = 100
+
+    /// Contact sheets: every photo's thumbnail in a grid, newest first, 320x240 cells, `perSheet`
+    /// photos to a sheet, each sheet made and written before the next one's thumbnails are read.
+    private func makeSheets(of photos: [LibraryPhoto], from library: PhotoLibrary, columns: Int, perSheet: Int,
+                            to output: String) async throws(CommandFailure) {
+        let pattern = OutputPattern(output)
+        guard photos.count <= perSheet || pattern.namesEachPicture else {
+            throw CommandFailure("the library has \(photos.count) photos, more than a sheet holds (\(perSheet)); put %d in --output "
+                + "(sheet-%d.jpg) for a sheet of each \(perSheet)", exitCode: .usage)
+        }
+        let now = Date()
+        var made = 0
+        for start in stride(from: 0, to: photos.count, by: perSheet) {
+            let thumbnails = Self.sheetPictures(of: photos[start..<min(start + perSheet, photos.count)], from: library)
+            guard !thumbnails.isEmpty else { continue }
+            made += 1
+            let path = pattern.path(number: made, date: now)
+            try PhotoSaving.checkWritable(path)
+            let layout = PhotoComposer.Layout(columns: min(columns, thumbnails.count), rows: (thumbnails.count + columns - 1) / columns,
+                                              cellWidth: 320, cellHeight: 240, margin: 8)
+            let sheet: [UInt8]
+            do {
+                sheet = try await PhotoComposer.compose(thumbnails, layout: layout)
+            } catch {
+                throw CommandFailure(error)
+            }
+            try PhotoSaving.write(sheet, to: path)
+            if printsJSON {
+                try Console.json(["path": .string(path), "width": .integer(Int64(layout.width)), "height": .integer(Int64(layout.height)),
+                                  "photos": .integer(Int64(thumbnails.count))] as JSONValue)
+            } else {
+                try Console.result(path)
+            }
+        }
+        guard made > 0 else {
+            throw CommandFailure("the library has no photos to put on a sheet", exitCode: .dataError)
+        }
+    }
+
+    /// The pictures of `photos` a sheet shows: each one's thumbnail (or its file without one).
+    /// Each picture is looked at before it is decoded: one that is no JPEG, or says it is larger
+    /// than any camera's, is named and left off, not decoded into gigabytes.
+    private static func sheetPictures(of photos: ArraySlice<LibraryPhoto>, from library: PhotoLibrary) -> [[UInt8]] {
+        photos.compactMap { photo in
             guard let picture = try? library.contents(of: photo, thumbnail: photo.thumbnailPath != nil),
                   let size = JPEGFile.dimensions(of: picture),
                   (1...Self.largestSheetPicture).contains(size.width), (1...Self.largestSheetPicture).contains(size.height) else {
                 Console.note("photo \(photo.id) (\(photo.path)) has no JPEG picture of a camera's size to show; it is left off the sheet")
-                continue
+                return nil
             }
-            thumbnails.append(picture)
-        }
-        guard !thumbnails.isEmpty else {
-            throw CommandFailure("the library has no photos to put on a sheet", exitCode: .dataError)
-        }
-        let layout = PhotoComposer.Layout(columns: min(columns, thumbnails.count), rows: (thumbnails.count + columns - 1) / columns,
-                                          cellWidth: 320, cellHeight: 240, margin: 8)
-        let sheet: [UInt8]
-        do {
-            sheet = try await PhotoComposer.compose(thumbnails, layout: layout)
-        } catch {
-            throw CommandFailure(error)
-        }
-        try PhotoSaving.write(sheet, to: output)
-        if printsJSON {
-            try Console.json(["path": .string(output), "width": .integer(Int64(layout.width)), "height": .integer(Int64(layout.height)),
-                              "photos": .integer(Int64(thumbnails.count))] as JSONValue)
-        } else {
-            try Console.result(output)
+            return picture
         }
     }
 

@@ -21,7 +21,7 @@ struct LibraryCommandTests {
         #expect(nobody.status == 0 && nobody.standardOutput.isEmpty)
     }
 
-    @Test("list, show, export, delete and sheet work on what capture stored")
+    @Test("list, show, export, delete and sheet work on what capture stored; a library of more photos than a sheet holds makes numbered sheets")
     func libraryActions() async throws {
         let camctl = try Camctl()
         let folder = try TemporaryFolder()
@@ -46,6 +46,14 @@ struct LibraryCommandTests {
         let sheet = try await camctl("library", "sheet", "--output", folder.path("sheet.jpg"), "--columns", "2")
         #expect(sheet.status == 0, "\(sheet.standardError)")
         #expect(try await Camctl.exif(folder.path("sheet.jpg"), "FileType", "ImageSize") == ["JPEG", "664x504"], "2x2 cells of 320x240, margins 8")
+        let crowded = try await camctl("library", "sheet", "--output", folder.path("one.jpg"), "--per-sheet", "2")
+        #expect(crowded.status == 64 && crowded.standardError.contains("the library has 3 photos, more than a sheet holds (2); put %d in --output"),
+                "\(crowded.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("one.jpg")))
+        let pages = try await camctl("library", "sheet", "--output", folder.path("page-%d.jpg"), "--per-sheet", "2")
+        #expect(pages.status == 0 && pages.standardOutput == folder.path("page-1.jpg") + "\n" + folder.path("page-2.jpg") + "\n", "\(pages.standardError)")
+        #expect(try await Camctl.exif(folder.path("page-1.jpg"), "ImageSize") == ["664x256"], "the two newest side by side")
+        #expect(try await Camctl.exif(folder.path("page-2.jpg"), "ImageSize") == ["336x256"], "the oldest alone")
 
         #expect(try await camctl("library", "delete", "2").standardOutput == "deleted 2\n")
         #expect(!FileManager.default.fileExists(atPath: original))
