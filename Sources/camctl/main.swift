@@ -11,7 +11,7 @@ import GStreamer
 camctl_block_control_signals()
 ControlInbox.shared.listenToSignals()
 let arguments = Array(CommandLine.arguments.dropFirst())
-if ProcessInfo.processInfo.environment["GST_DEBUG"] == nil, !arguments.contains("--verbose") {
+if getenv("GST_DEBUG") == nil, !arguments.contains("--verbose") {
     GStreamerRuntime.silenceLibraryWarnings()  // stderr is for camctl's one-sentence messages
 }
 // Frames and photos are megabytes each: glibc would keep such blocks in its heaps after they are
