@@ -16,33 +16,50 @@ public struct OutputPattern: Sendable, Equatable {
 
     /// Whether it names each picture differently (`%d`, `%04d` or `%t`).
     public var namesEachPicture: Bool {
-        text.contains("%t") || text.contains(/%[0-9]*d/)
+        pieces.contains { piece in
+            guard case .conversion(_, let kind) = piece else { return false }
+            return kind == "d" || kind == "t"
+        }
     }
 
     /// The first `%NNd` that asks for more digits than ``maximumCounterWidth``, if any.
     public var overwideCounter: String? {
-        text.matches(of: /%([0-9]+)d/).first { (Int($0.output.1) ?? Int.max) > Self.maximumCounterWidth }.map { String($0.output.0) }
+        for case .conversion(let width, "d") in pieces where (Int(width) ?? (width.isEmpty ? 0 : Int.max)) > Self.maximumCounterWidth {
+            return "%" + width + "d"
+        }
+        return nil
     }
 
     /// The path for picture number `number` (from 1) captured at `date`.
     public func path(number: Int, date: Date) -> String {
-        var result = ""
+        pieces.map { piece in
+            switch piece {
+            case .literal(let character): String(character)
+            case .conversion(let width, "d"):
+                String(repeating: "0", count: max(0, min(Int(width) ?? 0, Self.maximumCounterWidth) - String(number).count)) + String(number)
+            case .conversion(_, "t"): PhotoLibrary.fileStamp(date)
+            case .conversion(_, "%"): "%"
+            case .conversion(let width, let other): "%" + width + (other.map(String.init) ?? "")
+            }
+        }.joined()
+    }
+
+    /// A piece of the pattern: a character as it is, or a `%`, the digits after it, and the
+    /// character after them (`nil` at the end).
+    private enum Piece {
+        case literal(Character)
+        case conversion(width: String, Character?)
+    }
+
+    private var pieces: [Piece] {
+        var pieces: [Piece] = []
         var characters = text[...]
         while let character = characters.popFirst() {
-            guard character == "%" else { result.append(character); continue }
-            var width = ""
-            while let digit = characters.first, digit.isASCII, digit.isNumber { width.append(digit); characters.removeFirst() }
-            switch characters.popFirst() {
-            case "d":
-                let digits = String(number)
-                let padding = max(0, min(Int(width) ?? 0, Self.maximumCounterWidth) - digits.count)
-                result += String(repeating: "0", count: padding) + digits
-            case "t": result += PhotoLibrary.fileStamp(date)
-            case "%": result += "%"
-            case let other?: result += "%" + width + String(other)
-            case nil: result += "%" + width
-            }
+            guard character == "%" else { pieces.append(.literal(character)); continue }
+            let width = characters.prefix { $0.isASCII && $0.isNumber }
+            characters = characters.dropFirst(width.count)
+            pieces.append(.conversion(width: String(width), characters.popFirst()))
         }
-        return result
+        return pieces
     }
 }
