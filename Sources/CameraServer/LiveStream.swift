@@ -13,7 +13,8 @@ enum LiveStream {
         let stream = HTTPStream(keeping: 1)
         let viewer = Viewer()
         let registration = output.addReceiver { frame in
-            if !stream.send(part(frame)) { viewer.leave() }
+            // Made once a frame for every viewer, and shared: no viewer copies the picture.
+            if !stream.send(frame.shared("multipart part") { part(frame) }) { viewer.leave() }
         }
         viewer.registration.withLock { $0 = registration }
         return HTTPResponse(status: 200, headers: [("Content-Type", "multipart/x-mixed-replace; boundary=\(boundary)"),

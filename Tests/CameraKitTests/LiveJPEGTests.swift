@@ -1,4 +1,4 @@
-import CameraKit
+@testable import CameraKit
 import GStreamer
 import ImageMetadata
 import Synchronization
@@ -49,5 +49,24 @@ struct LiveJPEGTests {
             #expect(output.passedThroughFrameCount == 0)
             #expect(output.encodedFrameCount >= frames.count, "mjpeg \(mjpeg)")
         }
+    }
+
+    @Test("What receivers make of a frame is made once for all of them, each kind apart, and anew for the next frame")
+    func madeOncePerFrame() {
+        let made = Atomic<Int>(0)
+        let part = { (frame: LiveJPEGOutput.Frame) in
+            frame.shared("part") {
+                made.add(1, ordering: .relaxed)
+                return frame.jpeg + [0x0D, 0x0A]
+            }
+        }
+        let first = LiveJPEGOutput.Frame(jpeg: [0xFF, 0xD8, 1], presentationTime: nil, capturedAt: nil)
+        let viewers = (0..<5).map { _ in part(first) }
+        #expect(viewers.allSatisfy { $0 == [0xFF, 0xD8, 1, 0x0D, 0x0A] })
+        #expect(made.load(ordering: .relaxed) == 1)
+        #expect(first.shared("other") { [9] } == [9])
+        let second = LiveJPEGOutput.Frame(jpeg: [0xFF, 0xD8, 2], presentationTime: nil, capturedAt: nil)
+        #expect(part(second) == [0xFF, 0xD8, 2, 0x0D, 0x0A])
+        #expect(made.load(ordering: .relaxed) == 2)
     }
 }

@@ -16,6 +16,28 @@ public final class LiveJPEGOutput: Sendable {
         /// When the camera took the frame, on this machine's monotonic clock (`CLOCK_MONOTONIC`,
         /// nanoseconds), so a client on it can tell how old the frame is when it arrives.
         public let capturedAt: UInt64?
+        private let made = MadeOnce()
+
+        init(jpeg: [UInt8], presentationTime: ClockTime?, capturedAt: UInt64?) {
+            (self.jpeg, self.presentationTime, self.capturedAt) = (jpeg, presentationTime, capturedAt)
+        }
+
+        /// Bytes made of the frame (a viewer's part of a multipart stream), made by the first
+        /// receiver that asks for `kind` and shared by the others, which are handed the same
+        /// frame: however many receive, each kind is made once a frame.
+        public func shared(_ kind: String, making make: () -> [UInt8]) -> [UInt8] {
+            made.bytes.withLock { made in
+                if let bytes = made[kind] { return bytes }
+                let bytes = make()
+                made[kind] = bytes
+                return bytes
+            }
+        }
+
+        /// What the receivers of one frame have made of it, by kind.
+        private final class MadeOnce: Sendable {
+            let bytes = Mutex<[String: [UInt8]]>([:])
+        }
     }
 
     private let receivers = LiveReceivers<Frame>()
