@@ -70,7 +70,7 @@ struct SnapshotTests {
         // frames' snapshots differ).
         let session = CaptureSession(configuration: try CaptureSessionTests.configuration("320x240@1"))
         try await session.start()
-        while try session.photoOutput.feed.latestNumbered() == nil { try await Task.sleep(for: .milliseconds(10)) }
+        try #require(await until { (try? session.photoOutput.feed.latestNumbered()) != nil }, "the camera's first frame comes")
         let encodes = { session.photoOutput.runningEncoders?.encoders.jpegEncodeCount ?? 0 }
         let snapshots = try await withThrowingTaskGroup(of: [UInt8].self) { group in
             for _ in 0..<8 { group.addTask { try await session.photoOutput.snapshot() } }
