@@ -163,15 +163,25 @@ final class ControlInbox: Sendable {
     }
 
     /// SIGINT or SIGTERM: the command stops cleanly, a hook is ended, and camctl ends by itself
-    /// if the command has not within three seconds.
+    /// if the command has not within ``stopGrace`` seconds.
     private func interrupted() {
         guard state.withLock({ $0.isClaimed }) else { Self.exitInterrupted("interrupted") }
         post(.interrupt)
         if !state.withLock({ $0.endsHooks }) { Hook.endRunning() }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 3) {
+        let grace = Self.stopGrace
+        DispatchQueue.global().asyncAfter(deadline: .now() + grace) {
             Hook.endRunning(force: true)
-            Self.exitInterrupted("interrupted, and the run did not stop within 3 seconds, so it was ended; every photo reported saved is kept")
+            Self.exitInterrupted("interrupted, and the run did not stop within \(String(printf: "%g", grace)) seconds, so it was ended; "
+                + "every photo reported saved is kept")
         }
+    }
+
+    /// How long an interrupted command has to stop by itself: `$CAMCTL_STOP_GRACE` seconds (from
+    /// 0.1 to 3600; a slow machine or disk may want longer), else 3.
+    static var stopGrace: Double {
+        guard let text = getenv("CAMCTL_STOP_GRACE").map({ String(cString: $0) }), let seconds = Double(text),
+              (0.1...3600).contains(seconds) else { return 3 }
+        return seconds
     }
 
     /// Posts controls for keys typed on the terminal, which is put in single-key mode until exit,

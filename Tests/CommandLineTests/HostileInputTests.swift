@@ -96,8 +96,11 @@ struct HostileInputTests {
         let camctl = try Camctl()
         let folder = try TemporaryFolder()
         let marker = folder.path("hook-pid")
+        // The stop is given as long as a loaded machine may need (2 minutes, not 3 seconds), so
+        // what is checked is the clean stop, not how fast the machine is.
         let run = try camctl.start(["capture", "--device", "test", "--count", "2",
-                                    "--exec", "echo $$ > \(marker); sleep 30; echo late > \(folder.path("late"))"])
+                                    "--exec", "echo $$ > \(marker); sleep 30; echo late > \(folder.path("late"))"],
+                                   environment: ["CAMCTL_STOP_GRACE": "120"])
         // Interrupted once the hook's shell waits in its `sleep 30` (the shell's child).
         func hookShell() -> Int32? {
             (try? String(contentsOfFile: marker, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
@@ -109,13 +112,36 @@ struct HostileInputTests {
         #expect(await until { hookShell().map(sleeping) == true }, "the hook runs its sleep")
         let pid = try #require(hookShell())
         run.send(SIGTERM)
-        let result = await run.finished(timeout: 60)
+        let result = await run.finished(timeout: 150)
         // Ended before the hook's 30 seconds: the hook never got to its last command.
         #expect(!FileManager.default.fileExists(atPath: folder.path("late")), "camctl did not wait for the hook's 30 seconds")
         #expect(result.status == 130, "\(result.standardError)")
         #expect(result.standardError.contains("--exec") && result.standardError.contains("interrupted"), "\(result.standardError)")
         #expect(await until { kill(pid, 0) != 0 }, "the hook's shell is gone")
         #expect(!FileManager.default.fileExists(atPath: folder.path("late")), "ended, not left to finish its sleep")
+        #expect(try await camctl.photos().count == 1, "the photo taken before the interrupt is kept")
+    }
+
+    @Test("An interrupted run that cannot stop in its grace ($CAMCTL_STOP_GRACE; a hook ignoring SIGTERM) is ended: the hook killed, the reason said, 130")
+    func interruptPastGrace() async throws {
+        let camctl = try Camctl()
+        let folder = try TemporaryFolder()
+        let marker = folder.path("hook-pid")
+        // The hook's shell and its sleep ignore SIGTERM, so the clean stop waits for them.
+        let run = try camctl.start(["capture", "--device", "test", "--count", "2",
+                                    "--exec", "trap '' TERM; echo $$ > \(marker); sleep 30; echo late > \(folder.path("late"))"],
+                                   environment: ["CAMCTL_STOP_GRACE": "0.5"])
+        func hookShell() -> Int32? {
+            (try? String(contentsOfFile: marker, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        #expect(await until { hookShell() != nil }, "the hook runs")
+        let pid = try #require(hookShell())
+        run.send(SIGTERM)
+        let result = await run.finished(timeout: 60)
+        #expect(result.status == 130, "\(result.standardError)")
+        #expect(result.standardError.contains("interrupted, and the run did not stop within 0.5 seconds, so it was ended"), "\(result.standardError)")
+        #expect(await until { kill(pid, 0) != 0 }, "the hook's shell is killed")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("late")))
         #expect(try await camctl.photos().count == 1, "the photo taken before the interrupt is kept")
     }
 
