@@ -91,17 +91,27 @@ struct HostileInputTests {
         }
     }
 
-    @Test("SIGTERM during an --exec hook ends the hook and its children, says so, and exits 130")
-    func interruptDuringHook() async throws {
+    /// `capture --count 2` whose hook, after the first photo, runs `first`, writes its shell's
+    /// process id to `hook-pid` in the folder, sleeps 30 s, then writes `late` there.
+    static func captureWithSleepingHook(first: String = ":", environment: [String: String] = [:]) throws
+        -> (camctl: Camctl, folder: TemporaryFolder, run: ChildProcess.Running) {
         let camctl = try Camctl()
         let folder = try TemporaryFolder()
+        let hook = "\(first); echo $$ > \(folder.path("hook-pid")); sleep 30; echo late > \(folder.path("late"))"
+        return (camctl, folder, try camctl.start(["capture", "--device", "test", "--count", "2", "--exec", hook], environment: environment))
+    }
+
+    /// The process id a hook wrote to `file` (`echo $$ > file`); `nil` before it has.
+    static func pid(writtenIn file: String) -> Int32? {
+        (try? String(contentsOfFile: file, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
+    @Test("SIGTERM during an --exec hook ends the hook and its children, says so, and exits 130")
+    func interruptDuringHook() async throws {
+        let (camctl, folder, run) = try Self.captureWithSleepingHook()
         let marker = folder.path("hook-pid")
-        let run = try camctl.start(["capture", "--device", "test", "--count", "2",
-                                    "--exec", "echo $$ > \(marker); sleep 30; echo late > \(folder.path("late"))"])
         // Interrupted once the hook's shell waits in its `sleep 30` (the shell's child).
-        func hookShell() -> Int32? {
-            (try? String(contentsOfFile: marker, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        }
+        let hookShell = { Self.pid(writtenIn: marker) }
         func sleeping(_ shell: Int32) -> Bool {
             let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
             return !children.trimmingCharacters(in: .whitespaces).isEmpty
@@ -121,18 +131,11 @@ struct HostileInputTests {
 
     @Test("An interrupted run that cannot stop in its grace ($CAMCTL_STOP_GRACE; a hook ignoring SIGTERM) is ended: the hook killed, the reason said, 130")
     func interruptPastGrace() async throws {
-        let camctl = try Camctl()
-        let folder = try TemporaryFolder()
-        let marker = folder.path("hook-pid")
         // The hook's shell and its sleep ignore SIGTERM, so the clean stop waits for them.
-        let run = try camctl.start(["capture", "--device", "test", "--count", "2",
-                                    "--exec", "trap '' TERM; echo $$ > \(marker); sleep 30; echo late > \(folder.path("late"))"],
-                                   environment: ["CAMCTL_STOP_GRACE": "0.5"])
-        func hookShell() -> Int32? {
-            (try? String(contentsOfFile: marker, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        }
-        #expect(await until { hookShell() != nil }, "the hook runs")
-        let pid = try #require(hookShell())
+        let (camctl, folder, run) = try Self.captureWithSleepingHook(first: "trap '' TERM", environment: ["CAMCTL_STOP_GRACE": "0.5"])
+        let marker = folder.path("hook-pid")
+        #expect(await until { Self.pid(writtenIn: marker) != nil }, "the hook runs")
+        let pid = try #require(Self.pid(writtenIn: marker))
         run.send(SIGTERM)
         let result = await run.finished(timeout: 60)
         #expect(result.status == 130, "\(result.standardError)")
