@@ -543,7 +543,7 @@ struct CaptureSessionTests {
         }
     }
 
-    @Test("A session without photos holds no frame for them: no still branch, captures refused in one sentence, a movie still has its thumbnail")
+    @Test("A session without photos holds no frame for them: no still branch, captures and snapshots refused in one sentence, a movie still has its thumbnail")
     func withoutPhotos() async throws {
         var configuration = try Self.configuration("320x240@30")
         configuration.capturesPhotos = false
@@ -554,6 +554,8 @@ struct CaptureSessionTests {
         #expect(session.photoOutput.readiness == .noPhotos)
         let refused = await #expect(throws: CaptureError.self) { try await session.photoOutput.capture() }
         #expect(refused == CaptureError(.invalidSetting, "this session takes no photos; configure it with capturesPhotos to take them"))
+        let noSnapshot = await #expect(throws: CaptureError.self) { try await session.photoOutput.snapshot() }
+        #expect(noSnapshot == CaptureError(.invalidSetting, "this session takes no photos, so it holds no frame for a snapshot; configure it with capturesPhotos"))
         let folder = try TemporaryFolder()
         try await session.movieOutput.startRecording(to: folder.path("movie.mp4"), MovieSettings(maximumDuration: 0.5))
         await session.movieOutput.recordingEnded()

@@ -138,8 +138,12 @@ public final class PhotoOutput: Sendable {
     /// once: requests for the frame already encoded, or being encoded, at the same quality are
     /// answered with those bytes.
     ///
-    /// - Throws: A ``CaptureError`` when the session is not running or has no frame yet.
+    /// - Throws: A ``CaptureError`` when the session is not running, takes no photos (and so
+    ///   holds no frame), or has no frame yet.
     public func snapshot(quality: Int = 85) async throws(CaptureError) -> [UInt8] {
+        if state.withLock({ $0.attachment?.takesPhotos == false }) {
+            throw CaptureError(.invalidSetting, "this session takes no photos, so it holds no frame for a snapshot; configure it with capturesPhotos")
+        }
         guard let encoders = state.withLock({ $0.attachment?.encoders }), let (frame, number) = try feed.latestNumbered() else {
             throw CaptureError(.notRunning, "the camera has no picture yet; try again in a moment")
         }
