@@ -160,7 +160,8 @@ struct LibraryCommand: Subcommand {
     private func makeSheets(of photos: [LibraryPhoto], from library: PhotoLibrary, columns: Int, perSheet: Int,
                             to output: String) async throws(CommandFailure) {
         let pattern = OutputPattern(output)
-        guard photos.count <= perSheet || pattern.namesEachPicture else {
+        // Every sheet is made at the same time: only a number tells them apart (`%t` would not).
+        guard photos.count <= perSheet || pattern.numbersEachPicture else {
             throw CommandFailure("the library has \(photos.count) photos, more than a sheet holds (\(perSheet)); put %d in --output "
                 + "(sheet-%d.jpg) for a sheet of each \(perSheet)", exitCode: .usage)
         }

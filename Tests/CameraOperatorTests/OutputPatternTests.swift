@@ -19,10 +19,11 @@ struct OutputPatternTests {
         }
     }
 
-    @Test("A pattern names each picture when it has a counter or a time that its path puts in; a percent sign written as %% is not one")
+    @Test("A pattern names each picture when it has a counter or a time that its path puts in, numbers each only with a counter; a percent sign written as %% is neither")
     func namesEachPicture() {
         for pattern in ["a-%d.jpg", "a-%04d.jpg", "%t.jpg", "%%%d"] { #expect(OutputPattern(pattern).namesEachPicture, "\(pattern)") }
         for pattern in ["a.jpg", "%%d.jpg", "%%t", "100%", "%x"] { #expect(!OutputPattern(pattern).namesEachPicture, "\(pattern)") }
+        #expect(OutputPattern("a-%03d.jpg").numbersEachPicture && !OutputPattern("a-%t.jpg").numbersEachPicture && !OutputPattern("%%d").numbersEachPicture)
     }
 
     @Test("A counter asking for more than 20 digits is named, however many it asks for")

@@ -50,6 +50,8 @@ struct LibraryCommandTests {
         #expect(crowded.status == 64 && crowded.standardError.contains("the library has 3 photos, more than a sheet holds (2); put %d in --output"),
                 "\(crowded.standardError)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("one.jpg")))
+        let timed = try await camctl("library", "sheet", "--output", folder.path("sheet-%t.jpg"), "--per-sheet", "2")
+        #expect(timed.status == 64 && timed.standardError.contains("put %d in --output"), "sheets made at one time share %t: \(timed.standardError)")
         let pages = try await camctl("library", "sheet", "--output", folder.path("page-%d.jpg"), "--per-sheet", "2")
         #expect(pages.status == 0 && pages.standardOutput == folder.path("page-1.jpg") + "\n" + folder.path("page-2.jpg") + "\n", "\(pages.standardError)")
         #expect(try await Camctl.exif(folder.path("page-1.jpg"), "ImageSize") == ["664x256"], "the two newest side by side")

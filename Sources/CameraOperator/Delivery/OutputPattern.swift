@@ -16,10 +16,13 @@ public struct OutputPattern: Sendable, Equatable {
 
     /// Whether it names each picture differently (`%d`, `%04d` or `%t`).
     public var namesEachPicture: Bool {
-        pieces.contains { piece in
-            guard case .conversion(_, let kind) = piece else { return false }
-            return kind == "d" || kind == "t"
-        }
+        numbersEachPicture || pieces.contains { if case .conversion(_, "t") = $0 { true } else { false } }
+    }
+
+    /// Whether it numbers each picture (`%d`, `%04d`): pictures made at one time (sheets of one
+    /// library) are told apart only by a number.
+    public var numbersEachPicture: Bool {
+        pieces.contains { if case .conversion(_, "d") = $0 { true } else { false } }
     }
 
     /// The first `%NNd` that asks for more digits than ``maximumCounterWidth``, if any.
