@@ -7,11 +7,25 @@ public final class VirtualDisplay {
     public let name: String
     private let server: Process
 
-    /// Starts the server and waits until it listens. Xvfb chooses a free display number itself
-    /// (`-displayfd`) and says it once it listens: two tests starting displays at once never take
-    /// the same number.
+    /// Starts the server and waits until a client can open its display. Xvfb chooses a free
+    /// display number itself (`-displayfd`) and says it once it listens: two tests starting
+    /// displays at once never take the same number. A server whose display no client can open
+    /// (seen once, beside the whole suite) is ended and another started, at most three in all.
     public init() async throws {
-        server = Process()
+        for _ in 0..<3 {
+            let (server, name) = try await Self.startServer()
+            if await until(hangGuard: .seconds(20), { (try? await ChildProcess.run("xdpyinfo", ["-display", name]))?.status == 0 }) {
+                (self.server, self.name) = (server, name)
+                return
+            }
+            kill(server.processIdentifier, SIGKILL)
+        }
+        throw ScreenshotFailure(message: "three Xvfb servers in turn said they listened, but no client could open their displays")
+    }
+
+    /// An Xvfb server, and the display it says it listens on.
+    private static func startServer() async throws -> (Process, String) {
+        let server = Process()
         // The shell becomes the server (exec), after starting a watcher that ends the server once
         // the test process is gone, even when it was killed and no deinit ran.
         server.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -33,7 +47,7 @@ public final class VirtualDisplay {
             }
             return number
         }
-        name = ":" + String(decoding: number, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return (server, ":" + String(decoding: number, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// The whole screen (1280x720) as RGB bytes, grabbed by GStreamer's `ximagesrc`.
