@@ -43,7 +43,7 @@ public final class CUPSServer: @unchecked Sendable {
             // Anyone on this machine may print and manage queues: it is the test's own scheduler.
             try """
                 Listen localhost:\(candidate)
-                LogLevel warn
+                LogLevel info
                 DefaultAuthType None
                 Browsing Off
                 <Location />
@@ -82,6 +82,14 @@ public final class CUPSServer: @unchecked Sendable {
     /// Stops queue `name`: it takes jobs and holds them, as a printer paused by its owner.
     public func stop(_ name: String) async throws {
         try await run("cupsdisable", [name])
+    }
+
+    /// What the scheduler says of queue `name` and its jobs, and its log: to tell why a test
+    /// that depends on a queue's state failed.
+    public func account(of name: String) async -> String {
+        let queue = (try? await ChildProcess.run("lpstat", ["-l", "-p", name, "-o", name], environment: environment))?.standardOutput ?? ""
+        let log = (try? String(contentsOfFile: folder.path("log/error_log"), encoding: .utf8)) ?? ""
+        return "lpstat: \(queue)\nerror_log:\n\(log.split(separator: "\n").suffix(40).joined(separator: "\n"))"
     }
 
     private func run(_ program: String, _ arguments: [String]) async throws {
