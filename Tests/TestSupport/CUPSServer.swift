@@ -10,7 +10,7 @@ public final class CUPSServer: @unchecked Sendable {
     private let folder: TemporaryFolder
     private let scheduler: ChildProcess.Running
 
-    public static var isAvailable: Bool { ["cupsd", "lpadmin", "cupsdisable", "lpstat"].allSatisfy(ChildProcess.isInstalled) }
+    public static var isAvailable: Bool { ["cupsd", "lpadmin", "cupsdisable", "lpstat", "lpoptions"].allSatisfy(ChildProcess.isInstalled) }
 
     /// What a program needs in its environment to use this scheduler.
     public var environment: [String: String] { ["CUPS_SERVER": "localhost:\(port)"] }
@@ -74,9 +74,18 @@ public final class CUPSServer: @unchecked Sendable {
         (self.port, self.scheduler) = (port, scheduler)
     }
 
-    /// Adds a queue `name` printing to the IPP printer at `uri`, driverless, accepting and enabled.
+    /// Adds a queue `name` printing to the IPP printer at `uri`, driverless, accepting and enabled,
+    /// and waits until the scheduler has made it from the printer. lpadmin returns before that:
+    /// the scheduler asks the printer on a thread of its own, holds "Local Raw Printer" as the
+    /// queue's model meanwhile, and sets the queue's state once done, which would undo a stop
+    /// made in between (a stopped queue found printing, beside a loaded suite).
     public func addQueue(_ name: String, printingTo uri: String) async throws {
         try await run("lpadmin", ["-p", name, "-E", "-v", uri, "-m", "everywhere"])
+        let made = await until(hangGuard: .seconds(60)) {
+            let options = (try? await ChildProcess.run("lpoptions", ["-p", name], environment: self.environment))?.standardOutput ?? ""
+            return options.contains("printer-make-and-model=") && !options.contains("printer-make-and-model='Local Raw Printer'")
+        }
+        guard made else { throw ChildProcess.Failure(message: "CUPS did not make the queue \(name) from \(uri): \(await account(of: name))") }
     }
 
     /// Stops queue `name`: it takes jobs and holds them, as a printer paused by its owner.
