@@ -121,8 +121,8 @@ struct BoothCommand: Subcommand {
                                                                     showsPictures: showResult > 0 || showShots > 0 || review.isOn,
                                                                     showsShutter: true))
         let captureSession = CaptureSession(configuration: configuration)
-        try await session.start(captureSession)
         controls.listenToKeys(of: captureSession)
+        try await session.start(captureSession)
         let booth = OperatorConsole(session: captureSession, device: camera, saving: saving, albums: ["booth"],
                                     compositionCopy: composedOutput)
         review.listen(controls, session: captureSession)

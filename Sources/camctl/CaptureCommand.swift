@@ -95,10 +95,10 @@ struct CaptureCommand: Subcommand {
         let captureSession = CaptureSession(configuration: configuration)
         // The photo's encoders start beside the camera, not after its first frame.
         captureSession.photoOutput.setPreparedPhotoSettings([settings])
-        try await session.start(captureSession)
-        let operating = OperatorConsole(session: captureSession, device: camera, saving: saving)
         // Space cuts a countdown or an interval short; the other keys do what they do in every command.
         if countdown > 0 || interval > 0 { controls.listenToKeys(of: captureSession) }
+        try await session.start(captureSession)
+        let operating = OperatorConsole(session: captureSession, device: camera, saving: saving)
         review.listen(controls, session: captureSession)
         let kept: [Delivered]
         do {

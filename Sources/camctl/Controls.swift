@@ -185,7 +185,9 @@ final class ControlInbox: Sendable {
     }
 
     /// Posts controls for keys typed on the terminal, which is put in single-key mode until exit,
-    /// and for keys pressed in the session's preview window alike.
+    /// and for keys pressed in the session's preview window alike. Called before the session
+    /// starts: a key pressed as the window first shows, while the camera still starts, is kept
+    /// until the command waits for controls, as a signal is.
     func listenToKeys(of session: CaptureSession) {
         guard !state.withLock({ state in defer { state.listensToKeys = true }; return state.listensToKeys }) else { return }
         let windowKeys = session.previewOutput.keyPresses()

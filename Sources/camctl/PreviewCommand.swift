@@ -55,9 +55,9 @@ struct PreviewCommand: Subcommand {
         let failure = FailureRecord()
         let reporter = report(captureSession.events(), controls: controls, json: arguments.flag("--json"), failure: failure)
         defer { reporter.cancel() }
+        controls.listenToKeys(of: captureSession)
         try await session.start(captureSession)
         let operating = OperatorConsole(session: captureSession, device: camera, saving: saving)
-        controls.listenToKeys(of: captureSession)
         Console.progress("previewing \(camera.name) in \(window.sink ?? ""); \(photos.keyHint)r: movie, m: pause the movie, s: next camera, p: pause, "
             + "f: next filter, +/-: zoom, q: quit")
 

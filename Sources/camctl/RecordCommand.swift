@@ -81,6 +81,7 @@ struct RecordCommand: Subcommand {
         configuration.capturesPhotos = photos.isOn
         configuration.preview = window.preview(PreviewConfiguration(showsShutter: true))
         let captureSession = CaptureSession(configuration: configuration)
+        controls.listenToKeys(of: captureSession)
         try await session.start(captureSession)
         let operating = OperatorConsole(session: captureSession, device: camera, saving: saving)
         var settings = settings
@@ -91,7 +92,6 @@ struct RecordCommand: Subcommand {
             await captureSession.stop()
             throw error
         }
-        controls.listenToKeys(of: captureSession)
         Console.progress("q or SIGUSR2 stops, " + (photos.isOn ? "space or SIGUSR1 takes a photo, " : "") + "m pauses")
         var interrupted = false
         loop: while true {

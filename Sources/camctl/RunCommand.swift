@@ -86,13 +86,13 @@ struct RunCommand: Subcommand {
         let saving = try PhotoSaving(library: library(for: script), output: script.session.output,
                                      printsJSON: arguments.flag("--json"), photoCount: nil)
         let session = CaptureSession(configuration: configuration)
+        controls.listenToKeys(of: session)
         do {
             if configuration.preview != nil { Console.progress("starting \(configuration.device.name)") }
             try await session.start()
         } catch {
             throw CommandFailure(error)
         }
-        controls.listenToKeys(of: session)
         if script.reviews { controls.listenToReviewLines() }
         let runner = ScriptRunner(session: session, camera: configuration.device, saving: saving, controls: controls,
                                   settings: photoSettings(script), printsJSON: arguments.flag("--json"),

@@ -9,8 +9,11 @@ public final class VirtualDisplay {
 
     /// Starts the server and waits until a client can open its display. Xvfb chooses a free
     /// display number itself (`-displayfd`) and says it once it listens: two tests starting
-    /// displays at once never take the same number. A server whose display no client can open
-    /// (seen once, beside the whole suite) is ended and another started, at most three in all.
+    /// displays at once never take the same number. The server never resets (`-noreset`): by
+    /// default an X server starts afresh whenever its last client leaves, and a client opening the
+    /// display meanwhile is refused (14 of 1,000 openings in a row, beside load), which failed a
+    /// preview whose display the readiness check had just opened and left. A server whose display no
+    /// client can open is ended and another started, at most three in all.
     public init() async throws {
         for _ in 0..<3 {
             let (server, name) = try await Self.startServer()
@@ -31,7 +34,7 @@ public final class VirtualDisplay {
         server.executableURL = URL(fileURLWithPath: "/bin/sh")
         server.arguments = ["-c", """
             (while kill -0 \(getpid()) 2>/dev/null; do kill -0 $$ 2>/dev/null || exit 0; sleep 1; done; kill -9 $$) &
-            exec /usr/bin/Xvfb -displayfd 1 -screen 0 1280x720x24 -nolisten tcp
+            exec /usr/bin/Xvfb -displayfd 1 -noreset -screen 0 1280x720x24 -nolisten tcp
             """]
         let announced = Pipe()
         server.standardOutput = announced
