@@ -18,7 +18,7 @@ struct StartUpBenchmark {
     /// The photos in the large library a capture is timed into.
     static let largeLibrary = 10_000
 
-    /// camctl, built by the same `swift build -c release` beside this benchmark.
+    /// camctl, built by the same `scripts/build-release` beside this benchmark.
     static var camctl: String {
         URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("camctl").path
@@ -86,7 +86,7 @@ struct StartUpBenchmark {
 
     func run(runs: Int) throws -> BenchmarkRow {
         guard FileManager.default.isExecutableFile(atPath: Self.camctl) else {
-            throw BenchmarkFailure("\(Self.camctl) is missing; run swift build -c release first")
+            throw BenchmarkFailure("\(Self.camctl) is missing; run scripts/build-release camctl first")
         }
         let time = { (program: String, arguments: [String]) throws -> Double in
             if let firstFrame { try timeToFirstBytes(program, arguments, in: firstFrame) } else { try timeProcess(program, arguments) }
