@@ -12,18 +12,14 @@ public final class VirtualDisplay {
     /// displays at once never take the same number. The server never resets (`-noreset`): by
     /// default an X server starts afresh whenever its last client leaves, and a client opening the
     /// display meanwhile is refused (14 of 1,000 openings in a row, beside load), which failed a
-    /// preview whose display the readiness check had just opened and left. A server whose display no
-    /// client can open is ended and another started, at most three in all.
+    /// preview whose display the readiness check had just opened and left.
     public init() async throws {
-        for _ in 0..<3 {
-            let (server, name) = try await Self.startServer()
-            if await until(hangGuard: .seconds(20), { (try? await ChildProcess.run("xdpyinfo", ["-display", name]))?.status == 0 }) {
-                (self.server, self.name) = (server, name)
-                return
-            }
+        let (server, name) = try await Self.startServer()
+        guard await until(hangGuard: .seconds(60), { (try? await ChildProcess.run("xdpyinfo", ["-display", name]))?.status == 0 }) else {
             kill(server.processIdentifier, SIGKILL)
+            throw ScreenshotFailure(message: "Xvfb said it listened on \(name), but no client could open the display within a minute")
         }
-        throw ScreenshotFailure(message: "three Xvfb servers in turn said they listened, but no client could open their displays")
+        (self.server, self.name) = (server, name)
     }
 
     /// An Xvfb server, and the display it says it listens on.
