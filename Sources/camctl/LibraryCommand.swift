@@ -168,11 +168,12 @@ struct LibraryCommand: Subcommand {
         let now = Date()
         var made = 0
         for start in stride(from: 0, to: photos.count, by: perSheet) {
+            // Checked before any picture of the sheet is read: a place that cannot be written costs no work.
+            let path = pattern.path(number: made + 1, date: now)
+            try PhotoSaving.checkWritable(path)
             let thumbnails = Self.sheetPictures(of: photos[start..<min(start + perSheet, photos.count)], from: library)
             guard !thumbnails.isEmpty else { continue }
             made += 1
-            let path = pattern.path(number: made, date: now)
-            try PhotoSaving.checkWritable(path)
             let layout = PhotoComposer.Layout(columns: min(columns, thumbnails.count), rows: (thumbnails.count + columns - 1) / columns,
                                               cellWidth: 320, cellHeight: 240, margin: 8)
             let sheet: [UInt8]

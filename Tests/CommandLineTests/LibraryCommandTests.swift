@@ -56,6 +56,9 @@ struct LibraryCommandTests {
         #expect(pages.status == 0 && pages.standardOutput == folder.path("page-1.jpg") + "\n" + folder.path("page-2.jpg") + "\n", "\(pages.standardError)")
         #expect(try await Camctl.exif(folder.path("page-1.jpg"), "ImageSize") == ["664x256"], "the two newest side by side")
         #expect(try await Camctl.exif(folder.path("page-2.jpg"), "ImageSize") == ["336x256"], "the oldest alone")
+        let nowhere = try await camctl("library", "sheet", "--output", folder.path("missing/page-%d.jpg"), "--per-sheet", "2")
+        #expect(nowhere.status == 73 && nowhere.standardError == "camctl: \(folder.path("missing/page-1.jpg")) could not be created: "
+            + "its folder does not exist\n", "\(nowhere.standardError)")
 
         #expect(try await camctl("library", "delete", "2").standardOutput == "deleted 2\n")
         #expect(!FileManager.default.fileExists(atPath: original))
