@@ -42,6 +42,17 @@ struct APIError: Error, Sendable {
         case .alreadyRecording: self.init(409, "a movie is being recorded already; stop it first")
         case .notRecording: self.init(409, "no movie is being recorded; start one first")
         case .nowhereToRecord: self.init(409, "the movie has nowhere to go: the server keeps no library")
+        case .busy(let flow): self.init(409, Self.sentence(busy: flow))
+        }
+    }
+
+    /// A flow on the stage in the API's words: how to end it.
+    private static func sentence(busy flow: Flow) -> String {
+        switch flow {
+        case .booth, .capture: flow.busySentence + " with {\"action\": \"end_run\"}"
+        case .review: flow.busySentence + " with {\"action\": \"keep\"} or {\"action\": \"discard\"}"
+        case .countdown, .showing: flow.busySentence + " with {\"action\": \"cut_short\"}"
+        default: flow.busySentence
         }
     }
 

@@ -114,21 +114,29 @@ public final class BoothSettings: Sendable {
 
     /// Changes the settings by what `change` sets: checks them, reads what they name, applies
     /// the picture's part to the running session through `apply`, and keeps them in the file.
+    /// A change that fails changes nothing: neither the settings in force, nor the picture, nor
+    /// the file. Changes are made one at a time (the caller admits them as a ``Flow/settingsChange``).
     func change(by change: SettingsRecord, apply: @Sendable (Resolved) async throws(CaptureError) -> Void) async throws(CaptureError) -> SettingsRecord {
-        let record = current.withLock { $0.record }.changed(by: change.values)
+        let before = current.withLock { $0 }
+        let record = before.record.changed(by: change.values)
         let (folders, hasPrinter, file) = (self.folders, self.hasPrinter, self.file)
         let resolved = try await lane.run { () throws(CaptureError) in try Self.resolve(record, folders: folders, hasPrinter: hasPrinter) }
         try await apply(resolved)
-        current.withLock { $0 = resolved }
         if let file {
-            try await lane.run { () throws(CaptureError) in
-                do throws(DurableFile.WriteError) {
-                    try DurableFile.write(WireJSON.bytes(record.values, pretty: true), to: file)
-                } catch {
-                    throw CaptureError(.invalidSetting, "the settings were applied but could not be kept in \(file): \(String(cString: strerror(error.code)))")
+            do throws(CaptureError) {
+                try await lane.run { () throws(CaptureError) in
+                    do throws(DurableFile.WriteError) {
+                        try DurableFile.write(WireJSON.bytes(record.values, pretty: true), to: file)
+                    } catch {
+                        throw CaptureError(.pipeline, "the settings could not be kept in \(file) (\(String(cString: strerror(error.code)))), so nothing was changed; free the disk or fix the file's folder")
+                    }
                 }
+            } catch {
+                try? await apply(before)  // the picture as it was
+                throw error
             }
         }
+        current.withLock { $0 = resolved }
         return await self.record()
     }
 
@@ -146,7 +154,11 @@ public final class BoothSettings: Sendable {
                 throw CaptureError(.invalidSetting, "there is no layout \"\(name)\"; use 2x2 or 1x4, or start camctl serve with --templates DIR")
             }
             guard isFileName(name) else { throw CaptureError(.invalidSetting, "\"\(name)\" is not a template's file name in the templates' folder") }
-            layout = .template(try TemplateFile(named: name, in: folder))
+            do {
+                layout = .template(try TemplateFile(named: name, in: folder))
+            } catch {
+                throw CaptureError(.invalidSetting, error.message, remedy: error.remedy)  // a template that cannot be used is the request's to mend
+            }
         }
         guard record.shots.map({ (1...(layout.places ?? 16)).contains($0) }) == true else {
             throw CaptureError(.invalidSetting, "shots must be a whole number from 1 to \(layout.places ?? 16)\(layout.places == nil ? "" : ", the template's slots")")
@@ -164,7 +176,11 @@ public final class BoothSettings: Sendable {
                 throw CaptureError(.invalidSetting, "this server has no backgrounds; start camctl serve with --backgrounds DIR")
             }
             guard isFileName(name) else { throw CaptureError(.invalidSetting, "\"\(name)\" is not a picture's file name in the backgrounds' folder") }
-            greenScreen = try GreenScreen(named: name, in: folder)
+            do {
+                greenScreen = try GreenScreen(named: name, in: folder)
+            } catch {
+                throw CaptureError(.invalidSetting, error.message, remedy: error.remedy)
+            }
         }
         var stamp: TextMark?
         if let format = record.stamp, !format.isEmpty {

@@ -204,15 +204,22 @@ struct Router: Sendable {
         } catch {
             throw APIError.badRequest("the settings are not as /api/settings says them: \(error.reason)")
         }
-        let (session, sessionOperator) = (self.session, self.sessionOperator)
+        let sessionOperator = self.sessionOperator
+        // One change at a time, each from the settings the one before left.
+        let pass: FlowGate.Pass
+        do {
+            pass = try await sessionOperator.gate.enter(.settingsChange)
+        } catch {
+            throw APIError(error)
+        }
+        defer { sessionOperator.gate.leave(pass) }
         do throws(CaptureError) {
             return try await settings.change(by: change) { resolved throws(CaptureError) in
-                let image = resolved.applied(to: await session.configuration.image)
                 do throws(OperatorError) {
-                    _ = try await sessionOperator.perform(.changeImage(image))
+                    _ = try await sessionOperator.perform(.adjustImage { resolved.applied(to: $0) })
                 } catch {
                     if case .capture(let failure) = error { throw failure }
-                    throw CaptureError(.invalidSetting, "the picture could not be changed: \(error)")
+                    throw CaptureError(.invalidSetting, "the picture could not be changed: \(APIError(error).message)")
                 }
             }
         } catch {

@@ -84,6 +84,7 @@ extension CommandFailure {
         case .alreadyRecording: self.init("a movie is being recorded already; stop it first", exitCode: .usage)
         case .notRecording: self.init("no movie is being recorded; start one first", exitCode: .usage)
         case .nowhereToRecord: self.init("movies are recorded into the library; leave out --no-library", exitCode: .usage)
+        case .busy(let flow): self.init(flow.busySentence, exitCode: .unavailable)
         }
     }
 }

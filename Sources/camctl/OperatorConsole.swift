@@ -140,9 +140,12 @@ final class OperatorConsole: Sendable {
             default: break
             }
         case .nextFilter, .zoom:
-            let now = await operated.image
-            let image = key == .nextFilter ? now.withNextFilter() : now.zoomed(in: key == .zoom(in: true))
-            guard try await perform(.changeImage(image), notingCameraFailure: "could not change the picture") != nil else { return }
+            // From the picture as it is when the change's turn comes, so a change from elsewhere meanwhile is kept.
+            let change: @Sendable (ImageSettings) -> ImageSettings = { now in
+                key == .nextFilter ? now.withNextFilter() : now.zoomed(in: key == .zoom(in: true))
+            }
+            guard case .imageChanged(let image)? = try await perform(.adjustImage(change), notingCameraFailure: "could not change the picture")
+            else { return }
             Console.progress(key == .nextFilter ? "filter: \((image.filters.first ?? .none).rawValue)" : String(printf: "zoom: %.2fx", image.zoom))
         case .togglePreview:
             let paused = operated.isPreviewPaused
@@ -322,21 +325,19 @@ final class OperatorConsole: Sendable {
 
     /// Runs a booth or a capture (`.booth`, `.capture`) with the keys: the shutter ends a countdown,
     /// an interval or a showing at once (and keeps, while a picture is reviewed), `q` ends the run
-    /// after the shot in hand, Backspace, Delete or `x` discard under review. An interrupt ends
+    /// after the shot in hand, `k` keeps and Backspace, Delete or `x` discard the picture under
+    /// review, or the next one to be reviewed when typed (or piped) before it is. An interrupt ends
     /// it at once (no result shown), keeping what was taken; it and `q` are returned, with the run's outcome.
     func run(_ action: Action, controls: ControlInbox) async throws(CommandFailure) -> (ending: Control?, outcome: Outcome?) {
         let answering = Task { [self, sessionOperator, reviews] () -> Control? in
             var ending: Control?
             while ending != .interrupt, let control = await controls.next(within: nil) {
                 switch control {
-                case .captureNow, .keep:
-                    if reviews.isWaiting {
-                        await sessionOperator.answer(.decide(.keep))
-                    } else if control == .captureNow {
-                        await sessionOperator.answer(.cutShort)
-                    }
-                case .discard:
-                    if reviews.isWaiting { await sessionOperator.answer(.decide(.discard)) }
+                case .captureNow:
+                    await sessionOperator.answer(reviews.isWaiting ? .decide(.keep) : .cutShort)
+                case .keep, .discard:
+                    // A verdict typed or piped before the review waits is kept for it.
+                    await sessionOperator.answer(.decide(control == .discard ? .discard : .keep))
                 case .finish, .interrupt:
                     // Ended after the shot in hand; a picture held or under review is kept. A
                     // hook is ended only once the run knows it ends, so no photo follows it.

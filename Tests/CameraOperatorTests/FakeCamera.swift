@@ -5,7 +5,8 @@ import Synchronization
 import TestSupport
 
 /// A camera made in memory for the operator's tests: its frames are counted, one for each photo
-/// taken, every photo is the same small JPEG, and what its preview would show is written down
+/// taken, every photo is the same small JPEG (named by the camera switched to last), captures
+/// and image changes can be held mid-way for a test to act meanwhile, and what its preview would show is written down
 /// for the test to read. It records no movies.
 final class FakeCamera: OperatedCamera {
     /// What the preview was asked to show, in order.
@@ -23,6 +24,9 @@ final class FakeCamera: OperatedCamera {
         var isStopped = false
         /// The error the next capture fails with.
         var failure: CaptureError?
+        /// Whether captures and image changes wait for ``release()``, and those waiting.
+        var isHolding = false
+        var holding: [CheckedContinuation<Void, Never>] = []
     }
 
     private let state = Mutex(State())
@@ -51,6 +55,35 @@ final class FakeCamera: OperatedCamera {
         state.withLock { $0.failure = error }
     }
 
+    /// Makes every capture and image change from now on wait, once begun, until ``release()``:
+    /// what a test needs to start another flow while one is in the camera.
+    func hold() {
+        state.withLock { $0.isHolding = true }
+    }
+
+    /// How many captures and image changes wait for ``release()``.
+    var heldCount: Int { state.withLock { $0.holding.count } }
+
+    /// Lets every held capture and image change go on, and holds no more.
+    func release() {
+        let held = state.withLock { state in
+            defer { (state.holding, state.isHolding) = ([], false) }
+            return state.holding
+        }
+        held.forEach { $0.resume() }
+    }
+
+    /// Waits for ``release()`` while holding.
+    private func waitWhileHolding() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let waits = state.withLock { state in
+                if state.isHolding { state.holding.append(continuation) }
+                return state.isHolding
+            }
+            if !waits { continuation.resume() }
+        }
+    }
+
     private func record(_ shown: Shown) {
         state.withLock { $0.shown.append(shown) }
     }
@@ -68,11 +101,12 @@ final class FakeCamera: OperatedCamera {
         let (id, frame) = try taken.get()
         let now = Date(), resolved = ResolvedPhotoSettings(settings, width: 32, height: 24)
         return Photo(captureID: id, fileData: Self.picture, thumbnailData: resolved.thumbnailWidth > 0 ? Self.picture : [],
-                     resolvedSettings: resolved, deviceName: name, requestedAt: now, capturedAt: now, frameNumber: frame)
+                     resolvedSettings: resolved, deviceName: device?.name ?? name, requestedAt: now, capturedAt: now, frameNumber: frame)
     }
 
     func capture(_ settings: PhotoSettings, after previous: Photo?) async throws(CaptureError) -> Photo {
-        try photo(settings)
+        await waitWhileHolding()
+        return try photo(settings)
     }
 
     func capture(_ settings: PhotoSettings, nearest instant: Date, tolerance: Double) async throws(CaptureError) -> Photo {
@@ -100,6 +134,7 @@ final class FakeCamera: OperatedCamera {
     }
 
     func changeImage(to image: ImageSettings) async throws(CaptureError) {
+        await waitWhileHolding()
         state.withLock { $0.image = image }
     }
 

@@ -105,6 +105,18 @@ struct ReviewCommandTests {
         #expect(temporary.isEmpty, "\(temporary)")
     }
 
+    @Test("The word discard piped before the photo is under review discards it: the review it was meant for takes it")
+    func discardTypedAhead() async throws {
+        let camctl = try Camctl()
+        let capture = try camctl.start(["capture", "--device", "test", "--resolution", "320x240", "--review", "--sink", "fakesink",
+                                        "--review-timeout", "600"], writingInput: true)
+        capture.write("discard\n")  // at once: camctl is still starting its camera
+        let result = await capture.finished()
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError == "camctl: the photo was discarded; nothing of it was saved\n")
+        #expect(try await camctl.photos().isEmpty)
+    }
+
     @Test("A review nobody answers keeps the photo after --review-timeout seconds")
     func timeoutKeeps() async throws {
         let camctl = try Camctl()

@@ -46,6 +46,10 @@ public enum Action: Sendable {
     case pausePreview, resumePreview
     /// Change the filters, colour values, zoom, aspect ratio, mirroring and rotation.
     case changeImage(ImageSettings)
+    /// Change the picture's settings from those in force when the change's turn comes, so
+    /// changes that several hands ask for at once are each kept (a filter from a key, a zoom
+    /// from the page).
+    case adjustImage(@Sendable (ImageSettings) -> ImageSettings)
     /// Compose the photos taken since the last composition into one picture (a grid, a strip or
     /// a template), and deliver it into `albums`.
     case compose(layout: ShotLayout, quality: Int, albums: [String])

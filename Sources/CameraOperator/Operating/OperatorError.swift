@@ -20,4 +20,7 @@ public enum OperatorError: Error, Sendable {
     case notRecording
     /// A movie was asked for without a library to keep it in.
     case nowhereToRecord
+    /// Another flow holds what this one needs (the stage: a booth, a capture run, a review, a
+    /// countdown or a showing), and this one does not wait for its turn (``FlowGate``).
+    case busy(Flow)
 }

@@ -1,50 +1,69 @@
-/// Reviews: what is held is shown whole and waits for a verdict, then is delivered or dropped.
-extension SessionOperator {
-    /// How many pictures wait for the review.
-    var heldCount: Int { held.count + (heldComposition == nil ? 0 : 1) }
+import CameraKit
 
-    /// Shows what is held, waits for the verdict, and delivers or drops it all.
-    func reviewHeld(_ plan: ReviewPlan) async throws(OperatorError) -> Outcome {
-        guard review == nil, let last = heldComposition?.picture ?? held.last?.fileData else { throw .nothingToReview }
-        var picture = last
-        if heldComposition == nil, let photo = held.last {
-            do {
-                picture = try await photo.shownPicture()
-            } catch {
-                throw .capture(error)
-            }
+/// Reviews: what a tray holds is shown whole and waits for a verdict, then is delivered or dropped.
+/// A review holds the stage, so one waits at a time.
+extension SessionOperator {
+    /// Shows what `tray` holds, waits for the verdict, and delivers or drops it all.
+    func reviewHeld(_ plan: ReviewPlan, of tray: Int) async throws(OperatorError) -> Outcome {
+        guard review == nil, let held = trays[tray], let last = held.heldComposition?.picture ?? held.held.last?.fileData else {
+            throw .nothingToReview
         }
-        let count = heldCount
+        var picture = last
+        if held.heldComposition == nil, let photo = held.held.last {
+            picture = try await capture { () throws(CaptureError) in try await photo.shownPicture() }
+        }
         showWhole(picture, as: .review)
         camera.showCaption(plan.hint)
-        eventBroadcast.send(.reviewing(count: count, timeout: plan.timeout))
-        let answer = await verdict(within: plan.timeout)
+        eventBroadcast.send(.reviewing(count: held.heldCount, timeout: plan.timeout))
+        let answer = await verdict(within: plan.timeout, for: tray)
         camera.showCaption(nil)
-        earlyVerdict = nil
-        let (photos, composition) = (held, heldComposition)
-        (holding, held, heldComposition) = (false, [], nil)
+        // What the tray holds now: a photo taken into it while the review waited is decided with the rest.
+        let now = trays[tray] ?? held
+        let (photos, composition, count) = (now.held, now.heldComposition, now.heldCount)
+        trays[tray]?.endReview()
         defer { showCorner() }
         switch answer ?? plan.unanswered {
         case .discard:
             let dropped = Set(photos.map(\.captureID))
-            cells.removeAll { dropped.contains($0.captureID) }
-            if composition != nil { lastComposition = compositionBeforeHold }
+            trays[tray]?.cells.removeAll { dropped.contains($0.captureID) }
+            if composition != nil { lastComposition = now.compositionBeforeHold }
             eventBroadcast.send(.discarded(count: count, answered: answer != nil))
             return .discarded(count: count, answered: answer != nil)
         case .keep:
             var shots: [Outcome.Shot] = []
-            for photo in photos { shots.append(try await deliver(photo)) }
+            for photo in photos { shots.append(try await deliver(photo, from: tray)) }
             var composed: Delivered?
-            if let composition { composed = try await deliverComposition(composition.item, of: composition.shots) }
+            if var item = composition?.item, let parts = composition?.shots {
+                // The composition names the shots it was made of, now in the library.
+                let ids = Dictionary(shots.compactMap { shot in shot.delivered?.libraryPhoto.map { (shot.photo.captureID, $0.id) } },
+                                     uniquingKeysWith: { first, _ in first })
+                item.parts = parts.compactMap { ids[$0] }
+                composed = try await deliverComposition(item)
+            }
             eventBroadcast.send(.kept(count: count, answered: answer != nil))
             return .kept(shots, composed: composed, answered: answer != nil)
         }
     }
 
-    /// Waits for ``Action/decide(_:)`` (or takes the one given early); `nil` when `timeout` seconds
-    /// pass first or the session stops.
-    func verdict(within timeout: Double?) async -> Verdict? {
-        if let earlyVerdict { return earlyVerdict }
+    /// Answers the waiting review; else keeps the verdict for the review to come: the run on the
+    /// stage's when it reviews, or the loose tray's while it holds pictures. `false` when no
+    /// review waits or is to come.
+    func decide(_ verdict: Verdict) -> Bool {
+        if answerReview(verdict) { return true }
+        if let runTray, trays[runTray]?.reviews == true {
+            trays[runTray]?.earlyVerdict = verdict
+            return true
+        }
+        let loose = Self.looseTray
+        guard let tray = trays[loose], tray.holding, tray.heldCount > 0 else { return false }
+        trays[loose]?.earlyVerdict = verdict
+        return true
+    }
+
+    /// Waits for ``Action/decide(_:)`` (or takes the one `tray` was given early); `nil` when
+    /// `timeout` seconds pass first or the session stops.
+    func verdict(within timeout: Double?, for tray: Int) async -> Verdict? {
+        if let early = trays[tray]?.earlyVerdict { return early }
         reviews += 1
         let number = reviews
         return await withCheckedContinuation { continuation in

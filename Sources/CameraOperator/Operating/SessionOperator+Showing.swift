@@ -10,6 +10,13 @@ extension SessionOperator {
         return await wait(seconds)
     }
 
+    /// Shows the shots `tray` took since its last composition in their places of a `slots`-place
+    /// layout for `seconds`; `true` when cut short.
+    func showShots(slots: Int, layout: ShotLayout, seconds: Double, of tray: Int) async throws(OperatorError) -> Bool {
+        let (picture, _) = try await ShotComposition.compose(trays[tray]?.cells ?? [], layout: layout, slots: slots, quality: 85)
+        return await show(picture, as: .shots, for: seconds)
+    }
+
     func showWhole(_ picture: [UInt8], as kind: ShownPicture) {
         camera.showWhole(picture)
         shownPicture = (kind, picture)

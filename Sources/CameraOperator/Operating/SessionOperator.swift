@@ -24,8 +24,6 @@ public actor SessionOperator {
     private let compositionCopy: PhotoDelivery.Target?
     /// The albums photos go into.
     let albums: [String]
-    /// The albums a running booth's shots go into as well.
-    var runAlbums: [String] = []
     /// The camera the session runs on now.
     public private(set) var device: CaptureDevice
     /// Tells the front end of each picture as it is written, before its hook runs.
@@ -34,32 +32,30 @@ public actor SessionOperator {
     private var delivered = 0
     /// The last photo taken: the next is of a newer frame.
     private var lastPhoto: Photo?
-    /// The shots taken since the last composition (at most ``ShotComposition/maximumShots``).
-    var cells: [ShotComposition.Cell] = []
+    /// The photos of the burst being taken, and the first failure to deliver one.
+    private var burstTaken: (shots: [Outcome.Shot], failure: OperatorError?) = ([], nil)
+    /// Admits flows one at a time for the stage, the camera and the settings (``Flow``).
+    public nonisolated let gate = FlowGate()
+    /// Each flow's shots and held pictures, by tray: ``looseTray`` for actions sent one by one,
+    /// and one for each run while it runs.
+    var trays: [Int: ShotTray] = [looseTray: ShotTray()]
+    static let looseTray = 0
+    private var trayCount = looseTray
+    /// The tray of the run on the stage (a booth or a capture run), if one runs.
+    var runTray: Int?
+    /// Whether ``Action/endRun`` asked the run on the stage to end.
+    var isEndingRun = false
     /// The last composed picture, for ``Action/showResult(seconds:)``.
     var lastComposition: [UInt8]?
-    /// The countdown or wait that ``Action/cutShort`` ends.
+    /// The countdown or wait that ``Action/cutShort`` ends (only a flow on the stage waits so).
     var countdown: Task<Void, any Error>?
     /// The thumbnail of the last photo delivered, which the preview's corner shows.
     var corner: [UInt8]?
-    /// What waits for a review: whether photos are held, those held, the composition held, and the
-    /// composition shown before holding began (shown again when the held one is discarded).
-    var holding = false
-    var held: [Photo] = []
-    var heldComposition: (item: DeliveryItem, picture: [UInt8], shots: [Int])?
-    /// The library's id of each shot delivered, by its capture: what a composition of them names as its parts.
-    var libraryIDs: [Int: Int64] = [:]
-    var compositionBeforeHold: [UInt8]?
     /// The review waiting for a verdict, its number, and the timer that answers it unanswered.
     var review: (number: Int, verdict: CheckedContinuation<Verdict?, Never>, timer: Task<Void, Never>?)?
     var reviews = 0
-    /// A verdict given while pictures were held but before their review waited: the review takes it.
-    var earlyVerdict: Verdict?
     /// The picture shown over the whole preview now, and what it is.
     public internal(set) var shownPicture: (kind: ShownPicture, jpeg: [UInt8])?
-    /// How many booths and captures run (two front ends may each start one), and whether
-    /// ``Action/endRun`` asked them to end.
-    var runs: (running: Int, isEnding: Bool) = (0, false)
     let eventBroadcast = Broadcast<OperatorEvent>()
     /// Finishes the library's photos taken with deferred processing, in the background; `nil`
     /// when every photo is delivered final.
@@ -132,95 +128,16 @@ public actor SessionOperator {
         settings.defersHEVCProcessing && finishing != nil && delivery.defersProcessing
     }
 
-    /// Does what the action asks.
+    /// Does what the action asks. Flows that share the stage, the camera or the settings are
+    /// admitted one at a time by ``gate`` (``Flow`` says which wait for their turn and which are
+    /// refused); answers to a running flow (``Action/cutShort``, ``Action/decide(_:)``,
+    /// ``Action/endRun``, a paused preview or movie, ``Action/stop``) are taken at once.
     ///
-    /// - Throws: ``OperatorError``: the camera or encoder failed, or a picture could not be written.
+    /// - Throws: ``OperatorError``: the camera or encoder failed, a picture could not be written,
+    ///   or the stage is held by another flow (``OperatorError/busy(_:)``).
     public func perform(_ action: Action) async throws(OperatorError) -> Outcome {
         do {
-            switch action {
-            case .takePhoto(var settings):
-                settings.defersHEVCProcessing = defers(settings)
-                camera.showShutter()
-                return try await take([try await camera.capture(settings, after: lastPhoto)])
-            case .takePhotoNear(let instant, let tolerance, var settings):
-                settings.defersHEVCProcessing = defers(settings)
-                let photo = try await camera.capture(settings, nearest: instant, tolerance: tolerance)
-                camera.showShutter()
-                return try await take([photo])
-            case .burst(let count, var settings):
-                settings.defersHEVCProcessing = defers(settings)
-                camera.showShutter()
-                guard !holding else { return try await take(try await camera.captureBurst(count: count, settings)) }
-                return try await burst(count: count, settings)
-            case .countdown(let seconds):
-                return .countdownEnded(early: await count(down: seconds))
-            case .showResult(let seconds):
-                guard let lastComposition else { throw OperatorError.nothingToCompose }
-                return .resultShown(early: await show(lastComposition, as: .result, for: seconds))
-            case .showShots(let slots, let layout, let seconds):
-                let (picture, _) = try await ShotComposition.compose(cells, layout: layout, slots: slots, quality: 85)
-                return .shotsShown(early: await show(picture, as: .shots, for: seconds))
-            case .capture(let plan):
-                return try await runCapture(plan)
-            case .booth(let plan):
-                return try await runBooth(plan)
-            case .endRun:
-                guard runs.running > 0 else { return .runEnded(false) }
-                runs.isEnding = true
-                countdown?.cancel()
-                return .runEnded(true)
-            case .holdForReview:
-                if !holding { compositionBeforeHold = lastComposition }
-                holding = true
-                return .held(count: heldCount)
-            case .review(let plan):
-                return try await reviewHeld(plan)
-            case .decide(let verdict):
-                if review == nil, holding, heldCount > 0 {
-                    earlyVerdict = verdict
-                    return .decided(true)
-                }
-                return .decided(answerReview(verdict))
-            case .cutShort:
-                countdown?.cancel()
-                return .cut(ended: countdown != nil)
-            case .switchCamera(let next):
-                try await camera.switchDevice(to: next)
-                device = next
-                return .switched(to: next)
-            case .nextCamera:
-                let current = device
-                // Listing the cameras runs programs (pw-dump): off the actor and Swift's shared threads.
-                guard let next = await DeviceLookup.lane.run({ Self.camera(after: current) }) else { return .noOtherCamera }
-                return try await perform(.switchCamera(to: next))
-            case .pausePreview, .resumePreview:
-                if case .pausePreview = action { return .previewPaused(camera.pausePreview(true)) }
-                return .previewPaused(camera.pausePreview(false))
-            case .changeImage(let image):
-                try await camera.changeImage(to: image)
-                return .imageChanged(image)
-            case .compose(let layout, let quality, let albums):
-                return try await compose(layout: layout, quality: quality, albums: albums)
-            case .startRecording(let settings):
-                return try await startRecording(settings)
-            case .pauseRecording, .resumeRecording:
-                guard movie != nil else { throw OperatorError.notRecording }
-                if case .pauseRecording = action { return .recordingPaused(camera.pauseRecording(true)) }
-                return .recordingPaused(camera.pauseRecording(false))
-            case .stopRecording:
-                guard movie != nil else { throw OperatorError.notRecording }
-                camera.endRecording()
-                return .movie(try await movieKept())
-            case .stop:
-                countdown?.cancel()
-                _ = answerReview(nil)
-                if movie != nil {
-                    camera.endRecording()
-                    _ = try? await movieKept()
-                }
-                await camera.stop()
-                return .stopped
-            }
+            return try await act(action)
         } catch let error as OperatorError {
             throw error
         } catch let error as CaptureError {
@@ -232,6 +149,121 @@ public actor SessionOperator {
         }
     }
 
+    private func act(_ action: Action) async throws -> Outcome {
+        let loose = Self.looseTray
+        switch action {
+        case .takePhoto(let settings):
+            return try await takePhoto(settings, into: loose)
+        case .takePhotoNear(let instant, let tolerance, var settings):
+            settings.defersHEVCProcessing = defers(settings)
+            let photo = try await gate.admitting(.photo) { () throws(OperatorError) in
+                let photo = try await capture { [camera] () throws(CaptureError) in
+                    try await camera.capture(settings, nearest: instant, tolerance: tolerance)
+                }
+                camera.showShutter()
+                remember(photo, in: loose)
+                return photo
+            }
+            return try await take([photo], into: loose)
+        case .burst(let count, var settings):
+            settings.defersHEVCProcessing = defers(settings)
+            return try await gate.admitting(.burst) { () throws(OperatorError) in
+                camera.showShutter()
+                guard trays[loose]?.holding != true else {
+                    let photos = try await capture { [camera] () throws(CaptureError) in try await camera.captureBurst(count: count, settings) }
+                    photos.forEach { remember($0, in: loose) }
+                    return try await take(photos, into: loose)
+                }
+                return try await burst(count: count, settings)
+            }
+        case .countdown(let seconds):
+            return try await gate.admitting(.countdown) { .countdownEnded(early: await count(down: seconds)) }
+        case .showResult(let seconds):
+            return try await gate.admitting(.showing) { () throws(OperatorError) in
+                guard let lastComposition else { throw OperatorError.nothingToCompose }
+                return .resultShown(early: await show(lastComposition, as: .result, for: seconds))
+            }
+        case .showShots(let slots, let layout, let seconds):
+            return try await gate.admitting(.showing) { () throws(OperatorError) in
+                .shotsShown(early: try await showShots(slots: slots, layout: layout, seconds: seconds, of: loose))
+            }
+        case .capture(let plan):
+            guard plan.count > 1 || plan.countdown > 0 || plan.review != nil else { return try await takePhoto(plan.settings, into: loose) }
+            return try await gate.admitting(.capture) { () throws(OperatorError) in try await runCapture(plan) }
+        case .booth(let plan):
+            return try await gate.admitting(.booth) { () throws(OperatorError) in try await runBooth(plan) }
+        case .endRun:
+            guard runTray != nil else { return .runEnded(false) }
+            isEndingRun = true
+            countdown?.cancel()
+            return .runEnded(true)
+        case .holdForReview:
+            hold(loose)
+            return .held(count: trays[loose]?.heldCount ?? 0)
+        case .review(let plan):
+            return try await gate.admitting(.review) { () throws(OperatorError) in try await reviewHeld(plan, of: loose) }
+        case .decide(let verdict):
+            return .decided(decide(verdict))
+        case .cutShort:
+            countdown?.cancel()
+            return .cut(ended: countdown != nil)
+        case .switchCamera(let next):
+            return try await gate.admitting(.cameraSwitch) { () throws(OperatorError) in
+                _ = try await capture { [camera] () throws(CaptureError) in try await camera.switchDevice(to: next) }
+                device = next
+                return .switched(to: next)
+            }
+        case .nextCamera:
+            let current = device
+            // Listing the cameras runs programs (pw-dump): off the actor and Swift's shared threads.
+            guard let next = await DeviceLookup.lane.run({ Self.camera(after: current) }) else { return .noOtherCamera }
+            return try await act(.switchCamera(to: next))
+        case .pausePreview, .resumePreview:
+            if case .pausePreview = action { return .previewPaused(camera.pausePreview(true)) }
+            return .previewPaused(camera.pausePreview(false))
+        case .changeImage(let image):
+            return try await act(.adjustImage { _ in image })
+        case .adjustImage(let change):
+            return try await gate.admitting(.imageChange) { () throws(OperatorError) in
+                let image = change(await camera.image)
+                _ = try await capture { [camera] () throws(CaptureError) in try await camera.changeImage(to: image) }
+                return .imageChanged(image)
+            }
+        case .compose(let layout, let quality, let albums):
+            return try await compose(layout: layout, quality: quality, albums: albums, of: loose).outcome
+        case .startRecording(let settings):
+            return try await gate.admitting(.movie) { () throws(OperatorError) in try await startRecording(settings) }
+        case .pauseRecording, .resumeRecording:
+            guard movie != nil else { throw OperatorError.notRecording }
+            if case .pauseRecording = action { return .recordingPaused(camera.pauseRecording(true)) }
+            return .recordingPaused(camera.pauseRecording(false))
+        case .stopRecording:
+            try await gate.admitting(.movie) { () throws(OperatorError) in
+                guard movie != nil else { throw OperatorError.notRecording }
+                camera.endRecording()
+            }
+            return .movie(try await movieKept())
+        case .stop:
+            countdown?.cancel()
+            _ = answerReview(nil)
+            if movie != nil {
+                camera.endRecording()
+                _ = try? await movieKept()
+            }
+            await camera.stop()
+            return .stopped
+        }
+    }
+
+    /// What the camera does, its failure an operator's.
+    func capture<T>(_ body: () async throws(CaptureError) -> T) async throws(OperatorError) -> T {
+        do {
+            return try await body()
+        } catch {
+            throw .capture(error)
+        }
+    }
+
     /// The camera after `current` in the list of cameras, wrapping round; `nil` when it is the only one.
     private static func camera(after current: CaptureDevice) -> CaptureDevice? {
         guard let cameras = try? DeviceDiscovery.devices(), cameras.count > 1 else { return nil }
@@ -239,78 +271,97 @@ public actor SessionOperator {
         return cameras[(index + 1) % cameras.count]
     }
 
-    /// Photos just taken: shown in the preview's corner and kept for the next composition, then
-    /// delivered, or held while a review is to come.
-    private func take(_ photos: [Photo]) async throws(OperatorError) -> Outcome {
-        photos.forEach(remember)
-        if holding {
-            held += photos
-            return .held(count: heldCount)
+    /// A tray for a run's shots, going into `albums`; `reviews` when the run reviews what it takes.
+    func openTray(albums: [String], reviews: Bool) -> Int {
+        trayCount += 1
+        trays[trayCount] = ShotTray(albums: albums, reviews: reviews)
+        (runTray, isEndingRun) = (trayCount, false)
+        return trayCount
+    }
+
+    /// A run's tray is done with: what it still holds is dropped.
+    func closeTray(_ tray: Int) {
+        trays[tray] = nil
+        if runTray == tray { runTray = nil }
+    }
+
+    /// Takes a photo into `tray` once the camera's turn comes: delivered, or held for the tray's review.
+    func takePhoto(_ settings: PhotoSettings, into tray: Int) async throws(OperatorError) -> Outcome {
+        var settings = settings
+        settings.defersHEVCProcessing = defers(settings)
+        let photo = try await gate.admitting(.photo) { () throws(OperatorError) in
+            camera.showShutter()
+            let photo = try await capture { [camera, lastPhoto] () throws(CaptureError) in try await camera.capture(settings, after: lastPhoto) }
+            remember(photo, in: tray)
+            return photo
+        }
+        return try await take([photo], into: tray)
+    }
+
+    /// Photos just taken into `tray` (and remembered there): delivered into its albums, or held
+    /// while its review is to come.
+    private func take(_ photos: [Photo], into tray: Int) async throws(OperatorError) -> Outcome {
+        if trays[tray]?.holding == true {
+            trays[tray]?.held += photos
+            return .held(count: trays[tray]?.heldCount ?? 0)
         }
         var shots: [Outcome.Shot] = []
-        for photo in photos { shots.append(try await deliver(photo)) }
+        for photo in photos { shots.append(try await deliver(photo, from: tray)) }
         return .photos(shots)
     }
 
-    /// The last photo, shown in the preview's corner, and among the cells a composition is made of.
-    private func remember(_ photo: Photo) {
+    /// The last photo: the next is of a newer frame; shown in the preview's corner, and among the
+    /// cells `tray`'s next composition is made of.
+    private func remember(_ photo: Photo, in tray: Int) {
         lastPhoto = photo
         if !photo.thumbnailData.isEmpty { camera.showLastPhoto(photo.thumbnailData) }
-        cells.append(ShotComposition.Cell(photo))
-        if cells.count > ShotComposition.maximumShots { cells.removeFirst() }
+        trays[tray]?.remember(photo)
+    }
+
+    /// Holds what `tray` takes and composes for its review.
+    func hold(_ tray: Int) {
+        if trays[tray]?.holding == false { trays[tray]?.compositionBeforeHold = lastComposition }
+        trays[tray]?.holding = true
     }
 
     /// A burst delivered as it is taken: each photo is delivered once encoded, and only what is
     /// known of it is kept after (its file is where delivery put it), so a burst of any length
     /// runs in the session's burst memory budget. Frames let pass while the budget was full are
     /// told as ``OperatorEvent/burstSkipped(frames:)``. A delivery that fails ends the burst's
-    /// deliveries and fails the action once the burst is over.
+    /// deliveries and fails the action once the burst is over. One burst runs at a time (the
+    /// camera's turn).
     private func burst(count: Int, _ settings: PhotoSettings) async throws(OperatorError) -> Outcome {
-        bursts.next += 1
-        let number = bursts.next
-        bursts.running[number] = ([], nil)
-        defer { bursts.running[number] = nil }
-        let summary: PhotoOutput.BurstSummary
-        do {
-            summary = try await camera.captureBurst(count: count, settings) { [self] photo in
-                await deliver(photo, ofBurst: number)
+        burstTaken = ([], nil)
+        defer { burstTaken = ([], nil) }
+        let summary = try await capture { [camera] () throws(CaptureError) in
+            try await camera.captureBurst(count: count, settings) { [self] photo in
+                await deliverBurstPhoto(photo)
             }
-        } catch {
-            throw .capture(error)
         }
-        let (shots, failure) = bursts.running[number] ?? ([], nil)
+        let (shots, failure) = burstTaken
         if !summary.skippedFrames.isEmpty { eventBroadcast.send(.burstSkipped(frames: summary.skippedFrames)) }
         if let failure { throw failure }
         return .photos(shots.sorted { $0.photo.captureID < $1.photo.captureID })
     }
 
-    /// The bursts being taken (two may run at once, from two front ends), by number: their shots,
-    /// and the first failure to deliver one.
-    private var bursts: (next: Int, running: [Int: (shots: [Outcome.Shot], failure: OperatorError?)]) = (0, [:])
-
-    private func deliver(_ photo: Photo, ofBurst number: Int) async {
-        guard bursts.running[number]?.failure == nil else { return }
-        remember(photo)
+    private func deliverBurstPhoto(_ photo: Photo) async {
+        guard burstTaken.failure == nil else { return }
+        remember(photo, in: Self.looseTray)
         do throws(OperatorError) {
-            let shot = try await deliver(photo)
-            bursts.running[number]?.shots.append(Outcome.Shot(photo: photo.withoutData(), delivered: shot.delivered?.withoutData(),
-                                                              hookEnding: shot.hookEnding))
+            let shot = try await deliver(photo, from: Self.looseTray)
+            burstTaken.shots.append(Outcome.Shot(photo: photo.withoutData(), delivered: shot.delivered?.withoutData(), hookEnding: shot.hookEnding))
         } catch {
-            bursts.running[number]?.failure = error
+            burstTaken.failure = error
         }
     }
 
-    /// Delivers a photo, reports it, and runs its hook.
-    func deliver(_ photo: Photo) async throws(OperatorError) -> Outcome.Shot {
+    /// Delivers a photo of `tray` into its albums, reports it, and runs its hook.
+    func deliver(_ photo: Photo, from tray: Int) async throws(OperatorError) -> Outcome.Shot {
         if !photo.thumbnailData.isEmpty { corner = photo.thumbnailData }
         delivered += 1
-        let written = try await deliver(DeliveryItem(photo, albums: albums + runAlbums.filter { !albums.contains($0) }), number: delivered)
-        if let id = written?.libraryPhoto?.id {
-            // Only shots a composition may still name are remembered: memory stays flat however long a run is.
-            let composable = Set(cells.map(\.captureID) + (heldComposition?.shots ?? []))
-            libraryIDs = libraryIDs.filter { composable.contains($0.key) }
-            if composable.contains(photo.captureID) { libraryIDs[photo.captureID] = id }
-        }
+        let extra = trays[tray]?.albums ?? []
+        let written = try await deliver(DeliveryItem(photo, albums: albums + extra.filter { !albums.contains($0) }), number: delivered)
+        if let id = written?.libraryPhoto?.id { trays[tray]?.noteLibraryID(id, of: photo.captureID) }
         guard let written, let hook = delivery.hook else {
             return Outcome.Shot(photo: photo, delivered: written, hookEnding: nil)
         }
@@ -357,27 +408,34 @@ public actor SessionOperator {
         return written
     }
 
-    /// Composes the photos taken since the last composition, and delivers the picture or holds it.
-    private func compose(layout: ShotLayout, quality: Int, albums: [String]) async throws(OperatorError) -> Outcome {
-        let (data, size) = try await ShotComposition.compose(cells, layout: layout, quality: quality)
-        let thumbnail = try await ShotComposition.thumbnail(of: data, size: size)
-        let item = DeliveryItem(composed: data, thumbnail: thumbnail, width: size.width, height: size.height, capturedAt: cells[0].takenAt,
+    /// Composes the shots `tray` took since its last composition, taken out of it at once (a
+    /// composition asked for meanwhile finds none), and delivers the picture or holds it. The
+    /// outcome, and the composed picture.
+    func compose(layout: ShotLayout, quality: Int, albums: [String], of tray: Int) async throws(OperatorError) -> (outcome: Outcome, picture: [UInt8]) {
+        guard let cells = trays[tray]?.cells, let first = cells.first else { throw .nothingToCompose }
+        trays[tray]?.cells = []
+        let data: [UInt8], thumbnail: [UInt8], size: (width: Int, height: Int)
+        do throws(OperatorError) {
+            (data, size) = try await ShotComposition.compose(cells, layout: layout, quality: quality)
+            thumbnail = try await ShotComposition.thumbnail(of: data, size: size)
+        } catch {
+            trays[tray]?.cells.insert(contentsOf: cells, at: 0)  // still there for the next try
+            throw error
+        }
+        var item = DeliveryItem(composed: data, thumbnail: thumbnail, width: size.width, height: size.height, capturedAt: first.takenAt,
                                 albums: albums)
         lastComposition = data
-        let shots = cells.map(\.captureID)
-        cells.removeAll()
-        if holding {
-            heldComposition = (item, data, shots)
-            return .held(count: heldCount)
+        if trays[tray]?.holding == true {
+            trays[tray]?.heldComposition = (item, data, cells.map(\.captureID))
+            return (.held(count: trays[tray]?.heldCount ?? 0), data)
         }
-        return .composed(try await deliverComposition(item, of: shots))
+        item.parts = cells.compactMap(\.libraryID)
+        return (.composed(try await deliverComposition(item)), data)
     }
 
-    /// Delivers a composed picture of the shots captured as `shots` to the library (naming the
-    /// shots there as its parts) and the composition's copy.
-    func deliverComposition(_ item: DeliveryItem, of shots: [Int]) async throws(OperatorError) -> Delivered {
-        var item = item
-        item.parts = shots.compactMap { libraryIDs[$0] }
+    /// Delivers a composed picture (naming its shots in the library as its parts) to the library
+    /// and the composition's copy.
+    func deliverComposition(_ item: DeliveryItem) async throws(OperatorError) -> Delivered {
         guard let written = try await deliver(item, number: compositionCopy == nil ? delivered + 1 : 1, composed: true) else {
             throw .nowhereToKeep
         }

@@ -18,6 +18,8 @@ public enum ShotComposition {
         let height: Int
         let takenAt: Date
         let captureID: Int
+        /// The shot's id in the library once delivered there.
+        var libraryID: Int64?
 
         init(_ photo: Photo) {
             (thumbnail, width, height, takenAt, captureID) = (photo.thumbnailData, photo.width, photo.height, photo.requestedAt, photo.captureID)

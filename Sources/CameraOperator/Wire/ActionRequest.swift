@@ -53,7 +53,9 @@ public enum ActionRequest {
             }
         case "pause_preview": return .pausePreview
         case "resume_preview": return .resumePreview
-        case "image": return .changeImage(try changed(image, by: object))
+        case "image":
+            _ = try changed(image, by: object)  // its values checked now; applied to the picture as it is when its turn comes
+            return .adjustImage { now in (try? changed(now, by: object)) ?? now }
         case "compose": return .compose(layout: try layout(object), quality: try integer("quality", in: object, 1...100) ?? 90, albums: ["booth"])
         case "hold": return .holdForReview
         case "review": return .review(try review(object, hint: reviewHint))
