@@ -380,6 +380,11 @@ public final class PhotoLibrary {
         guard !contains(target) else {
             throw LibraryError(DurableFile.WriteError(path: target, refusal: .libraryFile(folder: folder)))
         }
+        do {
+            try Self.checkDestination(target)
+        } catch {
+            throw LibraryError(error)
+        }
         let data = try contents(of: photo)
         do {
             try OutputFile.write(data, to: target)

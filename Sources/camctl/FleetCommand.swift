@@ -74,7 +74,13 @@ struct FleetCommand: Subcommand {
         }
         let destination: Destination?
         switch (arguments.string("--into"), arguments.string("--library")) {
-        case (let folder?, nil): destination = .folder(folder)
+        case (let folder?, nil):
+            // A folder of photos by node is no library's: the library's files are its own.
+            guard !FileManager.default.fileExists(atPath: folder + "/library.sqlite") else {
+                throw CommandFailure("\(folder) is a photo library; collect into it with --library \(folder), or name another folder with --into",
+                                     exitCode: .usage)
+            }
+            destination = .folder(folder)
         case (nil, let folder?): destination = .library(folder)
         case (nil, nil): destination = nil
         default: throw CommandFailure("give either --into DIR or --library DIR, not both", exitCode: .usage)

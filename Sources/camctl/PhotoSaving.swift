@@ -137,6 +137,7 @@ struct PhotoSaving {
 
     static func checkWritable(_ path: String) throws(CommandFailure) {
         do {
+            try PhotoLibrary.checkDestination(path)
             try OutputFile.check(path)
         } catch {
             throw CommandFailure(LibraryError(error))

@@ -76,6 +76,38 @@ struct ForeignFilesTests {
         #expect(try String(contentsOfFile: mine, encoding: .utf8) == "keep")
     }
 
+    @Test("No command's output replaces a file of a library: its index, a photo or a thumbnail, named straight or through a link")
+    func outputsNeverReplaceLibraryFiles() async throws {
+        let camctl = try Camctl()
+        let library = camctl.library
+        #expect(try await camctl("capture", "--device", "test", "--resolution", "320x240").status == 0)
+        let photo = try #require(try await camctl.photos().first?["path"] as? String)
+        let thumbnail = library.path("thumbnails/" + URL(fileURLWithPath: photo).lastPathComponent)
+        let outside = try TemporaryFolder()
+        let link = outside.path("looks-harmless.jpg")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: photo)
+        let drawing = outside.path("drawing.png")
+        #expect(try await ChildProcess.run("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "!", "video/x-raw,width=16,height=16", "!",
+                                                           "pngenc", "!", "filesink", "location=\(drawing)"]).status == 0)
+        let files = [library.path("library.sqlite"), photo, thumbnail]
+        let before = try files.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        for destination in files + [link] {
+            for command in [["record", "--device", "test", "--duration", "0.2", "--sink", "fakesink", "--output", destination],
+                            ["overlay", photo, drawing, "--no-library", "--output", destination],
+                            ["library", "sheet", "--output", destination],
+                            ["booth", "--device", "test", "--shots", "1", "--countdown", "0", "--show-result", "0", "--sink", "fakesink",
+                             "--output", destination],
+                            ["capture", "--device", "test", "--output", destination]] {
+                let result = try await camctl.run(command)
+                HostileInputTests.expectOneSentence(result, 73, containing: "inside the photo library")
+            }
+        }
+        let collecting = try await camctl.run(["fleet", "collect", "--broker", "mqtt://127.0.0.1:1", "--fleet", "rig", "--into", library.url.path])
+        HostileInputTests.expectOneSentence(collecting, 64, containing: "is a photo library; collect into it with --library")
+        #expect(try files.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == before, "every file of the library is as it was")
+        #expect(try await camctl("library", "list").status == 0)
+    }
+
     @Test("library export never writes inside the library; copies and links inside it are never indexed")
     func insideTheLibrary() async throws {
         let camctl = try Camctl()

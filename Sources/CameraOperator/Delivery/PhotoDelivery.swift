@@ -99,7 +99,7 @@ public struct PhotoDelivery {
     /// Fails when `path` could not be written (``OutputFile``'s rules), or is a library file.
     private func check(_ path: String, for destination: DeliveryError.Destination) throws(DeliveryError) {
         do {
-            try refuseLibraryFile(path)
+            try PhotoLibrary.checkDestination(path)
             try OutputFile.check(path)
         } catch {
             throw .destination(destination, error, keptAt: nil)
@@ -110,18 +110,11 @@ public struct PhotoDelivery {
     private func write(_ bytes: [UInt8], to path: String, for destination: DeliveryError.Destination,
                        keptAt: String?) throws(DeliveryError) {
         do {
-            try refuseLibraryFile(path)
+            try PhotoLibrary.checkDestination(path)
             try OutputFile.write(bytes, to: path)
         } catch {
             throw .destination(destination, error, keptAt: keptAt)
         }
-    }
-
-    /// A copy never replaces a file inside the library folder (its index, a photo, a thumbnail);
-    /// a new file there is not the library's and is never indexed.
-    private func refuseLibraryFile(_ path: String) throws(DurableFile.WriteError) {
-        guard let library, FileManager.default.fileExists(atPath: path), library.contains(path) else { return }
-        throw DurableFile.WriteError(path: path, refusal: .libraryFile(folder: library.folder))
     }
 
     /// The latest link replaces only a symbolic link (its own, from an earlier run), never a file.
