@@ -111,7 +111,7 @@ let package = Package(
         // Layer 7, front ends: camctl serve's web page, HTTP API, live picture and events,
         .target(name: "CameraServer", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "OperatorWire", "PhotoLibrary", "FileSystem", "HTTPServer", "MQTTClient", "Printing", "Checksums", "JSON", "Formatting", "CQRencode", "CTimex"]),
         // a fleet's controller: its nodes' statuses and answers, and their photos collected,
-        .target(name: "FleetControl", dependencies: ["MQTTClient", "HTTPClient", "PhotoLibrary", "OperatorWire", "Checksums", "FileSystem", "JSON"]),
+        .target(name: "FleetControl", dependencies: ["MQTTClient", "HTTPClient", "PhotoLibrary", "OperatorWire", "Checksums", "FileSystem", "ImageMetadata", "JSON"]),
         // and the command-line tool.
         .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "OperatorWire", "CameraServer", "FleetControl", "Checksums", "MQTTClient", "Printing", "PhotoLibrary", "HEIF", "PipelineScript", "FileSystem", "ImageMetadata", "JSON", "Processes", "Formatting", "CProcess"]),
         // Benchmarks against gst-launch-1.0 in the same run: swift run -c release camctl-bench

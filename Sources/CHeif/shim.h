@@ -12,6 +12,8 @@ typedef struct {
     struct heif_error (*read_from_memory)(struct heif_context *context, const void *data, size_t size, const struct heif_reading_options *options);
     struct heif_error (*primary_image_handle)(struct heif_context *context, struct heif_image_handle **handle);
     void (*handle_release)(const struct heif_image_handle *handle);
+    int (*handle_width)(const struct heif_image_handle *handle);
+    int (*handle_height)(const struct heif_image_handle *handle);
     int (*metadata_block_ids)(const struct heif_image_handle *handle, const char *type, heif_item_id *ids, int count);
     size_t (*metadata_size)(const struct heif_image_handle *handle, heif_item_id id);
     struct heif_error (*metadata)(const struct heif_image_handle *handle, heif_item_id id, void *data);
@@ -33,6 +35,8 @@ static inline int camctl_heif_load(camctl_heif *api) {
     CAMCTL_FIND(read_from_memory, "heif_context_read_from_memory_without_copy");
     CAMCTL_FIND(primary_image_handle, "heif_context_get_primary_image_handle");
     CAMCTL_FIND(handle_release, "heif_image_handle_release");
+    CAMCTL_FIND(handle_width, "heif_image_handle_get_width");
+    CAMCTL_FIND(handle_height, "heif_image_handle_get_height");
     CAMCTL_FIND(metadata_block_ids, "heif_image_handle_get_list_of_metadata_block_IDs");
     CAMCTL_FIND(metadata_size, "heif_image_handle_get_metadata_size");
     CAMCTL_FIND(metadata, "heif_image_handle_get_metadata");

@@ -17,9 +17,6 @@ final class CommandLedger: Sendable {
     /// How many ids a node without a library remembers.
     static let rememberedInMemory = 4096
 
-    /// How long a command without `expires_at` is remembered.
-    static let defaultLifetime: Double = 3600
-
     /// How far ahead a command may expire: its id is kept that long.
     static let longestLifetime: Double = 86_400
 
@@ -31,9 +28,8 @@ final class CommandLedger: Sendable {
     /// Notes a command; `false` when it was taken before.
     ///
     /// - Throws: A ``LibraryError`` when the library cannot keep the id: the command must not run then.
-    func isNew(_ id: String, expiringAt expiry: Date?) throws(LibraryError) -> Bool {
-        let until = expiry ?? Date(timeIntervalSinceNow: Self.defaultLifetime)
-        return try store.withLock { store throws(LibraryError) -> Bool in
+    func isNew(_ id: String, expiringAt until: Date) throws(LibraryError) -> Bool {
+        try store.withLock { store throws(LibraryError) -> Bool in
             switch store {
             case .library(let library):
                 return try library.remember(commandID: id, until: until)

@@ -118,18 +118,20 @@ final class FleetNode: Sendable {
         guard let id = object["id"]?.string, !id.isEmpty, id.utf8.count <= 128 else {
             throw .badRequest("the command has no id; give \"id\": a text of at most 128 bytes, new for each command")
         }
-        var expiry: Date?
-        if let value = object["expires_at"] {
-            guard let seconds = value.double, seconds.isFinite else {
-                throw .badRequest("expires_at must be a time in seconds since 1970")
-            }
-            let late = Date().timeIntervalSince1970 - seconds
-            guard late <= 0 else { throw APIError(410, String(printf: "the command expired %.3f seconds ago; it was not run", late)) }
-            guard -late <= CommandLedger.longestLifetime else {
-                throw .badRequest(String(printf: "expires_at must be within %.0f hours from now", CommandLedger.longestLifetime / 3600))
-            }
-            expiry = Date(timeIntervalSince1970: seconds)
+        // Every command expires: its id is kept until then, so no replay of it ever runs again.
+        guard let value = object["expires_at"] else {
+            throw .badRequest(String(printf: "the command has no expires_at; give the time in seconds since 1970 after which it must not run, within %.0f hours",
+                                     CommandLedger.longestLifetime / 3600))
         }
+        guard let seconds = value.double, seconds.isFinite else {
+            throw .badRequest("expires_at must be a time in seconds since 1970")
+        }
+        let late = Date().timeIntervalSince1970 - seconds
+        guard late <= 0 else { throw APIError(410, String(printf: "the command expired %.3f seconds ago; it was not run", late)) }
+        guard -late <= CommandLedger.longestLifetime else {
+            throw .badRequest(String(printf: "expires_at must be within %.0f hours from now", CommandLedger.longestLifetime / 3600))
+        }
+        let expiry = Date(timeIntervalSince1970: seconds)
         let isNew: Bool
         do {
             isNew = try ledger.isNew(id, expiringAt: expiry)

@@ -3,6 +3,7 @@ import FileSystem
 import FoundationEssentials
 import Glibc
 import HTTPClient
+import ImageMetadata
 import PhotoLibrary
 
 /// Brings a fleet's photos into one place: a folder (a subfolder per node, each file under the
@@ -29,6 +30,10 @@ public final class PhotoCollector {
     private let fleet: String
     private let client: HTTPClient
 
+    /// The most pixels a collected thumbnail may declare (a photo's are 320 pixels long, a booth's
+    /// shots' as large as their template's places): a larger one is no thumbnail and would cost
+    /// every sheet it is laid on its memory, so the photo is collected without it.
+    static let thumbnailBudget = (pixels: 2048 * 2048, side: 2048)
     /// The largest thumbnail taken with a photo.
     static let maximumThumbnail = 1 << 20
 
@@ -81,7 +86,8 @@ public final class PhotoCollector {
         let data = try await download(photo)
         // A thumbnail that cannot be had leaves the photo without one; it is not worth losing the photo.
         var thumbnail: [UInt8] = []
-        if let url = photo.thumbnailURL, let bytes = try? await client.get(url, limit: Self.maximumThumbnail), bytes.starts(with: [0xFF, 0xD8]) {
+        if let url = photo.thumbnailURL, let bytes = try? await client.get(url, limit: Self.maximumThumbnail), bytes.starts(with: [0xFF, 0xD8]),
+           (try? PictureBudget.check(bytes, limit: Self.thumbnailBudget)) != nil {
             thumbnail = bytes
         }
         let new = NewPhoto(data: data, thumbnail: thumbnail, codec: photo.codec, width: photo.width, height: photo.height,

@@ -22,10 +22,13 @@ public enum HEIFDecoder {
         return ["heic", "heix", "heim", "heis", "mif1", "msf1"].contains(brand)
     }
 
-    /// The primary picture of a HEIF file, as displayed.
+    /// The primary picture of a HEIF file, as displayed, when its declared size has at most
+    /// `maximumPixels` pixels and no side longer than `maximumSide`: checked before a pixel is
+    /// decoded, so a small file declaring a giant picture takes no memory for it.
     ///
-    /// - Throws: ``HEIFDecodingError`` when libheif is not installed or the file cannot be decoded.
-    public static func decode(_ data: [UInt8]) throws(HEIFDecodingError) -> DecodedHEIF {
+    /// - Throws: ``HEIFDecodingError`` when libheif is not installed, the picture is larger than
+    ///   allowed, or the file cannot be decoded.
+    public static func decode(_ data: [UInt8], maximumPixels: Int, maximumSide: Int) throws(HEIFDecodingError) -> DecodedHEIF {
         guard let api = Heif.api else { throw HEIFDecodingError("reading HEIC photos needs libheif, which is not installed; install libheif1") }
         guard let context = api.context_alloc() else { throw HEIFDecodingError("libheif could not start") }
         defer { api.context_free(context) }
@@ -36,6 +39,10 @@ public enum HEIFDecoder {
             try check(api.primary_image_handle(context, &handle), "the HEIC file has no picture")
             guard let handle else { throw HEIFDecodingError("the HEIC file has no picture") }
             defer { api.handle_release(handle) }
+            let (declaredWidth, declaredHeight) = (Int(api.handle_width(handle)), Int(api.handle_height(handle)))
+            guard declaredWidth <= maximumSide, declaredHeight <= maximumSide, declaredWidth * declaredHeight <= maximumPixels else {
+                throw HEIFDecodingError("the HEIC picture says it is \(declaredWidth)x\(declaredHeight) pixels, more than the \(maximumPixels / 1_000_000) megapixels (and \(maximumSide) a side) camctl decodes")
+            }
             var image: OpaquePointer?
             try check(api.decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil), "the HEIC picture cannot be decoded")
             guard let image else { throw HEIFDecodingError("the HEIC picture cannot be decoded") }

@@ -1,4 +1,6 @@
+import Dispatch
 import Glibc
+import Synchronization
 
 /// systemd's notify protocol, for `camctl serve` run as a `Type=notify` service: readiness once
 /// it serves, a status line, the watchdog's pings, and its stopping. Through libsystemd's
@@ -20,16 +22,39 @@ enum ServiceManager {
         return Library(notify: unsafeBitCast(notify, to: Notify.self), watchdogEnabled: unsafeBitCast(watchdog, to: WatchdogEnabled.self))
     }()
 
-    /// Tells systemd `state` (`READY=1`, `STATUS=…`, `WATCHDOG=1`, `STOPPING=1`, a line each);
-    /// nothing when camctl does not run as a notify service.
+    /// Where notifications are sent: `sd_notify` blocks while the manager does not read its
+    /// socket, so it runs here, never on the caller's thread nor Swift's shared threads.
+    private static let lane = DispatchQueue(label: "camctl.service-manager")
+    /// How many notifications wait on the lane; past ``mostWaiting`` new ones are let go (a
+    /// manager that reads nothing is told nothing more, and camctl never waits for it).
+    private static let waiting = Mutex(0)
+    private static let mostWaiting = 8
+
+    /// Tells systemd `state` (`READY=1`, `STATUS=…`, `WATCHDOG=1`, `STOPPING=1`, a line each)
+    /// without waiting for it; nothing when camctl does not run as a notify service.
     static func tell(_ state: String) {
-        _ = library?.notify(0, state)
+        guard let library else { return }
+        let queued = waiting.withLock { count in
+            guard count < mostWaiting else { return false }
+            count += 1
+            return true
+        }
+        guard queued else { return }
+        lane.async {
+            _ = library.notify(0, state)
+            waiting.withLock { $0 -= 1 }
+        }
     }
 
-    /// How often systemd's watchdog wants to hear from this process, when it watches it.
+    /// The shortest watchdog interval followed: a shorter one (`WatchdogSec` of microseconds) would
+    /// only spin a core with pings.
+    static let shortestWatchdogInterval = Duration.seconds(1)
+
+    /// How often systemd's watchdog wants to hear from this process, when it watches it (at
+    /// least ``shortestWatchdogInterval``).
     static var watchdogInterval: Duration? {
         var microseconds: UInt64 = 0
         guard let library, library.watchdogEnabled(0, &microseconds) > 0, microseconds > 0 else { return nil }
-        return .microseconds(Int64(clamping: microseconds))
+        return max(.microseconds(Int64(clamping: microseconds)), shortestWatchdogInterval)
     }
 }

@@ -96,16 +96,17 @@ struct FleetNodeTests {
         #expect(status.contains("\"clock\":{") && status.contains("\"max_error_s\":") && status.contains("\"version\":1") && status.contains("\"camctl_version\":"), "\(status)")
 
         let watcher = try await broker.watch("camctl/booths/a/events", probe: "camctl/booths/a/events")
-        let command = #"{"id": "c1", "action": "capture"}"#
+        let command = #"{"id": "c1", "action": "capture", "expires_at": \#(Date().timeIntervalSince1970 + 600)}"#
         try await broker.publish("camctl/booths/command", command)
         #expect(await until { Self.events(watcher).contains { $0["event"] as? String == "result" } }, "the command's result")
         try await broker.publish("camctl/booths/a/command", command)  // the same id again
         let expired = Date().timeIntervalSince1970 - 5
         try await broker.publish("camctl/booths/a/command", #"{"id": "c2", "action": "capture", "expires_at": \#(expired)}"#)
         try await broker.publish("camctl/booths/a/command", "not json")
-        try await broker.publish("camctl/booths/a/command", #"{"id": "c3", "action": "fly"}"#)
+        try await broker.publish("camctl/booths/a/command", #"{"id": "c3", "action": "fly", "expires_at": \#(Date().timeIntervalSince1970 + 600)}"#)
+        try await broker.publish("camctl/booths/a/command", #"{"id": "c5", "action": "capture"}"#)  // no expiry: a replay could run it again
         try await broker.publish("camctl/booths/a/command", #"{"id": "c4", "pad": "\#(String(repeating: "x", count: 70_000))"}"#)
-        #expect(await until { Self.events(watcher).filter { $0["event"] as? String == "error" }.count >= 5 }, "five refusals")
+        #expect(await until { Self.events(watcher).filter { $0["event"] as? String == "error" }.count >= 6 }, "six refusals")
         watcher.send(SIGKILL)
         let events = Self.events(watcher)
         let result = try #require(events.first { $0["event"] as? String == "result" && $0["id"] as? String == "c1" }, "\(events)")
@@ -116,7 +117,7 @@ struct FleetNodeTests {
         let downloaded = try await ChildProcess.run("sh", ["-c", "curl -s '\(url)' | sha256sum"]).standardOutput
         #expect(downloaded.hasPrefix(sha256), "the download's checksum is the event's")
         let errors = events.filter { $0["event"] as? String == "error" }.map { "\($0["status"] ?? "") \($0["id"] ?? "")" }
-        #expect(Set(errors) == ["409 c1", "410 c2", "400 <null>", "400 c3", "413 <null>"], "\(errors)")
+        #expect(Set(errors) == ["409 c1", "410 c2", "400 <null>", "400 c3", "413 <null>", "400 c5"], "\(errors)")
         #expect(try await served.camctl.photos().count == 1, "each command ran once")
 
         // Killed, its last will says it is offline.
@@ -166,7 +167,7 @@ struct FleetNodeTests {
         func events(_ id: String, _ kind: String) -> [[String: Any]] {
             Self.events(watcher).filter { $0["id"] as? String == id && $0["event"] as? String == kind }
         }
-        let command = #"{"id": "once", "action": "capture"}"#
+        let command = #"{"id": "once", "action": "capture", "expires_at": \#(Date().timeIntervalSince1970 + 3600)}"#
         try await broker.publish("camctl/booths/a/command", command)
         #expect(await until { !events("once", "result").isEmpty }, "the command ran")
         first.process.send(SIGKILL)
@@ -241,7 +242,7 @@ struct FleetNodeTests {
                     "\(file.path): \(stamp) against \(file.microseconds) µs")
         }
 
-        try await broker.publish("camctl/rig/command", #"{"id": "late", "action": "capture", "at": \#(Date().timeIntervalSince1970 - 5)}"#)
+        try await broker.publish("camctl/rig/command", #"{"id": "late", "action": "capture", "at": \#(Date().timeIntervalSince1970 - 5), "expires_at": \#(Date().timeIntervalSince1970 + 60)}"#)
         func refusals() -> [[String: Any]] {
             Self.events(watcher).filter { $0["event"] as? String == "error" && $0["id"] as? String == "late" }
         }

@@ -209,3 +209,46 @@ struct HostileInputTests {
         #expect(result.status == 0 || result.standardError.hasPrefix("camctl: "))
     }
 }
+
+/// Pictures from outside that declare a giant size in a small file: refused from their headers
+/// before any decoder takes memory for them.
+@Suite("Pictures declaring more pixels than camctl decodes", .startsPrograms)
+struct PictureBudgetTests {
+    /// `bytes` with the last occurrence of `marker` (a JPEG's own frame header comes after its
+    /// EXIF thumbnail's) followed at `offset` by `width` and `height`, each `size` bytes big-endian.
+    static func declaring(_ bytes: [UInt8], marker: [UInt8], offset: Int, size: Int, width: Int, height: Int) throws -> [UInt8] {
+        let start = try #require((0...(bytes.count - marker.count)).last { Array(bytes[$0 ..< $0 + marker.count]) == marker })
+        var patched = bytes
+        for (index, value) in [width, height].enumerated() {
+            for byte in 0..<size {
+                patched[start + offset + index * size + byte] = UInt8(truncatingIfNeeded: value >> (8 * (size - 1 - byte)))
+            }
+        }
+        return patched
+    }
+
+    @Test("overlay on a 30000x30000 JPEG or a 16384x16384 HEIC of a few KB: one sentence, exit 65, in little memory")
+    func giantPhotos() async throws {
+        let folder = try TemporaryFolder()
+        let (photo, drawing) = try await OverlayCommandTests.fixtures(in: folder)
+        let heic = folder.path("photo.heic")
+        #expect(try await Camctl().run(["capture", "--device", "test", "--resolution", "320x240", "--hevc", "--no-library", "--output", heic]).status == 0)
+        let jpeg = try [UInt8](Data(contentsOf: URL(fileURLWithPath: photo)))
+        // The SOF0 segment: marker, length (2), precision (1), then height and width.
+        let bigJPEG = try Self.declaring(jpeg, marker: [0xFF, 0xC0], offset: 5, size: 2, width: 30000, height: 30000)
+        // ispe: its type, version and flags (4), then width and height of 4 bytes each.
+        let bigHEIC = try Self.declaring(try [UInt8](Data(contentsOf: URL(fileURLWithPath: heic))), marker: Array("ispe".utf8), offset: 8,
+                                         size: 4, width: 16384, height: 16384)
+        for (name, bytes) in [("big.jpg", bigJPEG), ("big.heic", bigHEIC)] {
+            try Data(bytes).write(to: URL(fileURLWithPath: folder.path(name)))
+            let result = try await ChildProcess.run("/usr/bin/time", ["-f", "%M", ChildProcess.buildFolder.appendingPathComponent("camctl").path, "overlay", folder.path(name), drawing,
+                                                                       "--no-library", "--output", folder.path("out-\(name)")])
+            let lines = result.standardError.split(separator: "\n")
+            #expect(result.status == 65 && lines.first?.hasPrefix("camctl: ") == true && lines.first?.contains("megapixels") == true,
+                    "\(name): \(result.standardError)")
+            // Its peak in KiB: far below the gigabytes such a picture decodes to.
+            #expect((lines.last.flatMap { Int($0) } ?? .max) < 400_000, "\(name): \(result.standardError)")
+            #expect(!FileManager.default.fileExists(atPath: folder.path("out-\(name)")))
+        }
+    }
+}

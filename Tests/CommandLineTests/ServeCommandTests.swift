@@ -12,9 +12,10 @@ final class ServedCamera {
     let base: String
 
     /// `camctl serve` on the test camera, with a library of its own or `camctl`'s.
-    init(camctl: Camctl? = nil, listen host: String = "127.0.0.1", extra: [String] = []) async throws {
+    init(camctl: Camctl? = nil, listen host: String = "127.0.0.1", extra: [String] = [], environment: [String: String] = [:]) async throws {
         self.camctl = try camctl ?? Camctl()
-        process = try self.camctl.start(["serve", "--device", "test", "--resolution", "640x480@30", "--listen", "\(host):0", "--json"] + extra)
+        process = try self.camctl.start(["serve", "--device", "test", "--resolution", "640x480@30", "--listen", "\(host):0", "--json"] + extra,
+                                        environment: environment)
         guard await process.output(containing: "\"serving\""),
               let line = process.outputSoFar.split(separator: "\n").first(where: { $0.contains("\"serving\"") }),
               let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], let port = object["port"] as? Int else {

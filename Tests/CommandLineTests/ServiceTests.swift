@@ -47,4 +47,54 @@ struct ServiceTests {
         #expect(ended.status == 0, "\(ended.standardError)")
         #expect(await systemd.output(containing: "STOPPING=1"), "\(systemd.outputSoFar)")
     }
+
+    @Test("A manager whose socket is full never holds serve: it serves, and SIGTERM ends it with 0")
+    func managerNotReading() async throws {
+        let folder = try TemporaryFolder()
+        let socket = folder.path("notify")
+        // systemd's side, stuck: its socket's queue filled before camctl starts, and never read.
+        let systemd = try ChildProcess.Running("/usr/bin/python3", ["-u", "-c", """
+            import socket, sys, time
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            s.bind(sys.argv[1])
+            filler = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            filler.setblocking(False)
+            try:
+                while True:
+                    filler.sendto(b"FILLER=1", sys.argv[1])
+            except BlockingIOError:
+                print("full")
+            time.sleep(3600)
+            """, socket])
+        defer { systemd.send(SIGKILL) }
+        #expect(await systemd.output(containing: "full"))
+        let served = try await ServedCamera(extra: [], environment: ["NOTIFY_SOCKET": socket, "WATCHDOG_USEC": "1000000"])
+        #expect(try await served.json("/api/status").status == 200, "it serves while the manager reads nothing")
+        #expect(await served.process.handling(SIGTERM))
+        let ended = await served.stop()
+        #expect(ended.status == 0, "\(ended.standardError)")
+    }
+
+    @Test("A watchdog of a microsecond is followed at the shortest interval camctl keeps, not in a loop")
+    func watchdogFloored() async throws {
+        let folder = try TemporaryFolder()
+        let socket = folder.path("notify")
+        let systemd = try ChildProcess.Running("/usr/bin/python3", ["-u", "-c", """
+            import socket, sys
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            s.bind(sys.argv[1])
+            print("bound")
+            while True:
+                print(s.recv(4096).decode().replace("\\n", " | "))
+            """, socket])
+        defer { systemd.send(SIGKILL) }
+        #expect(await systemd.output(containing: "bound"))
+        let served = try await ServedCamera(extra: [], environment: ["NOTIFY_SOCKET": socket, "WATCHDOG_USEC": "1"])
+        defer { served.process.send(SIGTERM) }
+        // 60 of the camera's frames (two seconds at its 30 a second): a ping each half second, a
+        // few more on a slow machine; a loop would have sent tens of thousands.
+        #expect(await served.cameraFrames(60))
+        let pings = systemd.outputSoFar.components(separatedBy: "WATCHDOG=1").count - 1
+        #expect((1...60).contains(pings), "\(pings) pings")
+    }
 }

@@ -126,15 +126,17 @@ public struct DrawingOverlay: Sendable, Equatable {
                 guard let stored = JPEGFile.dimensions(of: photo) else {
                     throw CaptureError(.unreadableFile, "the photo is not a JPEG or HEIC picture; overlay reads JPEG and HEIC photos")
                 }
-                guard stored.width > 0, stored.height > 0 else {
-                    throw CaptureError(.unreadableFile, "the photo says it is \(stored.width)x\(stored.height) pixels, so it holds no picture; it is damaged")
+                do {
+                    try PictureBudget.check(width: stored.width, height: stored.height)
+                } catch {
+                    throw CaptureError(.unreadableFile, error.message.replacing("the picture", with: "the photo", maxReplacements: 1))
                 }
                 (bytes, size, exif, caps, decoder) = (photo, stored, JPEGFile.exifBlock(of: photo), "image/jpeg", "! jpegdec")
                 return
             }
             let decoded: DecodedHEIF
             do {
-                decoded = try HEIFDecoder.decode(photo)
+                decoded = try HEIFDecoder.decode(photo, maximumPixels: PictureBudget.maximumPixels, maximumSide: PictureBudget.maximumSide)
             } catch {
                 throw CaptureError(.unreadableFile, error.message)
             }

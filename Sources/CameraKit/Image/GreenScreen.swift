@@ -99,6 +99,11 @@ public struct GreenScreen: Sendable, Equatable {
     /// - Throws: ``CaptureError/Code/unreadableFile`` when it cannot be read or decoded.
     func backdrop(width: Int, height: Int) async throws(CaptureError) -> Backdrop {
         let bytes = picture
+        do {
+            try PictureBudget.check(bytes)
+        } catch {
+            throw CaptureError(.unreadableFile, "the background cannot be used: \(error.message)")
+        }
         let decoder = JPEGFile.dimensions(of: bytes) != nil ? "image/jpeg ! jpegdec" : "image/png ! pngdec"
         var started: AppPipeline?
         do {

@@ -100,6 +100,14 @@ struct TemplateComposition {
         }.joined()
         description = mixer + " ! \(bgra)" + words + " ! videoconvert ! jpegenc quality=\(quality) ! appsink name=output sync=false "
             + branches.joined(separator: " ")
+        // Every picture's declared size, before a decoder allocates it.
+        for picture in inputs {
+            do {
+                try PictureBudget.check(picture)
+            } catch {
+                throw CaptureError(.unreadableFile, "a picture to compose cannot be used: \(error.message)")
+            }
+        }
         self.inputs = inputs
     }
 
