@@ -85,4 +85,16 @@ struct ServeManyHandsTests {
             #expect(kept?["countdown"] as? Double == Double(round) && kept?["shots"] as? Int == round % 4 + 1, "the file: \(kept ?? [:])")
         }
     }
+
+    @Test("200 mixed requests from 16 hands at once: each answered 200 or 409 with a sentence, every booth's picture of its own shots, the server still serving")
+    func manyHands() async throws {
+        let served = try await ServedCamera()
+        defer { served.process.send(SIGTERM) }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../scripts/many-hands.py").path
+        let result = try await ChildProcess.run("/usr/bin/python3", [script, "\(served.port)", served.token, "200", "16"])
+        #expect(result.status == 0, "\(result.standardOutput) \(result.standardError)")
+        let summary = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+        #expect(summary?["requests"] as? Int == 200, "\(result.standardOutput)")
+        #expect(!served.process.hasEnded, "the server still runs")
+    }
 }
