@@ -67,6 +67,7 @@ struct RunCommand: Subcommand {
         let parsed = try parse()
         let script = parsed.script
         try checkFragments(parsed.fragments)
+        try checkReaches(script)
         let configuration = try configuration(for: script)
         if isDryRun {
             let session = CaptureSession(configuration: configuration)
@@ -143,6 +144,31 @@ struct RunCommand: Subcommand {
         throw CommandFailure("\(file) has \(errors.count) mistake\(errors.count == 1 ? "" : "s"); nothing was run", exitCode: .dataError)
     }
 
+    /// Refuses, without --allow-raw-io, what a description file would read or send outside its
+    /// pipeline besides its raw fragments: a drawing laid over the picture (`overlay FILE`, which
+    /// a `printout` could then send anywhere) and a printer named by its address (`printout
+    /// printer ipp://…`). A CUPS queue's name is this machine's own and needs nothing.
+    private func checkReaches(_ script: Script) throws(CommandFailure) {
+        guard !arguments.flag("--allow-raw-io") else { return }
+        func reaches(_ steps: [Script.Step]) -> String? {
+            for step in steps {
+                switch step {
+                case .image(.overlay(let path?)): return "overlay \"\(path)\" reads a file"
+                case .printout(let options) where options.printer?.contains("://") == true:
+                    return "printout printer \"\(options.printer ?? "")\" sends to the network"
+                case .repeatBlock(_, let inner): if let found = reaches(inner) { return found }
+                default: continue
+                }
+            }
+            return nil
+        }
+        let drawing = script.session.image.lazy.compactMap { change -> String? in
+            if case .overlay(let path?) = change { "overlay \"\(path)\" reads a file" } else { nil }
+        }.first
+        guard let reach = drawing ?? reaches(script.steps) else { return }
+        throw CommandFailure("\(file): \(reach); a description file may do so only when run with --allow-raw-io", exitCode: .dataError)
+    }
+
     /// Lets GStreamer read each raw fragment, so a bad one is reported at its place before a camera
     /// opens: one it cannot make, a filter that cannot pass video on, or (without --allow-raw-io)
     /// one with an element that reads or writes files or the network.
@@ -190,7 +216,8 @@ struct RunCommand: Subcommand {
             throw CommandFailure("\(file): resolution: \(error.commandLineSentence)", exitCode: .dataError)
         }
         if let sink = script.session.preview {
-            try SessionOptions.checkSink(sink, from: "\(file): preview")
+            // A dry run only checks and prints: it shows nothing, so it needs no display.
+            try SessionOptions.checkSink(sink, from: "\(file): preview", showing: !isDryRun)
             configuration.preview = PreviewConfiguration(sink: sink, showsText: script.steps.contains(where: Self.countsDown) || script.reviews,
                                                          showsPictures: script.reviews, fillsScreen: script.session.previewFillsScreen)
             do {

@@ -123,9 +123,10 @@ struct SessionOptions {
 
 extension SessionOptions {
     /// Refuses a preview sink GStreamer cannot make, and the automatic sink where there is no
-    /// display to open a window on, before any camera starts. `source` names where the sink was
+    /// display to open a window on when the preview will be `showing` (a dry run shows nothing),
+    /// before any camera starts. `source` names where the sink was
     /// given (`--sink`, or a description file's preview setting).
-    static func checkSink(_ sink: String, from source: String) throws(CommandFailure) {
+    static func checkSink(_ sink: String, from source: String, showing: Bool = true) throws(CommandFailure) {
         do {
             _ = try Bin(fragment: sink)
         } catch where error.kind == .missingElement {
@@ -140,7 +141,7 @@ extension SessionOptions {
         }
         let environment = ProcessInfo.processInfo.environment
         let hasDisplay = [environment["DISPLAY"], environment["WAYLAND_DISPLAY"]].contains { !($0 ?? "").isEmpty }
-        if sink.split(separator: " ").first == "autovideosink", !hasDisplay {
+        if showing, sink.split(separator: " ").first == "autovideosink", !hasDisplay {
             throw CommandFailure("there is no display to show the preview on (DISPLAY and WAYLAND_DISPLAY are not set); "
                 + "use --sink fakesink for no window, --sink kmssink on a console, or run camctl in a desktop session", exitCode: .software)
         }

@@ -182,7 +182,12 @@ struct PrintCommandTests {
             printout printer \(printer.uri) cut-strips copies 2
 
             """.write(toFile: file, atomically: true, encoding: .utf8)
-        let ran = try await camctl.run(["run", file, "--json"])
+        // A printer by its address is a send to the network: only with --allow-raw-io.
+        let unallowed = try await camctl.run(["run", file, "--json"])
+        #expect(unallowed.status == 65 && unallowed.standardError.contains("sends to the network; a description file may do so only when run with --allow-raw-io"),
+                "\(unallowed.standardError)")
+        #expect(try printer.jobAttributes().count == 1, "nothing was sent")
+        let ran = try await camctl.run(["run", file, "--json", "--allow-raw-io"])
         #expect(ran.status == 0, "\(ran.standardError)")
         #expect(Camctl.objects(ran.standardOutput).compactMap { $0["event"] as? String }.suffix(2) == ["printing", "printed"], "\(ran.standardOutput)")
         let second = try #require(try printer.jobAttributes()[2], "a second job")

@@ -225,4 +225,23 @@ struct RunCommandTests {
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: camctl.library.url.path).filter { $0.hasSuffix(".tmp") }
         #expect(leftovers.isEmpty)
     }
+
+    @Test("A dry run checks and prints on a machine with no display, its preview's automatic sink never opened")
+    func dryRunWithoutDisplay() async throws {
+        let pipelines = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../pipelines/booth.camctl").path
+        let result = try await Camctl().run(["run", "--dry-run", pipelines], environment: HostileInputTests.noDisplay)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("autovideosink"), "\(result.standardOutput)")
+    }
+
+    @Test("overlay in a description file reads a file: refused without --allow-raw-io, in its own sentence")
+    func overlayNeedsRawIO() async throws {
+        let folder = try TemporaryFolder()
+        let file = folder.path("frame.camctl")
+        try "camera test\nresolution 320x240\npreview none\noverlay \"/etc/hostname\"\ncapture\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let camctl = try Camctl()
+        let result = try await camctl.run(["run", file])
+        HostileInputTests.expectOneSentence(result, 65, containing: "overlay \"/etc/hostname\" reads a file; a description file may do so only when run with --allow-raw-io")
+        #expect(try await camctl.photos().isEmpty)
+    }
 }
