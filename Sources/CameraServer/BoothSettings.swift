@@ -53,6 +53,9 @@ public final class BoothSettings: Sendable {
     /// Files are read and written here, never on Swift's shared threads.
     private let lane = BlockingLane(label: "booth-settings")
 
+    /// The largest settings file read: its values' limits keep every file camctl writes far below it.
+    static let maximumFileSize = 65_536
+
     /// The settings a booth has unless told otherwise: ``BoothPlan``'s, and no filter, background or stamp.
     static let defaults: SettingsRecord = {
         let plan = BoothPlan()
@@ -67,13 +70,28 @@ public final class BoothSettings: Sendable {
     public init(file: String?, folders: Folders, hasPrinter: Bool) throws(CaptureError) {
         (self.file, self.folders, self.hasPrinter) = (file, folders, hasPrinter)
         var record = Self.defaults
+        if let file {
+            // What a write killed half-way left beside the file (the file itself is whole: old or new).
+            DurableFile.removeLeftovers(of: file)
+        }
         if let file, FileManager.default.fileExists(atPath: file) {
-            do {
-                let bytes = try RegularFile.contents(of: file, limit: 65_536)
+            let bytes: [UInt8]
+            do throws(RegularFile.ReadError) {
+                bytes = try RegularFile.contents(of: file, limit: Self.maximumFileSize)
+            } catch {
+                throw CaptureError(.unreadableFile, "the settings file \(file) cannot be read: \(error.reason); fix or remove it")
+            }
+            do throws(JSONError) {
                 record = record.changed(by: try WireJSON.decode(SettingsRecord.self, from: bytes))
             } catch {
-                throw CaptureError(.unreadableFile, "the settings file \(file) cannot be read as settings: \(error); fix or remove it")
+                throw CaptureError(.unreadableFile, "the settings file \(file) is not settings as /api/settings says them (\(error.reason)); fix or remove it")
             }
+            do {
+                current = Mutex(try Self.resolve(record, folders: folders, hasPrinter: hasPrinter))
+            } catch {
+                throw CaptureError(.unreadableFile, "the settings file \(file) names what cannot be used: \(error.message); fix or remove it")
+            }
+            return
         }
         current = Mutex(try Self.resolve(record, folders: folders, hasPrinter: hasPrinter))
     }
@@ -164,7 +182,11 @@ public final class BoothSettings: Sendable {
             throw CaptureError(.invalidSetting, "shots must be a whole number from 1 to \(layout.places ?? 16)\(layout.places == nil ? "" : ", the template's slots")")
         }
         var filters: [ImageFilter] = []
-        for name in (record.filter ?? "").split(separator: "+").map(String.init) {
+        let names = (record.filter ?? "").split(separator: "+").map(String.init)
+        guard names.count <= ImageSettings.maximumFilters else {
+            throw CaptureError(.invalidSetting, "\(names.count) filters are more than the \(ImageSettings.maximumFilters) a picture takes")
+        }
+        for name in names {
             guard let filter = ImageFilter(rawValue: name) else {
                 throw CaptureError(.invalidSetting, "there is no filter \"\(name)\"; the filters are \(ImageFilter.allCases.map(\.rawValue).joined(separator: ", "))")
             }

@@ -159,6 +159,22 @@ public enum DurableFile {
         return written.isEmpty ? nil : written
     }
 
+    /// Removes what writes of `path` left beside it when their process was killed mid-write
+    /// (`.NAME.PID.RANDOM.tmp`, NAME `path`'s own name, PID a process that no longer runs); a
+    /// write under way in a running process is let be. Links and other names are never touched.
+    public static func removeLeftovers(of path: String) {
+        let url = URL(fileURLWithPath: path)
+        let (folder, name) = (url.deletingLastPathComponent().path, url.lastPathComponent)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for candidate in names where writtenName(ofTemporary: candidate) == name {
+            let fields = candidate.dropLast(".tmp".count).split(separator: ".")
+            guard fields.count >= 2, let pid = pid_t(fields[fields.count - 2]), pid > 0, kill(pid, 0) != 0, errno == ESRCH else { continue }
+            var status = stat()
+            guard lstat(folder + "/" + candidate, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
+            unlink(folder + "/" + candidate)
+        }
+    }
+
     /// Flushes a folder's entries (a rename or unlink in it) to disk.
     public static func syncFolder(_ folder: String) {
         let descriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)

@@ -9,8 +9,6 @@ extension CompositionTemplate {
     public static let maximumSlots = 64
     public static let maximumOverlays = 16
     public static let maximumTexts = 16
-    /// The longest words or date format, in characters.
-    public static let maximumTextLength = 200
 
     /// Reads a template file's JSON:
     ///
@@ -106,12 +104,7 @@ extension CompositionTemplate {
     }
 
     private static func checkedWords(_ words: String, at place: String) throws(TemplateError) -> String {
-        guard !words.isEmpty, words.count <= maximumTextLength else {
-            throw TemplateError("\(place) is \(words.isEmpty ? "empty" : "longer than \(maximumTextLength) characters")")
-        }
-        guard !words.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" }) else {
-            throw TemplateError("\(place) holds a control character; only a line break is allowed")
-        }
+        if let problem = DrawnText.problem(with: words) { throw TemplateError("\(place) \(problem)") }
         return words
     }
 

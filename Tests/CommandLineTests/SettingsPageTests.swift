@@ -55,12 +55,14 @@ struct SettingsPageTests {
         let outside = try TemporaryFolder()
         try await Camctl.testPicture(backgrounds.path("beach.png"), width: 320, height: 240)
         try await Camctl.testPicture(outside.path("secret.png"), width: 320, height: 240)
+        let whole = try Data(contentsOf: URL(fileURLWithPath: backgrounds.path("beach.png")))
+        try whole.prefix(100).write(to: URL(fileURLWithPath: backgrounds.path("damaged.png")))
         try FileManager.default.createSymbolicLink(atPath: backgrounds.path("link.png"), withDestinationPath: outside.path("secret.png"))
         let served = try await ServedCamera(extra: ["--templates", templates.url.path, "--backgrounds", backgrounds.url.path])
         defer { served.process.send(SIGTERM) }
         let listed = try await served.request("/api/settings")
         let choices = try JSONSerialization.jsonObject(with: Data(listed.body.utf8)) as? [String: Any]
-        #expect(choices?["backgrounds"] as? [String] == ["beach.png"], "the link is not offered: \(listed.body)")
+        #expect(choices?["backgrounds"] as? [String] == ["beach.png", "damaged.png"], "the link is not offered: \(listed.body)")
         let changed = try await served.request("/api/settings", ["-X", "PUT", "-d", #"{"filter": "mono", "background": "beach.png", "stamp": "%H:%M"}"#])
         #expect(changed.status == 200, "\(changed.body)")
         let status = try JSONSerialization.jsonObject(with: Data(try await served.request("/api/status").body.utf8)) as? [String: Any]
@@ -72,7 +74,10 @@ struct SettingsPageTests {
                               (#"{"shots": 5, "layout": "two.json"}"#, "shots must be a whole number from 1 to 2"),
                               (#"{"filter": "sepiaa"}"#, "there is no filter"),
                               (#"{"print": true}"#, "this server has no printer"),
-                              (#"{"countdown": "soon"}"#, "the settings are not as /api/settings says them")] {
+                              (#"{"countdown": "soon"}"#, "the settings are not as /api/settings says them"),
+                              (#"{"filter": "mono+warm+cool+fade+noir+heat+chrome+sepia+mono"}"#, "9 filters are more than the 8 a picture takes"),
+                              ("{\"stamp\": \"%H\(String(repeating: "\u{301}", count: 40_000))\"}", "longer than 800 bytes"),
+                              (#"{"background": "damaged.png"}"#, "damaged.png")] {
             let refused = try await served.request("/api/settings", ["-X", "PUT", "-d", body])
             #expect(refused.status == 400 && refused.body.contains(words), "\(body): \(refused.status) \(refused.body)")
         }
@@ -80,5 +85,25 @@ struct SettingsPageTests {
         #expect(anonymous.status == 401, "\(anonymous.body)")
         let after = try JSONSerialization.jsonObject(with: Data(try await served.request("/api/settings").body.utf8)) as? [String: Any]
         #expect(after?["countdown"] as? Double == 3 && after?["filter"] as? String == "mono", "refused changes changed nothing: \(String(describing: after))")
+    }
+
+    @Test("A settings file that cannot be written: 500, and nothing changed, in memory nor on the picture; what a killed write left is removed at start")
+    func unwritableSettings() async throws {
+        let folder = try TemporaryFolder()
+        // A process that no longer runs, as a write killed half-way leaves its temporary file.
+        let gone = try #require((100_000...999_999).reversed().first { kill(pid_t($0), 0) != 0 && errno == ESRCH })
+        let leftover = folder.path(".settings.json.\(gone).12345.tmp")
+        try Data("{\"countdown\":".utf8).write(to: URL(fileURLWithPath: leftover))
+        let served = try await ServedCamera(extra: ["--settings", folder.path("settings.json")])
+        defer { served.process.send(SIGTERM) }
+        #expect(!FileManager.default.fileExists(atPath: leftover), "the leftover of a killed write is gone")
+        // The settings' folder taken away: the next write cannot be made.
+        try FileManager.default.removeItem(atPath: folder.url.path)
+        let refused = try await served.request("/api/settings", ["-X", "PUT", "-d", #"{"filter": "sepia", "countdown": 9}"#])
+        #expect(refused.status == 500 && refused.body.contains("could not be kept") && refused.body.contains("nothing was changed"), "\(refused.body)")
+        let after = try JSONSerialization.jsonObject(with: Data(try await served.request("/api/settings").body.utf8)) as? [String: Any]
+        #expect(after?["countdown"] as? Double == 3 && after?["filter"] as? String == "", "\(String(describing: after))")
+        let status = try JSONSerialization.jsonObject(with: Data(try await served.request("/api/status").body.utf8)) as? [String: Any]
+        #expect(status?["filter"] as? String == "", "the running picture is as it was: \(String(describing: status))")
     }
 }

@@ -70,6 +70,22 @@ struct WordsOnPictureTests {
         #expect(control.status == 64 && control.standardError.contains("control character"), "\(control.standardError)")
     }
 
+    @Test("Words are drawn as written whatever they hold: a caption ending in a backslash, quotes and a font-like word; text past its bytes or marks is refused at once")
+    func wordsAsWritten() async throws {
+        let camctl = try Camctl()
+        let output = camctl.library.url.appendingPathComponent("slash.jpg").path
+        let result = try await camctl("capture", "--device", "test:black", "--resolution", "640x360", "--caption", #"C:\ "Sans" \"#,
+                                      "--caption-at", "center", "--text-size", "12", "--output", output)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try await Self.read(output).contains("Sans"))
+        // One character carrying 60,000 combining marks, and a stamp of 40,000 more bytes than a file of settings may hold.
+        let marked = "e" + String(repeating: "\u{301}", count: 60_000)
+        let refused = try await camctl("capture", "--device", "test", "--caption", marked)
+        HostileInputTests.expectOneSentence(refused, 64, containing: "longer than 800 bytes")
+        let heavy = try await camctl("capture", "--device", "test", "--caption", "e" + String(repeating: "\u{301}", count: 20))
+        HostileInputTests.expectOneSentence(heavy, 64, containing: "has a character carrying more than 15 marks")
+    }
+
     @Test("A description file changes the caption while the camera runs, and stamp none takes the stamp away")
     func describedWords() async throws {
         let camctl = try Camctl()

@@ -53,11 +53,11 @@ final class ImageLook: Sendable {
                 pad.rewriteFrames { frame, info in backdrop.lay(under: frame, info: info) }
             }
             for (index, text) in stage.settings.texts.enumerated() {
-                guard case .stamp = text.content else { continue }
-                guard let pad = bin.element(named: SessionElement.text(index))?.staticPad(named: "video_sink") else {
+                guard let overlay = bin.element(named: SessionElement.text(index)), let pad = overlay.staticPad(named: "video_sink") else {
                     throw CaptureError(.pipeline, "the filters' pipeline fragment lacks its text element")
                 }
-                Self.stamp(text, at: pad)
+                try text.setWords(of: overlay, pictureHeight: stage.outputSize.height)
+                if case .stamp = text.content { Self.stamp(text, at: pad) }
             }
         } catch {
             throw CaptureError.converting(error, context: "the picture's elements could not be built")

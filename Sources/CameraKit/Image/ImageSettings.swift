@@ -6,8 +6,10 @@
 /// photos record them in their metadata (EXIF Orientation, `irot`/`imir` in HEIC). A running
 /// session changes all of them without restarting its camera.
 public struct ImageSettings: Sendable, Equatable {
-    /// Filters applied in order; empty for none.
+    /// Filters applied in order; empty for none; at most ``maximumFilters``.
     public var filters: [ImageFilter] = []
+    /// The most filters one picture takes: each is an element every frame passes through.
+    public static let maximumFilters = 8
     /// Added to the brightness, from -1 (black) to 1 (white); 0 leaves it.
     public var brightness = 0.0
     /// Contrast, from 0 (flat grey) to 2; 1 leaves it.
@@ -80,6 +82,9 @@ public struct ImageSettings: Sendable, Equatable {
             guard range.contains(value) else {
                 throw CaptureError(.invalidSetting, "\(name) \(value) is out of range; use \(range.lowerBound) to \(range.upperBound)")
             }
+        }
+        guard filters.count <= Self.maximumFilters else {
+            throw CaptureError(.invalidSetting, "\(filters.count) filters are more than the \(Self.maximumFilters) a picture takes")
         }
         try check(brightness, in: Self.brightnessRange, "the brightness")
         try check(contrast, in: Self.contrastRange, "the contrast")

@@ -29,8 +29,6 @@ public struct TextMark: Sendable, Equatable {
 
     public var isStamp: Bool { content.isStamp }
 
-    /// The longest caption or format, in characters.
-    public static let maximumLength = 200
     public static let sizeRange = 0.01...0.5
 
     /// A caption at the bottom left or a stamp at the bottom right, unless told otherwise.
@@ -45,12 +43,7 @@ public struct TextMark: Sendable, Equatable {
         case .caption(let text): ("caption", text)
         case .stamp(let format): ("stamp's format", format)
         }
-        guard !text.isEmpty, text.count <= Self.maximumLength else {
-            throw CaptureError(.invalidSetting, "the \(what) is \(text.isEmpty ? "empty" : "longer than \(Self.maximumLength) characters")")
-        }
-        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" }) else {
-            throw CaptureError(.invalidSetting, "the \(what) holds a control character; only a line break is allowed")
-        }
+        if let problem = DrawnText.problem(with: text) { throw CaptureError(.invalidSetting, "the \(what) \(problem)") }
         guard Self.sizeRange.contains(size) else {
             throw CaptureError(.invalidSetting, "a text size of \(size * 100)% is out of range; use 1 to 50 (percent of the picture's height)")
         }
@@ -81,15 +74,25 @@ public struct TextMark: Sendable, Equatable {
         return escaped
     }
 
-    /// GStreamer's `textoverlay` drawing these words on a picture `height` pixels high, named `name`.
-    /// A stamp's text is empty here: it is set as each frame passes.
+    /// GStreamer's `textoverlay` for these words on a picture `height` pixels high, named `name`:
+    /// its place and colour. Its words and font are set by property once it is made
+    /// (``setWords(of:pictureHeight:)``), never quoted into the description.
     func overlay(named name: String, pictureHeight height: Int) -> String {
-        let pixels = max(8, Int((size * Double(height)).rounded()))
-        let margin = max(2, pixels / 3)
-        let text: String = if case .caption = content { markup(at: 0) } else { "" }
-        return "textoverlay name=\(name) text=\(Element.launchQuoted(text)) font-desc=\(Element.launchQuoted("\(font) \(pixels)px")) "
-            + "auto-resize=false color=\(color.argb) halignment=\(place.horizontal) valignment=\(place.vertical) "
+        let margin = max(2, Self.pixels(size, of: height) / 3)
+        return "textoverlay name=\(name) auto-resize=false color=\(color.argb) halignment=\(place.horizontal) valignment=\(place.vertical) "
             + "xpad=\(margin) ypad=\(margin) line-alignment=\(place.horizontal)"
+    }
+
+    /// Sets the words (a caption's; a stamp's are set as each frame passes) and the font of
+    /// `overlay`, made by ``overlay(named:pictureHeight:)``.
+    func setWords(of overlay: Element, pictureHeight height: Int) throws(GStreamerError) {
+        if case .caption = content { try overlay.setProperty("text", markup(at: 0)) }
+        try overlay.setProperty("font-desc", "\(font) \(Self.pixels(size, of: height))px")
+    }
+
+    /// The letters' size in pixels on a picture `height` pixels high.
+    private static func pixels(_ size: Double, of height: Int) -> Int {
+        max(8, Int((size * Double(height)).rounded()))
     }
 }
 

@@ -75,7 +75,13 @@ public enum PhotoComposer {
             throw CaptureError.converting(error, context: "the compositor could not start")
         }
         let messages = transform.pipeline.messages()
-        let result = await run(transform, pictures: composition.inputs, messages: messages)
+        let result: Result<[UInt8], CaptureError>
+        do {
+            try composition.setWords(in: transform.pipeline)
+            result = await run(transform, pictures: composition.inputs, messages: messages)
+        } catch {
+            result = .failure(error)
+        }
         await transform.stop()
         return try result.get()
     }

@@ -18,6 +18,8 @@ import ImageMetadata
 struct TemplateComposition {
     let description: String
     let inputs: [[UInt8]]
+    /// The text overlays by name, with the words (as Pango markup) and font each draws.
+    let texts: [(name: String, markup: String, font: String)]
 
     init(_ template: CompositionTemplate, shots: [[UInt8]], pictures: [String: [UInt8]], quality: Int) throws(CaptureError) {
         var inputs: [[UInt8]] = []
@@ -65,10 +67,13 @@ struct TemplateComposition {
                 branch += " ! videoscale ! videoconvert ! video/x-raw,format=BGRA,width=\(placed.width),height=\(placed.height),pixel-aspect-ratio=1/1"
                 pad(sinkIndex, x: placed.x, y: placed.y)
             } else {
-                // Turned at twice the size inside a transparent square its diagonal wide, then
-                // scaled down to that square on the picture, centred on the slot's centre.
+                // Turned at twice the size (at most ``turningSide`` square, so a large slot turns in
+                // bounded memory) inside a transparent square its diagonal wide, then scaled to
+                // that square on the picture, centred on the slot's centre.
                 let diagonal = Int((Double(placed.width * placed.width + placed.height * placed.height)).squareRoot().rounded(.up)) + 2
-                let (doubleWidth, doubleHeight, doubleSide) = (placed.width * 2, placed.height * 2, diagonal * 2)
+                let scale = min(2, Double(Self.turningSide) / Double(diagonal))
+                let (doubleWidth, doubleHeight) = (max(2, Int(Double(placed.width) * scale)), max(2, Int(Double(placed.height) * scale)))
+                let doubleSide = max(Int((Double(diagonal) * scale).rounded(.up)), doubleWidth, doubleHeight)
                 let (sides, ends) = ((doubleSide - doubleWidth) / 2, (doubleSide - doubleHeight) / 2)
                 branch += " ! videoscale ! videoconvert ! video/x-raw,format=BGRA,width=\(doubleWidth),height=\(doubleHeight),pixel-aspect-ratio=1/1"
                     + " ! videobox border-alpha=0 left=-\(sides) right=-\(doubleSide - doubleWidth - sides) top=-\(ends) bottom=-\(doubleSide - doubleHeight - ends)"
@@ -88,16 +93,20 @@ struct TemplateComposition {
             sinkIndex += 1
         }
         // Over everything: words, each centred on its point.
+        // Their words and font are set by property once the pipeline is made, never quoted into it.
         let now = Date().timeIntervalSince1970
-        let words = template.texts.map { text in
+        var texts: [(name: String, markup: String, font: String)] = []
+        let words = template.texts.enumerated().map { index, text in
             let shown = switch text.content {
             case .words(let words): words
             case .date(let format): String(strftime: format, secondsSince1970: now)
             }
-            return " ! textoverlay text=\(Element.launchQuoted(TextMark.escapedMarkup(shown))) font-desc=\(Element.launchQuoted("\(text.font) \(text.size)px")) "
+            texts.append(("words\(index)", TextMark.escapedMarkup(shown), "\(text.font) \(text.size)px"))
+            return " ! textoverlay name=words\(index) "
                 + "auto-resize=false color=\(text.color.argb) halignment=position valignment=position line-alignment=center draw-shadow=false draw-outline=false "
                 + "xpos=\(Double(text.x) / Double(width)) ypos=\(Double(text.y) / Double(height))"
         }.joined()
+        self.texts = texts
         description = mixer + " ! \(bgra)" + words + " ! videoconvert ! jpegenc quality=\(quality) ! appsink name=output sync=false "
             + branches.joined(separator: " ")
         // Every picture's declared size, before a decoder allocates it.
@@ -109,6 +118,22 @@ struct TemplateComposition {
             }
         }
         self.inputs = inputs
+    }
+
+    /// The largest square a slot is turned in, in pixels: 4096 (64 MB as BGRA).
+    static let turningSide = 4096
+
+    /// Sets each text overlay's words and font in `pipeline`, made from ``description``.
+    func setWords(in pipeline: Pipeline) throws(CaptureError) {
+        for text in texts {
+            guard let overlay = pipeline.element(named: text.name) else { throw CaptureError(.pipeline, "the composition lacks its text element") }
+            do {
+                try overlay.setProperty("text", text.markup)
+                try overlay.setProperty("font-desc", text.font)
+            } catch {
+                throw CaptureError.converting(error, context: "the template's words could not be set")
+            }
+        }
     }
 
     private static func isJPEG(_ bytes: [UInt8]) -> Bool { bytes.count > 2 && bytes[0] == 0xFF && bytes[1] == 0xD8 }
