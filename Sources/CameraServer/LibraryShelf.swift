@@ -40,6 +40,16 @@ final class LibraryShelf: @unchecked Sendable {
         }
     }
 
+    /// Counts `copies` more of photo `id` as printed when they keep it within `limit`; `false` when not.
+    func countPrinted(_ copies: Int, of id: Int64, limit: Int) async throws(LibraryError) -> Bool {
+        try await run { library throws(LibraryError) in try library.countPrinted(copies, of: id, limit: limit) }
+    }
+
+    /// Takes back copies counted for a print that could not start.
+    func uncountPrinted(_ copies: Int, of id: Int64) async {
+        _ = try? await run { library throws(LibraryError) in try library.uncountPrinted(copies, of: id) }
+    }
+
     /// The library's albums, each with how many photos it holds.
     func albums() async throws(LibraryError) -> [AlbumRecord] {
         try await run { library throws(LibraryError) in try library.albums().map { AlbumRecord(album: $0.name, photos: $0.count) } }

@@ -183,12 +183,14 @@ struct Router: Sendable {
             throw APIError(error)
         }
         if case .boothTaken(_, let composed?) = outcome, let id = composed.libraryPhoto?.id, settings.printsBooths {
-            // The booth's picture is kept whatever the printer does: a print that cannot start is
-            // told as the print's own failure, and the booth's answer stays its outcome.
-            do {
-                _ = try await print(["id": .integer(id)])
-            } catch {
-                events.publish(.printFailed(message: error.message))
+            // The booth's picture is kept whatever the printer does, and its answer never waits for
+            // a printer: the print goes on beside it, told as events (`printing`, or `print_failed`).
+            Task { [self] in
+                do throws(APIError) {
+                    _ = try await print(["id": .integer(id)])
+                } catch {
+                    events.publish(.printFailed(message: error.message))
+                }
             }
         }
         return outcome.record.withPhotos(annotated)
@@ -281,7 +283,7 @@ struct Router: Sendable {
         } catch {
             throw APIError(404, "photo \(id)'s file cannot be read")
         }
-        return try await printDesk.print(photo, bytes: bytes, copies: copies, events: events)
+        return try await printDesk.print(photo, bytes: bytes, copies: copies, counting: shelf, events: events)
     }
 
     /// `{"action": "photos", "after": ID, "limit": N}` from a fleet's controller: the library's

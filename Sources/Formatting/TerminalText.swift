@@ -9,6 +9,13 @@ extension StringProtocol {
         }))
     }
 
+    /// ``terminalSafe``, and at most `limit` characters (the last an ellipsis when cut): words
+    /// from outside (a printer's, a node's) shown inside a sentence or a table of camctl's own.
+    public func terminalSafe(limit: Int) -> String {
+        let safe = terminalSafe
+        return safe.count <= limit ? safe : String(safe.prefix(Swift.max(0, limit - 1))) + "…"
+    }
+
     /// The bidirectional formatting marks: embeddings, overrides, isolates and the implicit marks.
     private static func isDirectionMark(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {

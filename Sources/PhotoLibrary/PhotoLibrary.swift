@@ -549,6 +549,10 @@ public final class PhotoLibrary {
             id TEXT PRIMARY KEY,
             expires_at REAL NOT NULL
         );
+        CREATE TABLE IF NOT EXISTS prints (
+            photo_id INTEGER PRIMARY KEY REFERENCES photos (id) ON DELETE CASCADE,
+            copies INTEGER NOT NULL
+        );
         """
 
     /// ISO 8601 in UTC with milliseconds, which sorts as text in time order.

@@ -66,7 +66,8 @@ public final class Printer: Sendable {
             if options.copies > 1 { count = api.add_option("copies", String(options.copies), count, &settings) }
             if let media = options.media {
                 guard api.check_dest_supported(link.http, link.dest, link.info, "media", media) != 0 else {
-                    let offered = Self.supported("media", of: link)
+                    // The printer's own words: the first few of its papers, each a short keyword.
+                    let offered = Self.supported("media", of: link).prefix(12).map { String($0.prefix(64)) }
                     throw PrintError("\(name) has no \(media) paper; it takes " + (offered.isEmpty ? "none it names" : offered.joined(separator: ", ")))
                 }
                 count = api.add_option("media", media, count, &settings)
@@ -152,8 +153,14 @@ public enum PrintJobState: Sendable, Equatable {
     /// Ended without printing: cancelled, aborted or stopped, with the printer's reason.
     case failed(String)
 
+    /// The most characters of a printer's own words kept in a reason (a printer may say anything).
+    static let longestReason = 200
+
     init(ippState: Int32, reasons: [String], message: String?) {
-        let reason = message.flatMap { $0.isEmpty ? nil : $0 } ?? (reasons.isEmpty ? "no reason given" : reasons.joined(separator: ", "))
+        // A message that says nothing ("Success", what some printers leave there) gives way to the reasons.
+        let said = message.flatMap { text in ["", "success", "successful-ok"].contains(text.lowercased()) ? nil : text }
+        let keywords = reasons.filter { $0 != "none" && $0 != "job-completed-successfully" }
+        let reason = String((said ?? (keywords.isEmpty ? "no reason given" : keywords.joined(separator: ", "))).prefix(Self.longestReason))
         switch ipp_jstate_t(rawValue: UInt32(bitPattern: ippState)) {
         case IPP_JSTATE_PENDING, IPP_JSTATE_HELD: self = .pending(reasons: reasons)
         case IPP_JSTATE_PROCESSING: self = .processing

@@ -1,4 +1,5 @@
 import FileSystem
+import Formatting
 import FoundationEssentials
 import Glibc
 import OperatorWire
@@ -16,7 +17,7 @@ enum Console {
     ///
     /// - Throws: exit code 74 when standard output refuses it (a full disk, a closed pipe).
     static func result(_ line: String) throws(CommandFailure) {
-        try resultBytes(Array((line + "\n").utf8))
+        try resultBytes(Array((shown(line) + "\n").utf8))
     }
 
     /// One record, as JSON on one line of standard output.
@@ -42,6 +43,7 @@ enum Console {
     /// A progress line on standard error, when it is a terminal; `replacing` rewrites the current line.
     static func progress(_ text: String, replacing: Bool = false) {
         guard showsProgress else { return }
+        let text = sentence(text)
         if replacing {
             rewriting.store(true, ordering: .relaxed)
             write("\r\u{1B}[K" + text, to: STDERR_FILENO)
@@ -64,12 +66,25 @@ enum Console {
     /// A note on standard error that is not a failure (a library repaired on opening).
     static func note(_ text: String) {
         endProgressLine()
-        write("camctl: \(text)\n", to: STDERR_FILENO)
+        write("camctl: \(sentence(text))\n", to: STDERR_FILENO)
     }
 
-    /// Text on standard error as it is (a pipeline, a list of mistakes).
+    /// Text on standard error, its lines as they are (a pipeline, a list of mistakes).
     static func standardError(_ text: String) {
-        write(text, to: STDERR_FILENO)
+        write(shown(text), to: STDERR_FILENO)
+    }
+
+    /// What the terminal is shown of text that may hold words camctl did not write (a printer's
+    /// message, a node's status, a photo's device, a file's name): each line without control
+    /// characters or reordering marks, so none can move the cursor, rewrite the screen or fake a line.
+    /// The one path every line camctl prints goes through.
+    static func shown(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map(\.terminalSafe).joined(separator: "\n")
+    }
+
+    /// A sentence as a note shows it: one line.
+    static func sentence(_ text: String) -> String {
+        text.terminalSafe
     }
 
     private static func write(_ text: String, to descriptor: Int32) {

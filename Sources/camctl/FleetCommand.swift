@@ -131,7 +131,7 @@ struct FleetCommand: Subcommand {
         switch job {
         case .list:
             for node in nodes {
-                if printsJSON { try Console.json(node.record) } else { try Console.result(node.line) }
+                if printsJSON { try Console.json(node.record) } else { try Console.result(node.line.terminalSafe(limit: 500)) }  // a node's words, on one line
             }
         case .capture(let destination):
             var failure: CommandFailure?
@@ -215,7 +215,7 @@ struct FleetCommand: Subcommand {
                     try Console.result("\(node)  " + String(printf: "%+.1f", offset) + " ms  \(path)")
                 }
             case .refused(let message)?:
-                if printsJSON { try Console.json(["node": .string(node), "error": .string(message)] as JSONValue) } else { try Console.result("\(node)  refused: \(message)") }
+                if printsJSON { try Console.json(["node": .string(node), "error": .string(message)] as JSONValue) } else { try Console.result("\(node)  refused: \(message)".terminalSafe(limit: 500)) }
             case nil, .listing?:
                 if printsJSON { try Console.json(["node": .string(node), "error": "no answer"] as JSONValue) } else { try Console.result("\(node)  no answer") }
             }

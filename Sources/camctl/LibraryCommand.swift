@@ -218,7 +218,7 @@ struct LibraryCommand: Subcommand {
         case .bool(let flag): "\(flag)"
         case .integer(let number): "\(number)"
         case .number(let number): "\(number)"
-        case .string(let text): text
+        case .string(let text): text.terminalSafe(limit: 1000)  // one line, whoever wrote it
         case .array, .object: String(decoding: value.text(), as: UTF8.self)
         }
     }
@@ -265,8 +265,11 @@ struct LibraryCommand: Subcommand {
     }
 
     static func table(_ photos: [LibraryPhoto]) -> String {
+        // The codec and camera are the library's words, which another node may have written: each
+        // cell is shown on the terminal as one line, as every line camctl prints is (Console).
         let rows = [["ID", "TAKEN", "SIZE", "CODEC", "CAMERA"]] + photos.map {
-            ["\($0.id)", WallClockTime($0.capturedAt).formatted("yyyy-MM-dd HH:mm:ss"), "\($0.width)x\($0.height)", $0.codec, $0.device]
+            ["\($0.id)", WallClockTime($0.capturedAt).formatted("yyyy-MM-dd HH:mm:ss"), "\($0.width)x\($0.height)", $0.codec.terminalSafe(limit: 16),
+             $0.device.terminalSafe(limit: 200)]
         }
         let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in

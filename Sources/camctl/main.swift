@@ -25,7 +25,7 @@ do {
     try await command.run()
 } catch {
     Terminal.restore()
-    Console.standardError("camctl: \(error.message)\n")
+    Console.note(error.message)
     if arguments.contains("--verbose"), let details = error.details {
         Console.standardError("  (GStreamer: \(details))\n")
     }

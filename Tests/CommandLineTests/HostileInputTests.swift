@@ -252,3 +252,25 @@ struct PictureBudgetTests {
         }
     }
 }
+
+/// Words camctl did not write (a photo's device from another node, a printer's message, a node's
+/// status) reach the terminal without control characters, on the lines camctl meant.
+@Suite("Outside text on the terminal", .startsPrograms)
+struct OutsideTextTests {
+    @Test("A device name holding escape sequences and a line break is listed on its own line, without them")
+    func deviceName() async throws {
+        let camctl = try Camctl()
+        #expect(try await camctl("capture", "--device", "test", "--resolution", "320x240").status == 0)
+        let hostile = "char(27) || '[2J' || char(27) || ']0;owned' || char(7) || 'evil' || char(10) || 'camctl: fake line' || char(8238)"
+        let tampered = try await ChildProcess.run("sqlite3", [camctl.library.path("library.sqlite"), "UPDATE photos SET device = \(hostile)"])
+        #expect(tampered.status == 0, "\(tampered.standardError)")
+        for command in [["library", "list"], ["library", "show", "1"]] {
+            let listed = try await camctl.run(command)
+            #expect(listed.status == 0, "\(listed.standardError)")
+            let text = listed.standardOutput + listed.standardError
+            #expect(!text.unicodeScalars.contains { $0.value == 27 || $0.value == 7 || $0.value == 8 || $0.value == 0x202E }, "\(command): \(text.debugDescription)")
+            #expect(!text.split(separator: "\n").contains { $0.hasPrefix("camctl: fake") }, "\(command): \(text)")
+            #expect(text.contains("evilcamctl: fake line") || text.contains("[2J"), "\(command): \(text)")
+        }
+    }
+}

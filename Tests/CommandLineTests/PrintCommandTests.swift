@@ -55,6 +55,40 @@ struct PrintCommandTests {
         #expect(beyond.status == 409 && (beyond.object["error"] as? String)?.contains("printed copies") == true, "\(beyond)")
         let missing = try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "print", "id": 9}"#])
         #expect(missing.status == 404, "\(missing)")
+        // The count is the library's: a restart on it does not start it again.
+        #expect(await served.stop().status == 0)
+        let again = try await ServedCamera(camctl: served.camctl, extra: ["--printer", printer.uri, "--print-limit", "2"])
+        defer { again.process.send(SIGTERM) }
+        let afterRestart = try await again.json("/api/actions", ["-X", "POST", "-d", #"{"action": "print", "id": 1, "copies": 2}"#])
+        #expect(afterRestart.status == 409, "\(afterRestart)")
+        #expect(try await again.json("/api/actions", ["-X", "POST", "-d", #"{"action": "print", "id": 1}"#]).status == 200, "the second copy of two")
+    }
+
+    @Test("A booth printed by its settings answers without waiting for a printer that never answers; the print goes on beside it")
+    func boothNeverWaitsForPrinter() async throws {
+        // A printer that takes the connection and never says a word.
+        let silent = try ChildProcess.Running("/usr/bin/python3", ["-u", "-c", """
+            import socket, time
+            s = socket.socket()
+            s.bind(("127.0.0.1", 0))
+            s.listen(8)
+            print(s.getsockname()[1])
+            held = []
+            while True:
+                held.append(s.accept()[0])
+            """])
+        defer { silent.send(SIGKILL) }
+        #expect(await until { Int(silent.outputSoFar.trimmingCharacters(in: .whitespacesAndNewlines)) != nil })
+        let port = try #require(Int(silent.outputSoFar.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let served = try await ServedCamera(extra: ["--printer", "ipp://127.0.0.1:\(port)/ipp/print"])
+        defer { served.process.send(SIGKILL) }
+        let listener = try await served.listenToEvents()
+        defer { listener.send(SIGKILL) }
+        #expect(try await served.json("/api/settings", ["-X", "PUT", "-d", #"{"print": true, "countdown": 0, "shots": 1}"#]).status == 200)
+        let booth = try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "booth", "show_shots": 0, "show_result": 0}"#])
+        #expect(booth.status == 200 && booth.object["outcome"] as? String == "booth_taken", "\(booth)")
+        // The printer cannot have answered: the print neither printed nor failed yet when the booth answered.
+        #expect(!listener.outputSoFar.contains(#""event":"print"#), "\(listener.outputSoFar)")
     }
 
     @Test("With printing on in the booth settings, each served booth's picture is printed once kept, as one job of the library's file")
@@ -222,6 +256,8 @@ struct PrintCommandTests {
         let lines = failed.standardError.split(separator: "\n")
         #expect(lines.count == 1 && lines[0].contains("the printer gave up the job") && lines[0].contains("the picture was not printed, and is kept at"),
                 "\(failed.standardError)")
+        // The reason is the job's or the printer's state, never a status that says all went well.
+        #expect(!lines[0].lowercased().contains("success") && !lines[0].contains("no reason given"), "\(failed.standardError)")
         #expect(Camctl.objects(failed.standardOutput).compactMap { $0["event"] as? String }.last == "printing", "\(failed.standardOutput)")
     }
 }
