@@ -77,7 +77,7 @@ struct CaptureCommandTests {
         #expect(minutes.isEmpty || [before, Date()].contains { URL(fileURLWithPath: path).lastPathComponent.hasPrefix(local.string(from: $0)) })
     }
 
-    @Test("A picture used as a camera is photographed at its own size with --resolution photo")
+    @Test("A picture used as a camera is photographed at its own size with --resolution photo, and by default within the preset's")
     func fileCameraOwnSize() async throws {
         let camctl = try Camctl()
         let folder = try TemporaryFolder()
@@ -87,6 +87,16 @@ struct CaptureCommandTests {
         #expect(result.status == 0, "\(result.standardError)")
         let photo = try #require(Camctl.objects(result.standardOutput).first)
         #expect(photo["width"] as? Int == 800 && photo["height"] as? Int == 600)
+        // Without --resolution, a preset's size: its own when within it, else its own shape within it; never bars.
+        let small = folder.path("small.png"), large = folder.path("large.png")
+        try await Camctl.testPicture(small, width: 640, height: 480, pattern: "smpte")
+        try await Camctl.testPicture(large, width: 2400, height: 2400, pattern: "smpte")
+        for (file, size) in [(small, (640, 480)), (large, (1080, 1080))] {
+            let taken = try await camctl("capture", "--device", "file:\(file)", "--json")
+            #expect(taken.status == 0, "\(taken.standardError)")
+            let record = try #require(Camctl.objects(taken.standardOutput).first)
+            #expect(record["width"] as? Int == size.0 && record["height"] as? Int == size.1, "\(file): \(record)")
+        }
     }
 
     @Test("JPEG photos use the full range: white is white and black is black", arguments: [("white", 255), ("black", 0)])

@@ -86,6 +86,20 @@ struct ServeManyHandsTests {
         }
     }
 
+    @Test("Two movies started together: one records, the other is 409 (a movie is being recorded already); stopped, it is kept")
+    func recordAndRecord() async throws {
+        let served = try await ServedCamera()
+        defer { served.process.send(SIGTERM) }
+        let starts = try (0..<2).map { _ in try Self.sending(served, "/api/actions", #"{"action": "record_start", "audio": "none"}"#) }
+        var answers: [(status: Int, object: [String: Any])] = []
+        for start in starts { answers.append(await Self.answer(of: start)) }
+        #expect(answers.map(\.status).sorted() == [200, 409], "\(answers)")
+        #expect(answers.contains { ($0.object["error"] as? String)?.contains("a movie is being recorded already") == true }, "\(answers)")
+        #expect(await served.cameraFrames(10))
+        let stopped = try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "record_stop"}"#])
+        #expect(stopped.status == 200 && stopped.object["outcome"] as? String == "movie", "\(stopped)")
+    }
+
     @Test("200 mixed requests from 16 hands at once: each answered 200 or 409 with a sentence, every booth's picture of its own shots, the server still serving")
     func manyHands() async throws {
         let served = try await ServedCamera()

@@ -142,10 +142,17 @@ extension SessionConfiguration {
             }
             return try FormatSelection.choose(for: request, from: capabilities, camera: device.name)
         case .file(let path):
-            // No size asked for (the photo preset): the file's own size, as a camera's largest.
-            let own = format.width == nil ? (try? MediaInfo(path: path))?.videoSize : nil
-            return CaptureFormat(width: format.width ?? own?.width ?? 1920, height: format.height ?? own?.height ?? 1080,
-                                 frameRate: format.frameRate ?? Fraction(30))
+            // No size asked for (the photo preset): the file's own size, as a camera's largest; a
+            // preset: the file's own size, or its own shape within the preset's size, as a camera's
+            // best within it; a size asked for exactly: that size.
+            let own = format.width == nil || format.fitsCamera ? (try? MediaInfo(path: path))?.videoSize : nil
+            let frameRate = format.frameRate ?? Fraction(30)
+            if let own, own.width > 0, own.height > 0, format.fitsCamera, let width = format.width, let height = format.height {
+                let scale = min(1, Double(width) / Double(own.width), Double(height) / Double(own.height))
+                let even = { (side: Int) in max(2, Int(Double(side) * scale) / 2 * 2) }
+                return CaptureFormat(width: even(own.width), height: even(own.height), frameRate: frameRate)
+            }
+            return CaptureFormat(width: format.width ?? own?.width ?? 1920, height: format.height ?? own?.height ?? 1080, frameRate: frameRate)
         case .custom:
             return CaptureFormat(width: format.width ?? 1920, height: format.height ?? 1080, frameRate: format.frameRate ?? Fraction(30))
         }
