@@ -103,4 +103,33 @@ struct KioskScreenTests {
         #expect(result.standardError.contains("the preview cannot fill the screen: X display :9999 cannot be opened"), "\(result.standardError)")
         #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
     }
+
+    @Test("--fullscreen on an X server that never answers ends in one sentence once its deadline passes, not never")
+    func silentDisplay() async throws {
+        // An X server's socket that takes connections and never says a word.
+        let number = 200 + Int(getpid() % 500)
+        try FileManager.default.createDirectory(atPath: "/tmp/.X11-unix", withIntermediateDirectories: true)
+        let socket = "/tmp/.X11-unix/X\(number)"
+        let silent = try ChildProcess.Running("/usr/bin/python3", ["-u", "-c", """
+            import os, socket, sys
+            path = sys.argv[1]
+            if os.path.exists(path): os.unlink(path)
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.bind(path)
+            s.listen(8)
+            print("listening")
+            held = []
+            while True:
+                held.append(s.accept()[0])
+            """, socket])
+        defer {
+            silent.send(SIGKILL)
+            try? FileManager.default.removeItem(atPath: socket)
+        }
+        #expect(await silent.output(containing: "listening"))
+        let result = try await Camctl().run(["preview", "--device", "test", "--fullscreen", "--sink", "ximagesink display=:\(number)", "--duration", "2"])
+        #expect(result.status == 70, "\(result.standardError)")
+        #expect(result.standardError.contains("X display :\(number) did not answer within 10 seconds"), "\(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
+    }
 }

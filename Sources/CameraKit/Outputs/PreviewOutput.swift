@@ -328,12 +328,39 @@ extension PreviewOutput {
             return
         }
         guard state.withLock({ $0.screen }) == nil else { return }
-        // Opening a display talks to the X server: off Swift's shared threads.
-        let opened = await Self.windowLane.run { Result { () throws(WindowError) in try FullScreenWindow(display: display) } }
-        switch opened {
-        case .success(let screen): state.withLock { ($0.filling, $0.screen) = (filling, screen) }
-        case .failure(let error): throw CaptureError(.sinkUnavailable, error.message)
+        // Opening a display talks to the X server: off Swift's shared threads, and within a deadline.
+        switch await Self.openWindow(on: display) {
+        case .success(let screen)?: state.withLock { ($0.filling, $0.screen) = (filling, screen) }
+        case .failure(let error)?: throw CaptureError(.sinkUnavailable, error.message)
+        case nil:
+            let name = display ?? "the display in DISPLAY"
+            throw CaptureError(.sinkUnavailable, "X display \(name) did not answer within \(Int(Self.displayDeadline.components.seconds)) seconds; "
+                + "check that its X server runs and is not stopped", remedy: .useSink(["fakesink", "kmssink"]))
         }
+    }
+
+    /// How long an X server has to answer when its display is opened: one that never answers
+    /// would otherwise hold the command for ever.
+    static let displayDeadline = Duration.seconds(10)
+
+    /// The full-screen window opened on `display` on the window lane, or `nil` when the X server
+    /// did not answer within ``displayDeadline`` (a window it opens later is closed there at once).
+    private static func openWindow(on display: String?) async -> Result<FullScreenWindow, WindowError>? {
+        let answer = OnceAnswer<Result<FullScreenWindow, WindowError>?>()
+        let opening = Task {
+            let opened = await windowLane.run { Result { () throws(WindowError) in try FullScreenWindow(display: display) } }
+            if !answer.give(opened), case .success(let late) = opened {
+                await windowLane.run { _ = late }  // too late: closed where it was opened
+            }
+        }
+        let deadline = Task {
+            try? await Task.sleep(for: displayDeadline)
+            answer.give(nil)
+        }
+        let opened = await answer.value
+        deadline.cancel()
+        _ = opening
+        return opened
     }
 
     /// Closes the window covering the screen, if one is open.
