@@ -83,4 +83,38 @@ struct PipeWireCameraTests {
         let devices = try await PipeWireCamera.run(camctl, ["devices"], location: "front")
         #expect(devices.standardOutput.contains("front"), "\(devices.standardOutput)")
     }
+
+    @Test("Switching back and forth between two PipeWire cameras while serving: after every switch the camera gives frames, the switch done, or undone and said")
+    func switchBackAndForth() async throws {
+        let camctl = ChildProcess.buildFolder.appendingPathComponent("camctl").path
+        // In the daemon's world: serve on the first camera, then switches there and back, each
+        // followed by the frames it gives (`camera_frames` growing), each answer on a line.
+        let script = """
+            "$0" serve --device "\(PipeWireCamera.name)" --resolution 640x480 --listen 127.0.0.1:0 --json > "$XDG_RUNTIME_DIR/serve.out" 2>"$XDG_RUNTIME_DIR/serve.err" &
+            serve=$!
+            for i in $(seq 600); do grep -q '"serving"' "$XDG_RUNTIME_DIR/serve.out" 2>/dev/null && break; sleep 0.1; done
+            port=$(sed -n 's/.*"port":\\([0-9]*\\).*/\\1/p' "$XDG_RUNTIME_DIR/serve.out" | head -1)
+            token=$(cat "$CAMCTL_LIBRARY/serve-token")
+            frames() { curl -s "http://127.0.0.1:$port/api/status" | python3 -c 'import json,sys; print(json.load(sys.stdin)["camera_frames"])'; }
+            for round in 1 2 3 4; do
+                if [ $((round % 2)) = 1 ]; then to="\(PipeWireCamera.secondName)"; else to="\(PipeWireCamera.name)"; fi
+                answer=$(curl -s -m 120 -X POST -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \\
+                    -d "{\\"action\\": \\"switch_camera\\", \\"device\\": \\"$to\\"}" "http://127.0.0.1:$port/api/actions")
+                before=$(frames); flowing=no
+                for i in $(seq 1200); do [ "$(frames)" -gt "$before" ] 2>/dev/null && flowing=yes && break; sleep 0.1; done
+                echo "round $round flowing=$flowing $answer"
+            done
+            kill -TERM $serve; wait $serve; echo "serve ended $?"
+            """
+        let result = try await PipeWireCamera.run("/bin/sh", ["-c", script, camctl], secondCamera: true)
+        #expect(result.status == 0, "\(result.standardError)")
+        let rounds = result.standardOutput.split(separator: "\n").filter { $0.hasPrefix("round ") }
+        #expect(rounds.count == 4, "\(result.standardOutput)")
+        for round in rounds {
+            #expect(round.contains("flowing=yes"), "\(round)")
+            // Switched, or refused in one sentence saying the session is back on the other camera.
+            #expect(round.contains(#""outcome":"switched""#) || round.contains("the session is back on"), "\(round)")
+        }
+        #expect(result.standardOutput.contains("serve ended 0"), "\(result.standardOutput)")
+    }
 }

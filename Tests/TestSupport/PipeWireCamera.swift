@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 
-/// A PipeWire daemon of the test's own, with a camera in it: a `videotestsrc` published as a
-/// `Video/Source` node, which the device monitor lists and `pipewiresrc` reads like a webcam
+/// A PipeWire daemon of the test's own, with a camera in it (two when asked): a `videotestsrc`
+/// published as a `Video/Source` node, which the device monitor lists and `pipewiresrc` reads like a webcam
 /// shared through PipeWire; and, when asked, a microphone: a virtual `Audio/Source` node that a
 /// 440 Hz tone is played into.
 ///
@@ -11,6 +11,8 @@ import Synchronization
 public enum PipeWireCamera {
     /// The camera's display name.
     public static let name = "PipeWire test camera"
+    /// The second camera's display name, when one is asked for.
+    public static let secondName = "PipeWire second camera"
     /// The microphone's display name.
     public static let microphoneName = "PipeWire test microphone"
 
@@ -26,7 +28,7 @@ public enum PipeWireCamera {
     /// `$XDG_RUNTIME_DIR/unplug`, and comes back when it makes `$XDG_RUNTIME_DIR/replug`: the
     /// program decides when, from what it has seen, with no time of the machine's in between.
     public static func run(_ program: String, _ arguments: [String], location: String? = nil,
-                           unplugsWhenAsked: Bool = false, microphone: Bool = false) async throws -> ChildProcess.Result {
+                           unplugsWhenAsked: Bool = false, microphone: Bool = false, secondCamera: Bool = false) async throws -> ChildProcess.Result {
         let runtime = try TemporaryFolder()
         chmod(runtime.url.path, 0o700)  // as a login session's runtime folder
         let script = """
@@ -43,6 +45,13 @@ public enum PipeWireCamera {
                     >/dev/null 2>&1 & camera=$!
             }
             publish
+            second=
+            if [ -n "$SECOND_CAMERA" ]; then
+                gst-launch-1.0 -q videotestsrc is-live=true pattern=smpte \\
+                    ! video/x-raw,format=YUY2,width=640,height=480,framerate=30/1 \\
+                    ! pipewiresink mode=provide 'stream-properties="props,media.class=Video/Source,node.name=camctl-test-second,node.description=\\"\(secondName)\\""' \\
+                    >/dev/null 2>&1 & second=$!
+            fi
             tone=
             if [ -n "$MICROPHONE" ]; then
                 # A virtual source (as a loopback microphone is), a tone played into its inputs.
@@ -55,7 +64,7 @@ public enum PipeWireCamera {
                 done
                 pw-link camctl-test-tone:output_FL camctl-test-mic:input_FL && pw-link camctl-test-tone:output_FR camctl-test-mic:input_FR || {
                     echo "the PipeWire test microphone's tone could not be linked" >&2
-                    kill -9 $tone $camera $manager $daemon $bus 2>/dev/null; wait
+                    kill -9 $tone $camera $second $manager $daemon $bus 2>/dev/null; wait
                     exit 97
                 }
             fi
@@ -63,12 +72,13 @@ public enum PipeWireCamera {
             # A loaded machine may take many seconds to get there.
             published=
             for i in $(seq 600); do
-                pw-dump 2>/dev/null | grep -q '"mediaType": "video"' && pw-cli ls Node 2>/dev/null | grep -q "\(name)" && published=1 && break
+                pw-dump 2>/dev/null | grep -q '"mediaType": "video"' && pw-cli ls Node 2>/dev/null | grep -q "\(name)" \\
+                    && { [ -z "$SECOND_CAMERA" ] || pw-cli ls Node 2>/dev/null | grep -q "\(secondName)"; } && published=1 && break
                 sleep 0.1
             done
             if [ -z "$published" ]; then
                 echo "the PipeWire test camera was not published within a minute" >&2
-                kill -9 $tone $camera $manager $daemon $bus 2>/dev/null; wait
+                kill -9 $tone $camera $second $manager $daemon $bus 2>/dev/null; wait
                 exit 97
             fi
             "$@" & program=$!
@@ -83,13 +93,14 @@ public enum PipeWireCamera {
             wait $program; status=$?
             # What PipeWire had when the program failed, to tell a camera gone from one never found.
             [ $status -ne 0 ] && pw-cli ls Node >&2 2>/dev/null
-            kill -9 $tone $camera $manager $daemon $bus 2>/dev/null; wait  # -9: a test runner's children may inherit a blocked SIGTERM
+            kill -9 $tone $camera $second $manager $daemon $bus 2>/dev/null; wait  # -9: a test runner's children may inherit a blocked SIGTERM
             exit $status
             """
         // A library of the run's own unless the arguments name one: never the user's.
         var environment = ["XDG_RUNTIME_DIR": runtime.url.path, "CAMCTL_LIBRARY": runtime.path("library")]
         if unplugsWhenAsked { environment["UNPLUG_WHEN_ASKED"] = "1" }
         if microphone { environment["MICROPHONE"] = "1" }
+        if secondCamera { environment["SECOND_CAMERA"] = "1" }
         // One PipeWire daemon at a time: run side by side (each with its own runtime folder and
         // bus), a camera program once found no camera at all in its own daemon.
         return try await oneAtATime.run { [script, environment] in

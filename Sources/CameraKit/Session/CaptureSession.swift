@@ -138,10 +138,67 @@ public actor CaptureSession {
     /// linked in its place: no output is torn down, and no frame of the old camera is taken after
     /// the switch returns.
     public func switchDevice(to device: CaptureDevice) async throws(CaptureError) {
-        guard var current = running else {
+        guard let current = running else {
             configuration.device = device
             return
         }
+        let previous = configuration.device
+        // PipeWire's source in GStreamer 1.22 cannot be swapped in a running pipeline (the camera
+        // switched back to gives no frame, then its thread crashes): such a switch restarts the
+        // pipeline on the new camera. Any other is swapped live, and restarted the same way when
+        // the new camera gives no frame in time.
+        if !Self.restartsToSwitch(from: previous, to: device) {
+            let counted = cameraFrames.load(ordering: .relaxed)
+            try await swapCamera(in: current, to: device)
+            if await framesFlow(after: counted, within: Self.switchDeadline) { return }
+        }
+        try await restart(on: device, insteadOf: previous)
+    }
+
+    /// How long a camera switched to has to give its first frame before the switch is made again
+    /// by restarting the pipeline.
+    static let switchDeadline = Duration.seconds(5)
+
+    /// Whether a switch between these cameras restarts the pipeline instead of swapping the camera live.
+    private static func restartsToSwitch(from old: CaptureDevice, to new: CaptureDevice) -> Bool {
+        [old, new].contains { device in
+            if case .system(_, "pipewire", _) = device.kind { true } else { false }
+        }
+    }
+
+    /// Whether the camera gives a frame beyond the `counted` frames within `deadline`.
+    private func framesFlow(after counted: Int, within deadline: Duration) async -> Bool {
+        let end = ContinuousClock.now + deadline
+        while ContinuousClock.now < end {
+            if cameraFrames.load(ordering: .relaxed) > counted { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return cameraFrames.load(ordering: .relaxed) > counted
+    }
+
+    /// Switches by starting the pipeline anew on `device`; when it cannot start, starts it on
+    /// `previous` again and says so.
+    private func restart(on device: CaptureDevice, insteadOf previous: CaptureDevice) async throws(CaptureError) {
+        await tearDown(reason: CaptureError(.interrupted, "the camera was switched before the photo was taken"))
+        configuration.device = device
+        do throws(CaptureError) {
+            try await launch()
+            if let format = running?.format { eventStream.send(.switchedDevice(to: device.name, format: format)) }
+        } catch {
+            configuration.device = previous
+            do throws(CaptureError) {
+                try await launch()
+            } catch let again {
+                await interrupt(again)
+                throw CaptureError(.interrupted, "\(device.name) could not start (\(error.message)), and \(previous.name) could not start again (\(again.message))")
+            }
+            throw CaptureError(error.code, "\(device.name) could not start (\(error.message)); the session is back on \(previous.name)", remedy: error.remedy)
+        }
+    }
+
+    /// Swaps the camera's bin in the running pipeline, the preview covered meanwhile with its last frame.
+    private func swapCamera(in graph: Running, to device: CaptureDevice) async throws(CaptureError) {
+        var current = graph
         var updated = configuration
         updated.device = device
         let format = try updated.resolvedFormat()
