@@ -156,6 +156,32 @@ struct FleetNodeTests {
         #expect(try await broker.next(on: "camctl/booths/b/status")?.contains("\"state\":\"offline\"") == true, "it said goodbye")
     }
 
+    @Test("Two compositions sent to a node at once: one composed, the other refused with 409; the node lives on and answers",
+          .enabled(if: Broker.isAvailable, "needs mosquitto and mosquitto-clients"))
+    func composeTwiceOverMQTT() async throws {
+        let broker = try await Broker()
+        let served = try await ServedCamera(extra: ["--broker", "mqtt://127.0.0.1:\(broker.port)", "--fleet", "booths", "--node", "a"])
+        defer { served.process.send(SIGTERM) }
+        let watcher = try await broker.watch("camctl/booths/a/events", probe: "camctl/booths/a/events")
+        defer { watcher.send(SIGKILL) }
+        let expiry = Date().timeIntervalSince1970 + 600
+        for shot in 1...2 {
+            try await broker.publish("camctl/booths/a/command", #"{"id": "shot\#(shot)", "action": "capture", "expires_at": \#(expiry)}"#)
+        }
+        #expect(await until { Self.events(watcher).filter { $0["event"] as? String == "result" }.count == 2 }, "both shots taken")
+        for id in ["compose1", "compose2"] {
+            try await broker.publish("camctl/booths/a/command", #"{"id": "\#(id)", "action": "compose", "expires_at": \#(expiry)}"#)
+        }
+        func answers() -> [[String: Any]] {
+            Self.events(watcher).filter { ($0["id"] as? String)?.hasPrefix("compose") == true && ["result", "error"].contains($0["event"] as? String ?? "") }
+        }
+        #expect(await until { answers().count == 2 }, "\(Self.events(watcher))")
+        let kinds = answers().map { "\($0["event"] ?? "") \($0["status"] ?? $0["outcome"] ?? "")" }.sorted()
+        #expect(kinds == ["error 409", "result composed"], "\(kinds)")
+        let status = try await served.json("/api/status").status
+        #expect(!served.process.hasEnded && status == 200, "the node lives on")
+    }
+
     @Test("A command's id is kept in the library until the command expires: a restarted node refuses it again; one expiring too far ahead is refused",
           .enabled(if: Broker.isAvailable, "needs mosquitto and mosquitto-clients"))
     func replayAfterRestart() async throws {
