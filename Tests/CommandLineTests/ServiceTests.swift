@@ -21,11 +21,9 @@ struct ServiceTests {
         #expect(verified.status == 0 && verified.standardError.isEmpty, "\(verified.standardError)")
     }
 
-    @Test("Under systemd's notify socket, serve says READY with its address, pings the watchdog, and says STOPPING on SIGTERM")
-    func notifies() async throws {
-        let folder = try TemporaryFolder()
-        let socket = folder.path("notify")
-        // systemd's side: a datagram socket that prints each message it gets, a line each.
+    /// systemd's side of the notify protocol at `socket`: a datagram socket that prints each
+    /// message it gets, a line each; returned once it is bound.
+    static func manager(listeningAt socket: String) async throws -> ChildProcess.Running {
         let systemd = try ChildProcess.Running("/usr/bin/python3", ["-u", "-c", """
             import socket, sys
             s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
@@ -34,8 +32,19 @@ struct ServiceTests {
             while True:
                 print(s.recv(4096).decode().replace("\\n", " | "))
             """, socket])
+        guard await systemd.output(containing: "bound") else {
+            systemd.send(SIGKILL)
+            throw ChildProcess.Failure(message: "the notify socket was never bound: \(systemd.errorsSoFar)")
+        }
+        return systemd
+    }
+
+    @Test("Under systemd's notify socket, serve says READY with its address, pings the watchdog, and says STOPPING on SIGTERM")
+    func notifies() async throws {
+        let folder = try TemporaryFolder()
+        let socket = folder.path("notify")
+        let systemd = try await Self.manager(listeningAt: socket)
         defer { systemd.send(SIGKILL) }
-        #expect(await systemd.output(containing: "bound"))
         let camctl = try Camctl()
         let serve = try camctl.start(["serve", "--device", "test", "--resolution", "320x240", "--listen", "127.0.0.1:0"],
                                      environment: ["NOTIFY_SOCKET": socket, "WATCHDOG_USEC": "400000"])
@@ -79,16 +88,8 @@ struct ServiceTests {
     func watchdogFloored() async throws {
         let folder = try TemporaryFolder()
         let socket = folder.path("notify")
-        let systemd = try ChildProcess.Running("/usr/bin/python3", ["-u", "-c", """
-            import socket, sys
-            s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-            s.bind(sys.argv[1])
-            print("bound")
-            while True:
-                print(s.recv(4096).decode().replace("\\n", " | "))
-            """, socket])
+        let systemd = try await Self.manager(listeningAt: socket)
         defer { systemd.send(SIGKILL) }
-        #expect(await systemd.output(containing: "bound"))
         let served = try await ServedCamera(extra: [], environment: ["NOTIFY_SOCKET": socket, "WATCHDOG_USEC": "1"])
         defer { served.process.send(SIGTERM) }
         // 60 of the camera's frames (two seconds at its 30 a second): a ping each half second, a

@@ -238,11 +238,13 @@ public actor SessionOperator {
             if case .pauseRecording = action { return .recordingPaused(camera.pauseRecording(true)) }
             return .recordingPaused(camera.pauseRecording(false))
         case .stopRecording:
-            try await gate.admitting(.movie) { () throws(OperatorError) in
-                guard movie != nil else { throw OperatorError.notRecording }
+            // The movie ended in its turn is the one waited for, whatever starts after it.
+            let keeping = try await gate.admitting(.movie) { () throws(OperatorError) in
+                guard let movie else { throw OperatorError.notRecording }
                 camera.endRecording()
+                return movie.keeping
             }
-            return .movie(try await movieKept())
+            return .movie(try await keeping.value.get())
         case .stop:
             countdown?.cancel()
             _ = answerReview(nil)
