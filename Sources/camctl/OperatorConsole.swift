@@ -41,7 +41,7 @@ final class OperatorConsole: Sendable {
             try PhotoSaving.report(delivered, printsJSON: printsJSON, copy: copy, sidecar: sidecar)
         }
         let told = sessionOperator.events()  // from the first action on
-        progress = Task { [reviews] in
+        progress = Task { [reviews, sessionOperator] in
             for await event in told {
                 // With --json, every event is printed as the API sends it, but the pictures kept:
                 // those are printed as results, as the command makes them.
@@ -54,7 +54,8 @@ final class OperatorConsole: Sendable {
                 case .shot(let number, let count) where count > 1:
                     Console.progress("shot \(number) of \(count)")
                 case .reviewing(_, let timeout):
-                    reviews.began()
+                    // A verdict typed or piped before this review showed is this review's.
+                    if let verdict = reviews.began() { await sessionOperator.answer(.decide(verdict)) }
                     let after = timeout.map { String(printf: "; kept after %g seconds without an answer", $0) } ?? ""
                     Console.progress("review: Enter or k keeps, Backspace, Delete or x discards" + after)
                 case .kept(_, let answered):
@@ -336,8 +337,9 @@ final class OperatorConsole: Sendable {
                 case .captureNow:
                     await sessionOperator.answer(reviews.isWaiting ? .decide(.keep) : .cutShort)
                 case .keep, .discard:
-                    // A verdict typed or piped before the review waits is kept for it.
-                    await sessionOperator.answer(.decide(control == .discard ? .discard : .keep))
+                    // A verdict typed or piped before a review shows waits for it (the next one).
+                    let verdict: Verdict = control == .discard ? .discard : .keep
+                    if reviews.isWaiting || !reviews.keepForNext(verdict) { await sessionOperator.answer(.decide(verdict)) }
                 case .finish, .interrupt:
                     // Ended after the shot in hand; a picture held or under review is kept. A
                     // hook is ended only once the run knows it ends, so no photo follows it.
@@ -409,19 +411,33 @@ final class OperatorConsole: Sendable {
     }
 }
 
-/// A review as the operator's events tell it: whether one waits for its verdict.
+/// A review as the operator's events tell it: whether one waits for its verdict, and a verdict
+/// given before it showed, kept for it.
 private final class ReviewWatch: Sendable {
-    private let state = Mutex(false)
+    private let state = Mutex<(waiting: Bool, next: Verdict?)>((false, nil))
 
-    func began() {
-        state.withLock { $0 = true }
+    /// A review shows: the verdict kept for it, if one was.
+    func began() -> Verdict? {
+        state.withLock { state in
+            defer { state = (true, nil) }
+            return state.next
+        }
     }
 
     func ended() {
-        state.withLock { $0 = false }
+        state.withLock { $0.waiting = false }
     }
 
-    var isWaiting: Bool { state.withLock { $0 } }
+    /// Keeps `verdict` for the next review; `false` when one waits now (answer it instead).
+    func keepForNext(_ verdict: Verdict) -> Bool {
+        state.withLock { state in
+            guard !state.waiting else { return false }
+            state.next = verdict
+            return true
+        }
+    }
+
+    var isWaiting: Bool { state.withLock { $0.waiting } }
 }
 
 /// The console's side of a movie: the task that prints it once it is kept, and the failure that

@@ -193,25 +193,33 @@ struct ConcurrentFlowsTests {
         #expect(image.zoom > 1 && !image.filters.isEmpty, "both changes are in force: zoom \(image.zoom), filters \(image.filters)")
     }
 
-    @Test("A verdict typed before a run's photo is under review decides that review")
-    func verdictTypedAhead() async throws {
+    @Test("A verdict that comes after a run's review was answered is not kept for its next photo's review")
+    func verdictAfterReview() async throws {
         let operated = try Operated()
         let operating = operated.operating
-        operated.camera.hold()
         var plan = CapturePlan()
-        plan.review = ReviewPlan(timeout: 30)
+        (plan.count, plan.review) = (2, ReviewPlan(timeout: 600))
         let capturing = Task { try await operating.perform(.capture(plan)) }
-        _ = await until { operated.camera.heldCount == 1 }  // before the photo is taken
-        guard case .decided(true) = try await operating.perform(.decide(.discard)) else {
-            Issue.record("the verdict typed ahead was not kept for the review to come")
+        _ = await until { await operating.shownPicture?.kind == .review }
+        operated.camera.hold()  // the second photo will wait in the camera
+        guard case .decided(true) = try await operating.perform(.decide(.keep)) else {
+            Issue.record("the first review was not answered")
+            return
+        }
+        _ = await until { operated.camera.heldCount == 1 }
+        // A second hand's discard, late for the first review: nothing is held, no review is about to show.
+        guard case .decided(false) = try await operating.perform(.decide(.discard)) else {
+            Issue.record("a late verdict was kept for the next photo's review")
             return
         }
         operated.camera.release()
-        guard case .discarded(count: 1, answered: true) = try await capturing.value else {
-            Issue.record("the review did not take the verdict typed ahead")
+        _ = await until { await operating.shownPicture?.kind == .review && operated.camera.frameCount == 2 }
+        _ = try await operating.perform(.decide(.keep))
+        guard case .photos(let kept) = try await capturing.value else {
+            Issue.record("the run did not end with its photos")
             return
         }
-        #expect(try operated.saved().isEmpty)
+        #expect(kept.count == 2, "both photos kept: \(kept.count)")
     }
 
     @Test("Photos asked for at once wait their turn at the camera, each of a newer frame, all delivered")

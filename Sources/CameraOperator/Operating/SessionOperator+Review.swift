@@ -45,25 +45,25 @@ extension SessionOperator {
         }
     }
 
-    /// Answers the waiting review; else keeps the verdict for the review to come: the run on the
-    /// stage's when it reviews, or the loose tray's while it holds pictures. `false` when no
-    /// review waits or is to come.
+    /// Answers the waiting review; else keeps the verdict for the review about to show what is
+    /// held (the run on the stage's, else the loose tray's): pictures held, their review not yet
+    /// waiting. `false` when no review waits or is about to (a verdict after a review ended is
+    /// not kept for a later one).
     func decide(_ verdict: Verdict) -> Bool {
         if answerReview(verdict) { return true }
-        if let runTray, trays[runTray]?.reviews == true {
-            trays[runTray]?.earlyVerdict = verdict
+        for tray in [runTray, Self.looseTray].compactMap(\.self) {
+            guard let held = trays[tray], held.holding, held.heldCount > 0 else { continue }
+            trays[tray]?.earlyVerdict = verdict
             return true
         }
-        let loose = Self.looseTray
-        guard let tray = trays[loose], tray.holding, tray.heldCount > 0 else { return false }
-        trays[loose]?.earlyVerdict = verdict
-        return true
+        return false
     }
 
     /// Waits for ``Action/decide(_:)`` (or takes the one `tray` was given early); `nil` when
     /// `timeout` seconds pass first or the session stops.
     func verdict(within timeout: Double?, for tray: Int) async -> Verdict? {
         if let early = trays[tray]?.earlyVerdict { return early }
+        guard !isStopped else { return nil }  // a stopped session has no one to answer
         reviews += 1
         let number = reviews
         return await withCheckedContinuation { continuation in

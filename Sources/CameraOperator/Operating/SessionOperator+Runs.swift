@@ -9,7 +9,7 @@ extension SessionOperator {
     /// start, kept at once or after its review. Its outcome is the photos kept; a single photo's
     /// review answers as the review does.
     func runCapture(_ plan: CapturePlan) async throws(OperatorError) -> Outcome {
-        let tray = openTray(albums: [], reviews: plan.review != nil)
+        let tray = openTray(albums: [])
         defer { closeTray(tray) }
         return try await runCapture(plan, into: tray, on: clock)
     }
@@ -47,7 +47,7 @@ extension SessionOperator {
     /// of its own shots shown, or reviewed with everything taken. Its shots go into its albums
     /// as its picture does.
     func runBooth(_ plan: BoothPlan) async throws(OperatorError) -> Outcome {
-        let tray = openTray(albums: plan.albums, reviews: plan.review != nil)
+        let tray = openTray(albums: plan.albums)
         defer { closeTray(tray) }
         var settings = plan.settings
         settings.thumbnailMaximumSide = plan.layout.shotSide

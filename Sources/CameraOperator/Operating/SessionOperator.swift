@@ -43,8 +43,10 @@ public actor SessionOperator {
     private var trayCount = looseTray
     /// The tray of the run on the stage (a booth or a capture run), if one runs.
     var runTray: Int?
-    /// Whether ``Action/endRun`` asked the run on the stage to end.
+    /// Whether ``Action/endRun`` (or the stop) asked the run on the stage to end.
     var isEndingRun = false
+    /// Whether ``Action/stop`` stopped the session: a run started after it ends at once, and no review waits.
+    var isStopped = false
     /// The last composed picture, for ``Action/showResult(seconds:)``.
     var lastComposition: [UInt8]?
     /// The countdown or wait that ``Action/cutShort`` ends (only a flow on the stage waits so).
@@ -155,15 +157,14 @@ public actor SessionOperator {
         case .takePhoto(let settings):
             return try await takePhoto(settings, into: loose)
         case .takePhotoNear(let instant, let tolerance, var settings):
+            // A fleet's synchronized photo waits for no turn: its frame is the one nearest its
+            // instant, which no queue may make it miss, and it holds nothing while it waits.
             settings.defersHEVCProcessing = defers(settings)
-            let photo = try await gate.admitting(.photo) { () throws(OperatorError) in
-                let photo = try await capture { [camera] () throws(CaptureError) in
-                    try await camera.capture(settings, nearest: instant, tolerance: tolerance)
-                }
-                camera.showShutter()
-                remember(photo, in: loose)
-                return photo
+            let photo = try await capture { [camera] () throws(CaptureError) in
+                try await camera.capture(settings, nearest: instant, tolerance: tolerance)
             }
+            camera.showShutter()
+            remember(photo, in: loose)
             return try await take([photo], into: loose)
         case .burst(let count, var settings):
             settings.defersHEVCProcessing = defers(settings)
@@ -208,16 +209,15 @@ public actor SessionOperator {
             countdown?.cancel()
             return .cut(ended: countdown != nil)
         case .switchCamera(let next):
-            return try await gate.admitting(.cameraSwitch) { () throws(OperatorError) in
-                _ = try await capture { [camera] () throws(CaptureError) in try await camera.switchDevice(to: next) }
-                device = next
-                return .switched(to: next)
-            }
+            return try await gate.admitting(.cameraSwitch) { () throws(OperatorError) in try await switchCamera(to: next) }
         case .nextCamera:
-            let current = device
-            // Listing the cameras runs programs (pw-dump): off the actor and Swift's shared threads.
-            guard let next = await DeviceLookup.lane.run({ Self.camera(after: current) }) else { return .noOtherCamera }
-            return try await act(.switchCamera(to: next))
+            return try await gate.admitting(.cameraSwitch) { () throws(OperatorError) in
+                // The camera after the one running when this switch's turn came (two presses: two cameras on).
+                let current = device
+                // Listing the cameras runs programs (pw-dump): off the actor and Swift's shared threads.
+                guard let next = await DeviceLookup.lane.run({ Self.camera(after: current) }) else { return .noOtherCamera }
+                return try await switchCamera(to: next)
+            }
         case .pausePreview, .resumePreview:
             if case .pausePreview = action { return .previewPaused(camera.pausePreview(true)) }
             return .previewPaused(camera.pausePreview(false))
@@ -246,6 +246,8 @@ public actor SessionOperator {
             }
             return .movie(try await keeping.value.get())
         case .stop:
+            // A run on the stage ends: no more shots, and a review still to come is not waited for.
+            (isStopped, isEndingRun) = (true, true)
             countdown?.cancel()
             _ = answerReview(nil)
             if movie != nil {
@@ -266,6 +268,14 @@ public actor SessionOperator {
         }
     }
 
+    /// Switches the session to `next` (in the camera's turn); nothing to do when it runs on it already.
+    private func switchCamera(to next: CaptureDevice) async throws(OperatorError) -> Outcome {
+        guard next.id != device.id else { return .switched(to: next) }
+        _ = try await capture { [camera] () throws(CaptureError) in try await camera.switchDevice(to: next) }
+        device = next
+        return .switched(to: next)
+    }
+
     /// The camera after `current` in the list of cameras, wrapping round; `nil` when it is the only one.
     private static func camera(after current: CaptureDevice) -> CaptureDevice? {
         guard let cameras = try? DeviceDiscovery.devices(), cameras.count > 1 else { return nil }
@@ -273,11 +283,11 @@ public actor SessionOperator {
         return cameras[(index + 1) % cameras.count]
     }
 
-    /// A tray for a run's shots, going into `albums`; `reviews` when the run reviews what it takes.
-    func openTray(albums: [String], reviews: Bool) -> Int {
+    /// A tray for a run's shots, going into `albums`.
+    func openTray(albums: [String]) -> Int {
         trayCount += 1
-        trays[trayCount] = ShotTray(albums: albums, reviews: reviews)
-        (runTray, isEndingRun) = (trayCount, false)
+        trays[trayCount] = ShotTray(albums: albums)
+        (runTray, isEndingRun) = (trayCount, isStopped)
         return trayCount
     }
 

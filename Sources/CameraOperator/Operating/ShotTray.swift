@@ -10,8 +10,6 @@ struct ShotTray: Sendable {
     var cells: [ShotComposition.Cell] = []
     /// The albums its pictures go into besides the operator's.
     var albums: [String] = []
-    /// Whether its flow reviews what it takes: a verdict given before the review waits is kept for it.
-    var reviews = false
     /// Whether photos and compositions are held for a review instead of delivered.
     var holding = false
     /// The photos held, and the composition held with the captures of the shots it is made of.
