@@ -41,8 +41,9 @@ final class Broker {
         process = try ChildProcess.Running("/usr/sbin/mosquitto", ["-p", "\(port)"])
     }
 
-    /// The next message on a topic (a retained one at once), or `nil` within `seconds`.
-    func next(on topic: String, within seconds: Int = 10) async throws -> String? {
+    /// The next message on a topic (a retained one at once), or `nil` within `seconds`: unless told
+    /// a short time to poll in, a hang guard of two minutes, never a measure of speed.
+    func next(on topic: String, within seconds: Int = 120) async throws -> String? {
         let read = try await ChildProcess.run("mosquitto_sub", ["-p", "\(port)", "-t", topic, "-C", "1", "-W", "\(seconds)"])
         return read.status == 0 ? read.standardOutput.trimmingCharacters(in: .newlines) : nil
     }
@@ -122,7 +123,7 @@ struct FleetNodeTests {
 
         // Killed, its last will says it is offline.
         served.process.send(SIGKILL)
-        _ = await served.process.finished(timeout: 10)
+        _ = await served.process.finished(timeout: 120)
         var last = ""
         #expect(await until {
             last = (try? await broker.next(on: "camctl/booths/a/status", within: 1)) ?? ""
@@ -142,8 +143,9 @@ struct FleetNodeTests {
         #expect(await until { served.process.errorsSoFar.contains("the broker is not connected") }, "\(served.process.errorsSoFar)")
         try broker.start()
         var status = ""
-        for _ in 0..<40 where !status.contains("online") {
-            status = try await broker.next(on: "camctl/booths/b/status", within: 1) ?? ""
+        _ = await until {
+            status = (try? await broker.next(on: "camctl/booths/b/status", within: 1)) ?? ""
+            return status.contains("online")
         }
         #expect(status.contains("\"state\":\"online\""), "announced again on the new broker: \(status)")
         let result = await served.stop()
@@ -199,8 +201,8 @@ struct FleetNodeTests {
         }
         defer { for node in nodes { node.process.send(SIGTERM) } }
         for name in names {
-            var status = ""
-            for _ in 0..<30 where !status.contains("online") { status = try await broker.next(on: "camctl/rig/\(name)/status", within: 1) ?? "" }
+            try #require(await until { (try? await broker.next(on: "camctl/rig/\(name)/status", within: 1))?.contains("online") == true },
+                         "\(name) says it is online")
         }
         let watcher = try await broker.watch("camctl/rig/+/events", probe: "camctl/rig/probe/events")
         defer { watcher.send(SIGKILL) }
@@ -260,8 +262,8 @@ struct FleetNodeTests {
         }
         defer { for node in nodes { node.process.send(SIGCONT); node.process.send(SIGTERM) } }
         for name in ["a", "b"] {
-            var status = ""
-            for _ in 0..<30 where !status.contains("online") { status = try await broker.next(on: "camctl/pair/\(name)/status", within: 1) ?? "" }
+            try #require(await until { (try? await broker.next(on: "camctl/pair/\(name)/status", within: 1))?.contains("online") == true },
+                         "\(name) says it is online")
         }
         let camctl = ChildProcess.buildFolder.appendingPathComponent("camctl").path
         let fleet = ["--broker", "mqtt://127.0.0.1:\(broker.port)", "--fleet", "pair"]
