@@ -165,7 +165,7 @@ struct DecodedPicture {
         try input.setProperty("caps", .string("image/jpeg"))
         try await pipeline.beginStateChange(to: .playing)
         try input.push(try jpeg.withUnsafeBytes { try Buffer(copying: $0) })
-        let sample = try #require(output.pullSample(timeout: .seconds(10)))
+        let sample = try #require(output.pullSample(timeout: .seconds(120)))
         let info = try #require(sample.videoInfo)
         (width, height) = (info.width, info.height)
         let stride = info.planes[0].stride

@@ -1,8 +1,9 @@
 import CameraKit
 import Testing
+import TestSupport
 
 /// The steps every front end takes for "next filter" and "zoom in or out".
-@Suite("Image settings' steps")
+@Suite("Image settings' steps", .hangGuard(minutes: 3))
 struct ImageStepsTests {
     @Test("Next filter goes through every filter in order, then back to none; a chain counts as none")
     func nextFilter() {

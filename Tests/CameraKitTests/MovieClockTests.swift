@@ -1,8 +1,9 @@
 @testable import CameraKit
 import GStreamer
 import Testing
+import TestSupport
 
-@Suite("A movie's clock: frame times as the file stores them")
+@Suite("A movie's clock: frame times as the file stores them", .hangGuard(minutes: 3))
 struct MovieClockTests {
     /// A time's ticks of the movie's clock, as the muxer stores it.
     private func ticks(_ time: ClockTime) -> UInt64 {

@@ -4,7 +4,7 @@ import CGStreamer
 import TestSupport
 import Testing
 
-@Suite("Descriptions built element by element, as gst_parse builds them")
+@Suite("Descriptions built element by element, as gst_parse builds them", .hangGuard(minutes: 3))
 struct PlainLaunchTests {
     /// A bin's elements, their settings and their links, in a form that does not depend on the
     /// numbers GStreamer gives unnamed elements or on the order a tee's pads were asked for.

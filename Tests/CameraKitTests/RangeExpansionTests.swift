@@ -1,7 +1,8 @@
 @testable import CameraKit
 import Testing
+import TestSupport
 
-@Suite("Video range stretched to JPEG's full range")
+@Suite("Video range stretched to JPEG's full range", .hangGuard(minutes: 3))
 struct RangeExpansionTests {
     /// Luma `(y − 16) × 255/219` and chroma `128 + (c − 128) × 255/224`, rounded half away from
     /// zero and clamped: the stretch's definition, in real numbers.

@@ -7,7 +7,18 @@ import Testing
 struct ReadmeExampleTests {
     @Test("runs as written")
     func embeddingExample() async throws {
+        // What runs below is the README's code, but for the photo's place (ReadmeCode).
+        let differences = try ReadmeCode.differences(heading: "## Embedding the library", block: 1, copyIn: #filePath, changes: [
+            ReadmeCode.Change(#"URL(fileURLWithPath: "photo.jpg")"#, #"URL(fileURLWithPath: folder.path("photo.jpg"))"#),
+        ])
+        #expect(differences.isEmpty, "the copy below is not the README's code: \(differences.joined(separator: "; "))")
+
         let folder = try TemporaryFolder()
+        // The example's own `print` lines run, into this, for the checks after it.
+        let printed = ReadmeCode.Printed()
+        func print(_ items: Any...) { printed.append(items) }
+
+        // README: begin (README.md, "Embedding the library", its first Swift block)
         let session = CaptureSession()
         try await session.configure { configuration in
             configuration.device = try DeviceDiscovery.device(named: "test")   // or nil: the first camera
@@ -22,14 +33,16 @@ struct ReadmeExampleTests {
         image.aspectRatio = try AspectRatio(parsing: "1:1")
         try await session.changeImage(to: image)                 // live: the camera keeps running
         let square = try await session.photoOutput.capture()      // 1080x1080, sepia
-        var widths: [Int] = []
         for await frame in session.videoDataOutput.frames() {     // bounded; a slow consumer drops, counted
-            try frame.withUnsafeBytes { pixels in widths.append(frame.info?.width ?? 0); _ = pixels[0] }
+            try frame.withUnsafeBytes { pixels in print(frame.info!.width, pixels[0]) }   // read in place
             break
         }
         await session.stop()
-        #expect(widths == [1080])
+        // README: end
+
+        #expect((photo.width, photo.height) == (1920, 1080))
+        #expect(FileManager.default.contents(atPath: folder.path("photo.jpg")).map { [UInt8]($0) } == photo.fileData)
         #expect((square.width, square.height) == (1080, 1080))
-        #expect(FileManager.default.fileExists(atPath: folder.path("photo.jpg")))
+        #expect(printed.lines.count == 1 && printed.lines.first?.first == "1080", "one frame, 1080 wide: \(printed.lines)")
     }
 }

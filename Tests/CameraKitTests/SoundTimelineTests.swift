@@ -1,11 +1,12 @@
 @testable import CameraKit
 import GStreamer
 import Testing
+import TestSupport
 
 /// A time of so many milliseconds.
 private func ms(_ value: UInt64) -> ClockTime { ClockTime(nanoseconds: value * 1_000_000) }
 
-@Suite("A recording's sound on its movie's timeline")
+@Suite("A recording's sound on its movie's timeline", .hangGuard(minutes: 3))
 struct SoundTimelineTests {
     /// A timeline whose microphone started 500 ms after the session, with the first frame at 2 s.
     static func started() -> SoundTimeline {

@@ -44,7 +44,10 @@ struct BoothThroughOperatorTests {
         let shotPaths = shots.compactMap { $0.delivered?.path }, strip = composed
         let told = await listening.value
         #expect(told.contains(.shot(number: 3, of: 3)) && told.contains(.showing(.shots)) && told.contains(.cleared), "\(told)")
-        guard case .stopped = try await booth.perform(.stop) else { return }
+        guard case .stopped = try await booth.perform(.stop) else {
+            Issue.record("the booth did not stop")
+            return
+        }
         #expect(shotPaths.count == 3 && strip.item.isComposed)
         #expect(strip.libraryPhoto.map { "\($0.width)x\($0.height)" } == "672x1504")
 

@@ -3,6 +3,7 @@ import CameraOperator
 import Foundation
 import Synchronization
 import TestSupport
+import Testing
 
 /// A camera made in memory for the operator's tests: its frames are counted, one for each photo
 /// taken, every photo is the same small JPEG (named by the camera switched to last), captures
@@ -32,14 +33,33 @@ final class FakeCamera: OperatedCamera {
     private let state = Mutex(State())
     let name = "Fake camera"
 
-    /// The JPEG every photo is: 32x24, made once by GStreamer's own tools.
-    static let picture: [UInt8] = {
+    /// The JPEG every photo is: 32x24, made once by GStreamer's own tools, or why it could not be.
+    private static let made: Result<[UInt8], CaptureError> = {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("camctl-fake-camera-\(getpid()).jpg").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        _ = try? ChildProcess.runToEnd("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "pattern=ball", "!",
-                                                     "video/x-raw,width=32,height=24", "!", "jpegenc", "!", "filesink", "location=\(path)"])
-        return FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? []
+        let result: ChildProcess.Result
+        do {
+            result = try ChildProcess.runToEnd("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "pattern=ball", "!",
+                                                              "video/x-raw,width=32,height=24", "!", "jpegenc", "!", "filesink", "location=\(path)"])
+        } catch {
+            return .failure(CaptureError(.pipeline, "the fake camera's JPEG could not be made: gst-launch-1.0 did not start: \(error)"))
+        }
+        guard result.status == 0, let data = FileManager.default.contents(atPath: path), data.starts(with: [0xFF, 0xD8]) else {
+            return .failure(CaptureError(.pipeline, "the fake camera's JPEG could not be made: gst-launch-1.0 ended with \(result.status): \(result.standardError)"))
+        }
+        return .success([UInt8](data))
     }()
+
+    /// The JPEG every photo is. A failure to make it fails the test that takes a photo, as an
+    /// issue and as the capture's error: never an empty picture that a test could take for a photo.
+    static func picture() throws(CaptureError) -> [UInt8] {
+        do {
+            return try made.get()
+        } catch {
+            Issue.record("\(error.message)")
+            throw error
+        }
+    }
 
     /// What the preview was asked to show so far.
     var shown: [Shown] { state.withLock { $0.shown } }
@@ -99,8 +119,8 @@ final class FakeCamera: OperatedCamera {
             return .success((state.nextCapture, state.nextFrame))
         }
         let (id, frame) = try taken.get()
-        let now = Date(), resolved = ResolvedPhotoSettings(settings, width: 32, height: 24)
-        return Photo(captureID: id, fileData: Self.picture, thumbnailData: resolved.thumbnailWidth > 0 ? Self.picture : [],
+        let now = Date(), resolved = ResolvedPhotoSettings(settings, width: 32, height: 24), picture = try Self.picture()
+        return Photo(captureID: id, fileData: picture, thumbnailData: resolved.thumbnailWidth > 0 ? picture : [],
                      resolvedSettings: resolved, deviceName: device?.name ?? name, requestedAt: now, capturedAt: now, frameNumber: frame)
     }
 

@@ -2,8 +2,9 @@ import CameraOperator
 import FoundationEssentials
 import PhotoLibrary
 import Testing
+import TestSupport
 
-@Suite("Output patterns: a path for each picture")
+@Suite("Output patterns: a path for each picture", .hangGuard(minutes: 3))
 struct OutputPatternTests {
     @Test("%d is the number, %0Nd zero-padded to at most 20 digits, %t the capture time, %% a percent sign; anything else stays as written")
     func paths() {

@@ -1,7 +1,8 @@
 import Checksums
 import Testing
+import TestSupport
 
-@Suite("SHA-256 and HMAC")
+@Suite("SHA-256 and HMAC", .hangGuard(minutes: 3))
 struct ChecksumsTests {
     @Test("SHA-256 gives the standard's digests", arguments: [
         ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),

@@ -41,7 +41,7 @@ struct CompletionsTests {
 
     @Test("Each shell reads its script without a syntax error", arguments: ["bash", "zsh", "fish"])
     func syntax(shell: String) async throws {
-        guard ChildProcess.isInstalled(shell) else { return }
+        try #require(ChildProcess.isInstalled(shell), "\(shell) is needed to check its script (CI installs it)")
         let folder = try TemporaryFolder()
         let file = try folder.file("camctl.\(shell)", holding: try await Self.script(shell))
         let checked = try await ChildProcess.run(shell, ["-n", file])
@@ -107,7 +107,7 @@ struct CompletionsTests {
         #expect(page.status == 0 && page.standardOutput.hasPrefix(".TH CAMCTL 1"))
         let folder = try TemporaryFolder()
         try Data(page.standardOutput.utf8).write(to: URL(fileURLWithPath: folder.path("camctl.1")))
-        guard ChildProcess.isInstalled("groff") else { return }
+        try #require(ChildProcess.isInstalled("groff"), "groff is needed to check the page (CI installs it)")
         let checked = try await ChildProcess.run("groff", ["-man", "-Tutf8", "-ww", "-z", folder.path("camctl.1")])
         #expect(checked.status == 0 && checked.standardError.isEmpty, "\(checked.standardError)")
         let rendered = try await ChildProcess.run("groff", ["-man", "-Tutf8", folder.path("camctl.1")]).standardOutput

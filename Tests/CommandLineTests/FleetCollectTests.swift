@@ -10,9 +10,10 @@ struct FleetCollectTests {
     /// Starts a node and waits until its status says online.
     static func node(_ name: String, fleet: String, broker: Broker, camctl: Camctl? = nil) async throws -> ServedCamera {
         let node = try await ServedCamera(camctl: camctl, extra: ["--broker", "mqtt://127.0.0.1:\(broker.port)", "--fleet", fleet, "--node", name])
-        var status = ""
-        for _ in 0..<30 where !status.contains("\"online\"") {
-            status = try await broker.next(on: "camctl/\(fleet)/\(name)/status", within: 1) ?? ""
+        // Asked again each second (a status published before the subscription is the retained one),
+        // until a hang guard far past any machine's start.
+        guard await until({ (try? await broker.next(on: "camctl/\(fleet)/\(name)/status", within: 1))?.contains("\"online\"") == true }) else {
+            throw ChildProcess.Failure(message: "node \(name) never said it was online")
         }
         return node
     }
@@ -37,7 +38,7 @@ struct FleetCollectTests {
         for round in 0..<6 {
             if round == 3 {
                 nodes["c"]?.process.send(SIGKILL)
-                _ = await nodes["c"]?.process.finished(timeout: 10)
+                _ = await nodes["c"]?.process.finished(timeout: 120)
             }
             // Asked two seconds ahead: time enough for the command to reach a busy node.
             let instant = Date().timeIntervalSince1970 + 2
@@ -49,7 +50,8 @@ struct FleetCollectTests {
             #expect(await until { answering.allSatisfy { results(of: $0, round: round) == 1 } }, "\(answering) answered round \(round)")
         }
         #expect(results(of: "a") == 6 && results(of: "b") == 6, "a and b took every capture")
-        #expect(try await broker.next(on: "camctl/rig/c/status")?.contains("\"offline\"") == true, "c's last will says it is offline")
+        #expect(await until { (try? await broker.next(on: "camctl/rig/c/status", within: 1))?.contains("\"offline\"") == true },
+                "c's last will says it is offline")
 
         // Restarted on its library, c rejoins, and the old commands are refused, not run late.
         nodes["c"] = try await Self.node("c", fleet: "rig", broker: broker, camctl: nodes["c"]?.camctl)

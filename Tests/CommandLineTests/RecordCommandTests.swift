@@ -236,11 +236,18 @@ struct RecordCommandTests {
         let sentences = result.standardError.split(separator: "\n")
         #expect(sentences.count == 1 && sentences[0].contains("the disk filled") && sentences[0].contains("kept"), "\(result.standardError)")
         let movie = try #require(Camctl.objects(result.standardOutput).first { $0["kind"] as? String == "movie" }, "\(result.standardOutput)")
-        #expect(movie["ended"] as? String == "failed" && movie["frames"] as? Int == Int(((movie["duration"] as? Double ?? 0) * 30).rounded()))
+        #expect(movie["ended"] as? String == "failed", "\(movie)")
+        // Frames counted, not a rate: every place on the movie's 30 fps grid, from its first frame
+        // to its last, holds a frame of the file, or one the camera made that the recording lost
+        // and counted (a loaded machine's encoder lets frames go; those of the part cut off at the
+        // full disk are counted too, so the places left empty are at most the frames lost).
+        let frames = try #require(movie["frames"] as? Int), lost = try #require(movie["lost_frames"] as? Int)
+        let places = Int(((movie["duration"] as? Double ?? 0) * 30).rounded())
+        #expect(frames <= places && places - frames <= lost, "\(frames) frames in \(places) places of the grid, \(lost) counted lost")
         let path = try #require(movie["path"] as? String)
         let probed = try await Self.probe(path)
         let duration = Double(probed["duration"] ?? "") ?? 0
-        #expect(duration >= 1 && duration < 30 && Int(probed["nb_read_frames"] ?? "") == Int((duration * 30).rounded()), "\(probed)")
+        #expect(duration >= 1 && duration < 30 && Int(probed["nb_read_frames"] ?? "") == frames, "the file holds the frames told: \(probed)")
         let listed = Camctl.objects(try await camctl("library", "list", "--json", "--library", library).standardOutput)
         #expect(listed.count == 1 && listed.first?["path"] as? String == path)
         #expect(try FileManager.default.contentsOfDirectory(atPath: library + "/recordings").isEmpty)

@@ -382,7 +382,7 @@ struct ServeCommandTests {
         #expect(try await served.json("/api/capture", ["-X", "POST"]).status == 200)
         #expect(await listener.output(containing: #""event":"photo""#))
         listener.send(SIGTERM)
-        let lines = await listener.finished(timeout: 10).standardOutput.split(separator: "\n").filter { $0.hasPrefix("data: ") }
+        let lines = await listener.finished(timeout: 120).standardOutput.split(separator: "\n").filter { $0.hasPrefix("data: ") }
         let events = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.dropFirst(6).utf8)) as? [String: Any] }
         #expect(events.contains { $0["event"] as? String == "countdown" && $0["seconds_left"] as? Int == 2 }, "\(lines)")
         #expect(events.contains { $0["event"] as? String == "photo" && $0["id"] as? Int == 1 }, "\(lines)")
@@ -404,7 +404,7 @@ struct ServeCommandTests {
         #expect(kept?["codec"] as? String == "hevc" && kept?["id"] as? Int == proxy["id"] as? Int)
         #expect(await listener.output(containing: #""event":"processed""#))
         listener.send(SIGKILL)
-        let lines = await listener.finished(timeout: 10).standardOutput.split(separator: "\n").filter { $0.hasPrefix("data: ") }
+        let lines = await listener.finished(timeout: 120).standardOutput.split(separator: "\n").filter { $0.hasPrefix("data: ") }
         let events = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.dropFirst(6).utf8)) as? [String: Any] }
         #expect(events.contains { $0["event"] as? String == "photo" && $0["codec"] as? String == "hevc" }, "\(lines)")
         #expect(events.contains { $0["event"] as? String == "processed" && ($0["photo"] as? [String: Any])?["state"] as? String == "final" },
@@ -437,7 +437,7 @@ struct ServeCommandTests {
         #expect(headers.standardOutput.lowercased().contains("content-type: video/mp4"), "\(headers.standardOutput)")
         #expect(try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "record_stop"}"#]).status == 409)
         listener.send(SIGKILL)
-        let lines = await listener.finished(timeout: 10).standardOutput.split(separator: "\n").filter { $0.hasPrefix("data: ") }
+        let lines = await listener.finished(timeout: 120).standardOutput.split(separator: "\n").filter { $0.hasPrefix("data: ") }
         let events = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.dropFirst(6).utf8)) as? [String: Any] }
         #expect(events.contains { $0["event"] as? String == "recording" }, "\(lines)")
         #expect(events.contains { $0["event"] as? String == "movie" && ($0["movie"] as? [String: Any])?["id"] as? Int == id }, "\(lines)")
@@ -462,7 +462,7 @@ struct ServeCommandTests {
                 // The verdict once the server says the photo is under review.
                 #expect(await until { listener.outputSoFar.components(separatedBy: #""event":"reviewing""#).count > round + 1 })
                 #expect(try await served.json("/api/actions", ["-X", "POST", "-d", "{\"action\": \"\(verdict)\"}"]).object["answered"] as? Bool == true)
-                let outcome = try JSONSerialization.jsonObject(with: Data(await reviewing.finished(timeout: 10).standardOutput.utf8)) as? [String: Any]
+                let outcome = try JSONSerialization.jsonObject(with: Data(await reviewing.finished(timeout: 120).standardOutput.utf8)) as? [String: Any]
                 #expect(outcome?["outcome"] as? String == (verdict == "keep" ? "kept" : "discarded"), "\(String(describing: outcome))")
             }
             #expect(try await served.json("/api/photos").object["total"] as? Int == 1)
@@ -485,7 +485,7 @@ struct ServeCommandTests {
         // parts), not waited out: a stop held up by it would last until its curl gives up (28).
         let viewed = await viewer.finished(timeout: 120)
         #expect([0, 18].contains(viewed.status), "curl ended with \(viewed.status)")
-        let answered = await capture.finished(timeout: 10).standardOutput
+        let answered = await capture.finished(timeout: 120).standardOutput
         let photos = try await served.camctl.photos()
         let files = try FileManager.default.contentsOfDirectory(atPath: served.camctl.library.url.path).filter { $0.hasSuffix(".jpg") }
         #expect(files.count == photos.count, "files and rows agree")

@@ -48,6 +48,15 @@ struct SettingsPageTests {
                 && settings?["shots"] as? Int == 2 && settings?["templates"] as? [String] == ["two.json"], "\(said.body)")
     }
 
+    /// `HH:MM` of an instant in UTC, as a stamp of `%H:%M` draws it with `TZ=UTC`.
+    static func hoursAndMinutes(_ instant: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "HH:mm"
+        return formatter.string(from: instant)
+    }
+
     @Test("PUT /api/settings: a stamp and filter apply to the picture; wrong values, names outside the folders and requests without the token are refused")
     func api() async throws {
         let templates = try Self.templates()
@@ -58,7 +67,8 @@ struct SettingsPageTests {
         let whole = try Data(contentsOf: URL(fileURLWithPath: backgrounds.path("beach.png")))
         try whole.prefix(100).write(to: URL(fileURLWithPath: backgrounds.path("damaged.png")))
         try FileManager.default.createSymbolicLink(atPath: backgrounds.path("link.png"), withDestinationPath: outside.path("secret.png"))
-        let served = try await ServedCamera(extra: ["--templates", templates.url.path, "--backgrounds", backgrounds.url.path])
+        let served = try await ServedCamera(extra: ["--templates", templates.url.path, "--backgrounds", backgrounds.url.path],
+                                            environment: ["TZ": "UTC"])
         defer { served.process.send(SIGTERM) }
         let listed = try await served.request("/api/settings")
         let choices = try JSONSerialization.jsonObject(with: Data(listed.body.utf8)) as? [String: Any]
@@ -67,6 +77,31 @@ struct SettingsPageTests {
         #expect(changed.status == 200, "\(changed.body)")
         let status = try JSONSerialization.jsonObject(with: Data(try await served.request("/api/status").body.utf8)) as? [String: Any]
         #expect(status?["filter"] as? String == "mono", "the running picture changed at once: \(String(describing: status))")
+        // The picture itself: grey all over (the test camera's coloured bars gone), with the stamp's
+        // hours and minutes drawn at its bottom right, as tesseract reads them in a snapshot. The
+        // stamp sits on the moving test picture, which a read now and then gets wrong: snapshots are
+        // read until one says the time (a picture without the stamp never does).
+        let pictures = try TemporaryFolder()
+        let snapshot = pictures.path("snapshot.jpg"), corner = pictures.path("corner.png")
+        var (spread, read) = (Int.max, "")
+        let stamped = await until(every: .milliseconds(300)) {
+            let asked = Date()
+            guard let taken = try? await served.request("/snapshot.jpg"), taken.status == 200,
+                  (try? Data(taken.bytes).write(to: URL(fileURLWithPath: snapshot))) != nil,
+                  let decoded = try? await ChildProcess.run("ffmpeg", ["-v", "error", "-i", snapshot, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]),
+                  decoded.status == 0,
+                  (try? await ChildProcess.run("ffmpeg", ["-v", "error", "-y", "-i", snapshot, "-vf", "crop=128:48:512:432", corner]))?.status == 0
+            else { return false }
+            let pixels = decoded.standardOutputBytes
+            spread = stride(from: 0, to: pixels.count - 2, by: 3).reduce(0) { widest, index in
+                let (r, g, b) = (Int(pixels[index]), Int(pixels[index + 1]), Int(pixels[index + 2]))
+                return max(widest, abs(r - g), abs(g - b))
+            }
+            read = (try? await WordsOnPictureTests.read(corner, letters: "0123456789:")) ?? ""
+            return [asked, Date()].contains { read.contains(Self.hoursAndMinutes($0)) }
+        }
+        #expect(stamped, "the stamp's time at the bottom right of the picture; read \"\(read)\"")
+        #expect(spread <= 12, "the picture is grey: its channels differ by \(spread) at most")
         for (body, words) in [(#"{"countdown": -1}"#, "countdown must be a number of seconds from 0 to 3600"),
                               (#"{"layout": "../two.json"}"#, "is not a template's file name"),
                               (#"{"layout": "three.json"}"#, "cannot be read from the templates' folder"),

@@ -24,9 +24,11 @@ struct WordsOnPictureTests {
     @Test("record --stamp: each frame shows when it was taken; the first's and last's stamps differ by the movie's length")
     func stampedMovie() async throws {
         let camctl = try Camctl()
+        let before = Date()
         let result = try await camctl("record", "--device", "test:black", "--resolution", "640x360@30", "--duration", "3",
                                       "--stamp", "%H:%M:%S.%3N", "--stamp-at", "center", "--text-size", "15", "--json",
                                       environment: ["TZ": "UTC"])
+        let after = Date()
         #expect(result.status == 0, "\(result.standardError)")
         let movie = try #require(Camctl.objects(result.standardOutput).first { $0["kind"] as? String == "movie" }, "\(result.standardOutput)")
         let path = try #require(movie["path"] as? String)
@@ -45,10 +47,20 @@ struct WordsOnPictureTests {
         // Stamps are cut to the millisecond: two of them differ from the frames' distance by less than 2 ms.
         #expect(abs((end - start) - length) < 0.002, "stamped \(firstStamp) and \(lastStamp), frames \(length) s apart")
         #expect(length > 2.5, "\(times.count) frames over \(length) s")
-        // The first frame was taken as the recording began, on the clock the movie is dated by.
-        let began = try #require(movie["captured_at_us"] as? Int)
-        let dayStart = Double(began / 86_400_000_000 * 86_400)
-        #expect(abs(start - (Double(began) / 1e6 - dayStart)) < 1, "stamped \(firstStamp), recorded at \(began)")
+        // The stamps are the frames' moments on the real-time clock the movie is dated by (in UTC,
+        // as TZ says): the movie's date and both stamps lie within the command's run, in order,
+        // the first frame stamped no earlier than the run's start, the last no later than its end.
+        // (Cut to the millisecond: a stamp may read up to 1 ms early.) Which frames the movie holds,
+        // and that none is missing, the frame times above and RecordCommandTests check.
+        let began = Double(try #require(movie["captured_at_us"] as? Int)) / 1e6
+        let dayStart = (before.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400
+        /// A time of day as seconds after `before`'s midnight (the next day's past it, if the run crossed midnight).
+        func onRunsDay(_ seconds: Double) -> Double { seconds + (seconds < before.timeIntervalSince1970 - dayStart - 43_200 ? 86_400 : 0) }
+        let (runStart, runEnd) = (before.timeIntervalSince1970 - dayStart, after.timeIntervalSince1970 - dayStart)
+        let (firstFrame, lastFrame, dated) = (onRunsDay(start), onRunsDay(end), began - dayStart)
+        #expect(runStart - 0.001 <= firstFrame && firstFrame <= lastFrame && lastFrame <= runEnd,
+                "stamped \(firstStamp) and \(lastStamp) in a run of \(runStart) to \(runEnd) s of the day")
+        #expect(runStart <= dated && dated <= runEnd, "dated \(dated) s of the day, in a run of \(runStart) to \(runEnd)")
     }
 
     @Test("capture --caption: the words, an ampersand kept as written, in the photo; a bad place or colour is refused")

@@ -1,9 +1,10 @@
 import FleetControl
 import JSON
 import Testing
+import TestSupport
 
 /// The commands a controller sends, as the nodes' API reads them.
-@Suite("A fleet's commands")
+@Suite("A fleet's commands", .hangGuard(minutes: 3))
 struct NodeCommandTests {
     @Test("A capture names its instant and expires a second after it; a listing its page; neither carries the other's fields")
     func payloads() throws {

@@ -41,7 +41,7 @@ extension FleetPhoto {
     }
 }
 
-@Suite("A fleet's photos collected: checked against what their nodes reported, kept once")
+@Suite("A fleet's photos collected: checked against what their nodes reported, kept once", .startsPrograms)
 struct PhotoCollectorTests {
     static let picture: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 7) } + [0xFF, 0xD9]
 

@@ -1,7 +1,8 @@
 import Formatting
 import Testing
+import TestSupport
 
-@Suite("Numbers laid out as printf lays them out")
+@Suite("Numbers laid out as printf lays them out", .hangGuard(minutes: 3))
 struct PrintfTests {
     @Test("Decimals, signs, shortest forms and hexadecimal, with a point whatever the locale")
     func layouts() async {
@@ -15,7 +16,7 @@ struct PrintfTests {
     }
 }
 
-@Suite("Text laid out: trimmed ends, padded columns")
+@Suite("Text laid out: trimmed ends, padded columns", .hangGuard(minutes: 3))
 struct TextLayoutTests {
     @Test("Whitespace or chosen characters go from both ends only; columns are padded, never cut")
     func layout() async {

@@ -1,8 +1,9 @@
 import Formatting
 import Glibc
 import Testing
+import TestSupport
 
-@Suite("strftime: a moment laid out as C and GNU date lay it out")
+@Suite("strftime: a moment laid out as C and GNU date lay it out", .hangGuard(minutes: 3))
 struct StrftimeTests {
     @Test("Fields, fractions of a second to the digits asked, and %% left alone")
     func layout() {

@@ -18,7 +18,7 @@ struct AppSinkTests {
         let sink = try #require(pipeline.element(named: "sink", as: AppSink.self))
         try await pipeline.play()
         var timestamps: [ClockTime] = []
-        while let sample = sink.pullSample(timeout: .seconds(5)) {
+        while let sample = sink.pullSample(timeout: .seconds(120)) {  // nil at once at the end of the stream
             let info = try #require(sample.videoInfo)
             #expect(info.format == "RGB")
             #expect(info.width == 321 && info.height == 240)
@@ -67,13 +67,13 @@ struct AppSinkTests {
         let pipeline = try Pipeline(describing: "videotestsrc name=src ! video/x-raw,width=64,height=48 ! appsink name=sink")
         let sink = try #require(pipeline.element(named: "sink", as: AppSink.self))
         try await pipeline.setState(.paused)
-        let preroll = try #require(sink.pullPreroll(timeout: .seconds(2)))
+        let preroll = try #require(sink.pullPreroll(timeout: .seconds(120)))
         #expect(preroll.videoInfo?.width == 64)
         #expect(try #require(pipeline.element(named: "src")?.staticPad(named: "src")).possibleCaps.canIntersect(Caps("video/x-raw")))
         try await pipeline.play()
         pipeline.sendEndOfStream()
-        while sink.pullSample(timeout: .seconds(1)) != nil {}  // drain, so the sink can take the end
-        try await pipeline.waitForEndOfStream(timeout: .seconds(5))
+        while sink.pullSample(timeout: .seconds(120)) != nil {}  // drain to the end, which answers nil at once
+        try await pipeline.waitForEndOfStream(timeout: .seconds(120))
         #expect(sink.isEndOfStream)
         try await pipeline.stop()
     }
@@ -87,7 +87,7 @@ struct AppSinkTests {
         let samples = sink.samples(.keepNewest(2))
         try await pipeline.play()
         // The pipeline reaches its end although nobody reads yet: the stream does not hold it back.
-        try await pipeline.waitForEndOfStream(timeout: .seconds(10))
+        try await pipeline.waitForEndOfStream(timeout: .seconds(120))
         var consumed: [UInt64] = []
         for await sample in samples {
             consumed.append(try #require(sample.buffer?.offset))

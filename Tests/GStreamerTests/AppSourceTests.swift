@@ -23,15 +23,15 @@ struct AppSourceTests {
             try source.push(buffer)
         }
         try source.endOfStream()
-        #expect(try #require(sink.pullSample(timeout: .seconds(5))?.buffer).bytes() == [UInt8](repeating: 0, count: 256))
+        #expect(try #require(sink.pullSample(timeout: .seconds(120))?.buffer).bytes() == [UInt8](repeating: 0, count: 256))
         for index in 0..<20 {
-            let sample = try #require(sink.pullSample(timeout: .seconds(5)))
+            let sample = try #require(sink.pullSample(timeout: .seconds(120)))
             let buffer = try #require(sample.buffer)
             #expect(buffer.presentationTime == ClockTime(.milliseconds(100 * index)))
             #expect(try buffer.bytes() == (0..<256).map { UInt8(($0 + index) % 256) })
             #expect(sample.caps == caps)
         }
-        try await pipeline.waitForEndOfStream(timeout: .seconds(5))
+        try await pipeline.waitForEndOfStream(timeout: .seconds(120))
         #expect(throws: GStreamerError.self) { try source.push(Buffer(copying: UnsafeRawBufferPointer(start: nil, count: 0))) }
         try await pipeline.stop()
     }

@@ -95,7 +95,7 @@ struct ErrorTests {
         // A live source skips preroll, so the negotiation failure comes after the state change began.
         let pipeline = try Self.conflictingPipeline(live: true)
         try await pipeline.beginStateChange(to: .playing)
-        let error = await #expect(throws: GStreamerError.self) { try await pipeline.waitForEndOfStream(timeout: .seconds(5)) }
+        let error = await #expect(throws: GStreamerError.self) { try await pipeline.waitForEndOfStream(timeout: .seconds(120)) }
         #expect(error?.kind == .negotiation)
         try await pipeline.stop()
     }

@@ -38,7 +38,7 @@ struct PadTests {
             """)
         let pad = try #require(pipeline.element(named: "sink")?.staticPad(named: "sink"))
         #expect(await pad.presentationTime(ofBuffer: 1, waitingAtMost: .milliseconds(200)) == nil)  // not playing: nothing comes
-        async let third = pad.presentationTime(ofBuffer: 3, waitingAtMost: .seconds(20))
+        async let third = pad.presentationTime(ofBuffer: 3, waitingAtMost: .seconds(120))
         try await pipeline.play()
         // The third buffer the probe saw: the third of the stream, or a later one if the probe came late
         // (a live source paces the stream: ten seconds of it outlast a task started late on a busy
@@ -103,7 +103,7 @@ struct PadTests {
             }
         }
         try await reader.play()
-        let sample = try #require(sink.pullSample(timeout: .seconds(5)))
+        let sample = try #require(sink.pullSample(timeout: .seconds(120)))
         #expect(sample.videoInfo?.width == 160 && sample.videoInfo?.height == 120)
         #expect(linkedPads.withLock { $0.count } == 1)
         try await reader.stop()

@@ -2,9 +2,10 @@ import Foundation
 import JSON
 import OperatorWire
 import Testing
+import TestSupport
 
 /// The records every front end writes: one shape each, read back as written.
-@Suite("The wire's records")
+@Suite("The wire's records", .hangGuard(minutes: 3))
 struct WireRecordTests {
     static let photo = PhotoRecord(path: "/lib/20261201-101502.250-k3f9x2.jpg", id: 7, width: 640, height: 480, codec: "jpeg",
                                    capturedAt: "2026-12-01T10:15:02.250Z", capturedAtMicroseconds: 1_796_120_102_250_000,

@@ -1,9 +1,10 @@
 import FileSystem
 @testable import PhotoLibrary
 import Testing
+import TestSupport
 
 /// The names the library gives its files, and the only ones it takes as its own.
-@Suite("Library names")
+@Suite("Library names", .hangGuard(minutes: 3))
 struct LibraryNamesTests {
     static let stem = "20261130-050132.123-k3f9x2"
 

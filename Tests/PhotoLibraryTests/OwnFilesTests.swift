@@ -6,7 +6,7 @@ import Testing
 
 /// The library owns a closed set of names: whatever else is in its folder, whatever a link or a
 /// row points at, is never read, replaced or removed, and reading it changes nothing at all.
-@Suite("The library touches only its own files")
+@Suite("The library touches only its own files", .hangGuard(minutes: 3))
 struct OwnFilesTests {
     /// Every entry below `folder` (links not followed): a file's mode, size and modification time.
     static func snapshot(_ folder: String) -> [String: String] {

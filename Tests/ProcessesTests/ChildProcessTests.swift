@@ -8,10 +8,10 @@ import Testing
 struct ChildProcessTests {
     @Test("A program's output is read to its end; a failing or missing program gives none")
     func output() async {
-        let bytes = ChildProcess.output(of: "sh", ["-c", "head -c 200000 /dev/zero; echo done >&2"], timeout: .seconds(10))
+        let bytes = ChildProcess.output(of: "sh", ["-c", "head -c 200000 /dev/zero; echo done >&2"], timeout: .seconds(120))
         #expect(bytes?.count == 200_000)
-        #expect(ChildProcess.output(of: "sh", ["-c", "echo partial; exit 3"], timeout: .seconds(10)) == nil)
-        #expect(ChildProcess.output(of: "camctl-no-such-program", timeout: .seconds(10)) == nil)
+        #expect(ChildProcess.output(of: "sh", ["-c", "echo partial; exit 3"], timeout: .seconds(120)) == nil)
+        #expect(ChildProcess.output(of: "camctl-no-such-program", timeout: .seconds(120)) == nil)
     }
 
     @Test("A program that runs past its time is killed and gives nothing, even when its children hold the output open")
@@ -42,7 +42,7 @@ struct ChildProcessTests {
         var ends: [Int32] = [-1, -1]
         #expect(pipe(&ends) == 0)  // without close-on-exec, as Foundation's Pipe makes them
         defer { ends.forEach { close($0) } }
-        let listing = try #require(ChildProcess.output(of: "sh", ["-c", "ls /proc/$$/fd"], timeout: .seconds(10)))
+        let listing = try #require(ChildProcess.output(of: "sh", ["-c", "ls /proc/$$/fd"], timeout: .seconds(120)))
         let open = String(decoding: listing, as: UTF8.self).split(separator: "\n").compactMap { Int32($0) }
         #expect(!open.contains(ends[0]) && !open.contains(ends[1]), "\(open)")
     }

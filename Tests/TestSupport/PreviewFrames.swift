@@ -47,10 +47,11 @@ public struct PreviewFrames {
         return (top...bottom, left...right)
     }
 
-    /// The first bright area that `accepts`, looking every 0.3 s for at most 15 s.
+    /// The first bright area that `accepts`, looking every 0.3 s; `nil` only past a hang guard of
+    /// two minutes, never a measure of how soon the preview shows it.
     public func waitForBrightArea(where accepts: (ClosedRange<Int>, ClosedRange<Int>) -> Bool = { _, _ in true }) async throws
         -> (rows: ClosedRange<Int>, columns: ClosedRange<Int>)? {
-        let deadline = ContinuousClock.now + .seconds(15)
+        let deadline = ContinuousClock.now + .seconds(120)
         while ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(300))
             if let area = brightArea(), accepts(area.rows, area.columns) { return area }
