@@ -133,7 +133,7 @@ struct PhotoCollectorTests {
         let library = try PhotoLibrary(folder: folder.url.path)
         let collector = PhotoCollector(into: .library(library), fleet: "rig")
         var record = Self.record(url: try server.serve(Self.picture, as: "a.jpg"))
-        record["thumbnail_url"] = try server.serve([0xFF, 0xD8, 0xFF, 0xD9], as: "a-thumbnail.jpg")
+        record["thumbnail_url"] = try server.serve(Self.thumbnail(width: 320, height: 240), as: "a-thumbnail.jpg")
         let photo = try #require(FleetPhoto(sent: record, node: "cam-1"))
         guard case .collected(let path) = try await collector.collect(photo) else { Issue.record("not collected"); return }
         #expect(try await collector.collect(photo) == .had(path))
@@ -144,5 +144,22 @@ struct PhotoCollectorTests {
         #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) == Self.picture)
         // Reopened, the library still knows the photo came.
         #expect(try PhotoLibrary(folder: folder.url.path).photo(origin: "camctl-fleet:rig/cam-1/\(photo.sha256)") != nil)
+
+        // A "thumbnail" declaring 16384x16384 pixels is no thumbnail: the photo is kept without it.
+        let other = Self.picture + [1]
+        var giant = Self.record(url: try server.serve(other, as: "b.jpg"), bytes: other, id: 8, file: "20261201-101503.250-aaaaaa.jpg")
+        giant["thumbnail_url"] = try server.serve(Self.thumbnail(width: 16384, height: 16384), as: "b-thumbnail.jpg")
+        guard case .collected = try await collector.collect(try #require(FleetPhoto(sent: giant, node: "cam-1"))) else {
+            Issue.record("the photo with a giant thumbnail was not collected")
+            return
+        }
+        let second = try #require(try library.photos().first { $0.id != kept.first?.id })
+        #expect(second.thumbnailPath == nil, "\(second)")
+    }
+
+    /// The start of a JPEG whose frame header declares `width` by `height` (no picture follows).
+    static func thumbnail(width: Int, height: Int) -> [UInt8] {
+        [0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x11, 0x08, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF),
+         0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01, 0xFF, 0xD9]
     }
 }
