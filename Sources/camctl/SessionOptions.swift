@@ -141,9 +141,20 @@ extension SessionOptions {
         }
         let environment = ProcessInfo.processInfo.environment
         let hasDisplay = [environment["DISPLAY"], environment["WAYLAND_DISPLAY"]].contains { !($0 ?? "").isEmpty }
-        if showing, sink.split(separator: " ").first == "autovideosink", !hasDisplay {
+        guard showing else { return }
+        switch sink.split(separator: " ").first {
+        case "autovideosink" where !hasDisplay:
             throw CommandFailure("there is no display to show the preview on (DISPLAY and WAYLAND_DISPLAY are not set); "
                 + "use --sink fakesink for no window, --sink kmssink on a console, or run camctl in a desktop session", exitCode: .software)
+        case "waylandsink" where (environment["WAYLAND_DISPLAY"] ?? "").isEmpty:
+            // Checked here: libwayland would print its own complaint before GStreamer's failure.
+            throw CommandFailure("waylandsink needs a Wayland session, and WAYLAND_DISPLAY is not set; use ximagesink on X, "
+                + "kmssink on a console, or fakesink for no window", exitCode: .software)
+        case "kmssink" where !FileManager.default.fileExists(atPath: "/dev/dri"):
+            throw CommandFailure("kmssink draws on a graphics card's screen, and this machine has none (no /dev/dri); "
+                + "use ximagesink or waylandsink in a desktop session, or fakesink for no window", exitCode: .software)
+        default:
+            return
         }
     }
 }

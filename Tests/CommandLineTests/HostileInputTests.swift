@@ -30,6 +30,16 @@ struct HostileInputTests {
         #expect(try await camctl.photos().isEmpty)
     }
 
+    @Test("waylandsink without a Wayland session, and kmssink without a graphics card, are refused in one sentence before the camera starts, with no library's noise")
+    func displaySinksWithoutDisplay() async throws {
+        let camctl = try Camctl()
+        let wayland = try await camctl.run(["preview", "--device", "test", "--sink", "waylandsink", "--duration", "1"], environment: Self.noDisplay)
+        Self.expectOneSentence(wayland, 70, containing: "waylandsink needs a Wayland session, and WAYLAND_DISPLAY is not set")
+        guard !FileManager.default.fileExists(atPath: "/dev/dri") else { return }  // a machine with a graphics card may show it
+        let kms = try await camctl.run(["preview", "--device", "test", "--sink", "kmssink", "--duration", "1"])
+        Self.expectOneSentence(kms, 70, containing: "kmssink draws on a graphics card's screen, and this machine has none")
+    }
+
     @Test("autovideosink never falls through to DirectFB, which crashes without a display")
     func directFBRankedOut() async throws {
         // A display that does not exist: the display sinks fail, and autovideosink goes on down
