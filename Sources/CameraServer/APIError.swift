@@ -43,6 +43,7 @@ struct APIError: Error, Sendable {
         case .notRecording: self.init(409, "no movie is being recorded; start one first")
         case .nowhereToRecord: self.init(409, "the movie has nowhere to go: the server keeps no library")
         case .busy(let flow): self.init(409, Self.sentence(busy: flow))
+        case .cancelled: self.init(503, "the request was given up before its turn came; nothing was done")
         }
     }
 

@@ -85,6 +85,7 @@ extension CommandFailure {
         case .notRecording: self.init("no movie is being recorded; start one first", exitCode: .usage)
         case .nowhereToRecord: self.init("movies are recorded into the library; leave out --no-library", exitCode: .usage)
         case .busy(let flow): self.init(flow.busySentence, exitCode: .unavailable)
+        case .cancelled: self.init("the action was given up before its turn came; nothing was done", exitCode: .interrupted)
         }
     }
 }

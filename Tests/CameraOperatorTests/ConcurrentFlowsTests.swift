@@ -222,6 +222,29 @@ struct ConcurrentFlowsTests {
         #expect(kept.count == 2, "both photos kept: \(kept.count)")
     }
 
+    @Test("A photo whose asker goes away while it waits its turn is never taken; the one in the camera is")
+    func photoGivenUp() async throws {
+        let operated = try Operated()
+        let operating = operated.operating
+        operated.camera.hold()
+        let first = Task { try await operating.perform(.takePhoto(PhotoSettings())) }
+        _ = await until { operated.camera.heldCount == 1 }
+        let second = Task { try await operating.perform(.takePhoto(PhotoSettings())) }
+        _ = await until { operating.gate.waitingCount(for: .camera) == 1 }
+        second.cancel()
+        await #expect { try await second.value } throws: { error in
+            if case .cancelled? = error as? OperatorError { true } else { false }
+        }
+        #expect(operating.gate.waitingCount(for: .camera) == 0)
+        operated.camera.release()
+        guard case .photos(let shots) = try await first.value else {
+            Issue.record("the photo in the camera was not taken")
+            return
+        }
+        #expect(shots.count == 1 && operated.camera.frameCount == 1, "one photo, one frame")
+        #expect(try operated.saved().count == 1)
+    }
+
     @Test("Photos asked for at once wait their turn at the camera, each of a newer frame, all delivered")
     func photoAndPhoto() async throws {
         let operated = try Operated()

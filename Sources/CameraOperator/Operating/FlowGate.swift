@@ -76,55 +76,85 @@ public final class FlowGate: Sendable {
         public let flow: Flow
     }
 
-    private struct Holding {
-        var holder: Flow
-        var waiting: [(flow: Flow, turn: CheckedContinuation<Flow?, Never>)] = []
+    /// How a flow that asked is answered.
+    private enum Admission {
+        case admitted
+        case refused(by: Flow)
+        /// Its task was cancelled (its asker went away) before its turn came.
+        case cancelled
     }
 
-    private let holdings = Mutex<[Flow.Resource: Holding]>([:])
+    private struct Waiter {
+        let id: Int
+        let flow: Flow
+        let turn: CheckedContinuation<Admission, Never>
+    }
+
+    private struct Holding {
+        var holder: Flow
+        var waiting: [Waiter] = []
+    }
+
+    private let holdings = Mutex<(byResource: [Flow.Resource: Holding], lastWaiter: Int)>(([:], 0))
 
     public init() {}
 
     /// Admits `flow`: at once when its resource is free; after the flows before it when it waits
-    /// for turns.
+    /// for turns. A flow whose task is cancelled while it waits leaves the queue and never runs.
     ///
     /// - Throws: ``OperatorError/busy(_:)`` naming the flow on the stage, when `flow` needs the
-    ///   stage and another holds it.
+    ///   stage and another holds it; ``OperatorError/cancelled`` when its task was cancelled first.
     public func enter(_ flow: Flow) async throws(OperatorError) -> Pass {
         let resource = flow.resource
-        // One decision under the lock: admitted, refused (the holder), or in the queue, whose
-        // turn comes by ``leave(_:)``.
-        let refusedBy = await withCheckedContinuation { (turn: CheckedContinuation<Flow?, Never>) in
-            let decided = holdings.withLock { holdings -> Flow?? in
-                guard let holding = holdings[resource] else {
-                    holdings[resource] = Holding(holder: flow)
-                    return .some(nil)
-                }
-                guard flow.waitsForTurn else { return .some(holding.holder) }
-                holdings[resource]?.waiting.append((flow, turn))
-                return .none
-            }
-            if case .some(let refusedBy) = decided { turn.resume(returning: refusedBy) }
+        let id = holdings.withLock { state in
+            state.lastWaiter += 1
+            return state.lastWaiter
         }
-        if let refusedBy { throw .busy(refusedBy) }
-        return Pass(flow: flow)
+        let admission = await withTaskCancellationHandler {
+            // One decision under the lock: admitted, refused (the holder), or in the queue, whose
+            // turn comes by ``leave(_:)``.
+            await withCheckedContinuation { (turn: CheckedContinuation<Admission, Never>) in
+                let decided = holdings.withLock { state -> Admission? in
+                    guard let holding = state.byResource[resource] else {
+                        state.byResource[resource] = Holding(holder: flow)
+                        return .admitted
+                    }
+                    guard flow.waitsForTurn else { return .refused(by: holding.holder) }
+                    guard !Task.isCancelled else { return .cancelled }
+                    state.byResource[resource]?.waiting.append(Waiter(id: id, flow: flow, turn: turn))
+                    return nil
+                }
+                if let decided { turn.resume(returning: decided) }
+            }
+        } onCancel: {
+            let waiter = holdings.withLock { state -> Waiter? in
+                guard let index = state.byResource[resource]?.waiting.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.byResource[resource]?.waiting.remove(at: index)
+            }
+            waiter?.turn.resume(returning: .cancelled)
+        }
+        switch admission {
+        case .admitted: return Pass(flow: flow)
+        case .refused(let holder): throw .busy(holder)
+        case .cancelled: throw .cancelled
+        }
     }
 
     /// Hands `pass`'s resource to the first flow waiting for it, or frees it.
     public func leave(_ pass: Pass) {
-        let next = holdings.withLock { holdings -> CheckedContinuation<Flow?, Never>? in
+        let next = holdings.withLock { state -> Waiter? in
             let resource = pass.flow.resource
-            guard var holding = holdings[resource] else { return nil }
+            guard var holding = state.byResource[resource] else { return nil }
             guard !holding.waiting.isEmpty else {
-                holdings[resource] = nil
+                state.byResource[resource] = nil
                 return nil
             }
-            let (flow, turn) = holding.waiting.removeFirst()
-            holding.holder = flow
-            holdings[resource] = holding
-            return turn
+            let next = holding.waiting.removeFirst()
+            holding.holder = next.flow
+            state.byResource[resource] = holding
+            return next
         }
-        next?.resume(returning: nil)
+        next?.turn.resume(returning: .admitted)
     }
 
     /// Runs `body` as `flow`, admitted as ``enter(_:)`` admits it, and leaves after it.
@@ -137,11 +167,11 @@ public final class FlowGate: Sendable {
 
     /// How many flows wait for their turn at `resource`.
     public func waitingCount(for resource: Flow.Resource) -> Int {
-        holdings.withLock { $0[resource]?.waiting.count ?? 0 }
+        holdings.withLock { $0.byResource[resource]?.waiting.count ?? 0 }
     }
 
     /// The flow holding `resource` now, if any.
     public func holder(of resource: Flow.Resource) -> Flow? {
-        holdings.withLock { $0[resource]?.holder }
+        holdings.withLock { $0.byResource[resource]?.holder }
     }
 }

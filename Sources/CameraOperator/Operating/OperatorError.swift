@@ -23,4 +23,6 @@ public enum OperatorError: Error, Sendable {
     /// Another flow holds what this one needs (the stage: a booth, a capture run, a review, a
     /// countdown or a showing), and this one does not wait for its turn (``FlowGate``).
     case busy(Flow)
+    /// The task asking was cancelled (its asker went away) while it waited for its turn: nothing was done.
+    case cancelled
 }
