@@ -130,32 +130,39 @@ public final class BoothSettings: Sendable {
         return request
     }
 
-    /// Changes the settings by what `change` sets: checks them, reads what they name, applies
-    /// the picture's part to the running session through `apply`, and keeps them in the file.
-    /// A change that fails changes nothing: neither the settings in force, nor the picture, nor
-    /// the file. Changes are made one at a time (the caller admits them as a ``Flow/settingsChange``).
+    /// Changes the settings by what `change` sets: checks them, reads what they name, keeps them
+    /// in the file, and applies the picture's part to the running session through `apply`. A
+    /// change refused, or that cannot be kept, changes nothing; one the session refuses leaves the
+    /// settings in force and the file as they were. Changes are made one at a time (the caller
+    /// admits them as a ``Flow/settingsChange``).
     func change(by change: SettingsRecord, apply: @Sendable (Resolved) async throws(CaptureError) -> Void) async throws(CaptureError) -> SettingsRecord {
         let before = current.withLock { $0 }
         let record = before.record.changed(by: change.values)
-        let (folders, hasPrinter, file) = (self.folders, self.hasPrinter, self.file)
+        let (folders, hasPrinter) = (self.folders, self.hasPrinter)
         let resolved = try await lane.run { () throws(CaptureError) in try Self.resolve(record, folders: folders, hasPrinter: hasPrinter) }
-        try await apply(resolved)
-        if let file {
-            do throws(CaptureError) {
-                try await lane.run { () throws(CaptureError) in
-                    do throws(DurableFile.WriteError) {
-                        try DurableFile.write(WireJSON.bytes(record.values, pretty: true), to: file)
-                    } catch {
-                        throw CaptureError(.pipeline, "the settings could not be kept in \(file) (\(String(cString: strerror(error.code)))), so nothing was changed; free the disk or fix the file's folder")
-                    }
-                }
-            } catch {
-                try? await apply(before)  // the picture as it was
-                throw error
-            }
+        // Kept first, then applied: a file that cannot be written leaves the picture untouched,
+        // and a picture that cannot be changed puts the file back as it was.
+        try await keep(record)
+        do {
+            try await apply(resolved)
+        } catch {
+            try? await keep(before.record)
+            throw error
         }
         current.withLock { $0 = resolved }
         return await self.record()
+    }
+
+    /// Writes `record` durably to the settings file, when there is one.
+    private func keep(_ record: SettingsRecord) async throws(CaptureError) {
+        guard let file else { return }
+        try await lane.run { () throws(CaptureError) in
+            do throws(DurableFile.WriteError) {
+                try DurableFile.write(WireJSON.bytes(record.values, pretty: true), to: file)
+            } catch {
+                throw CaptureError(.pipeline, "the settings could not be kept in \(file) (\(String(cString: strerror(error.code)))), so nothing was changed; free the disk or fix the file's folder")
+            }
+        }
     }
 
     /// Checks every setting and reads the template and background they name.
