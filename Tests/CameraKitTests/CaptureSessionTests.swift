@@ -623,19 +623,9 @@ struct PreviewSinkTests {
         // The screen is looked at until it shows the test camera's SMPTE bars: yellow, cyan and
         // magenta, each a seventh of the 320-pixel-wide picture for two thirds of its height (about
         // 7,300 pixels a bar), where a screen without the preview is black.
-        func bars(_ pixels: [UInt8]) -> (yellow: Int, cyan: Int, magenta: Int) {
-            var (yellow, cyan, magenta) = (0, 0, 0)
-            for index in stride(from: 0, to: pixels.count - 2, by: 3) {
-                let (r, g, b) = (pixels[index], pixels[index + 1], pixels[index + 2])
-                if r > 160, g > 160, b < 60 { yellow += 1 }
-                if r < 60, g > 160, b > 160 { cyan += 1 }
-                if r > 160, g < 60, b > 160 { magenta += 1 }
-            }
-            return (yellow, cyan, magenta)
-        }
         var seen = (yellow: 0, cyan: 0, magenta: 0)
         let shown = await until {
-            seen = bars((try? await display.screenshot()) ?? [])
+            seen = VirtualDisplay.smpteBars(in: (try? await display.screenshot()) ?? [])
             return [seen.yellow, seen.cyan, seen.magenta].allSatisfy { $0 > 320 / 7 * 100 }
         }
         #expect(shown, "yellow, cyan and magenta bars on the screen: \(seen)")

@@ -13,19 +13,9 @@ struct PreviewCommandTests {
                                         "--duration", "600"], environment: ["DISPLAY": display.name])
         // Each SMPTE bar is a seventh of a 640-pixel-wide picture, two thirds of its height: the
         // screen is looked at until the window shows them.
-        func bars(_ pixels: [UInt8]) -> (yellow: Int, cyan: Int, magenta: Int) {
-            var (yellow, cyan, magenta) = (0, 0, 0)
-            for index in stride(from: 0, to: pixels.count - 2, by: 3) {
-                let (r, g, b) = (pixels[index], pixels[index + 1], pixels[index + 2])
-                if r > 160, g > 160, b < 60 { yellow += 1 }
-                if r < 60, g > 160, b > 160 { cyan += 1 }
-                if r > 160, g < 60, b > 160 { magenta += 1 }
-            }
-            return (yellow, cyan, magenta)
-        }
         var seen = (yellow: 0, cyan: 0, magenta: 0)
         let shown = await until {
-            seen = bars((try? await display.screenshot()) ?? [])
+            seen = VirtualDisplay.smpteBars(in: (try? await display.screenshot()) ?? [])
             return [seen.yellow, seen.cyan, seen.magenta].allSatisfy { $0 > 640 / 7 * 300 }
         }
         #expect(shown, "yellow, cyan and magenta bars on the screen: \(seen)")

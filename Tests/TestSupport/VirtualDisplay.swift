@@ -79,3 +79,18 @@ public final class VirtualDisplay {
         if server.isRunning { kill(server.processIdentifier, SIGKILL) }
     }
 }
+
+extension VirtualDisplay {
+    /// How many pixels of a screenshot (RGB, as ``screenshot()`` gives it) are the test camera's
+    /// yellow, cyan and magenta SMPTE bars, where a screen without a picture is black.
+    public static func smpteBars(in pixels: [UInt8]) -> (yellow: Int, cyan: Int, magenta: Int) {
+        var (yellow, cyan, magenta) = (0, 0, 0)
+        for index in stride(from: 0, to: pixels.count - 2, by: 3) {
+            let (r, g, b) = (pixels[index], pixels[index + 1], pixels[index + 2])
+            if r > 160, g > 160, b < 60 { yellow += 1 }
+            if r < 60, g > 160, b > 160 { cyan += 1 }
+            if r > 160, g < 60, b > 160 { magenta += 1 }
+        }
+        return (yellow, cyan, magenta)
+    }
+}
