@@ -119,7 +119,8 @@ struct DeferredHEICTests {
         #expect(await next.output(containing: ".jpg\n", timeout: 60), "\(next.outputSoFar)")
         let stillProcessing = try await camctl.photos().filter { $0["state"] as? String == "processing" }.count
         #expect(stillProcessing > 0, "\(left) left, none processing once the JPEG was told")
-        let result = await next.finished(timeout: 120)
+        // A hang guard: a dozen HEICs at the slow encoder's preset take minutes on a loaded machine.
+        let result = await next.finished(timeout: 240)
         #expect(result.status == 0 && result.standardOutput.split(separator: "\n").count == 1, "\(result.standardError)")
         #expect(try await camctl.photos().allSatisfy { $0["state"] as? String == "final" } && Self.spooled(camctl).isEmpty)
     }
