@@ -26,7 +26,9 @@ public struct Hook: Sendable {
     /// Ends the hook running now and what it started: SIGTERM, or SIGKILL with `force`.
     /// Safe to call from any thread; does nothing when no hook runs.
     public static func endRunning(force: Bool = false) {
-        if let group = running.withLock({ $0 }) { kill(-group, force ? SIGKILL : SIGTERM) }
+        running.withLock { group in
+            if let group { kill(-group, force ? SIGKILL : SIGTERM) }
+        }
     }
 
     /// Runs the command for a delivered picture, with `CAMCTL_PHOTO` (its path), `CAMCTL_ID`
@@ -42,13 +44,17 @@ public struct Hook: Sendable {
     /// Runs the hook with `environment` added to the process's, and waits for it off Swift's threads.
     public func run(adding environment: [String: String]) async throws(DeliveryError) -> Ending {
         let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
-        let child: ChildProcess
-        do {
-            child = try ChildProcess.start("/bin/sh", ["-c", command], environment: variables, output: .standardError, ownGroup: true)
-        } catch {
-            throw .hookDidNotStart(command: command, reason: error.reason)
+        // Started under the lock ``endRunning(force:)`` takes, so an interrupt never falls between
+        // the hook's start and its being known: it waits for the start, then ends the hook.
+        let child = try Self.running.withLock { running throws(DeliveryError) -> ChildProcess in
+            do throws(ChildProcess.StartError) {
+                let child = try ChildProcess.start("/bin/sh", ["-c", command], environment: variables, output: .standardError, ownGroup: true)
+                running = child.pid
+                return child
+            } catch {
+                throw .hookDidNotStart(command: command, reason: error.reason)
+            }
         }
-        Self.running.withLock { $0 = child.pid }
         defer { Self.running.withLock { $0 = nil } }
         // The shell's children may outlive it; an interrupt has already ended the group.
         return switch await child.wait() {
