@@ -35,6 +35,18 @@ struct PipeWireCamerasTests {
         ])
     }
 
+    @Test("A format choice that names its default again among its alternatives gives each capability once")
+    func repeatedChoice() async throws {
+        // As PipeWire's own test camera offers itself: RGB by default, RGB or UYVY.
+        let dump = """
+            [{"type": "PipeWire:Interface:Node", "info": {"props": {"media.class": "Video/Source", "object.serial": 40, "node.name": "test"},
+              "params": {"EnumFormat": [{"mediaType": "video", "mediaSubtype": "raw", "format": {"default": "RGB", "alt1": "RGB", "alt2": "UYVY"},
+                "size": {"width": 320, "height": 240}, "framerate": {"num": 25, "denom": 1}}]}}}]
+            """
+        let camera = try #require(PipeWireCameras.cameras(inDump: Data(dump.utf8)).first)
+        #expect(camera.capabilities.map(\.pixelFormat) == ["RGB", "UYVY"])
+    }
+
     @Test("Audio/Source nodes become microphones read by pipewiresrc, virtual ones after; a speaker is none")
     func microphonesInDump() async {
         let dump = """

@@ -3,8 +3,8 @@ import Synchronization
 
 /// A PipeWire daemon of the test's own, with a camera in it (two when asked): a `videotestsrc`
 /// published as a `Video/Source` node, which the device monitor lists and `pipewiresrc` reads like a webcam
-/// shared through PipeWire; and, when asked, a microphone: a virtual `Audio/Source` node that a
-/// 440 Hz tone is played into.
+/// shared through PipeWire; when asked, two cameras the daemon hosts itself, as it hosts a webcam's
+/// node; and, when asked, a microphone: a virtual `Audio/Source` node that a 440 Hz tone is played into.
 ///
 /// Everything runs in child processes (a private runtime folder and D-Bus session bus), so nothing
 /// in the test process, nor any other test, sees this camera.
@@ -13,6 +13,9 @@ public enum PipeWireCamera {
     public static let name = "PipeWire test camera"
     /// The second camera's display name, when one is asked for.
     public static let secondName = "PipeWire second camera"
+    /// The two cameras the daemon makes itself when asked (`daemonCameras`): nodes of PipeWire's
+    /// own test-picture plugin, hosted in the daemon as a webcam's node is, offering 320x240.
+    public static let daemonCameraNames = ["PipeWire daemon camera A", "PipeWire daemon camera B"]
     /// The microphone's display name.
     public static let microphoneName = "PipeWire test microphone"
 
@@ -28,11 +31,23 @@ public enum PipeWireCamera {
     /// `$XDG_RUNTIME_DIR/unplug`, and comes back when it makes `$XDG_RUNTIME_DIR/replug`: the
     /// program decides when, from what it has seen, with no time of the machine's in between.
     public static func run(_ program: String, _ arguments: [String], location: String? = nil,
-                           unplugsWhenAsked: Bool = false, microphone: Bool = false, secondCamera: Bool = false) async throws -> ChildProcess.Result {
+                           unplugsWhenAsked: Bool = false, microphone: Bool = false, secondCamera: Bool = false,
+                           daemonCameras: Bool = false) async throws -> ChildProcess.Result {
         let runtime = try TemporaryFolder()
         chmod(runtime.url.path, 0o700)  // as a login session's runtime folder
         let script = """
             export DBUS_SESSION_BUS_ADDRESS=unix:path=$XDG_RUNTIME_DIR/bus
+            if [ -n "$DAEMON_CAMERAS" ]; then
+                export XDG_CONFIG_HOME=$XDG_RUNTIME_DIR/config
+                mkdir -p $XDG_CONFIG_HOME/pipewire/pipewire.conf.d
+                cat > $XDG_CONFIG_HOME/pipewire/pipewire.conf.d/cameras.conf <<'END'
+            context.spa-libs = { videotestsrc = videotestsrc/libspa-videotestsrc }
+            context.objects = [
+                { factory = adapter args = { factory.name = videotestsrc node.name = camctl-daemon-a node.description = "\(daemonCameraNames[0])" media.class = Video/Source } }
+                { factory = adapter args = { factory.name = videotestsrc node.name = camctl-daemon-b node.description = "\(daemonCameraNames[1])" media.class = Video/Source } }
+            ]
+            END
+            fi
             dbus-daemon --session --address=$DBUS_SESSION_BUS_ADDRESS --nofork --nopidfile >/dev/null 2>&1 & bus=$!
             sleep 0.2
             pipewire >/dev/null 2>&1 & daemon=$!
@@ -73,7 +88,8 @@ public enum PipeWireCamera {
             published=
             for i in $(seq 600); do
                 pw-dump 2>/dev/null | grep -q '"mediaType": "video"' && pw-cli ls Node 2>/dev/null | grep -q "\(name)" \\
-                    && { [ -z "$SECOND_CAMERA" ] || pw-cli ls Node 2>/dev/null | grep -q "\(secondName)"; } && published=1 && break
+                    && { [ -z "$SECOND_CAMERA" ] || pw-cli ls Node 2>/dev/null | grep -q "\(secondName)"; } \\
+                    && { [ -z "$DAEMON_CAMERAS" ] || pw-cli ls Node 2>/dev/null | grep -q "\(daemonCameraNames[1])"; } && published=1 && break
                 sleep 0.1
             done
             if [ -z "$published" ]; then
@@ -101,6 +117,7 @@ public enum PipeWireCamera {
         if unplugsWhenAsked { environment["UNPLUG_WHEN_ASKED"] = "1" }
         if microphone { environment["MICROPHONE"] = "1" }
         if secondCamera { environment["SECOND_CAMERA"] = "1" }
+        if daemonCameras { environment["DAEMON_CAMERAS"] = "1" }
         // One PipeWire daemon at a time: run side by side (each with its own runtime folder and
         // bus), a camera program once found no camera at all in its own daemon.
         return try await oneAtATime.run { [script, environment] in

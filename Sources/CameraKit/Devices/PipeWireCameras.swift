@@ -44,7 +44,7 @@ enum PipeWireCameras {
             return Fraction(num, denom)
         }
         let frameRates: VideoCapability.FrameRates = rates.isEmpty ? .unspecified : .discrete(rates)
-        return pixelFormats.flatMap { pixelFormat in
+        let capabilities = pixelFormats.flatMap { pixelFormat in
             sizes.compactMap { size -> VideoCapability? in
                 guard let width = size["width"]?.int, let height = size["height"]?.int,
                       width > 0, height > 0 else { return nil }
@@ -52,6 +52,8 @@ enum PipeWireCameras {
                                        heights: height...height, frameRates: frameRates)
             }
         }
+        // A choice may name its default again among its alternatives: each capability once.
+        return capabilities.enumerated().filter { index, capability in !capabilities[..<index].contains(capability) }.map(\.element)
     }
 
     /// The values a field may take: itself, or the entries of a choice (all but a range's bounds).

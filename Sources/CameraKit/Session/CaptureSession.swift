@@ -143,10 +143,9 @@ public actor CaptureSession {
             return
         }
         let previous = configuration.device
-        // PipeWire's source in GStreamer 1.22 cannot be swapped in a running pipeline (the camera
-        // switched back to gives no frame, then its thread crashes): such a switch restarts the
-        // pipeline on the new camera. Any other is swapped live, and restarted the same way when
-        // the new camera gives no frame in time.
+        // PipeWire's source in GStreamer 1.22 once crashed its thread when swapped in a running
+        // pipeline: such a switch restarts the pipeline on the new camera. Any other is swapped
+        // live, and restarted the same way when the new camera gives no frame in time.
         if !Self.restartsToSwitch(from: previous, to: device) {
             let counted = cameraFrames.load(ordering: .relaxed)
             try await swapCamera(in: current, to: device)
