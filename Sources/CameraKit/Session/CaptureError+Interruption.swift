@@ -22,4 +22,7 @@ extension CaptureError {
     static func notBack(_ camera: CaptureDevice, within timeout: Duration) -> CaptureError {
         CaptureError(.deviceNotFound, "\(camera.name) did not come back within \(timeout); check that it is connected")
     }
+
+    /// The session was stopped while its camera started (a start, a switch or a resume).
+    public static let stoppedWhileStarting = CaptureError(.notRunning, "the session was stopped while its camera started")
 }

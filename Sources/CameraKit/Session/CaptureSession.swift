@@ -61,6 +61,9 @@ public actor CaptureSession {
     }
 
     var running: Running?
+    /// How many times ``stop()`` was asked: a start, switch or resume in flight compares it after
+    /// each suspension, so one the session was stopped during ends instead of running on.
+    private var stopCount = 0
     /// The green screen's background as last decoded, and the picture it was decoded from.
     private var decodedBackdrop: (path: String, backdrop: Backdrop)?
     let eventStream = Broadcast<SessionEvent>()
@@ -116,13 +119,14 @@ public actor CaptureSession {
             configuration = updated
             return
         }
-        let previous = configuration
+        let previous = configuration, stops = stopCount
         await tearDown(reason: CaptureError(.notRunning, "the session was reconfigured while the photo was being taken"))
         configuration = updated
-        do {
-            try await launch()
+        do throws(CaptureError) {
+            try await launch(stopsBefore: stops)
             eventStream.send(.reconfigured)
         } catch {
+            guard stopCount == stops else { throw error }  // stopped meanwhile: the change is kept for the next start
             configuration = previous
             status = .failed
             eventStream.send(.failed(error))
@@ -142,7 +146,7 @@ public actor CaptureSession {
             configuration.device = device
             return
         }
-        let previous = configuration.device
+        let previous = configuration.device, stops = stopCount
         // PipeWire's source in GStreamer 1.22 once crashed its thread when swapped in a running
         // pipeline: such a switch restarts the pipeline on the new camera. Any other is swapped
         // live, and restarted the same way when the new camera gives no frame in time.
@@ -151,7 +155,7 @@ public actor CaptureSession {
             try await swapCamera(in: current, to: device)
             if await framesFlow(after: counted, within: Self.switchDeadline) { return }
         }
-        try await restart(on: device, insteadOf: previous)
+        try await restart(on: device, insteadOf: previous, stopsBefore: stops)
     }
 
     /// How long a camera switched to has to give its first frame before the switch is made again
@@ -176,17 +180,18 @@ public actor CaptureSession {
     }
 
     /// Switches by starting the pipeline anew on `device`; when it cannot start, starts it on
-    /// `previous` again and says so.
-    private func restart(on device: CaptureDevice, insteadOf previous: CaptureDevice) async throws(CaptureError) {
+    /// `previous` again and says so. A stop asked since `stopsBefore` ends the switch, nothing started.
+    private func restart(on device: CaptureDevice, insteadOf previous: CaptureDevice, stopsBefore: Int) async throws(CaptureError) {
         await tearDown(reason: CaptureError(.interrupted, "the camera was switched before the photo was taken"))
         configuration.device = device
         do throws(CaptureError) {
-            try await launch()
+            try await launch(stopsBefore: stopsBefore)
             if let format = running?.format { eventStream.send(.switchedDevice(to: device.name, format: format)) }
         } catch {
             configuration.device = previous
+            guard stopCount == stopsBefore else { throw error }
             do throws(CaptureError) {
-                try await launch()
+                try await launch(stopsBefore: stopsBefore)
             } catch let again {
                 await interrupt(again)
                 throw CaptureError(.interrupted, "\(device.name) could not start (\(error.message)), and \(previous.name) could not start again (\(again.message))")
@@ -305,10 +310,12 @@ public actor CaptureSession {
     ///   no such format, a sink that cannot open.
     public func start() async throws(CaptureError) {
         guard running == nil else { return }
+        let stops = stopCount
         do {
-            try await launch()
+            try await launch(stopsBefore: stops)
         } catch {
             await previewOutput.closeScreen()
+            guard stopCount == stops else { throw error }  // stopped while starting: stopped, not failed
             status = .failed
             eventStream.send(.failed(error))
             throw error
@@ -317,8 +324,17 @@ public actor CaptureSession {
 
     /// Stops the camera and the outputs. Captures still encoding finish; those waiting for a frame fail.
     public func stop() async {
+        stopCount += 1
         supervisor.stopWatchingHotPlug()
-        guard running != nil else { return }
+        guard running != nil else {
+            // Between two pipelines (a switch or a resume on its way): that start ends at its next
+            // step, and the session is stopped now.
+            if status == .running || status == .interrupted {
+                status = .stopped
+                eventStream.send(.stopped)
+            }
+            return
+        }
         await tearDown(reason: CaptureError(.notRunning, "the session stopped before the photo was taken"))
         await previewOutput.closeScreen()
         status = .stopped
@@ -335,13 +351,13 @@ public actor CaptureSession {
     public func resume(waitingAtMost timeout: Duration = .seconds(30),
                        acceptingOtherCameras: Bool = false) async throws(CaptureError) {
         guard status == .interrupted || status == .failed else { return }
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + timeout, stops = stopCount
         while true {
             let arrivals = supervisor.cameraArrivals()
             do {
                 if let camera = DeviceDiscovery.current(configuration.device, acceptingOthers: acceptingOtherCameras) {
                     configuration.device = camera
-                    try await launch()
+                    try await launch(stopsBefore: stops)
                     status = .running
                     eventStream.send(.resumed)
                     return
@@ -365,7 +381,10 @@ public actor CaptureSession {
         SessionPipeline(configuration: configuration, format: format, outputs: outputs.all)
     }
 
-    private func launch(attempt: Int = 1) async throws(CaptureError) {
+    /// Builds and plays the pipeline. A stop asked since `stopsBefore` (while the screen opened,
+    /// the camera started or the encoders got ready) ends the start: what it made is let go, and
+    /// it throws ``CaptureError/stoppedWhileStarting``.
+    private func launch(attempt: Int = 1, stopsBefore: Int) async throws(CaptureError) {
         let format = try configuration.resolvedFormat()
         try await previewOutput.openScreen(for: configuration.preview)
         let layout = layout(of: configuration, format: format)
@@ -387,6 +406,11 @@ public actor CaptureSession {
             await outputs.abandon(preparing, reason: notStarted)
             throw CaptureError.converting(error, context: "the pipeline could not be built")
         }
+        guard stopCount == stopsBefore else {
+            await outputs.abandon(preparing, reason: .stoppedWhileStarting)
+            await previewOutput.closeScreen()
+            throw .stoppedWhileStarting
+        }
         if attempt == 1 { eventStream.send(.started(device: device.name, format: format)) }
         // Subscribed before the start, read after it: what the pipeline says while starting is the
         // start's to report; what it says later (the camera lost, a window closed) is the monitor's.
@@ -403,8 +427,9 @@ public actor CaptureSession {
         } catch {
             await tearDown(reason: notStarted)
             await outputs.abandon(preparing, reason: notStarted)
+            guard stopCount == stopsBefore else { throw .stoppedWhileStarting }
             if isFile, attempt == 1, error.kind == .timeout {
-                try await launch(attempt: 2)
+                try await launch(attempt: 2, stopsBefore: stopsBefore)
                 return
             }
             throw CaptureError(error, device: device, preview: configuration.preview)
@@ -414,6 +439,10 @@ public actor CaptureSession {
         } catch {
             await tearDown(reason: notStarted)
             throw CaptureError.converting(error, context: "the photo encoders could not start")
+        }
+        guard stopCount == stopsBefore else {
+            await tearDown(reason: .stoppedWhileStarting)
+            throw .stoppedWhileStarting
         }
         outputs.activate(in: graph, layout: layout)
         running?.monitor = SessionGraph.watch(messages, failed: { [weak self] in await self?.pipelineFailed($0) },
