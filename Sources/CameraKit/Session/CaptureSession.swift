@@ -267,19 +267,40 @@ public actor CaptureSession {
             guard let running else { throw CaptureError(.notRunning, "the session stopped while its image settings were being changed") }
             return running.graph.pipeline === graph.pipeline
         }
-        if stage.buildsSameElements(as: self.layout(of: configuration, format: format).image) {
-            try await graph.look?.adjust(to: stage, after: graph.lookInput)
-        } else {
-            let look = try ImageLook.make(stage, backdrop: try await backdrop(for: stage))
-            try await ImageLook.replace(graph.look, with: look, in: graph)
-            guard try stillRunning() else { return false }
-            running?.graph.look = look
+        // Everything that can be refused (a background, a look) is made before the pipeline is touched.
+        let changesElements = !stage.buildsSameElements(as: self.layout(of: configuration, format: format).image)
+        let look = changesElements ? try ImageLook.make(stage, backdrop: try await backdrop(for: stage)) : nil  // none when neutral
+        guard try stillRunning() else { return false }
+        do throws(CaptureError) {
+            if changesElements {
+                try await ImageLook.replace(graph.look, with: look, in: graph)
+                guard try stillRunning() else { return false }
+                running?.graph.look = look
+            } else {
+                try await graph.look?.adjust(to: stage, after: graph.lookInput)
+            }
+            try await outputs.imageChanged(in: graph, layout: layout)
+        } catch {
+            // Part of the change may be in the pipeline: it is made anew from the settings as they
+            // were, so the picture is exactly the one before the change.
+            if running?.graph.pipeline === graph.pipeline { await relaunchAsConfigured() }
+            throw error
         }
-        try await outputs.imageChanged(in: graph, layout: layout)
         guard try stillRunning() else { return false }
         running?.description = layout.description
         configuration.image = image
         return true
+    }
+
+    /// Starts the pipeline anew from the configuration; the session is interrupted when it cannot.
+    private func relaunchAsConfigured() async {
+        let stops = stopCount
+        await tearDown(reason: CaptureError(.interrupted, "the picture was changed before the photo was taken"))
+        do throws(CaptureError) {
+            try await launch(stopsBefore: stops)
+        } catch {
+            if stopCount == stops { await interrupt(error) }
+        }
     }
 
     /// The green screen's background at the stage's picture size, or `nil` without a green screen;
