@@ -141,7 +141,6 @@ struct ServeCommand: Subcommand {
         !name.isEmpty && name.count <= 64 && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
     }
 
-    /// `ADDR:PORT`, `[IPv6]:PORT`, or `PORT` alone (on loopback).
     /// Pings systemd's watchdog, when it watches this process, twice in each of its intervals, for
     /// as long as the session's actor answers: a camctl that hangs is restarted.
     private static func pingWatchdog(while session: CaptureSession) -> Task<Void, Never>? {
