@@ -53,6 +53,9 @@ public final class BoothSettings: Sendable {
     /// Files are read and written here, never on Swift's shared threads.
     private let lane = BlockingLane(label: "booth-settings")
 
+    /// The settings file's name in the library's folder, where `serve` keeps them unless told elsewhere.
+    public static let fileName = "booth-settings.json"
+
     /// The largest settings file read: its values' limits keep every file camctl writes far below it.
     static let maximumFileSize = 65_536
 
@@ -112,6 +115,7 @@ public final class BoothSettings: Sendable {
         (record.templates, record.backgrounds) = (templates, backgrounds)
         record.filters = ImageFilter.allCases.map(\.rawValue).filter { $0 != ImageFilter.none.rawValue }
         record.printer = hasPrinter
+        record.keptIn = file
         return record
     }
 

@@ -344,7 +344,7 @@ enum WebPage {
             const answer = await response.json().catch(() => ({}));
             if (!response.ok) throw new Error(answer.error || ("the camera answered " + response.status));
             showSettings(answer);
-            say("Settings saved.");
+            say(answer.kept_in ? "Settings saved in " + answer.kept_in + "." : "Settings saved.");
           } catch (error) { say(error.message, true); }
         };
 

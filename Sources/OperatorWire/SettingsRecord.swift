@@ -24,11 +24,18 @@ public struct SettingsRecord: Codable, Sendable, Equatable {
     public var backgrounds: [String]?
     public var filters: [String]?
     public var printer: Bool?
+    /// Where the settings are kept (said, never taken): the settings file's path.
+    public var keptIn: String?
 
     public init(countdown: Double? = nil, shots: Int? = nil, layout: String? = nil, filter: String? = nil, background: String? = nil,
                 stamp: String? = nil, review: Bool? = nil, print: Bool? = nil) {
         (self.countdown, self.shots, self.layout, self.filter) = (countdown, shots, layout, filter)
         (self.background, self.stamp, self.review, self.print) = (background, stamp, review, print)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case countdown, shots, layout, filter, background, stamp, review, print, templates, backgrounds, filters, printer
+        case keptIn = "kept_in"
     }
 
     /// These settings with what `change` sets.

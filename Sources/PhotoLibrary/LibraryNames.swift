@@ -13,8 +13,8 @@ import FoundationEssentials
 /// - recordings under way: `STEM.mp4` and the space held beside it, `STEM.reserve`, in `recordings/`;
 /// - a file being written: `.NAME.PID.RANDOM.tmp` beside it, `NAME` one of the names above.
 ///
-/// The access token and the guests' key (`serve-token`, `guest-key`) are outside this set, so no
-/// index row can name them.
+/// The access token, the guests' key and a booth's settings (`serve-token`, `guest-key`,
+/// `booth-settings.json`) are outside this set, so no index row can name them.
 extension PhotoLibrary {
     /// The library's subfolders, each a real folder (never a link) made by the library.
     static let subfolders = ["thumbnails", "spool", "recordings"]

@@ -39,7 +39,7 @@ struct ServeCommand: Subcommand {
         camctl booth --print). The page's Settings change the booth: countdown, shots, layout or
         template (a JSON file of --templates DIR), filter, background behind a green screen (a
         picture of --backgrounds DIR), time stamp, review and printing; they apply at once and are
-        kept in --settings FILE, which the next start reads. Ctrl-C or SIGTERM stops the server:
+        kept in the library's booth-settings.json (or --settings FILE), which the next start reads. Ctrl-C or SIGTERM stops the server:
         streams end, a photo being taken is saved, and camctl exits 0.
         --rtsp PORT serves the live picture as H.264 over RTSP too, at rtsp://ADDR:PORT/preview
         (8554 is RTSP's usual port; 0 picks a free one), encoded once for any number of viewers and
@@ -189,7 +189,8 @@ struct ServeCommand: Subcommand {
         }
         let settings: BoothSettings
         do {
-            settings = try BoothSettings(file: arguments.string("--settings"),
+            // Kept in the library unless told elsewhere, so what the owner saves survives a restart.
+            settings = try BoothSettings(file: arguments.string("--settings") ?? "\(folder)/\(BoothSettings.fileName)",
                                          folders: BoothSettings.Folders(templates: arguments.string("--templates"),
                                                                         backgrounds: arguments.string("--backgrounds")),
                                          hasPrinter: printing != nil)

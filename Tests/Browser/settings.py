@@ -29,7 +29,9 @@ try:
     shots.clear()
     shots.send_keys("2")
     driver.find_element(By.ID, "savesettings").click()
-    wait.until(lambda d: d.find_element(By.ID, "message").text == "Settings saved.")
+    # The page says where they are kept: the library's settings file, as serve keeps them by default.
+    wait.until(lambda d: d.find_element(By.ID, "message").text.startswith("Settings saved in "))
+    seen["saved_message"] = driver.find_element(By.ID, "message").text
 
     # The next booth, from the page's button: its countdown events, heard as the page hears them.
     driver.execute_script(

@@ -25,13 +25,14 @@ struct SettingsPageTests {
         let templates = try Self.templates()
         let camctl = try Camctl()
         let file = camctl.library.path("booth-settings.json")
-        let options = ["--settings", file, "--templates", templates.url.path]
+        let options = ["--templates", templates.url.path]  // the settings kept where serve keeps them by default
         let served = try await ServedCamera(camctl: camctl, extra: options)
         let run = try await ChildProcess.run("/usr/bin/python3", [Self.script, served.base, "two.json"])
         let seen = try #require((try? JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8))) as? [String: Any],
                                 "\(run.standardOutput) \(run.standardError.suffix(2000))")
         #expect(seen["layouts_offered"] as? [String] == ["2x2", "1x4", "two.json"], "\(seen)")
         #expect(seen["countdown_shown"] as? String == "3", "the booth's default countdown is shown first: \(seen)")
+        #expect(seen["saved_message"] as? String == "Settings saved in \(file).", "\(seen)")
         let countdowns = seen["countdowns"] as? [Int] ?? []
         #expect(countdowns.count >= 2 && countdowns.allSatisfy { $0 <= 1 }, "one second before each of two shots: \(seen)")
         #expect(seen["picture"] as? [[Int]] == [[800, 1000]] && seen["total"] as? Int == 3, "two shots in the template's picture: \(seen)")
@@ -46,6 +47,31 @@ struct SettingsPageTests {
         let settings = try JSONSerialization.jsonObject(with: Data(said.body.utf8)) as? [String: Any]
         #expect(said.status == 200 && settings?["countdown"] as? Double == 1 && settings?["layout"] as? String == "two.json"
                 && settings?["shots"] as? Int == 2 && settings?["templates"] as? [String] == ["two.json"], "\(said.body)")
+    }
+
+    @Test("With no --settings, what is saved is kept in the library's booth-settings.json, said in the answer, and read by the next start")
+    func keptInLibrary() async throws {
+        let camctl = try Camctl()
+        let file = camctl.library.path("booth-settings.json")
+        let served = try await ServedCamera(camctl: camctl, extra: [])
+        let changed = try await served.request("/api/settings", ["-X", "PUT", "-d", #"{"countdown": 7, "shots": 2, "filter": "mono"}"#])
+        let answer = try JSONSerialization.jsonObject(with: Data(changed.body.utf8)) as? [String: Any]
+        #expect(changed.status == 200 && answer?["kept_in"] as? String == file, "\(changed.body)")
+        served.process.send(SIGTERM)
+        #expect(await served.process.finished(timeout: 60).status == 0)
+        let kept = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any]
+        #expect(kept?["countdown"] as? Double == 7 && kept?["shots"] as? Int == 2 && kept?["filter"] as? String == "mono"
+                && kept?["kept_in"] == nil, "the file holds the settings alone: \(String(describing: kept))")
+
+        let restarted = try await ServedCamera(camctl: camctl, extra: [])
+        defer { restarted.process.send(SIGTERM) }
+        let settings = try JSONSerialization.jsonObject(with: Data(try await restarted.request("/api/settings").body.utf8)) as? [String: Any]
+        #expect(settings?["countdown"] as? Double == 7 && settings?["shots"] as? Int == 2 && settings?["filter"] as? String == "mono",
+                "\(String(describing: settings))")
+        let status = try JSONSerialization.jsonObject(with: Data(try await restarted.request("/api/status").body.utf8)) as? [String: Any]
+        #expect(status?["filter"] as? String == "mono", "the kept filter is on the picture from the start: \(String(describing: status))")
+        // The library still lists its photos alone: the settings file is not one of its files.
+        #expect(try await camctl.photos().isEmpty)
     }
 
     /// `HH:MM` of an instant in UTC, as a stamp of `%H:%M` draws it with `TZ=UTC`.
