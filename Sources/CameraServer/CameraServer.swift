@@ -33,6 +33,8 @@ public final class CameraServer: Sendable {
     public let port: Int
     /// Where guests and other machines reach it (`http://192.168.1.20:8080/`).
     public var url: String { address.url + "/" }
+    /// Said to the owner when guests' phones cannot open the QR codes' links (a server on loopback).
+    public var guestWarning: String? { address.guestWarning }
     /// Its live picture over RTSP as other machines reach it, when it is served.
     public var rtspURL: String? { rtsp.map { "rtsp://\(rtspHost):\($0.port)\(RTSPPreview.path)" } }
     private let address: PublicAddress

@@ -326,6 +326,7 @@ struct Router: Sendable {
         (status.h264FramesEncoded, status.cameraFrames) = (session.liveH264Output.encodedFrameCount, session.cameraFrameCount)
         status.tokenRequired = !access.isOnLoopback
         status.printer = printDesk.map { $0.printing.printer ?? "default" }
+        status.guestWarning = address.guestWarning
         if let shelf { status.photos = try? await shelf.count() }
         return status
     }

@@ -26,6 +26,8 @@ enum WebPage {
           #reviewbar { position: absolute; left: 0; right: 0; bottom: 0; display: none; justify-content: center; gap: 16px;
                        padding: 16px; background: linear-gradient(transparent, rgba(0, 0, 0, .8)); }
           #message { min-height: 1.4em; color: #bbb; }
+          #guestwarning { margin: 8px 0; padding: 8px 12px; border-radius: 8px; background: #5a3a00; color: #ffd9a0; }
+          body.kiosk #guestwarning { position: fixed; left: 2vmin; top: 2vmin; max-width: 60vw; z-index: 2; }
           #message.error { color: #ff7b72; }
           .controls { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; justify-content: center; }
           button { font: inherit; padding: 12px 18px; border-radius: 999px; border: 0; background: #333; color: #eee; cursor: pointer;
@@ -73,6 +75,7 @@ enum WebPage {
             </div>
           </div>
           <button id="kioskshutter" aria-label="Start the photo booth">Start</button>
+          <p id="guestwarning" role="alert" hidden></p>
           <div class="controls">
             <button id="shutter" aria-label="Take a photo"></button>
             <button id="booth">Booth</button>
@@ -271,8 +274,13 @@ enum WebPage {
           $("album").value = chosen;
         }
         $("album").onchange = loadGallery;
-        // The Print button, when the server has a printer: the picture offered to take home.
-        fetch("api/status").then((r) => r.json()).then((status) => { $("print").hidden = !status.printer; }).catch(() => {});
+        // The Print button, when the server has a printer; and why guests' phones cannot open the
+        // QR codes' links, when they cannot (on the kiosk too, for the owner to see).
+        fetch("api/status").then((r) => r.json()).then((status) => {
+          $("print").hidden = !status.printer;
+          $("guestwarning").textContent = status.guest_warning || "";
+          $("guestwarning").hidden = !status.guest_warning;
+        }).catch(() => {});
         // A job's end may be told before the request that started it answers.
         const printedJobs = new Set();
         $("print").onclick = () => act({ action: "print", id: printable })

@@ -32,6 +32,8 @@ public struct StatusRecord: Codable, Sendable, Equatable {
     public var photos: Int?
     /// The printer the `print` action prints on, when the server has one.
     public var printer: String?
+    /// Why guests' phones cannot open the QR codes' links, when they cannot: one sentence.
+    public var guestWarning: String?
 
     public init() {}
 
@@ -39,7 +41,7 @@ public struct StatusRecord: Codable, Sendable, Equatable {
         case version, state, fleet, node, url, clock, device, status, format, filter, zoom, viewers, photos, printer
         case camctlVersion = "camctl_version", rtspURL = "rtsp_url", deviceID = "device_id", eventClients = "event_clients"
         case framesEncoded = "frames_encoded", framesPassedThrough = "frames_passed_through", h264FramesEncoded = "h264_frames_encoded"
-        case cameraFrames = "camera_frames", tokenRequired = "token_required"
+        case cameraFrames = "camera_frames", tokenRequired = "token_required", guestWarning = "guest_warning"
     }
 }
 

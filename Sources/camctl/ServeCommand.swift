@@ -229,6 +229,7 @@ struct ServeCommand: Subcommand {
         } else {
             try Console.result("serving \(camera.name) at \(url)" + (rtspURL.map { " and \($0)" } ?? ""))
         }
+        if let warning = server.guestWarning { Console.note(warning) }
         ServiceManager.tell("READY=1\nSTATUS=serving \(camera.name) at \(url)")
         let watchdog = Self.pingWatchdog(while: captureSession)
         defer { watchdog?.cancel() }

@@ -139,6 +139,9 @@ try:
     before = total()
     driver.get(base + "/?kiosk")
     wait.until(lambda d: displayed(d, "kioskshutter"))
+    # Served on loopback alone: the kiosk tells its owner that guests' phones cannot open the links.
+    wait.until(lambda d: displayed(d, "guestwarning"))
+    seen["kiosk_warning"] = driver.find_element(By.ID, "guestwarning").text
     seen["kiosk"] = driver.execute_script(
         "const s = document.getElementById('stage').getBoundingClientRect(), b = document.getElementById('kioskshutter').getBoundingClientRect();"
         "return {fills: s.width >= window.innerWidth && s.height >= window.innerHeight, big: b.width >= 96,"

@@ -33,6 +33,7 @@ struct PageTests {
         #expect(seen["booth_album_gallery"] as? Int == 5, "the booth's album: its shots and its picture: \(seen)")
         #expect(seen["recording_said"] as? String == "Recording…" && seen["movie_message"] as? String == "Movie saved.", "\(seen)")
         #expect(seen["movie_kind"] as? String == "movie" && seen["movie_thumbnail_shown"] as? Bool == true, "the movie's thumbnail shows: \(seen)")
+        #expect((seen["kiosk_warning"] as? String)?.hasPrefix("guests' phones cannot open the QR codes' links") == true, "\(seen)")
         #expect(seen["kiosk"] as? [String: Bool] == ["fills": true, "big": true, "settings": false, "gallery": false], "the kiosk view: \(seen)")
         #expect(seen["kiosk_booth"] as? Int == 5, "the kiosk's button ran a booth of four shots and its picture, its QR shown: \(seen)")
         #expect(seen["guest_booth_shots"] as? Int == 4, "the booth's guest page shows its four shots on a phone: \(seen)")

@@ -261,6 +261,27 @@ struct ServeCommandTests {
         #expect(refused.status == 64 && refused.standardError.contains("--public-url booth.example is not"), "\(refused.standardError)")
     }
 
+    @Test("Served on loopback alone with no --public-url, serve warns that guests' phones cannot open the QR codes' links, at start and in the status; elsewhere it does not")
+    func loopbackWarning() async throws {
+        let loopback = try await ServedCamera()
+        defer { loopback.process.send(SIGTERM) }
+        let warning = "guests' phones cannot open the QR codes' links, which name http://127.0.0.1:\(loopback.port): the server listens on this machine alone; "
+            + "serve with --listen 0.0.0.0:\(loopback.port) (and --public-url URL when guests reach it at another address)"
+        // Said before the serving line, which ServedCamera waited for.
+        #expect(loopback.process.errorsSoFar.contains("camctl: " + warning), "\(loopback.process.errorsSoFar)")
+        #expect(try await loopback.json("/api/status").object["guest_warning"] as? String == warning)
+
+        // Behind a proxy that guests reach, named by --public-url: no warning.
+        let told = try await ServedCamera(extra: ["--public-url", "http://booth.example:9000/"])
+        defer { told.process.send(SIGTERM) }
+        #expect(try await told.json("/api/status").object["guest_warning"] == nil)
+        #expect(!told.process.errorsSoFar.contains("guests' phones"), "\(told.process.errorsSoFar)")
+        let everywhere = try await ServedCamera(listen: "0.0.0.0")
+        defer { everywhere.process.send(SIGTERM) }
+        #expect(try await everywhere.json("/api/status").object["guest_warning"] == nil)
+        #expect(!everywhere.process.errorsSoFar.contains("guests' phones"), "\(everywhere.process.errorsSoFar)")
+    }
+
     @Test("Bad requests are answered with a status and one sentence in JSON; a body over the limit with 413")
     func badRequests() async throws {
         let served = try await ServedCamera()
