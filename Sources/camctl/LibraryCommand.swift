@@ -102,6 +102,14 @@ struct LibraryCommand: Subcommand {
             switch action {
             case .list(let album):
                 let photos = if let album { try library.photos(inAlbum: album) } else { try library.photos() }
+                // Nothing listed is said on standard error, so an empty answer is never a silent one.
+                if photos.isEmpty, let album {
+                    let albums = try library.albums().map(\.name)
+                    Console.note("no photo is in the album \(album)"
+                        + (albums.isEmpty ? "; the library has no albums yet" : "; the library's albums: \(albums.joined(separator: ", "))"))
+                } else if photos.isEmpty {
+                    Console.note("the library \(library.folder) holds no photos yet")
+                }
                 if printsJSON {
                     for photo in photos { try Console.json(photo.record) }
                 } else if !photos.isEmpty {

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("camctl library, devices and booth", .startsPrograms)
 struct LibraryCommandTests {
-    @Test("Albums are read back: library albums counts each, list --album lists one; an album nobody is in lists nothing")
+    @Test("Albums are read back: library albums counts each, list --album lists one; an album nobody is in lists nothing and says so, naming those there are")
     func albums() async throws {
         let camctl = try Camctl()
         #expect(try await camctl("capture", "--device", "test", "--resolution", "320x240").status == 0)
@@ -19,6 +19,7 @@ struct LibraryCommandTests {
         #expect(Set(inBooth.compactMap { $0["id"] as? Int }) == [2, 3, 4], "the shots and their strip, not the capture before: \(inBooth)")
         let nobody = try await camctl("library", "list", "--album", "nobody")
         #expect(nobody.status == 0 && nobody.standardOutput.isEmpty)
+        #expect(nobody.standardError == "camctl: no photo is in the album nobody; the library's albums: booth\n", "\(nobody.standardError)")
     }
 
     @Test("list, show, export, delete and sheet work on what capture stored; a library of more photos than a sheet holds makes numbered sheets")
