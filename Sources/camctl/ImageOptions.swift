@@ -35,9 +35,9 @@ enum ImageOptions {
         --brightness, --contrast, --saturation and --hue (0, 1, 1 and 0 leave the picture as it is),
         --zoom FACTOR (digital, centred, or at --zoom-center X,Y given as fractions of the frame),
         --aspect W:H (4:3, 16:9, 3:2, 1:1: the frame cropped around its centre), --mirror (a
-        webcam's preview is mirrored unless --mirror none or photos), --rotate DEGREES (the preview
-        turned; photos record it in EXIF Orientation, or with --turn-pixels are turned in their
-        pixels), --overlay PNG (a frame or logo with transparency
+        webcam's preview, not a back camera's, is mirrored unless --mirror none or photos),
+        --rotate DEGREES (the preview turned; photos record it in EXIF Orientation, or with
+        --turn-pixels are turned in their pixels), --overlay PNG (a frame or logo with transparency
         drawn over the picture, scaled to its width), --caption TEXT (words such as an event's name)
         and --stamp FORMAT (each frame's own time by a strftime format, such as "%Y-%m-%d %H:%M:%S"),
         at the bottom left and bottom right unless --caption-at or --stamp-at names a PLACE (top-left,

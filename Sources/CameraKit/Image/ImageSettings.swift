@@ -27,7 +27,8 @@ public struct ImageSettings: Sendable, Equatable {
     /// The aspect ratio the frame is cropped to (around its centre), or `nil` for the camera's own.
     public var aspectRatio: AspectRatio?
     /// Whether the preview is mirrored left to right; `nil` mirrors system cameras (webcams face
-    /// the person in front of them, as a phone's front camera) and not the test camera or files.
+    /// the person in front of them, as a phone's front camera) but not those that report facing
+    /// back, nor the test camera or files.
     public var mirrorsPreview: Bool?
     /// Whether photos are mirrored like the preview (recorded in their orientation).
     public var mirrorsPhotos = false

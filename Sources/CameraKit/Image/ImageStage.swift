@@ -27,8 +27,9 @@ struct ImageStage {
         self.settings = settings
         self.frameWidth = frameWidth
         self.frameHeight = frameHeight
-        let isSystemCamera = if case .system = device.kind { true } else { false }
-        mirrorsPreview = settings.mirrorsPreview ?? isSystemCamera
+        // A camera facing the person in front of it is shown as a mirror; one facing away is not.
+        let facesPerson = if case .system = device.kind { device.position != .back } else { false }
+        mirrorsPreview = settings.mirrorsPreview ?? facesPerson
     }
 
     /// Whether the stage changes the camera's pixels (mirroring and rotation do not: the preview
