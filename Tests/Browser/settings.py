@@ -43,7 +43,7 @@ try:
     seen["countdowns"] = driver.execute_script("return window.counted")
     photos = json.load(urllib.request.urlopen(base + "/api/photos"))["photos"]
     seen["total"] = len(photos)
-    # The composed picture (dated by its first shot) beside the 640x480 shots.
+    # The composed picture beside the 640x480 shots.
     seen["picture"] = [[p["width"], p["height"]] for p in photos if [p["width"], p["height"]] != [640, 480]]
 finally:
     driver.quit()

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("camctl library, devices and booth", .startsPrograms)
 struct LibraryCommandTests {
-    @Test("Albums are read back: library albums counts each, list --album lists one; an album nobody is in lists nothing and says so, naming those there are")
+    @Test("Albums are read back: library albums counts each, list --album lists one, a booth's picture above its shots; an album nobody is in lists nothing and says so, naming those there are")
     func albums() async throws {
         let camctl = try Camctl()
         #expect(try await camctl("capture", "--device", "test", "--resolution", "320x240").status == 0)
@@ -17,6 +17,8 @@ struct LibraryCommandTests {
         #expect(counted.count == 1 && counted.first?["album"] as? String == "booth" && counted.first?["photos"] as? Int == 3, "\(counted)")
         let inBooth = Camctl.objects(try await camctl("library", "list", "--album", "booth", "--json").standardOutput)
         #expect(Set(inBooth.compactMap { $0["id"] as? Int }) == [2, 3, 4], "the shots and their strip, not the capture before: \(inBooth)")
+        // Newest first: the strip, dated when it was made, above the shots it was made of.
+        #expect(inBooth.compactMap { $0["id"] as? Int } == [4, 3, 2], "\(inBooth)")
         let nobody = try await camctl("library", "list", "--album", "nobody")
         #expect(nobody.status == 0 && nobody.standardOutput.isEmpty)
         #expect(nobody.standardError == "camctl: no photo is in the album nobody; the library's albums: booth\n", "\(nobody.standardError)")

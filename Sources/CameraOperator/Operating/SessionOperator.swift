@@ -424,7 +424,7 @@ public actor SessionOperator {
     /// composition asked for meanwhile finds none), and delivers the picture or holds it. The
     /// outcome, and the composed picture.
     func compose(layout: ShotLayout, quality: Int, albums: [String], of tray: Int) async throws(OperatorError) -> (outcome: Outcome, picture: [UInt8]) {
-        guard let cells = trays[tray]?.cells, let first = cells.first else { throw .nothingToCompose }
+        guard let cells = trays[tray]?.cells, let lastShot = cells.map(\.takenAt).max() else { throw .nothingToCompose }
         trays[tray]?.cells = []
         let data: [UInt8], thumbnail: [UInt8], size: (width: Int, height: Int)
         do throws(OperatorError) {
@@ -434,8 +434,9 @@ public actor SessionOperator {
             trays[tray]?.cells.insert(contentsOf: cells, at: 0)  // still there for the next try
             throw error
         }
-        var item = DeliveryItem(composed: data, thumbnail: thumbnail, width: size.width, height: size.height, capturedAt: first.takenAt,
-                                albums: albums)
+        // Dated when it is made, so it sorts above its own shots (never below the last of them).
+        var item = DeliveryItem(composed: data, thumbnail: thumbnail, width: size.width, height: size.height,
+                                capturedAt: max(Date(), lastShot), albums: albums)
         lastComposition = data
         if trays[tray]?.holding == true {
             trays[tray]?.heldComposition = (item, data, cells.map(\.captureID))
