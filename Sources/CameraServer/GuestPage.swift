@@ -11,9 +11,7 @@ enum GuestPage {
         let file = "\(part)/file"
         let name = "camctl-\(photo.id).\(extensionOf(photo))"
         let isMovie = photo.kind == .movie
-        let shown = isMovie
-            ? #"<video src="\#(file)" controls playsinline poster="\#(part)/thumbnail"></video>"#
-            : #"<img src="\#(file)" alt="Your photo">"#
+        let shown = isMovie ? clip(photo, part: part, loops: false) : #"<img src="\#(file)" alt="Your photo">"#
         let preview = isMovie ? "\(base)/p/\(part)/thumbnail" : "\(base)/p/\(file)"
         return #"""
             <!doctype html>
@@ -68,7 +66,7 @@ enum GuestPage {
     private static func partsSection(_ parts: [(photo: LibraryPhoto, part: String)]) -> String {
         guard !parts.isEmpty else { return "" }
         let clips = parts.filter { $0.photo.kind == .movie }.map { clip in
-            #"<div class="clip"><video src="\#(clip.part)/file" controls playsinline loop poster="\#(clip.part)/thumbnail"></video>"#
+            #"<div class="clip">\#(Self.clip(clip.photo, part: clip.part, loops: true))"#
                 + #"<a href="\#(clip.part)/file" download="camctl-\#(clip.photo.id).\#(extensionOf(clip.photo))">Download the clip</a></div>"#
         }
         let shots = parts.filter { $0.photo.kind != .movie }.map { shot in
@@ -76,6 +74,14 @@ enum GuestPage {
         }
         return #"<section id="parts"><h2>From the same booth</h2>"# + clips.joined()
             + (shots.isEmpty ? "" : #"<div class="shots">"# + shots.joined() + "</div>") + "</section>"
+    }
+
+    /// A movie as a phone plays it: an MP4 in a video player, a GIF as the image it is (which
+    /// plays by itself; a video player refuses it).
+    private static func clip(_ movie: LibraryPhoto, part: String, loops: Bool) -> String {
+        movie.codec == "gif"
+            ? #"<img src="\#(part)/file" alt="Your clip">"#
+            : #"<video src="\#(part)/file" controls playsinline\#(loops ? " loop" : "") poster="\#(part)/thumbnail"></video>"#
     }
 
     /// A photo's file name extension.

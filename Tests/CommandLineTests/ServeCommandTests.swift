@@ -187,13 +187,14 @@ struct ServeCommandTests {
         #expect((page.object["photos"] as? [[String: Any]])?.count == 3 && page.object["total"] as? Int == 3, "\(page.object)")
     }
 
-    @Test("A booth's guest page brings its clip and its own shots, each by a link of its own that opens that shot; a photo taken before is not among them")
-    func guestPageOfBooth() async throws {
+    @Test("A booth's guest page brings its clip (an MP4 in a player, a GIF as an image, which phones play) and its own shots, each by a link of its own that opens that shot; a photo taken before is not among them",
+          arguments: ["mp4", "gif"])
+    func guestPageOfBooth(animation: String) async throws {
         let served = try await ServedCamera()
         defer { served.process.send(SIGTERM) }
         #expect(try await served.json("/api/capture", ["-X", "POST"]).status == 200)
         let booth = try await served.json("/api/actions", ["-X", "POST", "-d",
-                                                           #"{"action": "booth", "shots": 2, "countdown": 0, "show_shots": 0, "show_result": 0, "animation": "mp4"}"#])
+                                                           #"{"action": "booth", "shots": 2, "countdown": 0, "show_shots": 0, "show_result": 0, "animation": "\#(animation)"}"#])
         #expect(booth.status == 200, "\(booth)")
         let listed = try #require(try await served.json("/api/photos").object["photos"] as? [[String: Any]])
         let composedID = try #require((booth.object["composed"] as? [String: Any])?["id"] as? Int, "\(booth)")
@@ -205,7 +206,11 @@ struct ServeCommandTests {
         let clip = try #require(listed.first { $0["kind"] as? String == "movie" }?["id"] as? Int, "the booth's clip: \(listed)")
         let shots = listed.compactMap { $0["id"] as? Int }.filter { $0 != clip && $0 != composed["id"] as? Int && $0 != 1 }
         #expect(shots.count == 2, "\(listed)")
-        #expect(page.body.contains(#"<video src="\#(linkOf(clip))/file""#), "the clip plays on the page: \(page.body)")
+        let player = animation == "gif" ? #"<img src="\#(linkOf(clip))/file" alt="Your clip">"# : #"<video src="\#(linkOf(clip))/file""#
+        #expect(page.body.contains(player), "the clip plays on the page: \(page.body)")
+        // The clip's own page shows it the same way.
+        let clipPage = try await served.request("/p/\(linkOf(clip))", withToken: false)
+        #expect(clipPage.status == 200 && clipPage.body.contains(player), "\(clipPage.body)")
         for shot in shots {
             #expect(page.body.contains(#"<a href="\#(linkOf(shot))"><img src="\#(linkOf(shot))/thumbnail""#), "shot \(shot) is offered")
             let file = try await served.request("/p/\(linkOf(shot))/file", withToken: false)
