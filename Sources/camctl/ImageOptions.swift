@@ -45,7 +45,7 @@ enum ImageOptions {
         of the picture's height (5), --text-font FAMILY (Sans) and --text-color (white, or #RRGGBB).
         --background PICTURE (a JPEG or PNG) replaces a green screen behind the subject: --key blue
         for a blue one, or the screen's colour as lit (#RRGGBB); --key-tolerance DEGREES of hue that
-        still count as the screen (20) and --key-softness of its edge (2).
+        still count as the screen (35) and --key-softness of its edge (2).
         All apply alike to the preview, the photos and the movies.
         """
 

@@ -7,12 +7,13 @@ import Testing
 /// keyed over a background, judged against the background itself.
 @Suite("Green screen: --background", .startsPrograms)
 struct GreenScreenTests {
-    /// The camera: a white ball moving over pure green, 640x360 at 30 fps (H.264, as a camera's
-    /// movie would be), and the background: SMPTE bars at 75%, which have no white.
-    static func scene(in folder: TemporaryFolder) async throws -> (camera: String, background: String) {
+    /// The camera: a white ball moving over a screen, pure green unless `screen` (ARGB) says
+    /// otherwise, 640x360 at 30 fps (H.264, as a camera's movie would be), and the background:
+    /// SMPTE bars at 75%, which have no white.
+    static func scene(in folder: TemporaryFolder, screen: String = "0xff00ff00") async throws -> (camera: String, background: String) {
         let camera = folder.path("green.mp4"), background = folder.path("background.png")
         let made = try await ChildProcess.run("gst-launch-1.0", [
-            "-q", "videotestsrc", "num-buffers=90", "pattern=ball", "background-color=0xff00ff00", "foreground-color=0xffffffff",
+            "-q", "videotestsrc", "num-buffers=90", "pattern=ball", "background-color=\(screen)", "foreground-color=0xffffffff",
             "!", "video/x-raw,width=640,height=360,framerate=30/1", "!", "videoconvert", "!", "video/x-raw,format=I420",
             "!", "x264enc", "!", "mp4mux", "!", "filesink", "location=\(camera)"])
         #expect(made.status == 0, "\(made.standardError)")
@@ -110,6 +111,23 @@ struct GreenScreenTests {
         #expect(Double(last.ballPixels) > 0.8 * Double(ball) && Double(last.ballPixels) < 1.2 * Double(ball), "\(last), the camera's ball \(ball)")
     }
 
+    @Test("The default key takes pure green and standard chroma green (#00B140) screens out cleanly, the ball kept",
+          arguments: ["0xff00ff00", "0xff00b140"])
+    func defaultKey(screen: String) async throws {
+        let folder = try TemporaryFolder()
+        let (camera, background) = try await Self.scene(in: folder, screen: screen)
+        let ball = try await Self.ballPixels(of: camera)
+        #expect(ball > 500, "the camera's ball: \(ball) pixels")
+        let reference = try await Self.frame(of: background, width: 640, height: 360)
+        let photo = folder.path("keyed.jpg")
+        let captured = try await Camctl()("capture", "--device", "file:\(camera)", "--resolution", "640x360", "--background", background,
+                                          "--no-library", "--output", photo)
+        #expect(captured.status == 0, "\(captured.standardError)")
+        let keyed = Self.compare(try await Self.frame(of: photo, width: 640, height: 360), with: reference, width: 640, height: 360)
+        #expect(keyed.meanDifference < Self.meanDifferenceBound, "\(keyed)")
+        #expect(Double(keyed.ballPixels) > 0.8 * Double(ball) && Double(keyed.ballPixels) < 1.2 * Double(ball), "\(keyed), the camera's ball \(ball)")
+    }
+
     @Test("A description file keys the screen out, then takes the background away while the camera runs")
     func describedBackground() async throws {
         let folder = try TemporaryFolder()
@@ -119,7 +137,7 @@ struct GreenScreenTests {
         try """
             camera "file:\(camera)"
             resolution 640x360
-            background "\(background)" key green tolerance 25
+            background "\(background)" key green tolerance 40
             capture
             background none
             capture

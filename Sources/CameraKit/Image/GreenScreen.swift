@@ -20,7 +20,7 @@ public struct GreenScreen: Sendable, Equatable {
     /// The screen's colour.
     public var key = Key.green
     /// How far, in degrees of hue, a colour may be from the key's and still count as the screen: 1 to 90.
-    public var tolerance = 20.0
+    public var tolerance = 35.0
     /// The width of the soft edge around the subject, from 0 to 64 (`alpha`'s noise level).
     public var softness = 2.0
 
@@ -85,7 +85,9 @@ public struct GreenScreen: Sendable, Equatable {
     /// The `alpha` element keying the screen out, then the element whose frames the backdrop is laid under.
     var keying: String {
         let method = switch key {
-        case .green: "method=green"
+        // Between pure green and standard chroma green (#00B140), so the default tolerance takes
+        // both, and every green screen lit between them, while skin, white and yellow stay.
+        case .green: "method=custom target-r=0 target-g=185 target-b=55"
         case .blue: "method=blue"
         case .color(let color): "method=custom target-r=\(color.red) target-g=\(color.green) target-b=\(color.blue)"
         }
