@@ -16,7 +16,9 @@ enum WebPage {
           * { box-sizing: border-box; }
           body { margin: 0; font: 16px/1.4 system-ui, sans-serif; background: #111; color: #eee; }
           main { display: flex; flex-direction: column; gap: 12px; padding: 12px; max-width: 1100px; margin: auto; }
-          #stage { position: relative; background: #000; border-radius: 8px; overflow: hidden; aspect-ratio: 4 / 3; }
+          /* 4:3, and short enough that the shutter under it shows without scrolling on a laptop's screen. */
+          #stage { position: relative; background: #000; border-radius: 8px; overflow: hidden; aspect-ratio: 4 / 3;
+                   width: min(100%, calc((100vh - 200px) * 4 / 3)); align-self: center; }
           #live, #shown { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: contain; }
           #shown { display: none; background: rgba(0, 0, 0, .85); }
           #countdown { position: absolute; inset: 0; display: none; align-items: center; justify-content: center;
@@ -54,7 +56,7 @@ enum WebPage {
                           height: 20vmin; min-width: 96px; min-height: 96px; border-radius: 50%; border: 1.2vmin solid #fff;
                           background: var(--accent); color: #111; font-weight: 700; font-size: 3vmin; }
           body.kiosk main { display: block; padding: 0; max-width: none; }
-          body.kiosk #stage { position: fixed; inset: 0; border-radius: 0; aspect-ratio: auto; }
+          body.kiosk #stage { position: fixed; inset: 0; border-radius: 0; aspect-ratio: auto; width: auto; align-self: auto; }
           body.kiosk .controls, body.kiosk #settings, body.kiosk #message, body.kiosk #side h2, body.kiosk #side > p, body.kiosk #gallery,
           body.kiosk #guestlink { display: none; }
           body.kiosk #kioskshutter { display: block; }
@@ -75,7 +77,6 @@ enum WebPage {
             </div>
           </div>
           <button id="kioskshutter" aria-label="Start the photo booth">Start</button>
-          <p id="guestwarning" role="alert" hidden></p>
           <div class="controls">
             <button id="shutter" aria-label="Take a photo"></button>
             <button id="booth">Booth</button>
@@ -86,6 +87,7 @@ enum WebPage {
             <button id="zoomout" aria-label="Zoom out">−</button>
             <button id="zoomin" aria-label="Zoom in">+</button>
           </div>
+          <p id="guestwarning" role="alert" hidden></p>
           <div class="controls">
             <label><input type="checkbox" id="review"> Review before saving</label>
             <label>Countdown <input type="number" id="delay" min="0" max="60" value="0"> s</label>

@@ -124,14 +124,17 @@ try:
         wait.until(lambda d: d.find_element(By.ID, "message").text == said)
     seen["zoom"] = json.load(urllib.request.urlopen(base + "/api/status"))["zoom"]
 
-    # Phone and tablet screens: nothing wider than the screen, the shutter on screen.
-    for name, (width, height) in {"phone": (390, 844), "tablet": (820, 1180)}.items():
+    # Phone, tablet and laptop screens: nothing wider than the screen, the shutter on screen
+    # without scrolling.
+    for name, (width, height) in {"phone": (390, 844), "tablet": (820, 1180), "laptop": (1280, 720)}.items():
         driver.set_window_size(width, height)
         wait.until(lambda d: d.execute_script("return window.innerWidth") <= width)
         seen[name] = driver.execute_script(
-            "const s = document.getElementById('shutter').getBoundingClientRect();"
+            "window.scrollTo(0, 0); const s = document.getElementById('shutter').getBoundingClientRect();"
             "return {fits: document.documentElement.scrollWidth <= window.innerWidth,"
-            " shutter: s.width > 40 && s.left >= 0 && s.right <= window.innerWidth}")
+            " shutter: s.width > 40 && s.left >= 0 && s.right <= window.innerWidth && s.top >= 0 && s.bottom <= window.innerHeight}")
+        # Where the shutter and the picture are, for a failure's message.
+        seen[name + "_detail"] = driver.execute_script("const s = document.getElementById('shutter').getBoundingClientRect(), t = document.getElementById('stage').getBoundingClientRect(); return [s.top, s.bottom, window.innerHeight, window.innerWidth, t.top, t.height, t.width, window.scrollY]")
 
     # The kiosk view: the picture on the whole screen, one big button, no settings or gallery; the
     # button runs a booth, whose result's QR code shows over the picture.

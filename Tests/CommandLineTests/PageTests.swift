@@ -9,7 +9,7 @@ struct PageTests {
     static let hasBrowser = FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
         && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")
 
-    @Test("Headless Chromium: the live picture moves, a reviewed photo is saved (its QR code downloads it) or cancelled, the booth runs, a movie is recorded, phone and tablet screens fit",
+    @Test("Headless Chromium: the live picture moves, a reviewed photo is saved (its QR code downloads it) or cancelled, the booth runs, a movie is recorded, phone, tablet and laptop screens fit with the shutter in sight",
           .enabled(if: hasBrowser, "needs chromium, chromium-driver, python3-selenium and zbar-tools"), .drivesBrowser)
     func page() async throws {
         let served = try await ServedCamera()
@@ -38,9 +38,9 @@ struct PageTests {
         #expect(seen["kiosk_booth"] as? Int == 5, "the kiosk's button ran a booth of four shots and its picture, its QR shown: \(seen)")
         #expect(seen["guest_booth_shots"] as? Int == 4, "the booth's guest page shows its four shots on a phone: \(seen)")
         #expect(seen["zoom"] as? Double == 1.25, "two steps in and one out, as + and - take them: \(seen)")
-        for screen in ["phone", "tablet"] {
+        for screen in ["phone", "tablet", "laptop"] {
             let fit = seen[screen] as? [String: Bool]
-            #expect(fit?["fits"] == true && fit?["shutter"] == true, "\(screen): \(String(describing: fit))")
+            #expect(fit?["fits"] == true && fit?["shutter"] == true, "\(screen): \(String(describing: fit)) \(String(describing: seen[screen + "_detail"]))")
         }
     }
 }
