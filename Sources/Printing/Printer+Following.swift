@@ -45,6 +45,23 @@ extension Printer {
         return try sent.get()
     }
 
+    /// Reaches `destination` and checks that it takes `media` paper (when one is asked for), off
+    /// Swift's threads: what a booth asks before its first shot, so no guest poses for a picture
+    /// the printer would refuse.
+    ///
+    /// - Throws: ``PrintError`` when the printer cannot be reached or takes not that paper.
+    public static func check(_ destination: String?, takes media: String?) async throws(PrintError) {
+        let checked = await withCheckedContinuation { continuation in
+            sending.async {
+                continuation.resume(returning: Result { () throws(PrintError) in
+                    let printer = try Printer(destination)
+                    if let media { try printer.check(media: media) }
+                })
+            }
+        }
+        try checked.get()
+    }
+
     /// Where documents are sent from: a job at a time.
     private static let sending = DispatchQueue(label: "camctl.printing.send")
 }

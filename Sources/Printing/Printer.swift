@@ -65,11 +65,7 @@ public final class Printer: Sendable {
             var count: Int32 = 0
             if options.copies > 1 { count = api.add_option("copies", String(options.copies), count, &settings) }
             if let media = options.media {
-                guard api.check_dest_supported(link.http, link.dest, link.info, "media", media) != 0 else {
-                    // The printer's own words: the first few of its papers, each a short keyword.
-                    let offered = Self.supported("media", of: link).prefix(12).map { String($0.prefix(64)) }
-                    throw PrintError("\(name) has no \(media) paper; it takes " + (offered.isEmpty ? "none it names" : offered.joined(separator: ", ")))
-                }
+                try check(media: media, of: link)
                 count = api.add_option("media", media, count, &settings)
             }
             defer { api.free_options(count, settings) }
@@ -90,6 +86,20 @@ public final class Printer: Sendable {
             }
             return job
         }
+    }
+
+    /// Checks that the printer takes `media` paper.
+    ///
+    /// - Throws: ``PrintError`` naming the papers it takes, when it takes not this one.
+    public func check(media: String) throws(PrintError) {
+        try link.withLock { link throws(PrintError) in try check(media: media, of: link) }
+    }
+
+    private func check(media: String, of link: borrowing Link) throws(PrintError) {
+        guard link.api.check_dest_supported(link.http, link.dest, link.info, "media", media) == 0 else { return }
+        // The printer's own words: the first few of its papers, each a short keyword.
+        let offered = Self.supported("media", of: link).prefix(12).map { String($0.prefix(64)) }
+        throw PrintError("\(name) has no \(media) paper; it takes " + (offered.isEmpty ? "none it names" : offered.joined(separator: ", ")))
     }
 
     /// The values the printer supports for `option` (`media`), as it lists them.

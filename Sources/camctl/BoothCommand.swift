@@ -115,6 +115,8 @@ struct BoothCommand: Subcommand {
         let saving = try PhotoSaving(library: PhotoSaving.library(arguments), output: nil, printsJSON: arguments.flag("--json"),
                                      photoCount: shots)
         if let composedOutput { try PhotoSaving.checkWritable(composedOutput) }
+        // The printer and its paper before anyone poses.
+        try await printing?.checkBeforeShots()
         let camera = try await session.camera(controls: controls)
         var configuration = session.configuration(for: camera)
         configuration.preview = window.preview(PreviewConfiguration(showsText: true, showsLastPhoto: !arguments.flag("--no-last-photo"),

@@ -56,6 +56,19 @@ struct PicturePrinting {
         return media
     }
 
+    /// Checks, before the first shot, that the printer can be reached and takes the paper the
+    /// picture will be printed on.
+    ///
+    /// - Throws: exit code 69, in one sentence, when it cannot be or does not.
+    func checkBeforeShots() async throws(CommandFailure) {
+        let media = options.media ?? (cutsStrips ? PrintSheet.stripSheet.media : nil)
+        do {
+            try await Printer.check(printer, takes: media)
+        } catch {
+            throw CommandFailure("\(error.message); no photo was taken", exitCode: .unavailable)
+        }
+    }
+
     /// Prints `picture` (a JPEG kept at `path`, read from there when `picture` is empty: a long
     /// burst keeps no photo's bytes) and waits until the printer has printed it.
     ///
