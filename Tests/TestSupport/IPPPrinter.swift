@@ -36,9 +36,8 @@ public final class IPPPrinter: @unchecked Sendable {
         }
     }
 
-    /// Starts the daemons that do not run, then the printer; returns its port, process and spool.
-    private static func start(formats: String, media: [String]?, failing: Bool) async throws
-        -> (Int, ChildProcess.Running, TemporaryFolder) {
+    /// Starts the system's D-Bus and Avahi where they do not run.
+    private static func startDaemons() async throws {
         // A daemon's socket or pid file may be left from one that was killed: what counts is its
         // process, alive (one killed by an earlier test may not have been reaped yet).
         if try await ChildProcess.run("pgrep", ["-r", "R,S,D", "-f", "dbus-daemon.*--system"]).status != 0 {
@@ -58,6 +57,11 @@ public final class IPPPrinter: @unchecked Sendable {
                 throw ChildProcess.Failure(message: "Avahi did not start")
             }
         }
+    }
+
+    /// Starts the daemons that do not run, then the printer; returns its port, process and spool.
+    private static func start(formats: String, media: [String]?, failing: Bool) async throws
+        -> (Int, ChildProcess.Running, TemporaryFolder) {
         let spool = try TemporaryFolder()
         // Whether the printer answers: a successful answer to Get-Printer-Attributes, whatever
         // ipptool thinks of the attributes (ippeveprinter repeats those an attributes file sets).
@@ -95,6 +99,9 @@ public final class IPPPrinter: @unchecked Sendable {
         var chosen: (Int, ChildProcess.Running)?
         var said = ""
         for candidate in (0..<10).map({ _ in Int.random(in: 20000...45000) }) {
+            // Before each start: Avahi may have been stopping as the last one began (the test
+            // before ended its printers), which ippeveprinter does not survive.
+            try await startDaemons()
             let printer = try ChildProcess.Running("/usr/sbin/ippeveprinter", ["-p", "\(candidate)", "-d", spool.url.path, "-k", "-n", "localhost",
                                                                               "-c", command] + described + ["camctl test printer"])
             // Listening once ipptool gets its attributes; a port taken, or DNS-SD not ready yet on a
