@@ -349,7 +349,9 @@ public actor CaptureSession {
         supervisor.stopWatchingHotPlug()
         guard running != nil else {
             // Between two pipelines (a switch or a resume on its way): that start ends at its next
-            // step, and the session is stopped now.
+            // step (closing a screen it opens meanwhile), and the session is stopped now, its
+            // screen closed (a failed switch leaves the old one open).
+            await previewOutput.closeScreen()
             if status == .running || status == .interrupted {
                 status = .stopped
                 eventStream.send(.stopped)
