@@ -34,15 +34,10 @@ extension Printer {
     /// - Throws: ``PrintError`` when the printer cannot be reached or refuses the job.
     public static func send(_ document: [UInt8], to destination: String?, format: String, title: String,
                             options: PrintOptions) async throws(PrintError) -> (printer: Printer, job: Int32) {
-        let sent = await withCheckedContinuation { continuation in
-            sending.async {
-                continuation.resume(returning: Result { () throws(PrintError) -> (printer: Printer, job: Int32) in
-                    let printer = try Printer(destination)
-                    return (printer, try printer.submit(document, format: format, title: title, options: options))
-                })
-            }
+        try await onSendingQueue { () throws(PrintError) in
+            let printer = try Printer(destination)
+            return (printer, try printer.submit(document, format: format, title: title, options: options))
         }
-        return try sent.get()
     }
 
     /// Reaches `destination` and checks that it takes `media` paper (when one is asked for), off
@@ -51,17 +46,20 @@ extension Printer {
     ///
     /// - Throws: ``PrintError`` when the printer cannot be reached or takes not that paper.
     public static func check(_ destination: String?, takes media: String?) async throws(PrintError) {
-        let checked = await withCheckedContinuation { continuation in
-            sending.async {
-                continuation.resume(returning: Result { () throws(PrintError) in
-                    let printer = try Printer(destination)
-                    if let media { try printer.check(media: media) }
-                })
-            }
+        try await onSendingQueue { () throws(PrintError) in
+            let printer = try Printer(destination)
+            if let media { try printer.check(media: media) }
         }
-        try checked.get()
     }
 
-    /// Where documents are sent from: a job at a time.
+    /// Runs `work`, which blocks on the network, on ``sending``, and returns what it returns.
+    private static func onSendingQueue<T: Sendable>(_ work: @escaping @Sendable () throws(PrintError) -> T) async throws(PrintError) -> T {
+        let result = await withCheckedContinuation { continuation in
+            sending.async { continuation.resume(returning: Result { () throws(PrintError) -> T in try work() }) }
+        }
+        return try result.get()
+    }
+
+    /// Where documents are sent from and printers are reached: one at a time.
     private static let sending = DispatchQueue(label: "camctl.printing.send")
 }

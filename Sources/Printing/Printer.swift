@@ -91,7 +91,7 @@ public final class Printer: Sendable {
     /// Checks that the printer takes `media` paper.
     ///
     /// - Throws: ``PrintError`` naming the papers it takes, when it takes not this one.
-    public func check(media: String) throws(PrintError) {
+    func check(media: String) throws(PrintError) {
         try link.withLock { link throws(PrintError) in try check(media: media, of: link) }
     }
 

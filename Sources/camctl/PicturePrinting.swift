@@ -61,9 +61,8 @@ struct PicturePrinting {
     ///
     /// - Throws: exit code 69, in one sentence, when it cannot be or does not.
     func checkBeforeShots() async throws(CommandFailure) {
-        let media = options.media ?? (cutsStrips ? PrintSheet.stripSheet.media : nil)
         do {
-            try await Printer.check(printer, takes: media)
+            try await PrintSheet.check(printer, options: options, cuttingStrips: cutsStrips)
         } catch {
             throw CommandFailure("\(error.message); no photo was taken", exitCode: .unavailable)
         }

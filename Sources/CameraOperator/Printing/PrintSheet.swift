@@ -21,6 +21,15 @@ public enum PrintSheet {
         return (try await PhotoComposer.compose([picture, picture], layout: half, quality: 95), stripSheet.media)
     }
 
+    /// Reaches `printer` (`nil`: CUPS's default) and checks that it takes the paper a picture will
+    /// be printed on: the one `options` name, else with `cuttingStrips` the strip sheet's. What a
+    /// booth asks before its first shot.
+    ///
+    /// - Throws: ``PrintError`` when the printer cannot be reached or takes not that paper.
+    public static func check(_ printer: String?, options: PrintOptions, cuttingStrips: Bool) async throws(PrintError) {
+        try await Printer.check(printer, takes: options.media ?? (cuttingStrips ? stripSheet.media : nil))
+    }
+
     /// How long a job may take before it is given up: a photo printer takes a minute or two.
     public static let longestJob = Duration.seconds(600)
 
