@@ -6,11 +6,16 @@ import Testing
 
 @Suite("A stop while the camera starts", .hangGuard(minutes: 3))
 struct StopWhileStartingTests {
+    /// `port` on 127.0.0.1 as a socket address.
+    static func loopback(_ port: UInt16) -> sockaddr_in {
+        sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: port.bigEndian, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
+    }
+
     /// A UDP port free now, on loopback.
     static func freeUDPPort() throws -> UInt16 {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
         defer { close(socket) }
-        var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
+        var address = loopback(0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
@@ -23,7 +28,7 @@ struct StopWhileStartingTests {
     static func isHeld(_ port: UInt16) -> Bool {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
         defer { close(socket) }
-        var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: port.bigEndian, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
+        var address = loopback(port)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
