@@ -110,7 +110,7 @@ public class Element: @unchecked Sendable, CustomStringConvertible {
     /// ``Pipeline/setState(_:timeout:)``, which waits and reports bus errors.
     public func changeState(to state: State) async throws(GStreamerError) {
         let refused = await BlockingLane(label: "element.state").run { [unowned self] in
-            gst_element_set_state(raw, state.raw) == GST_STATE_CHANGE_FAILURE
+            StateChangeWatch.watching { gst_element_set_state(raw, state.raw) } == GST_STATE_CHANGE_FAILURE
         }
         if refused {
             throw GStreamerError(.stateChange, element: name, "refused to change to the \(state) state")

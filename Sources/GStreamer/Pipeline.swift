@@ -96,7 +96,7 @@ extension Pipeline {
         // Unowned: the caller holds the pipeline while it waits, and a strong capture would let the
         // queue's thread release the last reference after the caller moved on (and after gst_deinit).
         let result = await stateLane.run { [unowned self] in
-            var result = gst_element_set_state(raw, target.raw)
+            var result = StateChangeWatch.watching { gst_element_set_state(raw, target.raw) }
             if result == GST_STATE_CHANGE_ASYNC, let timeout {
                 result = gst_element_get_state(raw, nil, nil, ClockTime.timeout(timeout))
             }

@@ -142,17 +142,29 @@ struct ServeCommand: Subcommand {
     }
 
     /// Pings systemd's watchdog, when it watches this process, twice in each of its intervals, for
-    /// as long as the session's actor answers: a camctl that hangs is restarted.
+    /// as long as the session's actor answers and GStreamer returns from every change of state:
+    /// a camctl that hangs is restarted. A change stuck past ``hungStateChange`` (an element caught
+    /// in a device or daemon call while the camera stops or starts) asks systemd for the restart at once.
     private static func pingWatchdog(while session: CaptureSession) -> Task<Void, Never>? {
         guard let interval = ServiceManager.watchdogInterval else { return nil }
         return Task {
             while !Task.isCancelled {
                 _ = await session.status
+                if let stuck = StateChangeWatch.longestUnderway, stuck > hungStateChange {
+                    ServiceManager.tell("STATUS=the camera has not stopped or started for \(stuck.components.seconds) s; "
+                        + "GStreamer is stuck in the camera's driver or daemon, so camctl asks to be restarted\nWATCHDOG=trigger")
+                    return
+                }
                 ServiceManager.tell("WATCHDOG=1")
                 try? await Task.sleep(for: interval / 2)
             }
         }
     }
+
+    /// How long GStreamer may take to return from a change of the camera's state before camctl
+    /// counts it as hung: opening a device or stopping it takes a second or two; waiting for the
+    /// first frames is not part of it (that has a time-out of its own).
+    static let hungStateChange = Duration.seconds(10)
 
     /// Whether `url` can be given to guests: `http://` or `https://`, a host, and no query,
     /// fragment, space or control character.

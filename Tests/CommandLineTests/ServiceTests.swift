@@ -98,4 +98,47 @@ struct ServiceTests {
         let pings = systemd.outputSoFar.components(separatedBy: "WATCHDOG=1").count - 1
         #expect((1...60).contains(pings), "\(pings) pings")
     }
+
+    @Test("A camera whose daemon freezes while it stops: serve asks systemd's watchdog for a restart, saying why, after pinging it while the camera worked",
+          .enabled(if: PipeWireCamera.isAvailable, "needs PipeWire"))
+    func watchdogOnHang() async throws {
+        let camctl = ChildProcess.buildFolder.appendingPathComponent("camctl").path
+        // The manager listens in the daemon's runtime folder; serve reads one of the daemon's own
+        // cameras, then the daemon is frozen: no frame comes, and stopping the camera waits on it.
+        let script = """
+            python3 -u -c '
+            import socket, sys
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            s.bind(sys.argv[1])
+            open(sys.argv[1] + ".bound", "w").close()
+            while True:
+                print(s.recv(4096).decode().replace("\\n", " | "))
+            ' "$XDG_RUNTIME_DIR/notify" > "$XDG_RUNTIME_DIR/notify.out" & manager=$!
+            for i in $(seq 600); do [ -e "$XDG_RUNTIME_DIR/notify.bound" ] && break; sleep 0.1; done
+            NOTIFY_SOCKET="$XDG_RUNTIME_DIR/notify" WATCHDOG_USEC=1000000 "$0" serve --device "\(PipeWireCamera.daemonCameraNames[0])" \\
+                --resolution 320x240 --listen 127.0.0.1:0 --json > "$XDG_RUNTIME_DIR/serve.out" 2>"$XDG_RUNTIME_DIR/serve.err" & serve=$!
+            for i in $(seq 600); do grep -q 'WATCHDOG=1' "$XDG_RUNTIME_DIR/notify.out" && break; sleep 0.1; done
+            port=$(sed -n 's/.*"port":\\([0-9]*\\).*/\\1/p' "$XDG_RUNTIME_DIR/serve.out" | head -1)
+            for i in $(seq 600); do
+                frames=$(curl -s "http://127.0.0.1:$port/api/status" | sed -n 's/.*"camera_frames":\\([0-9]*\\).*/\\1/p')
+                [ "${frames:-0}" -gt 0 ] && break; sleep 0.1
+            done
+            echo "frames before the freeze: $frames"
+            cp "$XDG_RUNTIME_DIR/notify.out" "$XDG_RUNTIME_DIR/before"
+            kill -STOP $PIPEWIRE_DAEMON_PID
+            for i in $(seq 1800); do grep -q 'WATCHDOG=trigger' "$XDG_RUNTIME_DIR/notify.out" && break; sleep 0.1; done
+            kill -CONT $PIPEWIRE_DAEMON_PID
+            kill -KILL $serve $manager; wait
+            echo "--- before"; cat "$XDG_RUNTIME_DIR/before"
+            echo "--- after"; tail -n +$(($(wc -l < "$XDG_RUNTIME_DIR/before") + 1)) "$XDG_RUNTIME_DIR/notify.out"
+            echo "--- serve"; cat "$XDG_RUNTIME_DIR/serve.err"
+            """
+        let result = try await PipeWireCamera.run("/bin/sh", ["-c", script, camctl], daemonCameras: true)
+        let output = result.standardOutput
+        let before = output.components(separatedBy: "--- before").last?.components(separatedBy: "--- after").first ?? ""
+        let after = output.components(separatedBy: "--- after").last?.components(separatedBy: "--- serve").first ?? ""
+        #expect(!output.contains("frames before the freeze: 0") && before.contains("WATCHDOG=1") && !before.contains("WATCHDOG=trigger"),
+                "\(output)")
+        #expect(after.contains("STATUS=the camera has not stopped or started for") && after.contains("WATCHDOG=trigger"), "\(output)")
+    }
 }

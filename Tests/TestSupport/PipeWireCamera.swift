@@ -30,6 +30,7 @@ public enum PipeWireCamera {
     /// With `unplugsWhenAsked`, the camera goes away when the program makes the file
     /// `$XDG_RUNTIME_DIR/unplug`, and comes back when it makes `$XDG_RUNTIME_DIR/replug`: the
     /// program decides when, from what it has seen, with no time of the machine's in between.
+    /// The program finds the daemon's process id in `PIPEWIRE_DAEMON_PID`.
     public static func run(_ program: String, _ arguments: [String], location: String? = nil,
                            unplugsWhenAsked: Bool = false, microphone: Bool = false, secondCamera: Bool = false,
                            daemonCameras: Bool = false) async throws -> ChildProcess.Result {
@@ -97,6 +98,8 @@ public enum PipeWireCamera {
                 kill -9 $tone $camera $second $manager $daemon $bus 2>/dev/null; wait
                 exit 97
             fi
+            # The daemon's process, for a program that freezes it (SIGSTOP) to see what a stuck daemon does.
+            export PIPEWIRE_DAEMON_PID=$daemon
             "$@" & program=$!
             if [ -n "$UNPLUG_WHEN_ASKED" ]; then
                 while kill -0 $program 2>/dev/null && [ ! -e "$XDG_RUNTIME_DIR/unplug" ]; do sleep 0.05; done
