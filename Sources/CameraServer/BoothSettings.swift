@@ -9,7 +9,7 @@ import OperatorWire
 import Synchronization
 
 /// A served booth's settings: countdown, shots, layout or template, filter, background, stamp,
-/// review and printing. `/api/settings` reads and changes them; a change applies to the running
+/// review, printing, retakes, and how long a guest's result stays before the attract screen. `/api/settings` reads and changes them; a change applies to the running
 /// picture at once and to the next booth, and is kept in the settings file the server was given
 /// (`serve --settings FILE`), which the next start reads.
 ///
@@ -63,8 +63,11 @@ public final class BoothSettings: Sendable {
     static let defaults: SettingsRecord = {
         let plan = BoothPlan()
         return SettingsRecord(countdown: plan.countdown, shots: plan.shots, layout: "2x2", filter: "", background: "", stamp: "",
-                              review: plan.review != nil, print: false)
+                              review: plan.review != nil, print: false, retake: plan.retakes, attractAfter: defaultAttractAfter)
     }()
+
+    /// How long a guest's result stays on the kiosk before the attract screen: long enough to scan its code.
+    static let defaultAttractAfter = 30.0
 
     /// Reads the settings file (the defaults when it does not exist yet) and checks what it says.
     ///
@@ -123,13 +126,14 @@ public final class BoothSettings: Sendable {
     var layout: ShotLayout { current.withLock { $0.layout } }
     var printsBooths: Bool { current.withLock { $0.record.print ?? false } }
 
-    /// What a booth request leaves out, filled in from the settings: countdown, shots, review and a grid's layout.
+    /// What a booth request leaves out, filled in from the settings: countdown, shots, review, retake and a grid's layout.
     func filling(_ request: [String: JSONValue]) -> [String: JSONValue] {
         let record = current.withLock { $0.record }
         var request = request
         if request["countdown"] == nil, let countdown = record.countdown { request["countdown"] = .number(countdown) }
         if request["shots"] == nil, let shots = record.shots { request["shots"] = .integer(Int64(shots)) }
         if request["review"] == nil, let review = record.review { request["review"] = .bool(review) }
+        if request["retake"] == nil, let retake = record.retake { request["retake"] = .bool(retake) }
         if request["layout"] == nil, let layout = record.layout, ["2x2", "1x4"].contains(layout) { request["layout"] = .string(layout) }
         return request
     }
@@ -220,6 +224,9 @@ public final class BoothSettings: Sendable {
             let mark = TextMark(.stamp(format: format))
             try mark.validate()
             stamp = mark
+        }
+        guard (5...3600).contains(record.attractAfter ?? defaultAttractAfter) else {
+            throw CaptureError(.invalidSetting, "attract_after must be a number of seconds from 5 to 3600")
         }
         if record.print == true, !hasPrinter {
             throw CaptureError(.invalidSetting, "this server has no printer; start camctl serve with --printer NAME or ipp://…")

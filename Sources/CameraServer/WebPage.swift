@@ -1,8 +1,11 @@
 /// The page served at `/`: one self-contained HTML file (no outside scripts, styles or fonts: the
 /// machine serving it may have no internet). It shows the live picture and drives the camera
-/// through the API: the shutter (with a countdown and a review when asked), the booth, the camera,
-/// filter and zoom, the review's Save and Cancel, the last photo, and the gallery; the session's
-/// events (`/api/events`) draw the countdown and whatever the camera shows whole.
+/// through the API: the shutter (with a countdown and a review when asked), the booth (with
+/// Retake while a shot is shown), the camera, filter and zoom, the review's Save and Cancel, the
+/// last photo, and the gallery; the session's events (`/api/events`) draw the countdown and
+/// whatever the camera shows whole. The kiosk view (`/?kiosk`) shows a guest only their own
+/// pictures: between guests, and once a result has stood for the settings' `attract_after`
+/// seconds, it shows the attract screen (the booth album's pictures in turn, and an invitation).
 enum WebPage {
     static let html = #"""
         <!doctype html>
@@ -62,6 +65,17 @@ enum WebPage {
           body.kiosk #kioskshutter { display: block; }
           body.kiosk #takehome { position: fixed; right: 2vmin; top: 2vmin; padding: 12px; border-radius: 12px; text-align: center;
                                  background: rgba(0, 0, 0, .7); }
+          /* Retake, while a booth's shot is shown in its place. */
+          #retake { display: none; position: absolute; right: 12px; bottom: 12px; z-index: 1; }
+          body.kiosk #retake { position: fixed; right: 5vw; bottom: 5vh; font-size: 3vmin; padding: 2vmin 4vmin; }
+          /* The attract screen: the event's pictures in turn, and one line inviting the next guest. */
+          #attract { display: none; position: fixed; inset: 0; background: #000; flex-direction: column; align-items: center;
+                     justify-content: center; }
+          #attract img { max-width: 100%; max-height: 80vh; object-fit: contain; }
+          #invite { font-size: 5vmin; font-weight: 700; margin: 2vh 0 22vmin; text-align: center; }
+          body.attract #attract { display: flex; }
+          body.attract #takehome, body.attract #last { display: none !important; }
+          body.attract #kioskshutter { z-index: 1; }
         </style>
         </head>
         <body>
@@ -75,6 +89,11 @@ enum WebPage {
               <button id="save" class="primary">Save</button>
               <button id="cancel">Cancel</button>
             </div>
+            <button id="retake">Retake</button>
+          </div>
+          <div id="attract" aria-live="polite">
+            <img id="attractpicture" alt="a picture taken at this booth" hidden>
+            <p id="invite">Press Start for your photos</p>
           </div>
           <button id="kioskshutter" aria-label="Start the photo booth">Start</button>
           <div class="controls">
@@ -103,6 +122,8 @@ enum WebPage {
               <label>Time stamp <input type="text" id="setstamp" placeholder="%Y-%m-%d %H:%M"></label>
               <label><input type="checkbox" id="setreview"> Review</label>
               <label><input type="checkbox" id="setprint"> Print</label>
+              <label><input type="checkbox" id="setretake"> Retake</label>
+              <label>Next guest after <input type="number" id="setattract" min="5" max="3600"> s</label>
               <button id="savesettings" type="submit" class="primary">Save settings</button>
             </form>
           </details>
@@ -147,6 +168,7 @@ enum WebPage {
           $("kioskshutter").disabled = true;
           try { await work(); } catch (error) { say(error.message, true); }
           busy = false;
+          armAttract();
           $("shutter").disabled = false;
           $("booth").disabled = false;
           $("kioskshutter").disabled = false;
@@ -167,8 +189,50 @@ enum WebPage {
             told(await call("api/capture", body));
           });
         };
-        if (new URLSearchParams(location.search).has("kiosk")) document.body.classList.add("kiosk");
-        $("kioskshutter").onclick = () => $("booth").click();
+        const kiosk = new URLSearchParams(location.search).has("kiosk");
+        if (kiosk) document.body.classList.add("kiosk");
+        $("kioskshutter").onclick = () => { guestBegins(); $("booth").click(); };
+        $("retake").onclick = () => act({ action: "retake" }).catch((error) => say(error.message, true));
+
+        // The kiosk between guests: nothing of the last guest (code, thumbnail, Print), the
+        // booth album's pictures in turn. It comes back once nothing has happened for the
+        // settings' attract_after seconds after a guest's result.
+        let attractAfter = 30, attractTimer = null, slideTimer = null, slides = [], slide = 0;
+        function attract() {
+          if (!kiosk) return;
+          clearTimeout(attractTimer);
+          if (busy) { armAttract(); return; }
+          printable = null;
+          $("takehome").hidden = true;
+          $("last").style.display = "none";
+          $("last").removeAttribute("src");
+          $("qr").removeAttribute("src");
+          clearPicture();
+          say("");
+          document.body.classList.add("attract");
+          fetch("api/photos?album=booth&limit=30").then((r) => r.ok ? r.json() : { photos: [] }).then((page) => {
+            slides = page.photos.filter((photo) => photo.composed).map((photo) => "api/photos/" + photo.id + "/file");
+            slide = 0;
+            nextSlide();
+          }).catch(() => {});
+        }
+        function nextSlide() {
+          clearTimeout(slideTimer);
+          if (!document.body.classList.contains("attract") || !slides.length) return;
+          $("attractpicture").src = slides[slide++ % slides.length];
+          $("attractpicture").hidden = false;
+          slideTimer = setTimeout(nextSlide, 5000);
+        }
+        function guestBegins() {
+          clearTimeout(attractTimer);
+          clearTimeout(slideTimer);
+          document.body.classList.remove("attract");
+        }
+        function armAttract() {
+          if (!kiosk) return;
+          clearTimeout(attractTimer);
+          attractTimer = setTimeout(attract, attractAfter * 1000);
+        }
         $("booth").onclick = () => run(async () => {
           $("end").disabled = false;
           // What the page's own controls leave, the booth takes from the settings.
@@ -223,6 +287,7 @@ enum WebPage {
         function clearPicture() {
           $("shown").style.display = "none";
           $("reviewbar").style.display = "none";
+          $("retake").style.display = "none";
         }
 
         function addPhoto(photo, first) {
@@ -263,7 +328,7 @@ enum WebPage {
           const page = await response.json();
           $("gallery").replaceChildren();
           page.photos.forEach((photo) => addPhoto(photo, false));
-          if (page.photos.length && !album) showLast(page.photos[0]);
+          if (page.photos.length && !album && !kiosk) showLast(page.photos[0]);
         }
 
         async function loadAlbums() {
@@ -293,8 +358,13 @@ enum WebPage {
           const events = new EventSource("api/events");
           events.onmessage = (message) => {
             const event = JSON.parse(message.data);
+            // A guest at work (here or from a push-button or the API) ends the attract screen,
+            // and whatever happens puts it off.
+            if (["countdown", "shot", "showing", "reviewing"].includes(event.event)) guestBegins();
+            armAttract();
             switch (event.event) {
               case "countdown": showCountdown(event.seconds_left); break;
+              case "retake_offered": $("retake").style.display = "block"; break;
               case "showing": showPicture(event.picture); break;
               case "cleared": clearPicture(); break;
               case "shot": say("Shot " + event.number + " of " + event.of); break;
@@ -339,6 +409,9 @@ enum WebPage {
           $("setreview").checked = settings.review;
           $("setprint").checked = settings.print;
           $("setprint").disabled = !settings.printer;
+          $("setretake").checked = settings.retake !== false;
+          $("setattract").value = settings.attract_after;
+          attractAfter = settings.attract_after || 30;
         }
         async function loadSettings() {
           const response = await fetch("api/settings");
@@ -348,7 +421,8 @@ enum WebPage {
           submitted.preventDefault();
           const settings = { countdown: Number($("setcountdown").value), shots: Number($("setshots").value), layout: $("setlayout").value,
                              filter: $("setfilter").value, background: $("setbackground").value, stamp: $("setstamp").value,
-                             review: $("setreview").checked, print: $("setprint").checked };
+                             review: $("setreview").checked, print: $("setprint").checked, retake: $("setretake").checked,
+                             attract_after: Number($("setattract").value) };
           try {
             const response = await fetch("api/settings", { method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify(settings) });
             const answer = await response.json().catch(() => ({}));
@@ -363,6 +437,7 @@ enum WebPage {
         listen();
         loadAlbums();
         loadGallery();
+        attract();
         </script>
         </body>
         </html>

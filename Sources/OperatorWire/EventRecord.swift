@@ -7,6 +7,8 @@ public enum EventRecord: Codable, Sendable, Equatable {
     case countdown(secondsLeft: Int)
     /// Shot `number` of a booth's or a capture's `of`.
     case shot(number: Int, of: Int)
+    /// A booth's shot `shot` is shown in its place and can be taken again (`retake`) until `cleared`.
+    case retakeOffered(shot: Int)
     /// What the preview shows over the camera: `shots`, `result` or `review`; cleared when the
     /// camera is shown again.
     case showing(picture: String)
@@ -58,6 +60,7 @@ public enum EventRecord: Codable, Sendable, Equatable {
         switch self {
         case .countdown: "countdown"
         case .shot: "shot"
+        case .retakeOffered: "retake_offered"
         case .showing: "showing"
         case .cleared: "cleared"
         case .reviewing: "reviewing"
@@ -111,6 +114,7 @@ public enum EventRecord: Codable, Sendable, Equatable {
         case .shot(let number, let count):
             try container.encode(number, forKey: .number)
             try container.encode(count, forKey: .of)
+        case .retakeOffered(let shot): try container.encode(shot, forKey: .number)
         case .showing(let picture): try container.encode(picture, forKey: .picture)
         case .reviewing(let count, let timeout):
             try container.encode(count, forKey: .count)
@@ -159,6 +163,7 @@ public enum EventRecord: Codable, Sendable, Equatable {
         switch name {
         case "countdown": self = .countdown(secondsLeft: try value(.secondsLeft))
         case "shot": self = .shot(number: try value(.number), of: try value(.of))
+        case "retake_offered": self = .retakeOffered(shot: try value(.number))
         case "showing": self = .showing(picture: try value(.picture))
         case "cleared": self = .cleared
         case "reviewing": self = .reviewing(count: try value(.count), timeout: try optional(.timeout))

@@ -9,6 +9,8 @@ public enum OutcomeRecord: Codable, Sendable, Equatable {
     case shotsShown(early: Bool)
     /// Whether a cut ended something (a countdown, a showing, a review).
     case cut(ended: Bool)
+    /// Whether a booth's shot shown was dropped, to be taken again.
+    case retaking(Bool)
     /// The photos now held for a review.
     case held(count: Int)
     /// The held photos kept (with the booth's composition) or discarded; `answered` is false when
@@ -44,6 +46,7 @@ public enum OutcomeRecord: Codable, Sendable, Equatable {
         case .resultShown: "result_shown"
         case .shotsShown: "shots_shown"
         case .cut: "cut"
+        case .retaking: "retaking"
         case .held: "held"
         case .kept: "kept"
         case .discarded: "discarded"
@@ -98,7 +101,7 @@ public enum OutcomeRecord: Codable, Sendable, Equatable {
         switch self {
         case .photos(let photos): try container.encode(photos, forKey: .photos)
         case .countdownEnded(let early), .resultShown(let early), .shotsShown(let early): try container.encode(early, forKey: .early)
-        case .cut(let ended), .runEnded(let ended): try container.encode(ended, forKey: .ended)
+        case .cut(let ended), .runEnded(let ended), .retaking(let ended): try container.encode(ended, forKey: .ended)
         case .held(let count): try container.encode(count, forKey: .count)
         case .kept(let photos, let composed, let answered):
             try container.encode(photos, forKey: .photos)
@@ -141,6 +144,7 @@ public enum OutcomeRecord: Codable, Sendable, Equatable {
         case "result_shown": self = .resultShown(early: try value(.early))
         case "shots_shown": self = .shotsShown(early: try value(.early))
         case "cut": self = .cut(ended: try value(.ended))
+        case "retaking": self = .retaking(try value(.ended))
         case "held": self = .held(count: try value(.count))
         case "kept":
             self = .kept(photos: try value(.photos), composed: try container.decodeIfPresent(PhotoRecord.self, forKey: .composed),

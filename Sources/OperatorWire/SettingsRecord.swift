@@ -18,6 +18,10 @@ public struct SettingsRecord: Codable, Sendable, Equatable {
     public var review: Bool?
     /// Whether a booth's picture is printed once kept.
     public var print: Bool?
+    /// Whether a guest can take a booth's shot again while it is shown.
+    public var retake: Bool?
+    /// The seconds a guest's result stays on the kiosk before it returns to the attract screen.
+    public var attractAfter: Double?
     /// What may be chosen (said, never taken): the templates, backgrounds and filters there are,
     /// and whether the server has a printer.
     public var templates: [String]?
@@ -28,14 +32,15 @@ public struct SettingsRecord: Codable, Sendable, Equatable {
     public var keptIn: String?
 
     public init(countdown: Double? = nil, shots: Int? = nil, layout: String? = nil, filter: String? = nil, background: String? = nil,
-                stamp: String? = nil, review: Bool? = nil, print: Bool? = nil) {
+                stamp: String? = nil, review: Bool? = nil, print: Bool? = nil, retake: Bool? = nil, attractAfter: Double? = nil) {
         (self.countdown, self.shots, self.layout, self.filter) = (countdown, shots, layout, filter)
         (self.background, self.stamp, self.review, self.print) = (background, stamp, review, print)
+        (self.retake, self.attractAfter) = (retake, attractAfter)
     }
 
     enum CodingKeys: String, CodingKey {
-        case countdown, shots, layout, filter, background, stamp, review, print, templates, backgrounds, filters, printer
-        case keptIn = "kept_in"
+        case countdown, shots, layout, filter, background, stamp, review, print, retake, templates, backgrounds, filters, printer
+        case attractAfter = "attract_after", keptIn = "kept_in"
     }
 
     /// These settings with what `change` sets.
@@ -49,12 +54,14 @@ public struct SettingsRecord: Codable, Sendable, Equatable {
         settings.stamp = change.stamp ?? stamp
         settings.review = change.review ?? review
         settings.print = change.print ?? print
+        settings.retake = change.retake ?? retake
+        settings.attractAfter = change.attractAfter ?? attractAfter
         return settings
     }
 
     /// The settings alone, without what may be chosen: what a settings file holds.
     public var values: SettingsRecord {
         SettingsRecord(countdown: countdown, shots: shots, layout: layout, filter: filter, background: background, stamp: stamp,
-                       review: review, print: print)
+                       review: review, print: print, retake: retake, attractAfter: attractAfter)
     }
 }

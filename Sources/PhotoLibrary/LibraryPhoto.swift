@@ -37,6 +37,8 @@ public struct LibraryPhoto: Sendable, Equatable {
     public let kind: Kind
     /// A movie's length in seconds; `nil` for a photo.
     public let duration: Double?
+    /// Whether it was made of other photos of the library (a booth's picture of its shots).
+    public let isComposed: Bool
 
     /// The file's media type: `image/jpeg`, `image/heic`, `video/mp4` or `image/gif`.
     public var mediaType: String {

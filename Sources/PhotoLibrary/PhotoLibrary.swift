@@ -295,6 +295,7 @@ public final class PhotoLibrary {
                 let id = row.integer("id") ?? 0
                 let albums = try database.query("SELECT name FROM albums WHERE photo_id = ? ORDER BY name", [.integer(id)])
                     .compactMap { $0.text("name") }
+                let isComposed = try !database.query("SELECT 1 AS composed FROM parts WHERE picture_id = ? LIMIT 1", [.integer(id)]).isEmpty
                 return LibraryPhoto(
                     id: id, path: folder + "/" + file,
                     thumbnailPath: row.text("thumbnail").flatMap { Self.isValidThumbnail($0, of: file) ? thumbnailFolder + "/" + $0 : nil },
@@ -304,7 +305,7 @@ public final class PhotoLibrary {
                     orientation: Int(row.integer("orientation") ?? 1), byteCount: Int(row.integer("byte_count") ?? 0),
                     albums: albums, isProcessing: row.text("state") == "processing",
                     kind: LibraryPhoto.Kind(rawValue: row.text("kind") ?? "") ?? .photo,
-                    duration: row.integer("duration_ms").map { Double($0) / 1000 })
+                    duration: row.integer("duration_ms").map { Double($0) / 1000 }, isComposed: isComposed)
             }
         } catch {
             throw LibraryError(error, index: indexPath)

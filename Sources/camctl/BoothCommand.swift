@@ -12,7 +12,7 @@ struct BoothCommand: Subcommand {
     static let synopsis = """
         camctl booth    [--device D] [--shots N] [--countdown SECONDS] [--layout 2x2|1x4 | --template FILE] [--sink ELEMENT] [--fullscreen] [--output PATH]
                         [--library DIR | --no-library] [--jpeg | --hevc] [--quality 1-100] [--json] [--print-pipeline]
-                        [--show-shots SECONDS] [--show-result SECONDS] [--review] [--review-timeout SECONDS]
+                        [--show-shots SECONDS] [--show-result SECONDS] [--no-retake] [--review] [--review-timeout SECONDS]
                         [--animation mp4|gif|boomerang] [--print [--printer NAME|URI] [--copies N] [--media SIZE] [--cut-strips]]
         """
     static let summary = "the photo booth: countdown, shots, and one composed picture of them"
@@ -20,8 +20,10 @@ struct BoothCommand: Subcommand {
         Shows the preview in --sink (autovideosink by default) and takes --shots photos (\(plan.shots)), each after
         a --countdown (\(seconds(plan.countdown)) seconds) drawn large on the preview and shown in the terminal. Space or Enter
         (or SIGUSR1) takes the shot at once and the countdown starts again for the next one; q ends
-        early. After each shot but the last, the layout with the shots so far in their places shows on
-        the preview for --show-shots seconds (\(seconds(plan.showShots)); 0 for none). Each shot goes into the library; then
+        early. After each shot, the layout with the shots so far in their places shows on the preview
+        for --show-shots seconds (\(seconds(plan.showShots)); 0 for none), while a (or the line retake) takes that
+        shot again, leaving nothing of it (--no-retake: no retakes, and the last shot is not shown
+        before the result). Each shot goes into the library; then
         the shots are composed, with even margins, into a 2x2 grid or a 1x4 strip (--layout) of
         640-pixel-wide cells, or as a template places them (--template FILE: a JSON file of slots,
         background, frames and words, described in README.md; --shots is then its slots' count unless
@@ -45,7 +47,7 @@ struct BoothCommand: Subcommand {
     static let options = SessionOptions.options + PhotoSaving.options + PhotoOptions.options + ReviewOptions.options + PicturePrinting.options + PreviewWindowOptions.options + [
         .init(name: "--shots", value: "N"), .init(name: "--countdown", value: "SECONDS"),
         .init(name: "--layout", value: "2x2|1x4"), .init(name: "--template", value: "FILE"), .init(name: "--no-last-photo", value: nil),
-        .init(name: "--show-result", value: "SECONDS"), .init(name: "--show-shots", value: "SECONDS"),
+        .init(name: "--show-result", value: "SECONDS"), .init(name: "--show-shots", value: "SECONDS"), .init(name: "--no-retake", value: nil),
         .init(name: "--animation", value: "mp4|gif|boomerang"),
     ]
 
@@ -133,6 +135,7 @@ struct BoothCommand: Subcommand {
         (plan.showShots, plan.showResult, plan.settings) = (showShots, showResult, settings)
         plan.review = review.plan
         plan.animation = animation
+        plan.retakes = !arguments.flag("--no-retake")
         let (ending, outcome): (Control?, Outcome?)
         do throws(CommandFailure) {
             (ending, outcome) = try await booth.run(.booth(plan), controls: controls)

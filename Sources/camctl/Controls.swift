@@ -29,6 +29,8 @@ enum Control: Sendable, Equatable {
     case keep
     /// Discard the picture under review (also the line `discard`).
     case discard
+    /// Take a booth's shot shown in its place again (also the line `retake`).
+    case retake
     /// End cleanly after the photo in flight.
     case finish
     /// Stop now, exit 130.
@@ -206,8 +208,9 @@ final class ControlInbox: Sendable {
         }
     }
 
-    /// Posts ``Control/keep`` and ``Control/discard`` for the lines `keep` and `discard` read from
-    /// standard input when it is not a terminal, so a script can review photos.
+    /// Posts ``Control/keep``, ``Control/discard`` and ``Control/retake`` for the lines `keep`,
+    /// `discard` and `retake` read from standard input when it is not a terminal, so a script can
+    /// review photos and retake a booth's shot.
     func listenToReviewLines() {
         guard !Console.inputIsTerminal else { return }
         DedicatedThread.start { [self] in
@@ -215,6 +218,7 @@ final class ControlInbox: Sendable {
                 switch line.trimmed().lowercased() {
                 case "keep", "k": post(.keep)
                 case "discard", "x": post(.discard)
+                case "retake", "a": post(.retake)
                 default: continue
                 }
             }

@@ -15,6 +15,7 @@ enum KeyTable {
         Entry(bytes: Array("kK".utf8), names: "k", control: .keep, meaning: "keep the picture under review"),
         Entry(bytes: Array("xX".utf8) + [0x7f, 0x08], names: "x, Backspace, Delete", control: .discard,
               meaning: "discard the picture under review, saving nothing"),
+        Entry(bytes: Array("aA".utf8), names: "a", control: .retake, meaning: "take a booth's shot again while it is shown in its place"),
         Entry(bytes: Array("sS".utf8), names: "s", control: .switchCamera, meaning: "switch to the next camera"),
         Entry(bytes: Array("pP".utf8), names: "p", control: .togglePreview, meaning: "pause or resume the preview"),
         Entry(bytes: Array("rR".utf8), names: "r", control: .toggleRecording,

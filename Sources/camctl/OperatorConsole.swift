@@ -53,6 +53,8 @@ final class OperatorConsole: Sendable {
                     Console.progress("taking the photo in \(left)…", replacing: true)
                 case .shot(let number, let count) where count > 1:
                     Console.progress("shot \(number) of \(count)")
+                case .retakeOffered(let shot):
+                    Console.progress("shot \(shot) taken: a takes it again")
                 case .reviewing(_, let timeout):
                     // A verdict typed or piped before this review showed is this review's.
                     if let verdict = reviews.began() { await sessionOperator.answer(.decide(verdict)) }
@@ -172,7 +174,7 @@ final class OperatorConsole: Sendable {
                                                                          notingCameraFailure: pausing ? "could not pause the movie" : "could not resume the movie")
             else { return }
             Console.progress(paused ? "recording paused (m resumes)" : "recording resumed")
-        case .captureNow, .keep, .discard, .finish, .interrupt:
+        case .captureNow, .keep, .discard, .retake, .finish, .interrupt:
             break
         }
     }
@@ -336,6 +338,8 @@ final class OperatorConsole: Sendable {
                 switch control {
                 case .captureNow:
                     await sessionOperator.answer(reviews.isWaiting ? .decide(.keep) : .cutShort)
+                case .retake:
+                    await sessionOperator.answer(.retake)
                 case .keep, .discard:
                     // A verdict typed or piped before a review shows waits for it (the next one).
                     let verdict: Verdict = control == .discard ? .discard : .keep

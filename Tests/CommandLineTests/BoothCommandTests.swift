@@ -5,7 +5,7 @@ import Testing
 
 @Suite("camctl booth's screen and keys", .startsPrograms)
 struct BoothCommandTests {
-    @Test("The booth shows each shot in its place of the strip for a moment after it is taken, then the composed strip")
+    @Test("The booth shows each shot in its place of the strip for a moment after it is taken, the last too, then the composed strip")
     func boothSlots() async throws {
         let display = try await VirtualDisplay()
         let camctl = try Camctl()
@@ -15,6 +15,10 @@ struct BoothCommandTests {
                                      environment: ["DISPLAY": display.name])
         #expect(await booth.output(containing: #""picture":"shots""#), "\(booth.outputSoFar)")
         let slots = try await screenshots(of: display, count: 3)
+        booth.send(SIGUSR1)
+        // The last shot too is shown in its place (where it can be retaken) before the result.
+        #expect(await booth.output(containing: #""event":"retake_offered","number":2"#), "\(booth.outputSoFar)")
+        #expect(await until { booth.outputSoFar.components(separatedBy: #""picture":"shots""#).count == 3 }, "\(booth.outputSoFar)")
         booth.send(SIGUSR1)
         #expect(await booth.output(containing: #""picture":"result""#), "\(booth.outputSoFar)")
         let results = try await screenshots(of: display, count: 3)
@@ -39,6 +43,29 @@ struct BoothCommandTests {
         #expect(white * 10 > total * 9, "the second place is empty: \(white) of \(total) white")
         let strip = try await results.asyncMap { try await difference(ofPicture: composed, onScreen: $0, at: place, rows: 0..<place.height) }
         #expect(try #require(strip.min()) < reviewedPictureBound, "the composed strip after the last shot: \(strip)")
+    }
+
+    @Test("a pressed in the booth's window while a shot is shown takes it again, leaving nothing of the first; --no-retake shows no offer")
+    func retakeKey() async throws {
+        let display = try await VirtualDisplay()
+        let camctl = try Camctl()
+        let booth = try camctl.start(["booth", "--device", "test", "--resolution", "320x240", "--shots", "1", "--countdown", "0",
+                                      "--show-shots", "600", "--show-result", "0", "--sink", "ximagesink", "--json"],
+                                     environment: ["DISPLAY": display.name])
+        let offer = #""event":"retake_offered","number":1"#
+        #expect(await booth.output(containing: offer), "\(booth.outputSoFar)")
+        #expect(try await display.press(["a"], inWindowNamed: "camctl"))
+        #expect(await until { booth.outputSoFar.components(separatedBy: offer).count == 3 }, "offered again: \(booth.outputSoFar)")
+        booth.send(SIGUSR1)  // the shutter ends the second showing
+        let result = await booth.finished(timeout: 120)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.components(separatedBy: #""event":"shot""#).count == 3, "shot 1 told twice: \(result.standardOutput)")
+        #expect(try await camctl.photos().count == 2, "the shot kept and its picture, nothing of the one retaken")
+        // Without retakes: the single shot goes straight to its picture, with no offer.
+        let plain = try await camctl.run(["booth", "--device", "test", "--resolution", "320x240", "--shots", "1", "--countdown", "0",
+                                          "--show-shots", "600", "--show-result", "0", "--sink", "fakesink", "--no-retake", "--json"])
+        #expect(plain.status == 0 && !plain.standardOutput.contains("retake_offered"), "\(plain.standardOutput) \(plain.standardError)")
+        #expect(try await camctl.photos().count == 4)
     }
 
     @Test("--animation keeps a clip of the shots: ffprobe reads H.264 (or a GIF) 640 pixels wide, a boomerang runs forwards then backwards, under 2 MB",

@@ -27,6 +27,9 @@ public enum Action: Sendable {
     case showShots(slots: Int, layout: ShotLayout, seconds: Double)
     /// End a running countdown or showing now (the shutter pressed during a booth's countdown).
     case cutShort
+    /// Take a booth's last shot again: while it is shown in its place (before the next shot, or
+    /// before the result), it is dropped without a trace and taken again after its countdown.
+    case retake
     /// Hold the photos and compositions that follow for a ``review(_:)`` instead of delivering
     /// them: nothing is written until they are kept.
     case holdForReview

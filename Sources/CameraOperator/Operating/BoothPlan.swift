@@ -17,6 +17,9 @@ public struct BoothPlan: Sendable {
     /// end (5 s); 0 shows nothing.
     public var showShots = 1.5
     public var showResult = 5.0
+    /// Whether a shot shown in its place can be taken again (``Action/retake``); the last shot is
+    /// then shown too, before the result, for the same time. On unless told otherwise.
+    public var retakes = true
     /// The review the composition and its shots wait for before anything is kept, or `nil` (the
     /// default) to keep them at once.
     public var review: ReviewPlan?

@@ -13,6 +13,8 @@ public enum Outcome: Sendable {
     case shotsShown(early: Bool)
     /// ``Action/cutShort`` ended a running countdown or showing (`false`: none was running).
     case cut(ended: Bool)
+    /// ``Action/retake`` dropped a booth's last shot, to be taken again (`false`: no shot was shown to retake).
+    case retaking(Bool)
     /// Pictures taken or composed while holding: this many wait for the review now.
     case held(count: Int)
     /// A review kept what it showed: the photos delivered, and the composition when one was held.
@@ -69,6 +71,8 @@ public enum OperatorEvent: Sendable, Equatable {
     case hookFailed(path: String, Hook.Ending)
     /// A booth or a capture takes shot `number` of `count` (its countdown begins).
     case shot(number: Int, of: Int)
+    /// A booth's shot `shot` is shown in its place, and ``Action/retake`` takes it again until the showing ends.
+    case retakeOffered(shot: Int)
     /// A burst let these frames pass (numbered from its first, 0) because the photos in hand
     /// filled its memory budget: the camera outran the encoder or the destination.
     case burstSkipped(frames: [Int])

@@ -43,24 +43,31 @@ extension SessionOperator {
         return .photos(kept)
     }
 
-    /// Runs a booth: each shot after its countdown and shown in its place, then the composition
-    /// of its own shots shown, or reviewed with everything taken. Its shots go into its albums
-    /// as its picture does.
+    /// Runs a booth: each shot after its countdown and shown in its place (where ``Action/retake``
+    /// drops it and takes it again), then the composition of its own shots shown, or reviewed
+    /// with everything taken. Its shots go into its albums as its picture does.
     func runBooth(_ plan: BoothPlan) async throws(OperatorError) -> Outcome {
         let tray = openTray(albums: plan.albums)
         defer { closeTray(tray) }
         var settings = plan.settings
         settings.thumbnailMaximumSide = plan.layout.shotSide
         if plan.review != nil { hold(tray) }
-        var shots: [Outcome.Shot] = [], taken = 0
-        for number in 1...max(1, plan.shots) {
+        var shots: [Outcome.Shot] = [], taken = 0, number = 1
+        while number <= max(1, plan.shots) {
             eventBroadcast.send(.shot(number: number, of: plan.shots))
             _ = await count(down: plan.countdown)
             if isEndingRun { break }
-            if case .photos(let delivered) = try await takePhoto(settings, into: tray) { shots += delivered }
+            let photo = try await shoot(settings, into: tray)
+            if !isEndingRun, plan.showShots > 0, number < plan.shots || plan.retakes {
+                if try await showForRetake(shot: number, plan: plan, of: tray) {
+                    trays[tray]?.forget(photo)
+                    continue
+                }
+            }
+            if case .photos(let delivered) = try await take([photo], into: tray) { shots += delivered }
             taken += 1
-            guard number < plan.shots, !isEndingRun else { break }
-            if plan.showShots > 0 { _ = try await showShots(slots: plan.shots, layout: plan.layout, seconds: plan.showShots, of: tray) }
+            number += 1
+            if isEndingRun { break }
         }
         guard taken > 0 else { return .boothTaken([], composed: nil) }
         let shotPictures = trays[tray]?.cells.map(\.thumbnail) ?? []
@@ -79,5 +86,20 @@ extension SessionOperator {
         if !isEndingRun { _ = await show(picture, as: .result, for: plan.showResult) }
         guard case .composed(let composed) = composition else { return .boothTaken(shots, composed: nil) }
         return .boothTaken(shots, composed: composed)
+    }
+
+    /// Shows a booth's shots with the one just taken in its place, for the plan's time or until
+    /// cut short; `true` when ``Action/retake`` asked for it again meanwhile (and the run goes on).
+    private func showForRetake(shot: Int, plan: BoothPlan, of tray: Int) async throws(OperatorError) -> Bool {
+        let picture = try await shotsPicture(slots: plan.shots, layout: plan.layout, of: tray)
+        // Offered only now, with nothing left to wait for before the showing: a retake or a cut
+        // that follows the offer always finds the showing's wait to end.
+        if plan.retakes {
+            retakeWindow = (shot, false)
+            eventBroadcast.send(.retakeOffered(shot: shot))
+        }
+        defer { retakeWindow = nil }
+        _ = await show(picture, as: .shots, for: plan.showShots)
+        return plan.retakes && retakeWindow?.asked == true && !isEndingRun
     }
 }

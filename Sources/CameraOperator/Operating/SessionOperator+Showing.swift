@@ -13,8 +13,12 @@ extension SessionOperator {
     /// Shows the shots `tray` took since its last composition in their places of a `slots`-place
     /// layout for `seconds`; `true` when cut short.
     func showShots(slots: Int, layout: ShotLayout, seconds: Double, of tray: Int) async throws(OperatorError) -> Bool {
-        let (picture, _) = try await ShotComposition.compose(trays[tray]?.cells ?? [], layout: layout, slots: slots, quality: 85)
-        return await show(picture, as: .shots, for: seconds)
+        await show(try await shotsPicture(slots: slots, layout: layout, of: tray), as: .shots, for: seconds)
+    }
+
+    /// The shots `tray` took since its last composition in their places of a `slots`-place layout.
+    func shotsPicture(slots: Int, layout: ShotLayout, of tray: Int) async throws(OperatorError) -> [UInt8] {
+        try await ShotComposition.compose(trays[tray]?.cells ?? [], layout: layout, slots: slots, quality: 85).data
     }
 
     func showWhole(_ picture: [UInt8], as kind: ShownPicture) {

@@ -45,6 +45,8 @@ public actor SessionOperator {
     var runTray: Int?
     /// Whether ``Action/endRun`` (or the stop) asked the run on the stage to end.
     var isEndingRun = false
+    /// The booth's shot shown in its place, which ``Action/retake`` may still drop, and whether it was asked to.
+    var retakeWindow: (shot: Int, asked: Bool)?
     /// Whether ``Action/stop`` stopped the session: a run started after it ends at once, and no review waits.
     var isStopped = false
     /// The last composed picture, for ``Action/showResult(seconds:)``.
@@ -208,6 +210,11 @@ public actor SessionOperator {
         case .cutShort:
             countdown?.cancel()
             return .cut(ended: countdown != nil)
+        case .retake:
+            guard let window = retakeWindow, !window.asked else { return .retaking(false) }
+            retakeWindow?.asked = true
+            countdown?.cancel()
+            return .retaking(true)
         case .switchCamera(let next):
             return try await gate.admitting(.cameraSwitch) { () throws(OperatorError) in try await switchCamera(to: next) }
         case .nextCamera:
@@ -299,20 +306,24 @@ public actor SessionOperator {
 
     /// Takes a photo into `tray` once the camera's turn comes: delivered, or held for the tray's review.
     func takePhoto(_ settings: PhotoSettings, into tray: Int) async throws(OperatorError) -> Outcome {
+        try await take([try await shoot(settings, into: tray)], into: tray)
+    }
+
+    /// Takes a photo once the camera's turn comes, remembered in `tray` but not yet delivered.
+    func shoot(_ settings: PhotoSettings, into tray: Int) async throws(OperatorError) -> Photo {
         var settings = settings
         settings.defersHEVCProcessing = defers(settings)
-        let photo = try await gate.admitting(.photo) { () throws(OperatorError) in
+        return try await gate.admitting(.photo) { () throws(OperatorError) in
             camera.showShutter()
             let photo = try await capture { [camera, lastPhoto] () throws(CaptureError) in try await camera.capture(settings, after: lastPhoto) }
             remember(photo, in: tray)
             return photo
         }
-        return try await take([photo], into: tray)
     }
 
     /// Photos just taken into `tray` (and remembered there): delivered into its albums, or held
     /// while its review is to come.
-    private func take(_ photos: [Photo], into tray: Int) async throws(OperatorError) -> Outcome {
+    func take(_ photos: [Photo], into tray: Int) async throws(OperatorError) -> Outcome {
         if trays[tray]?.holding == true {
             trays[tray]?.held += photos
             return .held(count: trays[tray]?.heldCount ?? 0)

@@ -29,6 +29,11 @@ struct ShotTray: Sendable {
         if cells.count > ShotComposition.maximumShots { cells.removeFirst() }
     }
 
+    /// A shot taken but not delivered, dropped from the next composition (a booth's retake).
+    mutating func forget(_ photo: Photo) {
+        cells.removeAll { $0.captureID == photo.captureID }
+    }
+
     /// The review is over: nothing is held any more, and pictures taken next are delivered.
     mutating func endReview() {
         (holding, held, heldComposition, earlyVerdict) = (false, [], nil, nil)

@@ -8,7 +8,7 @@ import JSON
 /// the HTTP API, a fleet's commands and any other transport take them.
 public enum ActionRequest {
     /// The actions the API takes, by name.
-    public static let names = ["capture", "burst", "countdown", "show_result", "show_shots", "cut_short", "switch_camera",
+    public static let names = ["capture", "burst", "countdown", "show_result", "show_shots", "cut_short", "retake", "switch_camera",
                         "pause_preview", "resume_preview", "image", "compose", "hold", "review", "keep", "discard", "booth", "end_run",
                         "record_start", "record_stop", "record_pause", "record_resume"]
 
@@ -44,6 +44,7 @@ public enum ActionRequest {
             return .showShots(slots: try integer("slots", in: object, 1...64) ?? BoothPlan().shots, layout: try layout(object),
                               seconds: try seconds(object) ?? BoothPlan().showShots)
         case "cut_short": return .cutShort
+        case "retake": return .retake
         case "switch_camera":
             guard let device = object["device"]?.string else { return .nextCamera }
             do {
@@ -67,6 +68,10 @@ public enum ActionRequest {
             plan.showShots = try seconds(object, name: "show_shots") ?? plan.showShots
             plan.showResult = try seconds(object, name: "show_result") ?? plan.showResult
             if object["review"]?.bool == true { plan.review = try review(object, hint: reviewHint) }
+            if let retake = object["retake"] {
+                guard let retakes = retake.bool else { throw .badRequest("retake must be true or false") }
+                plan.retakes = retakes
+            }
             plan.settings = try settings(object)
             if let animation = object["animation"] {
                 guard let name = animation.string, let style = ShotAnimation.Style(rawValue: name) else {

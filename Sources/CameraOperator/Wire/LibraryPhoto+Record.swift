@@ -9,6 +9,7 @@ extension LibraryPhoto {
                                  device: device, bytes: byteCount, orientation: orientation, thumbnailPath: thumbnailPath,
                                  state: isProcessing ? "processing" : "final")
         (record.albums, record.duration) = (albums, duration)
+        if isComposed { record.composed = true }
         return record
     }
 }

@@ -12,6 +12,7 @@ extension OperatorEvent {
         case .hookFailed(let path, .exited(let status)): .hookFailed(path: path, status: Int(status), signal: nil)
         case .hookFailed(let path, .signalled(let signal)): .hookFailed(path: path, status: nil, signal: Int(signal))
         case .shot(let number, let count): .shot(number: number, of: count)
+        case .retakeOffered(let shot): .retakeOffered(shot: shot)
         case .burstSkipped(let frames): .burstSkipped(frames: frames)
         case .showing(let kind): .showing(picture: kind.rawValue)
         case .cleared: .cleared

@@ -9,6 +9,7 @@ extension Outcome {
         case .resultShown(let early): .resultShown(early: early)
         case .shotsShown(let early): .shotsShown(early: early)
         case .cut(let ended): .cut(ended: ended)
+        case .retaking(let retaking): .retaking(retaking)
         case .held(let count): .held(count: count)
         case .kept(let shots, let composed, let answered):
             .kept(photos: shots.compactMap { $0.delivered?.record }, composed: composed?.record, answered: answered)
