@@ -4,6 +4,7 @@
 #define CAMCTL_CCUPS_SHIM_H
 #include <dlfcn.h>
 #include <cups/cups.h>
+#include <cups/raster.h>
 
 // The functions camctl calls, from the loaded library.
 typedef struct {
@@ -36,6 +37,15 @@ typedef struct {
     void (*close_http)(http_t *http);
     int (*check_dest_supported)(http_t *http, cups_dest_t *dest, cups_dinfo_t *info, const char *option, const char *value);
     ipp_attribute_t *(*find_dest_supported)(http_t *http, cups_dest_t *dest, cups_dinfo_t *info, const char *option);
+    ipp_attribute_t *(*find_dest_default)(http_t *http, cups_dest_t *dest, cups_dinfo_t *info, const char *option);
+    int (*get_resolution)(ipp_attribute_t *attribute, int element, int *yres, ipp_res_t *units);
+    pwg_media_t *(*media_for_pwg)(const char *pwg);
+    cups_raster_t *(*raster_open_io)(cups_raster_iocb_t iocb, void *ctx, cups_mode_t mode);
+    int (*raster_init_pwg_header)(cups_page_header2_t *h, pwg_media_t *media, const char *type, int xdpi, int ydpi,
+                                  const char *sides, const char *sheet_back);
+    unsigned (*raster_write_header)(cups_raster_t *r, cups_page_header2_t *h);
+    unsigned (*raster_write_pixels)(cups_raster_t *r, unsigned char *p, unsigned len);
+    void (*raster_close)(cups_raster_t *r);
 } camctl_cups;
 
 // Loads libcups and finds its functions; 0 when it is not installed or lacks one.
@@ -69,6 +79,14 @@ static inline int camctl_cups_load(camctl_cups *api) {
     CAMCTL_FIND(close_http, "httpClose");
     CAMCTL_FIND(check_dest_supported, "cupsCheckDestSupported");
     CAMCTL_FIND(find_dest_supported, "cupsFindDestSupported");
+    CAMCTL_FIND(find_dest_default, "cupsFindDestDefault");
+    CAMCTL_FIND(get_resolution, "ippGetResolution");
+    CAMCTL_FIND(media_for_pwg, "pwgMediaForPWG");
+    CAMCTL_FIND(raster_open_io, "cupsRasterOpenIO");
+    CAMCTL_FIND(raster_init_pwg_header, "cupsRasterInitPWGHeader");
+    CAMCTL_FIND(raster_write_header, "cupsRasterWriteHeader2");
+    CAMCTL_FIND(raster_write_pixels, "cupsRasterWritePixels");
+    CAMCTL_FIND(raster_close, "cupsRasterClose");
 #undef CAMCTL_FIND
     return 1;
 }
@@ -76,5 +94,26 @@ static inline int camctl_cups_load(camctl_cups *api) {
 // A destination's options, which Swift cannot read through cups_dest_t's pointer fields alone.
 static inline const char *camctl_cups_dest_option(const camctl_cups *api, cups_dest_t *dest, const char *name) {
     return api->get_option(name, dest->num_options, dest->options);
+}
+// A raster page written straight into a document being sent: libcups's raster writer calls
+// this with what it encoded, and it goes to the printer's connection.
+typedef struct {
+    const camctl_cups *api;
+    http_t *http;
+} camctl_cups_document;
+
+static inline ssize_t camctl_cups_write_document(void *context, unsigned char *buffer, size_t length) {
+    camctl_cups_document *document = context;
+    return document->api->write_request_data(document->http, (const char *)buffer, length) == HTTP_STATUS_CONTINUE ? (ssize_t)length : -1;
+}
+
+// Opens a raster writer into `document`, PWG raster or Apple raster (`apple` not 0).
+static inline cups_raster_t *camctl_cups_raster_open(camctl_cups_document *document, int apple) {
+    return document->api->raster_open_io(camctl_cups_write_document, document, apple ? CUPS_RASTER_WRITE_APPLE : CUPS_RASTER_WRITE_PWG);
+}
+
+// Sets a page header's total page count, which PWG and Apple raster readers take from it.
+static inline void camctl_cups_raster_set_pages(cups_page_header2_t *header, unsigned pages) {
+    header->cupsInteger[CUPS_RASTER_PWG_TotalPageCount] = pages;
 }
 #endif

@@ -30,25 +30,34 @@ extension Printer {
 extension Printer {
     /// Connects to the printer `destination` names (`nil`: CUPS's default) and sends `document`
     /// as a new job, off Swift's shared threads, a job at a time; returns the printer and the job's id.
+    /// A printer that takes no `format` is sent the page `render` makes of the document for the
+    /// raster it takes (``form(for:media:)``), made meanwhile off the sending queue.
     ///
-    /// - Throws: ``PrintError`` when the printer cannot be reached or refuses the job.
-    public static func send(_ document: [UInt8], to destination: String?, format: String, title: String,
-                            options: PrintOptions) async throws(PrintError) -> (printer: Printer, job: Int32) {
-        try await onSendingQueue { () throws(PrintError) in
+    /// - Throws: ``PrintError`` when the printer cannot be reached, takes neither the format nor a
+    ///   raster, the page cannot be made, or the printer refuses the job.
+    public static func send(_ document: [UInt8], to destination: String?, format: String, title: String, options: PrintOptions,
+                            render: @Sendable (RasterForm) async throws(PrintError) -> [UInt8]) async throws(PrintError) -> (printer: Printer, job: Int32) {
+        let (printer, form) = try await onSendingQueue { () throws(PrintError) in
             let printer = try Printer(destination)
-            return (printer, try printer.submit(document, format: format, title: title, options: options))
+            return (printer, try printer.form(for: format, media: options.media))
         }
+        guard case .raster(let raster) = form else {
+            return (printer, try await onSendingQueue { () throws(PrintError) in try printer.submit(document, format: format, title: title, options: options) })
+        }
+        let page = try await render(raster)
+        return (printer, try await onSendingQueue { () throws(PrintError) in try printer.submit(page: page, form: raster, title: title, options: options) })
     }
 
-    /// Reaches `destination` and checks that it takes `media` paper (when one is asked for), off
-    /// Swift's threads: what a booth asks before its first shot, so no guest poses for a picture
-    /// the printer would refuse.
+    /// Reaches `destination` and checks that it takes `media` paper (when one is asked for) and a
+    /// picture in `format` as it is or as a raster camctl writes, off Swift's threads: what a booth
+    /// asks before its first shot, so no guest poses for a picture the printer would refuse.
     ///
-    /// - Throws: ``PrintError`` when the printer cannot be reached or takes not that paper.
-    public static func check(_ destination: String?, takes media: String?) async throws(PrintError) {
+    /// - Throws: ``PrintError`` when the printer cannot be reached or takes not that paper or picture.
+    public static func check(_ destination: String?, takes media: String?, format: String) async throws(PrintError) {
         try await onSendingQueue { () throws(PrintError) in
             let printer = try Printer(destination)
             if let media { try printer.check(media: media) }
+            _ = try printer.form(for: format, media: media)
         }
     }
 

@@ -59,6 +59,32 @@ public final class Printer: Sendable {
     /// - Throws: ``PrintError`` when the printer has not the paper asked for, or refuses the job
     ///   or the document.
     public func submit(_ document: [UInt8], format: String, title: String, options: PrintOptions = PrintOptions()) throws(PrintError) -> Int32 {
+        try submitting(format: format, title: title, options: options) { link in
+            document.withUnsafeBytes { bytes in
+                link.api.write_request_data(link.http, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count) == HTTP_STATUS_CONTINUE
+            }
+        }
+    }
+
+    /// Sends one page of pixels (packed RGB rows, `form`'s size) as a new job, in `form`'s raster,
+    /// printed as `options` say (on `form`'s paper unless they name one). Returns the job's id.
+    ///
+    /// - Throws: ``PrintError`` when the page is not of `form`'s size, or the printer refuses the job or the page.
+    public func submit(page: [UInt8], form: RasterForm, title: String, options: PrintOptions = PrintOptions()) throws(PrintError) -> Int32 {
+        guard page.count == form.width * form.height * 3 else {
+            throw PrintError("the page to print is \(page.count) bytes, not \(form.width)x\(form.height) pixels")
+        }
+        var options = options
+        options.media = options.media ?? form.media
+        return try submitting(format: form.encoding.rawValue, title: title, options: options) { link in
+            RasterWriter.write(page, as: form, through: link.api, to: link.http)
+        }
+    }
+
+    /// Creates a job as `options` say, and sends its one document in `format` by `write`, which
+    /// says whether it was all written.
+    private func submitting(format: String, title: String, options: PrintOptions,
+                            write: (borrowing Link) -> Bool) throws(PrintError) -> Int32 {
         try link.withLock { link throws(PrintError) -> Int32 in
             let api = link.api
             var settings: UnsafeMutablePointer<cups_option_t>?
@@ -77,14 +103,49 @@ public final class Printer: Sendable {
             guard api.start_dest_document(link.http, link.dest, link.info, job, title, format, 0, nil, 1) == HTTP_STATUS_CONTINUE else {
                 throw PrintError("\(name) refused the picture: \(Cups.lastError(api))")
             }
-            let written = document.withUnsafeBytes { bytes in
-                api.write_request_data(link.http, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
-            }
+            let written = write(link)
             let finished = api.finish_dest_document(link.http, link.dest, link.info)
-            guard written == HTTP_STATUS_CONTINUE, finished.rawValue <= IPP_STATUS_OK_EVENTS_COMPLETE.rawValue else {
+            guard written, finished.rawValue <= IPP_STATUS_OK_EVENTS_COMPLETE.rawValue else {
                 throw PrintError("\(name) refused the picture: \(Cups.lastError(api))")
             }
             return job
+        }
+    }
+
+    /// How the printer takes a picture in `format` on `media` (a PWG name; `nil`: its default
+    /// paper): as it is when it takes that format, else as a page of PWG raster, else of Apple
+    /// raster, in colour when it prints colour, at ``RasterForm/preferredResolution`` when offered.
+    ///
+    /// - Throws: ``PrintError`` when it takes neither, or only a raster camctl does not write
+    ///   (black dots alone), or its paper's size is not known.
+    public func form(for format: String, media: String?) throws(PrintError) -> PictureForm {
+        try link.withLock { link throws(PrintError) -> PictureForm in
+            let formats = Self.supported("document-format", of: link)
+            if formats.contains(format) { return .asIs }
+            let encoding: RasterForm.Encoding, kinds: [String], resolutions: [Int]
+            if formats.contains(RasterForm.Encoding.pwg.rawValue) {
+                encoding = .pwg
+                kinds = Self.supported("pwg-raster-document-type", of: link)
+                resolutions = Self.resolutions("pwg-raster-document-resolution", of: link)
+            } else if formats.contains(RasterForm.Encoding.apple.rawValue) {
+                encoding = .apple
+                let keywords = Self.supported("urf", of: link)
+                kinds = keywords.compactMap { ["SRGB24": "srgb_8", "W8": "sgray_8"][$0] }
+                resolutions = RasterForm.appleResolutions(keywords)
+            } else {
+                let offered = formats.filter { $0 != "application/octet-stream" }.prefix(12).map { String($0.prefix(64)) }
+                throw PrintError("\(name) takes neither \(format) nor a raster camctl writes (PWG or Apple raster); it takes "
+                    + (offered.isEmpty ? "nothing it names" : offered.joined(separator: ", ")))
+            }
+            let isColor = kinds.contains("srgb_8")
+            guard isColor || kinds.contains("sgray_8"), let resolution = RasterForm.resolution(among: resolutions) else {
+                throw PrintError("\(name) takes \(encoding.rawValue) only as black dots or at no resolution it names; print through a CUPS queue for it instead")
+            }
+            guard let paper = media ?? Self.defaultValue("media", of: link), let size = link.api.media_for_pwg(paper) else {
+                throw PrintError("\(name) names no paper camctl knows the size of; name one with --media (4x6, a4, letter, …)")
+            }
+            return .raster(RasterForm(encoding: encoding, media: paper, resolution: resolution, isColor: isColor,
+                                      width: Int(size.pointee.width) * resolution / 2540, height: Int(size.pointee.length) * resolution / 2540))
         }
     }
 
@@ -107,6 +168,23 @@ public final class Printer: Sendable {
         let api = link.api
         guard let attribute = api.find_dest_supported(link.http, link.dest, link.info, option) else { return [] }
         return (0..<api.get_count(attribute)).compactMap { api.get_string(attribute, $0, nil).map { String(cString: $0) } }
+    }
+
+    /// The resolutions the printer supports for `option`, in dots an inch.
+    private static func resolutions(_ option: String, of link: borrowing Link) -> [Int] {
+        let api = link.api
+        guard let attribute = api.find_dest_supported(link.http, link.dest, link.info, option) else { return [] }
+        return (0..<api.get_count(attribute)).compactMap { index in
+            var (vertical, units) = (Int32(0), IPP_RES_PER_INCH)
+            let across = api.get_resolution(attribute, index, &vertical, &units)
+            guard across > 0, across == vertical else { return nil }
+            return units == IPP_RES_PER_CM ? Int((Double(across) * 2.54).rounded()) : Int(across)
+        }
+    }
+
+    /// The printer's default for `option` (`media`), if it says one.
+    private static func defaultValue(_ option: String, of link: borrowing Link) -> String? {
+        link.api.find_dest_default(link.http, link.dest, link.info, option).flatMap { link.api.get_string($0, 0, nil) }.map { String(cString: $0) }
     }
 
     /// Where job `id` is now, as the printer says.

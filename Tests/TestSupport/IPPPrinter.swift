@@ -23,13 +23,14 @@ public final class IPPPrinter: @unchecked Sendable {
     public var uri: String { "ipp://localhost:\(port)/ipp/print" }
 
     /// A printer taking documents in `formats` (MIME types, comma-separated); with `media`, the
-    /// paper it takes (PWG names, the first its default). Each job's attributes are kept for
-    /// ``jobAttributes()``; with `failing`, every job fails as it is printed.
-    public init(formats: String = "image/jpeg,image/pwg-raster,application/pdf", media: [String]? = nil,
+    /// paper it takes (PWG names, the first its default); with `attributes`, more of what it says
+    /// of itself, as ipptool's `ATTR` lines (`ATTR keyword urf-supported W8,RS300`). Each job's
+    /// attributes are kept for ``jobAttributes()``; with `failing`, every job fails as it is printed.
+    public init(formats: String = "image/jpeg,image/pwg-raster,application/pdf", media: [String]? = nil, attributes: [String] = [],
                 failing: Bool = false) async throws {
         Self.shared.withLock { $0.printers += 1 }
         do {
-            (port, printer, spool) = try await Self.start(formats: formats, media: media, failing: failing)
+            (port, printer, spool) = try await Self.start(formats: formats, media: media, attributes: attributes, failing: failing)
         } catch {
             Self.stopOne()
             throw error
@@ -60,7 +61,7 @@ public final class IPPPrinter: @unchecked Sendable {
     }
 
     /// Starts the daemons that do not run, then the printer; returns its port, process and spool.
-    private static func start(formats: String, media: [String]?, failing: Bool) async throws
+    private static func start(formats: String, media: [String]?, attributes extra: [String], failing: Bool) async throws
         -> (Int, ChildProcess.Running, TemporaryFolder) {
         let spool = try TemporaryFolder()
         // Whether the printer answers: a successful answer to Get-Printer-Attributes, whatever
@@ -83,17 +84,15 @@ public final class IPPPrinter: @unchecked Sendable {
         try "#!/bin/sh\nenv | grep '^IPP_' > \"\(spool.url.path)/attributes-$IPP_JOB_ID\"\ncat \"$1\" > /dev/null\nexit \(failing ? 1 : 0)\n"
             .write(toFile: command, atomically: true, encoding: .utf8)
         chmod(command, 0o755)
-        // The paper, in an attributes file (which takes the formats too: the two options exclude each other).
+        // The paper and the rest, in an attributes file (which takes the formats too: the two
+        // options exclude each other).
         var described = ["-f", formats]
-        if let media {
+        if media != nil || !extra.isEmpty {
             let attributes = spool.path("attributes.conf")
-            try """
-                ATTR mimeMediaType document-format-supported \(formats)
-                ATTR keyword media-supported \(media.joined(separator: ","))
-                ATTR keyword media-default \(media[0])
-                ATTR keyword media-ready \(media[0])
-
-                """.write(toFile: attributes, atomically: true, encoding: .utf8)
+            let paper = media.map { ["ATTR keyword media-supported \($0.joined(separator: ","))", "ATTR keyword media-default \($0[0])",
+                                     "ATTR keyword media-ready \($0[0])"] } ?? []
+            try (["ATTR mimeMediaType document-format-supported \(formats)"] + paper + extra + [""]).joined(separator: "\n")
+                .write(toFile: attributes, atomically: true, encoding: .utf8)
             described = ["-a", attributes]
         }
         var chosen: (Int, ChildProcess.Running)?

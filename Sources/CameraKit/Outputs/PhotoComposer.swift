@@ -1,5 +1,6 @@
 import Dispatch
 import GStreamer
+import ImageMetadata
 
 /// Composes photos into one picture with GStreamer's compositor, as a ``CompositionTemplate``
 /// places them: a booth's strip, grid or template, the library's contact sheet, a thumbnail.
@@ -64,10 +65,54 @@ public enum PhotoComposer {
     ///   names is not given, or one cannot be decoded.
     public static func compose(_ shots: [[UInt8]], template: CompositionTemplate, pictures: [String: [UInt8]] = [:],
                                quality: Int = 90) async throws(CaptureError) -> [UInt8] {
+        let picture = try await compose(shots, template: template, pictures: pictures, output: .jpeg(quality: quality))
+        do {
+            return try picture.withUnsafeBytes { [UInt8]($0) }
+        } catch {
+            throw CaptureError(.pipeline, "the pictures could not be composed: the compositor's picture could not be read")
+        }
+    }
+
+    /// A JPEG picture fitted whole into a `width`x`height` page on white, as packed RGB rows (three
+    /// bytes a pixel, top row first): turned a quarter clockwise when it lies across the page (a
+    /// landscape picture on a portrait page), so it fills as much of the page as it can. What a
+    /// printer that takes pixels, not JPEG, is sent.
+    ///
+    /// - Throws: A ``CaptureError`` when the picture cannot be decoded.
+    public static func page(of picture: [UInt8], width: Int, height: Int) async throws(CaptureError) -> [UInt8] {
+        guard let size = JPEGFile.dimensions(of: picture), size.width > 0, size.height > 0 else {
+            throw CaptureError(.unreadableFile, "the picture to print is not a JPEG picture")
+        }
+        let turned = (size.width > size.height) != (width > height) && size.width != size.height
+        let (laidWidth, laidHeight) = turned ? (height, width) : (width, height)
+        let template = CompositionTemplate(width: laidWidth, height: laidHeight,
+                                           slots: [CompositionTemplate.Slot(x: 0, y: 0, width: laidWidth, height: laidHeight, fit: .contain)])
+        let sample = try await compose([picture], template: template, output: .rgb(turned: turned))
+        // Rows as the frame lays them out (a row may be padded), packed.
+        let packed = width * 3
+        guard let info = sample.videoInfo, info.width == width, info.height == height, let plane = info.planes.first, plane.stride >= packed,
+              let page = try? sample.withUnsafeBytes({ rows -> [UInt8]? in
+                  guard rows.count >= plane.offset + plane.stride * (height - 1) + packed else { return nil }
+                  var page = [UInt8]()
+                  page.reserveCapacity(packed * height)
+                  for row in 0..<height {
+                      let start = plane.offset + row * plane.stride
+                      page += rows[start..<start + packed]
+                  }
+                  return page
+              }) ?? nil
+        else {
+            throw CaptureError(.pipeline, "the page to print did not come out as \(width)x\(height) pixels")
+        }
+        return page
+    }
+
+    private static func compose(_ shots: [[UInt8]], template: CompositionTemplate, pictures: [String: [UInt8]] = [:],
+                                output: TemplateComposition.Output) async throws(CaptureError) -> Sample {
         guard !shots.isEmpty, shots.count <= template.slots.count else {
             throw CaptureError(.invalidSetting, "\(shots.count) pictures do not fit the \(template.slots.count) places of the layout")
         }
-        let composition = try TemplateComposition(template, shots: shots, pictures: pictures, quality: quality)
+        let composition = try TemplateComposition(template, shots: shots, pictures: pictures, output: output)
         let transform: AppPipeline
         do {
             transform = try await AppPipeline(describing: composition.description, inputs: composition.inputs.count, label: "composer")
@@ -75,7 +120,7 @@ public enum PhotoComposer {
             throw CaptureError.converting(error, context: "the compositor could not start")
         }
         let messages = transform.pipeline.messages()
-        let result: Result<[UInt8], CaptureError>
+        let result: Result<Sample, CaptureError>
         do {
             try composition.setWords(in: transform.pipeline)
             result = await run(transform, pictures: composition.inputs, messages: messages)
@@ -87,7 +132,7 @@ public enum PhotoComposer {
     }
 
     /// Feeds the pictures and takes the composed one; the caller stops the pipeline.
-    private static func run(_ transform: AppPipeline, pictures: [[UInt8]], messages: AsyncStream<Message>) async -> Result<[UInt8], CaptureError> {
+    private static func run(_ transform: AppPipeline, pictures: [[UInt8]], messages: AsyncStream<Message>) async -> Result<Sample, CaptureError> {
         let sample: Sample?
         do {
             let buffers = try pictures.map { picture in
@@ -105,11 +150,11 @@ public enum PhotoComposer {
         } catch {
             return .failure(CaptureError.converting(error, context: "the pictures could not be composed"))
         }
-        guard let buffer = sample?.buffer, let bytes = try? buffer.bytes() else {
+        guard let sample, sample.buffer != nil else {
             let reason = await firstError(in: messages) ?? "the compositor made no picture"
             return .failure(CaptureError(.pipeline, "the pictures could not be composed: \(reason)"))
         }
-        return .success(bytes)
+        return .success(sample)
     }
 
     /// The first error the pipeline posted, looking for at most half a second.

@@ -16,12 +16,19 @@ import ImageMetadata
 /// A turned slot is turned at twice its size and scaled down by the compositor, so its edges
 /// are smooth, not stepped.
 struct TemplateComposition {
+    /// What the composition is made into: a JPEG, or packed RGB rows (turned a quarter clockwise
+    /// when asked, as a page to print is when the picture lies across it).
+    enum Output {
+        case jpeg(quality: Int)
+        case rgb(turned: Bool)
+    }
+
     let description: String
     let inputs: [[UInt8]]
     /// The text overlays by name, with the words (as Pango markup) and font each draws.
     let texts: [(name: String, markup: String, font: String)]
 
-    init(_ template: CompositionTemplate, shots: [[UInt8]], pictures: [String: [UInt8]], quality: Int) throws(CaptureError) {
+    init(_ template: CompositionTemplate, shots: [[UInt8]], pictures: [String: [UInt8]], output: Output) throws(CaptureError) {
         var inputs: [[UInt8]] = []
         var branches: [String] = []
         var mixer = "compositor name=mix background=transparent"
@@ -107,8 +114,11 @@ struct TemplateComposition {
                 + "xpos=\(Double(text.x) / Double(width)) ypos=\(Double(text.y) / Double(height))"
         }.joined()
         self.texts = texts
-        description = mixer + " ! \(bgra)" + words + " ! videoconvert ! jpegenc quality=\(quality) ! appsink name=output sync=false "
-            + branches.joined(separator: " ")
+        let made = switch output {
+        case .jpeg(let quality): "videoconvert ! jpegenc quality=\(quality)"
+        case .rgb(let turned): "videoconvert ! \(turned ? "videoflip video-direction=90r ! " : "")video/x-raw,format=RGB"
+        }
+        description = mixer + " ! \(bgra)" + words + " ! \(made) ! appsink name=output sync=false " + branches.joined(separator: " ")
         // Every picture's declared size, before a decoder allocates it.
         for picture in inputs {
             do {

@@ -27,7 +27,7 @@ public enum PrintSheet {
     ///
     /// - Throws: ``PrintError`` when the printer cannot be reached or takes not that paper.
     public static func check(_ printer: String?, options: PrintOptions, cuttingStrips: Bool) async throws(PrintError) {
-        try await Printer.check(printer, takes: options.media ?? (cuttingStrips ? stripSheet.media : nil))
+        try await Printer.check(printer, takes: options.media ?? (cuttingStrips ? stripSheet.media : nil), format: "image/jpeg")
     }
 
     /// How long a job may take before it is given up: a photo printer takes a minute or two.
@@ -35,7 +35,9 @@ public enum PrintSheet {
 
     /// Sends `picture` to `printer` (`nil`: CUPS's default) as every front end prints: laid out by
     /// ``document(for:cuttingStrips:)``, on the paper `options` name, else the one the sheet is made
-    /// for. Returns the printer and the job's id; follow it with ``Printer/failure(ofJob:within:)``.
+    /// for; to a printer that takes no JPEG, as a page of the raster it takes, the sheet fitted to
+    /// the paper at the printer's resolution (``PhotoComposer/page(of:width:height:)``). Returns the
+    /// printer and the job's id; follow it with ``Printer/failure(ofJob:within:)``.
     ///
     /// - Throws: ``PrintError`` when the picture cannot be laid out, or the printer cannot be
     ///   reached or refuses it.
@@ -49,7 +51,13 @@ public enum PrintSheet {
         }
         var options = options
         options.media = options.media ?? sheet.media
-        return try await Printer.send(sheet.bytes, to: printer, format: format, title: title, options: options)
+        return try await Printer.send(sheet.bytes, to: printer, format: format, title: title, options: options) { form throws(PrintError) in
+            do throws(CaptureError) {
+                return try await PhotoComposer.page(of: sheet.bytes, width: form.width, height: form.height)
+            } catch {
+                throw PrintError("the picture could not be made into a page for the printer (\(error.message))")
+            }
+        }
     }
 
     /// Whether a JPEG is a strip: at least twice as tall as it is wide.
