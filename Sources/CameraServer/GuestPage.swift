@@ -5,14 +5,20 @@ import PhotoLibrary
 /// a messaging app reads to preview a shared link; a booth's picture brings its clip and its shots,
 /// each with a link of its own. It reaches its own pictures only.
 enum GuestPage {
+    /// The last part of a photo's link that shows it as JPEG (a HEIC's rendition).
+    static let renditionName = "shown.jpg"
+
     /// The page of `photo`, whose link's last part is `part` (`ID-TAG`); `base` is where guests
     /// reach the server, for the preview's absolute image address.
     static func html(of photo: LibraryPhoto, part: String, parts: [(photo: LibraryPhoto, part: String)] = [], base: String) -> String {
         let file = "\(part)/file"
         let name = "camctl-\(photo.id).\(extensionOf(photo))"
         let isMovie = photo.kind == .movie
-        let shown = isMovie ? clip(photo, part: part, loops: false) : #"<img src="\#(file)" alt="Your photo">"#
-        let preview = isMovie ? "\(base)/p/\(part)/thumbnail" : "\(base)/p/\(file)"
+        // A HEIC, which phones' browsers do not show, is shown as its JPEG rendition; Download
+        // keeps the HEIC. (Until it is final, its file is a JPEG already.)
+        let picture = photo.codec == "hevc" && !photo.isProcessing ? "\(part)/\(renditionName)" : file
+        let shown = isMovie ? clip(photo, part: part, loops: false) : #"<img src="\#(picture)" alt="Your photo">"#
+        let preview = isMovie ? "\(base)/p/\(part)/thumbnail" : "\(base)/p/\(picture)"
         return #"""
             <!doctype html>
             <html lang="en">

@@ -1,3 +1,4 @@
+import CameraKit
 import CameraOperator
 import Checksums
 import FileSystem
@@ -7,16 +8,19 @@ import GStreamer
 import HTTPServer
 import OperatorWire
 import PhotoLibrary
+import Synchronization
 
 /// The library as the API reads it: pages of photos, one photo, its files, and deletion. One
 /// connection to the index of its own, used only on a serial queue of its own: its reads, its
 /// waits for a busy index and its checksums never hold a thread of Swift's shared pool.
 final class LibraryShelf: @unchecked Sendable {
     // Safe to share: `library` (an index connection) is touched only by work given to `lane`,
-    // which runs one piece at a time; `links` is immutable and Sendable.
+    // which runs one piece at a time; `links` is immutable and Sendable; `renditions` is a Mutex.
     private let library: PhotoLibrary
     private let links: GuestLinks?
     private let lane = BlockingLane(label: "library-shelf")
+    /// The renditions being made, by photo: a second request waits for the first's.
+    private let renditions = Mutex<[Int64: Task<Result<Void, CaptureError>, Never>]>([:])
 
     init(folder: String, links: GuestLinks?) throws(LibraryError) {
         library = try PhotoLibrary(folder: folder)
@@ -97,6 +101,53 @@ final class LibraryShelf: @unchecked Sendable {
     func file(of photo: LibraryPhoto, thumbnail: Bool = false) async -> HTTPFile? {
         let descriptor = try? await run { library throws(LibraryError) in try library.openFile(of: photo, thumbnail: thumbnail) }
         return descriptor.flatMap(HTTPFile.init(descriptor:))
+    }
+
+    /// A HEIC photo's JPEG rendition (``JPEGRendition``) to send: made the first time it is asked
+    /// for and kept in the library; requests for the same photo meanwhile wait for that one making.
+    /// `nil` when the photo is no HEIC, or is one not yet final (its file a JPEG meanwhile).
+    ///
+    /// - Throws: ``CaptureError`` when the photo cannot be read or decoded.
+    func rendition(of photo: LibraryPhoto) async throws(CaptureError) -> HTTPFile? {
+        guard photo.codec == "hevc", photo.kind == .photo, !photo.isProcessing else { return nil }
+        if let kept = try? await keptRendition(of: photo) { return kept }
+        let making: Task<Result<Void, CaptureError>, Never> = renditions.withLock { making in
+            if let running = making[photo.id] { return running }
+            let started = Task { () -> Result<Void, CaptureError> in
+                do throws(CaptureError) {
+                    let heic: [UInt8]
+                    do throws(LibraryError) {
+                        heic = try await self.contents(of: photo)
+                    } catch {
+                        throw CaptureError(.unreadableFile, error.message)
+                    }
+                    let jpeg = try await JPEGRendition.of(heic: heic)
+                    do throws(LibraryError) {
+                        try await self.run { library throws(LibraryError) in try library.keepRendition(jpeg, of: photo) }
+                    } catch {
+                        throw CaptureError(.pipeline, error.message)
+                    }
+                    return .success(())
+                } catch {
+                    return .failure(error)
+                }
+            }
+            making[photo.id] = started
+            return started
+        }
+        let made = await making.value
+        renditions.withLock { _ = $0.removeValue(forKey: photo.id) }
+        try made.get()
+        do throws(LibraryError) {
+            return try await keptRendition(of: photo)
+        } catch {
+            throw CaptureError(.pipeline, error.message)
+        }
+    }
+
+    /// The rendition kept for `photo`, opened; `nil` while none is kept.
+    private func keptRendition(of photo: LibraryPhoto) async throws(LibraryError) -> HTTPFile? {
+        try await run { library throws(LibraryError) in try library.openRendition(of: photo) }.flatMap(HTTPFile.init(descriptor:))
     }
 
     /// A photo's file, read whole.

@@ -50,6 +50,7 @@ struct Router: Sendable {
             case "": return try await guestPage(parts[1])
             case "file": return try await guestDownload(parts[1], thumbnail: false)
             case "thumbnail": return try await guestDownload(parts[1], thumbnail: true)
+            case GuestPage.renditionName: return try await guestRendition(parts[1])
             default: throw APIError.notFound("this download link is not valid")
             }
         }
@@ -260,6 +261,21 @@ struct Router: Sendable {
         } catch {
             throw missing
         }
+    }
+
+    /// `GET /p/ID-TAG/shown.jpg`: a HEIC photo as a phone shows it, its JPEG rendition (made once,
+    /// kept in the library); 404 for any other photo, and for a link that is not valid.
+    private func guestRendition(_ part: String) async throws(APIError) -> HTTPResponse {
+        let missing = APIError.notFound("this download link is not valid")
+        guard let links, let id = links.photo(named: part), let shelf, let photo = try? await shelf.photo(id: id) else { throw missing }
+        let rendition: HTTPFile?
+        do {
+            rendition = try await shelf.rendition(of: photo)
+        } catch {
+            throw APIError(500, "the photo could not be shown as JPEG: \(error.message)")
+        }
+        guard let rendition else { throw missing }
+        return HTTPResponse(status: 200, headers: [("Content-Type", "image/jpeg"), ("Cache-Control", "private, max-age=86400")], body: .file(rendition))
     }
 
     /// `{"action": "print", "id": ID, "copies": N}`: the library photo printed on the server's

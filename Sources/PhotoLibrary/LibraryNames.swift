@@ -9,6 +9,7 @@ import FoundationEssentials
 /// (`20261130-050132.123-k3f9x2`):
 /// - photos and movies: `STEM.jpg`, `STEM.heic`, `STEM.mp4`, `STEM.gif` in the folder;
 /// - thumbnails: `STEM.jpg` in `thumbnails/`;
+/// - JPEG renditions of HEIC photos, for screens that show no HEIC: `STEM.jpg` in `renditions/`;
 /// - spooled frames of photos finished later: `STEM.pending` in `spool/`;
 /// - recordings under way: `STEM.mp4` and the space held beside it, `STEM.reserve`, in `recordings/`;
 /// - a file being written: `.NAME.PID.RANDOM.tmp` beside it, `NAME` one of the names above.
@@ -29,6 +30,15 @@ extension PhotoLibrary {
 
     /// A file's name without its extension: what a photo, its thumbnail, its spooled frame and its
     /// final file share.
+    /// Where JPEG renditions of HEIC photos are kept, for screens that show no HEIC.
+    static let renditionFolder = "renditions"
+
+    /// Where a HEIC photo's rendition is kept, inside the library; `nil` for any other photo.
+    static func renditionName(of photo: LibraryPhoto) -> String? {
+        guard photo.codec == "hevc", photo.kind == .photo else { return nil }
+        return renditionFolder + "/" + stem(of: photo.fileName) + ".jpg"
+    }
+
     static func stem(of name: String) -> String {
         name.lastIndex(of: ".").map { String(name[..<$0]) } ?? ""
     }

@@ -314,8 +314,8 @@ public final class PhotoLibrary {
 
     // MARK: - Changing
 
-    /// Removes a photo: its row, its file and its thumbnail (each only when it is a regular file:
-    /// a link or anything else put in its place is left).
+    /// Removes a photo: its row, its file, its thumbnail and its rendition (each only when it is a
+    /// regular file: a link or anything else put in its place is left).
     public func delete(id: Int64) throws(LibraryError) {
         guard !isReadOnly else { throw LibraryError(.permissionDenied, "the library \(folder) may not be written, so photo \(id) cannot be deleted") }
         let photo = try photo(id: id)
@@ -323,7 +323,7 @@ public final class PhotoLibrary {
             try database.writeTransaction {
                 try database.query("DELETE FROM photos WHERE id = ?", [.integer(id)])
                 let spooled = photo.isProcessing ? "spool/" + Self.spoolName(for: photo.fileName) : nil
-                for name in [photo.fileName, photo.thumbnailName.map { "thumbnails/" + $0 }, spooled].compactMap({ $0 }) {
+                for name in [photo.fileName, photo.thumbnailName.map { "thumbnails/" + $0 }, spooled, Self.renditionName(of: photo)].compactMap({ $0 }) {
                     try ConfinedFile.remove(name, in: folder)
                 }
             }
@@ -365,6 +365,41 @@ public final class PhotoLibrary {
             return try ConfinedFile.open(name, in: folder)
         } catch {
             throw LibraryError(.ioError, "\(error.path) could not be read (\(error.reason)); the photo's file is missing or damaged")
+        }
+    }
+
+    /// A HEIC photo's JPEG rendition, opened to be read as ``openFile(of:thumbnail:)`` opens
+    /// files; `nil` when none was kept yet (``keepRendition(_:of:)``). The caller closes it.
+    ///
+    /// - Throws: ``LibraryError/Kind/ioError`` when something other than a regular file stands in its place.
+    public func openRendition(of photo: LibraryPhoto) throws(LibraryError) -> Int32? {
+        guard let name = Self.renditionName(of: photo) else { return nil }
+        do {
+            return try ConfinedFile.open(name, in: folder)
+        } catch where error.kind == .missing {
+            return nil
+        } catch {
+            throw LibraryError(.ioError, "\(error.path) could not be read (\(error.reason)); remove it, and it is made again")
+        }
+    }
+
+    /// Keeps `jpeg` as the JPEG rendition of HEIC photo `photo`, whole or not at all, beside the
+    /// library's thumbnails; deleting the photo deletes it.
+    ///
+    /// - Throws: ``LibraryError`` when the photo is no HEIC, or the rendition cannot be written.
+    public func keepRendition(_ jpeg: [UInt8], of photo: LibraryPhoto) throws(LibraryError) {
+        guard !isReadOnly else { throw LibraryError(.permissionDenied, "the library \(folder) may not be written, so no rendition can be kept") }
+        guard let name = Self.renditionName(of: photo) else { throw LibraryError(.notFound, "photo \(photo.id) is no HEIC to make a rendition of") }
+        let renditions = folder + "/" + Self.renditionFolder
+        // A folder of the library's own: never a link put in its place.
+        if ConfinedFile.status(of: Self.renditionFolder, in: folder) == nil { mkdir(renditions, 0o755) }
+        guard let status = ConfinedFile.status(of: Self.renditionFolder, in: folder), status.st_mode & S_IFMT == S_IFDIR else {
+            throw LibraryError(.ioError, "\(renditions) is not a folder of the library's; remove what stands there")
+        }
+        do {
+            try DurableFile.write(jpeg, to: folder + "/" + name, syncing: false)
+        } catch {
+            throw LibraryError(error)
         }
     }
 
@@ -450,6 +485,12 @@ public final class PhotoLibrary {
                 for name in ConfinedFile.names(in: "thumbnails", of: folder)
                 where (Self.isThumbnail(name) && !keptThumbnails.contains(name)) || Self.isTemporary(name) {
                     if try ConfinedFile.remove("thumbnails/" + name, in: folder) { found.removedLeftovers += 1 }
+                }
+                // Renditions of photos no longer there.
+                let stems = Set(files.filter(Self.isPhotoFile).map(Self.stem(of:)))
+                for name in ConfinedFile.names(in: Self.renditionFolder, of: folder)
+                where (Self.isPhotoFile(name) && !stems.contains(Self.stem(of: name))) || Self.isTemporary(name) {
+                    if try ConfinedFile.remove(Self.renditionFolder + "/" + name, in: folder) { found.removedLeftovers += 1 }
                 }
                 try recoverRecordings(into: &found)
                 // Spooled frames of photos no longer processing (finished, deleted, or never recorded).
