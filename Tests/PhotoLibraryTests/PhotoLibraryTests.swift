@@ -53,6 +53,36 @@ struct PhotoLibraryTests {
         #expect(try reopened.parts(of: picture.id).map(\.id) == [shots[1].id, clip.id])
     }
 
+    @Test("A HEIC photo's rendition is kept in renditions/, opened as the photo's files are, removed with its photo or once its photo is gone; a link in the folder's place is refused")
+    func renditions() async throws {
+        let folder = try TemporaryFolder()
+        let library = try PhotoLibrary(folder: folder.url.path)
+        var heic = Self.photo(at: 1_800_000_000)
+        heic.codec = "hevc"
+        let (kept, gone) = (try library.add(heic), try library.add({ var other = heic; other.capturedAt = Date(timeIntervalSince1970: 1_800_000_001); return other }()))
+        let jpeg = try library.add(Self.photo(at: 1_800_000_002))
+        #expect(try library.openRendition(of: kept) == nil, "none until kept")
+        #expect(throws: LibraryError.self) { try library.keepRendition([1, 2, 3], of: jpeg) }
+        for photo in [kept, gone] { try library.keepRendition(Self.jpeg(width: 640, height: 480, filler: UInt8(photo.id)), of: photo) }
+        let descriptor = try #require(try library.openRendition(of: kept))
+        close(descriptor)
+        let names = { Set(try FileManager.default.contentsOfDirectory(atPath: folder.path("renditions"))) }
+        #expect(try names().count == 2)
+        // Deleted with its photo; and one whose photo went by hand is removed as the library opens.
+        try library.delete(id: kept.id)
+        #expect(try names().count == 1)
+        try FileManager.default.removeItem(atPath: gone.path)
+        _ = try PhotoLibrary(folder: folder.url.path)
+        #expect(try names().isEmpty)
+        // A link put where the folder was: nothing is written through it.
+        let elsewhere = try TemporaryFolder()
+        try FileManager.default.removeItem(atPath: folder.path("renditions"))
+        try FileManager.default.createSymbolicLink(atPath: folder.path("renditions"), withDestinationPath: elsewhere.url.path)
+        let another = try library.add({ var other = heic; other.capturedAt = Date(timeIntervalSince1970: 1_800_000_003); return other }())
+        #expect(throws: LibraryError.self) { try library.keepRendition([0xFF, 0xD8], of: another) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.url.path).isEmpty)
+    }
+
     @Test("A photo added is listed newest first, shown by id, exported and deleted with its files")
     func roundTrip() async throws {
         let folder = try TemporaryFolder()
