@@ -76,6 +76,7 @@ let package = Package(
         .target(name: "Windowing", dependencies: ["CX11"]),
         // HTTP downloads over libcurl, with a limit on what is taken.
         .target(name: "HTTPClient", dependencies: ["CCurl"]),
+        .target(name: "MailClient", dependencies: ["CCurl", "Formatting"]),
         // Layer 3, leaves in pure Swift that import nothing of the project:
         // formats read and written (EXIF, JPEG segments, PNG headers),
         .target(name: "ImageMetadata", dependencies: ["CZlib"]),
@@ -109,11 +110,11 @@ let package = Package(
         // operator does told in the wire's records.
         .target(name: "CameraOperator", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary", "OperatorWire", "ImageMetadata", "Printing", "HEIF", "FileSystem", "JSON", "Processes", "Formatting"]),
         // Layer 7, front ends: camctl serve's web page, HTTP API, live picture and events,
-        .target(name: "CameraServer", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "OperatorWire", "PhotoLibrary", "FileSystem", "HTTPServer", "MQTTClient", "Printing", "Checksums", "JSON", "Formatting", "CQRencode", "CTimex"]),
+        .target(name: "CameraServer", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "OperatorWire", "PhotoLibrary", "FileSystem", "HTTPServer", "MQTTClient", "MailClient", "Printing", "Checksums", "JSON", "Formatting", "CQRencode", "CTimex"]),
         // a fleet's controller: its nodes' statuses and answers, and their photos collected,
         .target(name: "FleetControl", dependencies: ["MQTTClient", "HTTPClient", "PhotoLibrary", "OperatorWire", "Checksums", "FileSystem", "ImageMetadata", "JSON"]),
         // and the command-line tool.
-        .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "OperatorWire", "CameraServer", "FleetControl", "Checksums", "MQTTClient", "Printing", "PhotoLibrary", "HEIF", "PipelineScript", "FileSystem", "ImageMetadata", "JSON", "Processes", "Formatting", "CProcess"]),
+        .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "OperatorWire", "CameraServer", "FleetControl", "Checksums", "MQTTClient", "MailClient", "Printing", "PhotoLibrary", "HEIF", "PipelineScript", "FileSystem", "ImageMetadata", "JSON", "Processes", "Formatting", "CProcess"]),
         // Benchmarks against gst-launch-1.0 in the same run: swift run -c release camctl-bench
         .executableTarget(name: "camctl-bench", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary", "OperatorWire", "HEIF", "Processes", "Checksums"]),
 
@@ -131,6 +132,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "ChecksumsTests", dependencies: ["Checksums", "TestSupport"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
+        .testTarget(name: "MailClientTests", dependencies: ["MailClient"]),
         .testTarget(name: "ProcessesTests", dependencies: ["Processes", "TestSupport"]),
         .testTarget(name: "FormattingTests", dependencies: ["Formatting", "TestSupport"]),
         .testTarget(name: "OperatorWireTests", dependencies: ["OperatorWire", "JSON", "TestSupport"]),

@@ -1,6 +1,6 @@
 // libcurl's easy interface, loaded when first used (dlopen) rather than linked: libcurl and the
 // libraries it brings (Kerberos, LDAP, SSH, HTTP/2) would otherwise be loaded by every camctl
-// start, a few milliseconds each time, for the one command that downloads. Its option and
+// start, a few milliseconds each time, for the commands that download or send mail. Its option and
 // information calls are variadic, which Swift cannot call: the wrappers below make them in C.
 #ifndef CAMCTL_CCURL_SHIM_H
 #define CAMCTL_CCURL_SHIM_H
@@ -18,7 +18,11 @@ typedef struct {
     CURLcode (*easy_getinfo)(CURL *curl, CURLINFO info, ...);
     void (*easy_cleanup)(CURL *curl);
     const char *(*easy_strerror)(CURLcode code);
+    struct curl_slist *(*slist_append)(struct curl_slist *list, const char *text);
+    void (*slist_free_all)(struct curl_slist *list);
 } camctl_curl;
+
+typedef size_t (*camctl_curl_reader)(char *buffer, size_t size, size_t count, void *context);
 
 // Loads libcurl and finds its functions; 0 when it is not installed or lacks one.
 static inline int camctl_curl_load(camctl_curl *api) {
@@ -31,8 +35,10 @@ static inline int camctl_curl_load(camctl_curl *api) {
     api->easy_getinfo = (CURLcode (*)(CURL *, CURLINFO, ...))dlsym(library, "curl_easy_getinfo");
     api->easy_cleanup = (void (*)(CURL *))dlsym(library, "curl_easy_cleanup");
     api->easy_strerror = (const char *(*)(CURLcode))dlsym(library, "curl_easy_strerror");
+    api->slist_append = (struct curl_slist *(*)(struct curl_slist *, const char *))dlsym(library, "curl_slist_append");
+    api->slist_free_all = (void (*)(struct curl_slist *))dlsym(library, "curl_slist_free_all");
     return api->global_init && api->easy_init && api->easy_setopt && api->easy_perform && api->easy_getinfo
-        && api->easy_cleanup && api->easy_strerror;
+        && api->easy_cleanup && api->easy_strerror && api->slist_append && api->slist_free_all;
 }
 
 static inline CURLcode camctl_curl_set_text(const camctl_curl *api, CURL *curl, CURLoption option, const char *value) {
@@ -50,6 +56,15 @@ static inline CURLcode camctl_curl_set_size(const camctl_curl *api, CURL *curl, 
 static inline CURLcode camctl_curl_set_writer(const camctl_curl *api, CURL *curl, camctl_curl_writer writer, void *context) {
     CURLcode code = api->easy_setopt(curl, CURLOPT_WRITEFUNCTION, writer);
     return code == CURLE_OK ? api->easy_setopt(curl, CURLOPT_WRITEDATA, context) : code;
+}
+
+static inline CURLcode camctl_curl_set_reader(const camctl_curl *api, CURL *curl, camctl_curl_reader reader, void *context) {
+    CURLcode code = api->easy_setopt(curl, CURLOPT_READFUNCTION, reader);
+    return code == CURLE_OK ? api->easy_setopt(curl, CURLOPT_READDATA, context) : code;
+}
+
+static inline CURLcode camctl_curl_set_list(const camctl_curl *api, CURL *curl, CURLoption option, struct curl_slist *list) {
+    return api->easy_setopt(curl, option, list);
 }
 
 static inline long camctl_curl_response_code(const camctl_curl *api, CURL *curl) {

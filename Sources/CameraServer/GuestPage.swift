@@ -10,7 +10,9 @@ enum GuestPage {
 
     /// The page of `photo`, whose link's last part is `part` (`ID-TAG`); `base` is where guests
     /// reach the server, for the preview's absolute image address.
-    static func html(of photo: LibraryPhoto, part: String, parts: [(photo: LibraryPhoto, part: String)] = [], base: String) -> String {
+    /// With `mails`, a form sends the picture to the address the guest types (the server's mail).
+    static func html(of photo: LibraryPhoto, part: String, parts: [(photo: LibraryPhoto, part: String)] = [], base: String,
+                     mails: Bool = false) -> String {
         let file = "\(part)/file"
         let name = "camctl-\(photo.id).\(extensionOf(photo))"
         let isMovie = photo.kind == .movie
@@ -43,6 +45,11 @@ enum GuestPage {
               .clip a { color: #ffd23f; }
               .shots { display: grid; grid-template-columns: repeat(auto-fill, minmax(96px, 1fr)); gap: 8px; }
               .shots img { aspect-ratio: 1; object-fit: cover; }
+              #mail { display: flex; gap: 8px; justify-content: center; margin-top: 16px; }
+              #mail input { flex: 1; max-width: 300px; padding: 12px; border-radius: 8px; border: 1px solid #444; background: #222;
+                color: #eee; font: inherit; }
+              #mail button { padding: 12px 18px; border: 0; border-radius: 8px; background: #333; color: #eee; font: inherit; font-weight: 700; }
+              #mailsaid { min-height: 1.4em; color: #bbb; }
             </style>
             </head>
             <body>
@@ -52,6 +59,7 @@ enum GuestPage {
                 <a id="download" href="\#(file)" download="\#(escaped(name))">Download</a>
                 <button id="share" hidden>Share</button>
               </div>
+            \#(mails ? mailForm(part) : "")
             \#(partsSection(parts))
             </main>
             <script>
@@ -65,6 +73,33 @@ enum GuestPage {
             </body>
             </html>
             """#
+    }
+
+    /// The form that e-mails the picture: an address, Send, and what happened, in one line.
+    private static func mailForm(_ part: String) -> String {
+        #"""
+          <form id="mail">
+            <input id="address" type="email" inputmode="email" autocomplete="email" placeholder="you@example.com" required maxlength="254"
+                   aria-label="Your e-mail address">
+            <button type="submit">E-mail it</button>
+          </form>
+          <p id="mailsaid" role="status"></p>
+          <script>
+          "use strict";
+          document.getElementById("mail").onsubmit = async (submitted) => {
+            submitted.preventDefault();
+            const said = document.getElementById("mailsaid"), address = document.getElementById("address");
+            said.textContent = "Sending…";
+            try {
+              const response = await fetch("\#(part)/email", { method: "POST", headers: { "Content-Type": "application/json" },
+                                                              body: JSON.stringify({ address: address.value }) });
+              const answer = await response.json().catch(() => ({}));
+              said.textContent = response.ok ? "Sent. Look in your inbox." : (answer.error || "It could not be sent.");
+              if (response.ok) address.value = "";
+            } catch (error) { said.textContent = "It could not be sent: the booth did not answer."; }
+          };
+          </script>
+        """#
     }
 
     /// A booth's clip and shots under its picture: the clip playing with its own Download link, the

@@ -145,6 +145,20 @@ final class LibraryShelf: @unchecked Sendable {
         }
     }
 
+    /// A picture as phones open it, read whole: a HEIC's JPEG rendition (made if it is not kept
+    /// yet), any other photo's or clip's own file; with its media type.
+    ///
+    /// - Throws: ``CaptureError`` when the file cannot be read, or the rendition made.
+    func shown(_ photo: LibraryPhoto) async throws(CaptureError) -> (bytes: [UInt8], type: String) {
+        let isRendered = try await rendition(of: photo) != nil
+        do throws(LibraryError) {
+            guard isRendered else { return (try await contents(of: photo), photo.mediaType) }
+            return (try await run { library throws(LibraryError) in try library.renditionContents(of: photo) }, "image/jpeg")
+        } catch {
+            throw CaptureError(.unreadableFile, error.message)
+        }
+    }
+
     /// The rendition kept for `photo`, opened; `nil` while none is kept.
     private func keptRendition(of photo: LibraryPhoto) async throws(LibraryError) -> HTTPFile? {
         try await run { library throws(LibraryError) in try library.openRendition(of: photo) }.flatMap(HTTPFile.init(descriptor:))

@@ -24,6 +24,8 @@ struct Router: Sendable {
     let address: PublicAddress
     /// The printer photos are printed on, when the server has one.
     let printDesk: PrintDesk?
+    /// The mail server guests' pictures are e-mailed through, when the server has one.
+    let mailDesk: MailDesk?
     /// The booth's settings the page changes.
     let settings: BoothSettings
 
@@ -45,6 +47,9 @@ struct Router: Sendable {
         let parts = request.pathParts.map(String.init)
         // HEAD is answered as GET, without the body (a shared link's preview asks so).
         let method = request.method == "HEAD" ? "GET" : request.method
+        if parts.first == "p", method == "POST", parts.count == 3, parts[2] == "email" {
+            return JSONBody.response(try await guestMail(parts[1], try JSONBody.object(request.body)))
+        }
         if parts.first == "p", method == "GET" {
             switch parts.count == 3 ? parts[2] : parts.count == 2 ? "" : "/" {
             case "": return try await guestPage(parts[1])
@@ -243,7 +248,7 @@ struct Router: Sendable {
         // A booth's picture brings its shots and clip: the guest's own, each by a link of its own.
         let parts = ((try? await shelf.parts(of: id)) ?? []).map { (photo: $0, part: String(links.path(for: $0.id).dropFirst("/p/".count))) }
         return HTTPResponse(type: "text/html; charset=utf-8",
-                            bytes: Array(GuestPage.html(of: photo, part: part, parts: parts, base: address.url).utf8),
+                            bytes: Array(GuestPage.html(of: photo, part: part, parts: parts, base: address.url, mails: mailDesk != nil).utf8),
                             headers: [("Cache-Control", "private, max-age=3600")])
     }
 
@@ -261,6 +266,22 @@ struct Router: Sendable {
         } catch {
             throw missing
         }
+    }
+
+    /// `POST /p/ID-TAG/email` `{"address": "…"}`: the picture e-mailed to a guest, as phones open
+    /// it (a HEIC as its JPEG rendition); 404 without a mail server or for a link that is not valid.
+    private func guestMail(_ part: String, _ object: [String: JSONValue]) async throws(APIError) -> OutcomeRecord {
+        let missing = APIError.notFound("this download link is not valid")
+        guard let mailDesk else { throw APIError.notFound("this booth sends no mail; download the picture instead") }
+        guard let links, let id = links.photo(named: part), let shelf, let photo = try? await shelf.photo(id: id) else { throw missing }
+        guard let address = object["address"]?.string else { throw APIError.badRequest("say where to send it: {\"address\": \"name@example.com\"}") }
+        let picture: (bytes: [UInt8], type: String)
+        do {
+            picture = try await shelf.shown(photo)
+        } catch {
+            throw APIError(500, "the picture could not be read: \(error.message)")
+        }
+        return try await mailDesk.mail(picture.bytes, mediaType: picture.type, of: photo, to: address)
     }
 
     /// `GET /p/ID-TAG/shown.jpg`: a HEIC photo as a phone shows it, its JPEG rendition (made once,

@@ -37,6 +37,8 @@ public enum OutcomeRecord: Codable, Sendable, Equatable {
     case listing(photos: [PhotoRecord], more: Bool)
     /// A photo sent to `printer` as job `job`.
     case printing(printer: String, job: Int)
+    /// A picture e-mailed to the address a guest gave.
+    case mailed
 
     /// The outcome's kind, as `outcome` holds it.
     public var name: String {
@@ -64,6 +66,7 @@ public enum OutcomeRecord: Codable, Sendable, Equatable {
         case .stopped: "stopped"
         case .listing: "listing"
         case .printing: "printing"
+        case .mailed: "mailed"
         }
     }
 
@@ -130,7 +133,7 @@ public enum OutcomeRecord: Codable, Sendable, Equatable {
         case .printing(let printer, let job):
             try container.encode(printer, forKey: .printer)
             try container.encode(job, forKey: .job)
-        case .noOtherCamera, .stopped: break
+        case .noOtherCamera, .stopped, .mailed: break
         }
     }
 
@@ -165,6 +168,7 @@ public enum OutcomeRecord: Codable, Sendable, Equatable {
         case "stopped": self = .stopped
         case "listing": self = .listing(photos: try value(.photos), more: try value(.more))
         case "printing": self = .printing(printer: try value(.printer), job: try value(.job))
+        case "mailed": self = .mailed
         default:
             throw DecodingError.dataCorruptedError(forKey: .outcome, in: container, debugDescription: "no outcome is named \(name)")
         }

@@ -383,6 +383,19 @@ public final class PhotoLibrary {
         }
     }
 
+    /// A HEIC photo's kept JPEG rendition, read whole.
+    ///
+    /// - Throws: ``LibraryError/Kind/notFound`` when none is kept; ``LibraryError/Kind/ioError`` when it cannot be read.
+    public func renditionContents(of photo: LibraryPhoto) throws(LibraryError) -> [UInt8] {
+        guard let descriptor = try openRendition(of: photo) else { throw LibraryError(.notFound, "photo \(photo.id) has no JPEG rendition kept") }
+        defer { close(descriptor) }
+        do {
+            return try RegularFile.contents(of: descriptor, path: folder + "/" + (Self.renditionName(of: photo) ?? ""), limit: 256 << 20)
+        } catch {
+            throw LibraryError(.ioError, "\(error.path) could not be read (\(error.reason)); remove it, and it is made again")
+        }
+    }
+
     /// Keeps `jpeg` as the JPEG rendition of HEIC photo `photo`, whole or not at all, beside the
     /// library's thumbnails; deleting the photo deletes it.
     ///

@@ -7,6 +7,7 @@ import FoundationEssentials
 import Glibc
 import GStreamer
 import HTTPServer
+import MailClient
 import MQTTClient
 import OperatorWire
 
@@ -19,6 +20,7 @@ struct ServeCommand: Subcommand {
                         [--settings FILE] [--templates DIR] [--backgrounds DIR]
                         [--broker mqtt://HOST[:PORT] --fleet NAME [--node NAME] [--broker-user USER] [--broker-password-file FILE]
                         [--broker-ca FILE]]
+                        [--mail-server smtp[s]://HOST[:PORT] --mail-from ADDRESS [--mail-user USER --mail-password-file FILE]]
         """
     static let summary = "serve the camera on the network: a web page, an HTTP API, the live picture"
     static let help = """
@@ -50,6 +52,11 @@ struct ServeCommand: Subcommand {
         takes commands from camctl/FLEET/command and camctl/FLEET/NODE/command, and publishes its
         events and each command's result at camctl/FLEET/NODE/events (README.md lists them).
         --broker-ca connects with TLS; --broker-user and --broker-password-file log in.
+        With --mail-server (smtp://HOST:PORT, STARTTLS when the server offers it and always when
+        logging in with --mail-user and --mail-password-file; smtps:// for TLS from the start) and
+        --mail-from, each guest's page can e-mail its picture to the address the guest types (a
+        HEIC as JPEG), at most 3 times a picture and 60 messages in all an hour; the address is
+        used for that message alone and kept nowhere.
         """ + "\n" + ImageOptions.help
     static let options = SessionOptions.options + [
         .init(name: "--printer", value: "NAME|URI"), .init(name: "--print-limit", value: "N"), .init(name: "--media", value: "SIZE"),
@@ -60,6 +67,8 @@ struct ServeCommand: Subcommand {
         .init(name: "--broker", value: "URL"), .init(name: "--fleet", value: "NAME"), .init(name: "--node", value: "NAME"),
         .init(name: "--broker-user", value: "USER"), .init(name: "--broker-password-file", value: "FILE"),
         .init(name: "--broker-ca", value: "FILE"),
+        .init(name: "--mail-server", value: "URL"), .init(name: "--mail-from", value: "ADDRESS"), .init(name: "--mail-user", value: "USER"),
+        .init(name: "--mail-password-file", value: "FILE"),
     ]
 
     let session: SessionOptions
@@ -74,6 +83,8 @@ struct ServeCommand: Subcommand {
     let publicURL: String?
     /// The printer the API's `print` action prints on, when one is named.
     let printing: CameraServer.Printing?
+    /// The mail server guests' pictures are e-mailed through, when one is named.
+    let mail: MailServer?
 
     init(_ arguments: ParsedArguments) throws(CommandFailure) {
         try arguments.requirePositionals([])
@@ -81,6 +92,7 @@ struct ServeCommand: Subcommand {
         session = try SessionOptions(arguments)
         (host, port) = try Self.address(arguments.string("--listen") ?? "127.0.0.1:8080")
         fleet = try Self.fleet(arguments)
+        mail = try Self.mail(arguments)
         let limit = try arguments.integer("--print-limit", in: 1...100)
         for option in ["--print-limit", "--media", "--cut-strips"] where arguments.string("--printer") == nil
             && (arguments.string(option) != nil || arguments.flag(option)) {
@@ -102,6 +114,34 @@ struct ServeCommand: Subcommand {
                 throw CommandFailure("--rtsp \(text) is not a port number; RTSP's usual one is 8554", exitCode: .usage)
             }
             return port
+        }
+    }
+
+    /// `--mail-server smtp[s]://HOST[:PORT]` with `--mail-from`, and `--mail-user` with
+    /// `--mail-password-file` to log in.
+    static func mail(_ arguments: ParsedArguments) throws(CommandFailure) -> MailServer? {
+        guard let url = arguments.string("--mail-server") else {
+            let given = ["--mail-from", "--mail-user", "--mail-password-file"].first { arguments.string($0) != nil }
+            if let given { throw CommandFailure("\(given) goes with --mail-server smtp://HOST:PORT", exitCode: .usage) }
+            return nil
+        }
+        guard let text = arguments.string("--mail-from"), let from = MailAddress(text) else {
+            throw CommandFailure("--mail-server needs --mail-from ADDRESS, the address guests' mail comes from, such as booth@example.com",
+                                 exitCode: .usage)
+        }
+        let user = arguments.string("--mail-user")
+        var password: String?
+        if let file = arguments.string("--mail-password-file") {
+            guard user != nil else { throw CommandFailure("--mail-password-file goes with --mail-user USER", exitCode: .usage) }
+            guard let read = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw CommandFailure("--mail-password-file \(file) cannot be read", exitCode: .usage)
+            }
+            password = read.trimmed(where: \.isNewline)
+        }
+        do {
+            return try MailServer(url: url, from: from, user: user, password: password)
+        } catch {
+            throw CommandFailure("--mail-server: \(error.message)", exitCode: .usage)
         }
     }
 
@@ -222,7 +262,7 @@ struct ServeCommand: Subcommand {
         do {
             server = try CameraServer(session: captureSession, delivery: delivery, device: camera, library: folder,
                                       host: host, port: port, access: access, fleet: fleet, rtspPort: rtspPort, publicURL: publicURL,
-                                      printing: printing, settings: settings)
+                                      printing: printing, mail: mail, settings: settings)
         } catch let error as HTTPServerError {
             await captureSession.stop()
             throw CommandFailure("\(error.description); choose another with --listen", exitCode: .unavailable)
