@@ -46,8 +46,11 @@ enum WebPage {
           select, input[type=number] { font: inherit; background: #222; color: #eee; border: 1px solid #444; border-radius: 6px; padding: 6px; }
           input[type=number] { width: 4.5em; }
           #gallery { display: grid; grid-template-columns: repeat(auto-fill, minmax(110px, 1fr)); gap: 8px; }
+          #gallery .item { position: relative; }
           #gallery a { display: block; aspect-ratio: 1; background: #222; border-radius: 6px; overflow: hidden; }
           #gallery img { width: 100%; height: 100%; object-fit: cover; }
+          #gallery .delete { position: absolute; top: 4px; right: 4px; min-height: 0; padding: 4px 9px; background: rgba(0, 0, 0, .7); }
+          #more { margin-top: 8px; }
           h2 { font-size: 1.1em; margin: 8px 0 0; }
           #qr { width: 220px; height: 220px; background: #fff; padding: 8px; border-radius: 8px; image-rendering: pixelated; }
           #guestlink { color: var(--accent); word-break: break-all; }
@@ -60,7 +63,7 @@ enum WebPage {
                           background: var(--accent); color: #111; font-weight: 700; font-size: 3vmin; }
           body.kiosk main { display: block; padding: 0; max-width: none; }
           body.kiosk #stage { position: fixed; inset: 0; border-radius: 0; aspect-ratio: auto; width: auto; align-self: auto; }
-          body.kiosk .controls, body.kiosk #settings, body.kiosk #message, body.kiosk #side h2, body.kiosk #side > p, body.kiosk #gallery,
+          body.kiosk .controls, body.kiosk #settings, body.kiosk #message, body.kiosk #side h2, body.kiosk #side > p, body.kiosk #gallery, body.kiosk #more,
           body.kiosk #guestlink { display: none; }
           body.kiosk #kioskshutter { display: block; }
           body.kiosk #takehome { position: fixed; right: 2vmin; top: 2vmin; padding: 12px; border-radius: 12px; text-align: center;
@@ -139,6 +142,7 @@ enum WebPage {
             <h2>Photos</h2>
             <p><label>Album <select id="album"><option value="">All photos</option></select></label></p>
             <div id="gallery"></div>
+            <button id="more" hidden>More photos</button>
           </section>
         </main>
         <script>
@@ -291,6 +295,9 @@ enum WebPage {
         }
 
         function addPhoto(photo, first) {
+          const item = document.createElement("div");
+          item.className = "item";
+          item.dataset.id = photo.id;
           const link = document.createElement("a");
           link.href = "api/photos/" + photo.id + "/file";
           link.dataset.id = photo.id;
@@ -301,7 +308,25 @@ enum WebPage {
           link.append(picture);
           // A picture of the gallery chosen is offered to take home: its QR code, and Print.
           if (photo.guest_link) link.onclick = (event) => { event.preventDefault(); offerDownload(photo); };
-          if (first) $("gallery").prepend(link); else $("gallery").append(link);
+          // Deleting takes the library's file and thumbnail away, after the owner says so.
+          const remove = document.createElement("button");
+          remove.className = "delete";
+          remove.textContent = "×";
+          remove.setAttribute("aria-label", "Delete photo " + photo.id);
+          remove.onclick = async () => {
+            if (!confirm("Delete photo " + photo.id + " from the library? This cannot be undone.")) return;
+            const response = await fetch("api/photos/" + photo.id, { method: "DELETE" });
+            const answer = await response.json().catch(() => ({}));
+            if (!response.ok) { say(answer.error || ("the camera answered " + response.status), true); return; }
+            item.remove();
+            shownPhotos = Math.max(0, shownPhotos - 1);
+            if (printable === photo.id) { printable = null; $("takehome").hidden = true; }
+            say("Deleted photo " + photo.id + ".");
+            loadAlbums();
+          };
+          item.append(link, remove);
+          shownPhotos += 1;
+          if (first) $("gallery").prepend(item); else $("gallery").append(item);
         }
 
         let printable = null;
@@ -321,15 +346,20 @@ enum WebPage {
           last.style.display = "block";
         }
 
-        async function loadGallery() {
+        // The gallery a page of 60 at a time, newest first; More brings the next.
+        let shownPhotos = 0;
+        async function loadGallery(more) {
           const album = $("album").value;
-          const response = await fetch("api/photos?limit=60" + (album ? "&album=" + encodeURIComponent(album) : ""));
+          const offset = more ? shownPhotos : 0;
+          const response = await fetch("api/photos?limit=60&offset=" + offset + (album ? "&album=" + encodeURIComponent(album) : ""));
           if (!response.ok) { say((await response.json()).error, true); return; }
           const page = await response.json();
-          $("gallery").replaceChildren();
+          if (!more) { $("gallery").replaceChildren(); shownPhotos = 0; }
           page.photos.forEach((photo) => addPhoto(photo, false));
-          if (page.photos.length && !album && !kiosk) showLast(page.photos[0]);
+          $("more").hidden = shownPhotos >= page.total;
+          if (page.photos.length && !album && !kiosk && !more) showLast(page.photos[0]);
         }
+        $("more").onclick = () => loadGallery(true);
 
         async function loadAlbums() {
           const response = await fetch("api/albums");
@@ -340,7 +370,7 @@ enum WebPage {
           $("album").replaceChildren(...options);
           $("album").value = chosen;
         }
-        $("album").onchange = loadGallery;
+        $("album").onchange = () => loadGallery(false);
         // The Print button, when the server has a printer; and why guests' phones cannot open the
         // QR codes' links, when they cannot (on the kiosk too, for the owner to see).
         fetch("api/status").then((r) => r.json()).then((status) => {
