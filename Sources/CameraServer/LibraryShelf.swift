@@ -49,6 +49,11 @@ final class LibraryShelf: @unchecked Sendable {
         try await run { library throws(LibraryError) in try library.countPrinted(copies, of: id, limit: limit) }
     }
 
+    /// Copies printed from the library in all.
+    func printedCopies() async throws(LibraryError) -> Int {
+        try await run { library throws(LibraryError) in try library.printedCopies() }
+    }
+
     /// Takes back copies counted for a print that could not start.
     func uncountPrinted(_ copies: Int, of id: Int64) async {
         _ = try? await run { library throws(LibraryError) in try library.uncountPrinted(copies, of: id) }

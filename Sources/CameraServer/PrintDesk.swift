@@ -38,6 +38,18 @@ final class PrintDesk: Sendable {
         }
     }
 
+    /// The printer's state, reasons and supplies as it says them, and the copies printed from `shelf`'s library.
+    func status(counting shelf: LibraryShelf?) async -> PrinterRecord {
+        let printed = (try? await shelf?.printedCopies()) ?? 0
+        do {
+            let (name, status) = try await Printer.status(of: printing.printer)
+            return PrinterRecord(printer: name, state: status.state, reasons: status.reasons, message: status.message,
+                                 supplies: status.supplies.map { PrinterRecord.Supply(name: $0.name, level: $0.level) }, printed: printed)
+        } catch {
+            return PrinterRecord(printer: printing.printer ?? "the default printer", state: "unreachable", message: error.message, printed: printed)
+        }
+    }
+
     /// Follows the job until it ends (ten minutes at most), and tells its end.
     private static func follow(_ job: Int32, on printer: Printer, events: EventHub) async {
         if let reason = await printer.failure(ofJob: job, within: PrintSheet.longestJob) {

@@ -102,6 +102,9 @@ struct Router: Sendable {
             }
         case ("GET", "api/settings"):
             return JSONBody.response(await settings.record())
+        case ("GET", "api/printer"):
+            guard let printDesk else { throw APIError.notFound("this server has no printer; start camctl serve with --printer NAME or ipp://…") }
+            return JSONBody.response(await printDesk.status(counting: shelf))
         case ("PUT", "api/settings"):
             return JSONBody.response(try await changeSettings(request.body))
         case ("GET", "api/albums"):

@@ -51,6 +51,12 @@ enum WebPage {
           #gallery img { width: 100%; height: 100%; object-fit: cover; }
           #gallery .delete { position: absolute; top: 4px; right: 4px; min-height: 0; padding: 4px 9px; background: rgba(0, 0, 0, .7); }
           #more { margin-top: 8px; }
+          #printerstate { color: #bbb; }
+          /* How the guest's print goes, on the kiosk. */
+          #printstatus { display: none; position: fixed; left: 50%; top: 4vh; transform: translateX(-50%); padding: 1.5vmin 3vmin;
+                         border-radius: 12px; background: rgba(0, 0, 0, .75); font-size: 3vmin; z-index: 2; }
+          body.kiosk #printstatus:not(:empty) { display: block; }
+          body.attract #printstatus { display: none; }
           h2 { font-size: 1.1em; margin: 8px 0 0; }
           #qr { width: 220px; height: 220px; background: #fff; padding: 8px; border-radius: 8px; image-rendering: pixelated; }
           #guestlink { color: var(--accent); word-break: break-all; }
@@ -99,6 +105,7 @@ enum WebPage {
             <p id="invite">Press Start for your photos</p>
           </div>
           <button id="kioskshutter" aria-label="Start the photo booth">Start</button>
+          <div id="printstatus" role="status"></div>
           <div class="controls">
             <button id="shutter" aria-label="Take a photo"></button>
             <button id="booth">Booth</button>
@@ -129,6 +136,7 @@ enum WebPage {
               <label>Next guest after <input type="number" id="setattract" min="5" max="3600"> s</label>
               <button id="savesettings" type="submit" class="primary">Save settings</button>
             </form>
+            <p id="printerstate" role="status" hidden></p>
           </details>
           <div id="message" role="status"></div>
           <section id="side">
@@ -211,6 +219,7 @@ enum WebPage {
           $("last").style.display = "none";
           $("last").removeAttribute("src");
           $("qr").removeAttribute("src");
+          $("printstatus").textContent = "";
           clearPicture();
           say("");
           document.body.classList.add("attract");
@@ -373,8 +382,21 @@ enum WebPage {
         $("album").onchange = () => loadGallery(false);
         // The Print button, when the server has a printer; and why guests' phones cannot open the
         // QR codes' links, when they cannot (on the kiosk too, for the owner to see).
+        // The owner's view of the printer: its state, what it says is wrong or low, its supplies,
+        // and the copies printed.
+        async function showPrinter() {
+          const response = await fetch("api/printer");
+          if (!response.ok) return;
+          const printer = await response.json();
+          const supplies = printer.supplies.map((supply) => supply.name + " " + (supply.level === undefined || supply.level === null ? "?" : supply.level + "%"));
+          $("printerstate").textContent = "Printer " + printer.printer + ": " + printer.state
+            + (printer.reasons.length ? " (" + printer.reasons.join(", ") + ")" : "")
+            + (supplies.length ? " · " + supplies.join(", ") : "") + " · " + printer.printed + " printed";
+          $("printerstate").hidden = false;
+        }
         fetch("api/status").then((r) => r.json()).then((status) => {
           $("print").hidden = !status.printer;
+          if (status.printer) showPrinter();
           $("guestwarning").textContent = status.guest_warning || "";
           $("guestwarning").hidden = !status.guest_warning;
         }).catch(() => {});
@@ -409,8 +431,13 @@ enum WebPage {
               case "recording": showRecording(true); break;
               case "movie": showRecording(false); addPhoto(event.movie, true); break;
               case "movie_failed": showRecording(false); say(event.message, true); break;
-              case "printed": printedJobs.add(event.job); say("Printed."); break;
-              case "print_failed": say(event.message, true); break;
+              case "printing": $("printstatus").textContent = "Printing your picture…"; break;
+              case "printed":
+                printedJobs.add(event.job); say("Printed.");
+                $("printstatus").textContent = "Printed: take it from the printer.";
+                showPrinter();
+                break;
+              case "print_failed": say(event.message, true); $("printstatus").textContent = event.message; showPrinter(); break;
               case "interrupted": case "failed": say(event.message, true); break;
               case "resumed": say(event.message); watchLive(); break;
             }

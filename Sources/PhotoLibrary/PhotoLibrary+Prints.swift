@@ -17,6 +17,15 @@ extension PhotoLibrary {
         }
     }
 
+    /// How many copies were printed in all, of every picture.
+    public func printedCopies() throws(LibraryError) -> Int {
+        do {
+            return Int(try database.query("SELECT COALESCE(SUM(copies), 0) AS copies FROM prints").first?.integer("copies") ?? 0)
+        } catch {
+            throw LibraryError(error, index: indexPath)
+        }
+    }
+
     /// Takes back `copies` counted for photo `id` whose print could not start.
     public func uncountPrinted(_ copies: Int, of id: Int64) throws(LibraryError) {
         do {

@@ -61,6 +61,16 @@ extension Printer {
         }
     }
 
+    /// Reaches `destination` and asks how it is, off Swift's threads.
+    ///
+    /// - Throws: ``PrintError`` when the printer cannot be reached or asked.
+    public static func status(of destination: String?) async throws(PrintError) -> (printer: String, status: PrinterStatus) {
+        try await onSendingQueue { () throws(PrintError) in
+            let printer = try Printer(destination)
+            return (printer.name, try printer.status())
+        }
+    }
+
     /// Runs `work`, which blocks on the network, on ``sending``, and returns what it returns.
     private static func onSendingQueue<T: Sendable>(_ work: @escaping @Sendable () throws(PrintError) -> T) async throws(PrintError) -> T {
         let result = await withCheckedContinuation { continuation in

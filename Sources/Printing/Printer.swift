@@ -217,6 +217,39 @@ public final class Printer: Sendable {
         }
     }
 
+    /// What the printer says of itself now: its state, reasons, message and supplies.
+    ///
+    /// - Throws: ``PrintError`` when the printer cannot be asked.
+    public func status() throws(PrintError) -> PrinterStatus {
+        try link.withLock { link throws(PrintError) -> PrinterStatus in
+            let api = link.api
+            guard let request = api.new_request(IPP_OP_GET_PRINTER_ATTRIBUTES) else { throw PrintError("the printer could not be asked how it is") }
+            _ = api.add_string(request, IPP_TAG_OPERATION, IPP_TAG_URI, "printer-uri", nil, link.uri)
+            guard let response = api.do_request(link.http, request, link.resource) else {
+                throw PrintError("\(name) did not say how it is: \(Cups.lastError(api))")
+            }
+            defer { api.delete_ipp(response) }
+            func strings(_ name: String, _ tag: ipp_tag_t) -> [String] {
+                guard let attribute = api.find_attribute(response, name, tag) else { return [] }
+                return (0..<min(api.get_count(attribute), 32)).compactMap { api.get_string(attribute, $0, nil).map { String(String(cString: $0).prefix(PrintJobState.longestReason)) } }
+            }
+            let state = api.find_attribute(response, "printer-state", IPP_TAG_ENUM).map { api.get_integer($0, 0) } ?? 0
+            let levels = api.find_attribute(response, "marker-levels", IPP_TAG_INTEGER).map { attribute in
+                (0..<api.get_count(attribute)).map { api.get_integer(attribute, $0) }
+            } ?? []
+            let names = strings("marker-names", IPP_TAG_NAME)
+            return PrinterStatus(
+                state: [Int32(bitPattern: IPP_PSTATE_IDLE.rawValue): "idle", Int32(bitPattern: IPP_PSTATE_PROCESSING.rawValue): "processing",
+                        Int32(bitPattern: IPP_PSTATE_STOPPED.rawValue): "stopped"][state] ?? "unknown",
+                reasons: strings("printer-state-reasons", IPP_TAG_KEYWORD).filter { $0 != "none" },
+                message: strings("printer-state-message", IPP_TAG_TEXT).first,
+                supplies: names.enumerated().map { index, name in
+                    // A level of -1 to -3 says the printer does not know it, or only that some is left.
+                    (name, index < levels.count && (0...100).contains(levels[index]) ? Int(levels[index]) : nil)
+                })
+        }
+    }
+
     /// Whether the printer says it is stopped (a CUPS queue disabled, a printer paused); `false`
     /// when it cannot be asked.
     private static func isStopped(_ link: borrowing Link) -> Bool {

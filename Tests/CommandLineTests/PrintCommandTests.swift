@@ -260,4 +260,27 @@ struct PrintCommandTests {
         #expect(!lines[0].lowercased().contains("success") && !lines[0].contains("no reason given"), "\(failed.standardError)")
         #expect(Camctl.objects(failed.standardOutput).compactMap { $0["event"] as? String }.last == "printing", "\(failed.standardOutput)")
     }
+
+    @Test("A served booth prints: the kiosk tells the guest it is printing and then printed; the owner's page and GET /api/printer say the printer's state, supplies and copies printed",
+          .enabled(if: PageTests.hasBrowser, "needs chromium, chromium-driver and python3-selenium"))
+    func printerSeenOnPages() async throws {
+        let printer = try await IPPPrinter(formats: "image/jpeg", media: ["na_index-4x6_4x6in"],
+                                           attributes: [#"ATTR name marker-names "Ribbon","Photo paper""#, "ATTR integer marker-levels 40,-3",
+                                                        "ATTR keyword marker-types ink-ribbon,other"])
+        let served = try await ServedCamera(extra: ["--printer", printer.uri])
+        defer { served.process.send(SIGTERM) }
+        let set = try await served.request("/api/settings", ["-X", "PUT", "-d", #"{"countdown": 0, "shots": 1, "print": true, "attract_after": 3600}"#])
+        #expect(set.status == 200, "\(set.body)")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Browser/printer.py").path
+        let run = try await ChildProcess.run("/usr/bin/python3", [script, served.base])
+        let seen = try #require((try? JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8))) as? [String: Any],
+                                "\(run.standardOutput) \(run.standardError.suffix(2000))")
+        #expect(seen["kiosk_printed_shown"] as? Bool == true, "\(seen)")
+        #expect(seen["owner_printer_line"] as? String == "Printer \(printer.uri): idle · Ribbon 40%, Photo paper ? · 1 printed", "\(seen)")
+        let state = try await served.json("/api/printer")
+        #expect(state.object["state"] as? String == "idle" && state.object["printed"] as? Int == 1, "\(state.object)")
+        let supplies = state.object["supplies"] as? [[String: Any]]
+        #expect(supplies?.map { $0["name"] as? String } == ["Ribbon", "Photo paper"] && supplies?.first?["level"] as? Int == 40
+                && supplies?.last?["level"] == nil, "\(state.object)")
+    }
 }
