@@ -14,15 +14,24 @@ struct RetakeTests {
 
     /// Runs a booth of `plan`, answering its offers of a retake with `answer`; its outcome and the
     /// events told meanwhile.
+    static func offering(_ plan: BoothPlan, on operated: Operated,
+                         answer: @escaping @Sendable (Int, SessionOperator) async throws -> Void) async throws -> (Outcome, [OperatorEvent]) {
+        try await booth(plan, on: operated) { event, operating in
+            if case .retakeOffered(let shot) = event { try await answer(shot, operating) }
+        }
+    }
+
+    /// Runs a booth of `plan`, giving each event to `answering` as it is told; its outcome and the
+    /// events told meanwhile.
     static func booth(_ plan: BoothPlan, on operated: Operated,
-                      answer: @escaping @Sendable (Int, SessionOperator) async throws -> Void) async throws -> (Outcome, [OperatorEvent]) {
+                      answering: @escaping @Sendable (OperatorEvent, SessionOperator) async throws -> Void) async throws -> (Outcome, [OperatorEvent]) {
         let operating = operated.operating
         let stream = operating.events()
         let told = Task {
             var told: [OperatorEvent] = []
             for await event in stream {
                 told.append(event)
-                if case .retakeOffered(let shot) = event { try? await answer(shot, operating) }
+                try? await answering(event, operating)
             }
             return told
         }
@@ -47,7 +56,7 @@ struct RetakeTests {
     func retakeFirstShot() async throws {
         let operated = try Operated()
         let answers = Answers()
-        let (outcome, told) = try await Self.booth(Self.plan(shots: 2), on: operated) { shot, operating in
+        let (outcome, told) = try await Self.offering(Self.plan(shots: 2), on: operated) { shot, operating in
             if shot == 1, answers.count == 0 { answers.add(try await operating.perform(.retake)) }
         }
         #expect(answers.retaking == [true], "\(answers.retaking)")
@@ -70,7 +79,7 @@ struct RetakeTests {
     func retakeLastShot() async throws {
         let operated = try Operated()
         let answers = Answers()
-        let (outcome, told) = try await Self.booth(Self.plan(shots: 1), on: operated) { _, operating in
+        let (outcome, told) = try await Self.offering(Self.plan(shots: 1), on: operated) { _, operating in
             if answers.count == 0 { answers.add(try await operating.perform(.retake)) }
         }
         #expect(answers.retaking == [true])
@@ -92,22 +101,10 @@ struct RetakeTests {
         var plan = Self.plan(shots: 2)
         plan.retakes = false
         let answers = Answers()
-        let operating = operated.operating
-        let stream = operating.events()
-        let told = Task {
-            var told: [OperatorEvent] = []
-            for await event in stream {
-                told.append(event)
-                // While the first shot is shown in its place.
-                if event == .showing(.shots), answers.count == 0 { answers.add(try? await operating.perform(.retake)) }
-            }
-            return told
+        // While the first shot is shown in its place.
+        let (outcome, events) = try await Self.booth(plan, on: operated) { event, operating in
+            if event == .showing(.shots), answers.count == 0 { answers.add(try? await operating.perform(.retake)) }
         }
-        let driving = operated.drivingTheClock()
-        let outcome = try await operating.perform(.booth(plan))
-        driving.cancel()
-        await operating.endEvents()
-        let events = await told.value
         #expect(answers.retaking == [false], "\(answers.retaking)")
         guard case .boothTaken(let shots, _?) = outcome else {
             Issue.record("the booth did not compose its shots: \(outcome)")
@@ -121,7 +118,7 @@ struct RetakeTests {
     func retakeThenEnd() async throws {
         let operated = try Operated()
         let answers = Answers()
-        let (outcome, told) = try await Self.booth(Self.plan(shots: 3), on: operated) { shot, operating in
+        let (outcome, told) = try await Self.offering(Self.plan(shots: 3), on: operated) { shot, operating in
             guard shot == 1, answers.count == 0 else { return }
             answers.add(try await operating.perform(.retake))
             _ = try await operating.perform(.endRun)
