@@ -44,9 +44,15 @@ public struct AccessControl: Sendable {
         return ("Set-Cookie", "\(Self.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict")
     }
 
+    /// Whether the request carries the token in `Authorization: Bearer`, as a program does (a
+    /// browser's cookie is not it).
+    func carriesBearerToken(_ request: HTTPRequest) -> Bool {
+        guard let header = request.headers["authorization"], header.hasPrefix("Bearer ") else { return false }
+        return HMAC.matches(String(header.dropFirst("Bearer ".count)), token)
+    }
+
     private func carriesToken(_ request: HTTPRequest) -> Bool {
-        if let header = request.headers["authorization"], header.hasPrefix("Bearer "),
-           HMAC.matches(String(header.dropFirst("Bearer ".count)), token) { return true }
+        if carriesBearerToken(request) { return true }
         if let query = request.query["token"], HMAC.matches(query, token) { return true }
         return cookies(of: request)[Self.cookieName].map { HMAC.matches($0, token) } ?? false
     }

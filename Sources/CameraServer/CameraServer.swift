@@ -82,13 +82,14 @@ public final class CameraServer: Sendable {
     /// `rtspPort`, the live picture over RTSP too (the session configured with `liveH264`).
     /// Guests' links, their QR codes and a fleet's download links use `publicURL`, else the
     /// listening address when another machine can use it, else this machine's own on its network.
-    /// With `mail`, guests' pages e-mail their pictures through that server.
+    /// With `mail`, guests' pages e-mail their pictures through that server; with `settingsPIN`,
+    /// the settings change only for that PIN or the access token.
     ///
     /// - Throws: ``HTTPServerError`` when it cannot listen; ``GStreamerError`` when the RTSP
     ///   server cannot; a library that cannot be opened is a ``LibraryError``.
     public init(session: CaptureSession, delivery: sending PhotoDelivery, device: CaptureDevice, library: String?,
                 host: String, port: Int, access: AccessControl, fleet: Fleet? = nil, rtspPort: Int? = nil, publicURL: String? = nil,
-                printing: Printing? = nil, mail: MailServer? = nil, settings: BoothSettings? = nil,
+                printing: Printing? = nil, mail: MailServer? = nil, settings: BoothSettings? = nil, settingsPIN: String? = nil,
                 limits: HTTPServer.Limits = HTTPServer.Limits()) throws {
         let events = EventHub()
         self.events = events
@@ -113,7 +114,8 @@ public final class CameraServer: Sendable {
         watchers = Mutex([])
         let router = Router(sessionOperator: sessionOperator, session: session, shelf: shelf, events: events, access: access, links: links,
                             address: address, printDesk: printing.map(PrintDesk.init), mailDesk: mail.map(MailDesk.init),
-                            settings: try settings ?? BoothSettings(file: nil, folders: BoothSettings.Folders(), hasPrinter: printing != nil))
+                            settings: try settings ?? BoothSettings(file: nil, folders: BoothSettings.Folders(), hasPrinter: printing != nil),
+                            settingsPIN: settingsPIN.map(SettingsPIN.init))
         let server = try HTTPServer(host: host, port: port, limits: limits) { request in await router.respond(to: request) }
         self.port = server.port
         address.set(publicURL: publicURL, host: host, port: server.port)

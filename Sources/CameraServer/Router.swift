@@ -28,6 +28,8 @@ struct Router: Sendable {
     let mailDesk: MailDesk?
     /// The booth's settings the page changes.
     let settings: BoothSettings
+    /// The PIN changes of the settings need, when the owner set one.
+    let settingsPIN: SettingsPIN?
 
     /// The largest page of photos.
     static let maximumPage = 200
@@ -101,12 +103,17 @@ struct Router: Sendable {
                 throw APIError(error)
             }
         case ("GET", "api/settings"):
-            return JSONBody.response(await settings.record())
+            var record = await settings.record()
+            record.pinRequired = settingsPIN != nil
+            return JSONBody.response(record)
         case ("GET", "api/printer"):
             guard let printDesk else { throw APIError.notFound("this server has no printer; start camctl serve with --printer NAME or ipp://…") }
             return JSONBody.response(await printDesk.status(counting: shelf))
         case ("PUT", "api/settings"):
-            return JSONBody.response(try await changeSettings(request.body))
+            try settingsPIN?.admit(request, access: access)
+            var record = try await changeSettings(request.body)
+            record.pinRequired = settingsPIN != nil
+            return JSONBody.response(record)
         case ("GET", "api/albums"):
             let shelf = try library()
             do {

@@ -133,6 +133,7 @@ enum WebPage {
               <label><input type="checkbox" id="setreview"> Review</label>
               <label><input type="checkbox" id="setprint"> Print</label>
               <label><input type="checkbox" id="setretake"> Retake</label>
+              <label id="pinlabel" hidden>PIN <input type="password" id="setpin" inputmode="numeric" autocomplete="off" maxlength="12"></label>
               <label>Next guest after <input type="number" id="setattract" min="5" max="3600"> s</label>
               <button id="savesettings" type="submit" class="primary">Save settings</button>
             </form>
@@ -469,6 +470,7 @@ enum WebPage {
           $("setretake").checked = settings.retake !== false;
           $("setattract").value = settings.attract_after;
           attractAfter = settings.attract_after || 30;
+          $("pinlabel").hidden = !settings.pin_required;
         }
         async function loadSettings() {
           const response = await fetch("api/settings");
@@ -481,7 +483,9 @@ enum WebPage {
                              review: $("setreview").checked, print: $("setprint").checked, retake: $("setretake").checked,
                              attract_after: Number($("setattract").value) };
           try {
-            const response = await fetch("api/settings", { method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify(settings) });
+            const headers = { "Content-Type": "application/json" };
+            if ($("setpin").value) headers["X-Camctl-PIN"] = $("setpin").value;
+            const response = await fetch("api/settings", { method: "PUT", headers, body: JSON.stringify(settings) });
             const answer = await response.json().catch(() => ({}));
             if (!response.ok) throw new Error(answer.error || ("the camera answered " + response.status));
             showSettings(answer);

@@ -30,6 +30,8 @@ public struct SettingsRecord: Codable, Sendable, Equatable {
     public var printer: Bool?
     /// Where the settings are kept (said, never taken): the settings file's path.
     public var keptIn: String?
+    /// Whether a change needs the booth's PIN (said, never taken).
+    public var pinRequired: Bool?
 
     public init(countdown: Double? = nil, shots: Int? = nil, layout: String? = nil, filter: String? = nil, background: String? = nil,
                 stamp: String? = nil, review: Bool? = nil, print: Bool? = nil, retake: Bool? = nil, attractAfter: Double? = nil) {
@@ -40,7 +42,7 @@ public struct SettingsRecord: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case countdown, shots, layout, filter, background, stamp, review, print, retake, templates, backgrounds, filters, printer
-        case attractAfter = "attract_after", keptIn = "kept_in"
+        case attractAfter = "attract_after", keptIn = "kept_in", pinRequired = "pin_required"
     }
 
     /// These settings with what `change` sets.

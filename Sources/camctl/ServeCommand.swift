@@ -17,7 +17,7 @@ struct ServeCommand: Subcommand {
     static let name = "serve"
     static let synopsis = """
         camctl serve    [--listen ADDR:PORT] [--public-url URL] [--rtsp PORT] [--device D] [--resolution WxH[@FPS]] [--library DIR] [--json]
-                        [--settings FILE] [--templates DIR] [--backgrounds DIR]
+                        [--settings FILE] [--settings-pin-file FILE] [--templates DIR] [--backgrounds DIR]
                         [--broker mqtt://HOST[:PORT] --fleet NAME [--node NAME] [--broker-user USER] [--broker-password-file FILE]
                         [--broker-ca FILE]]
                         [--mail-server smtp[s]://HOST[:PORT] --mail-from ADDRESS [--mail-user USER --mail-password-file FILE]]
@@ -41,7 +41,10 @@ struct ServeCommand: Subcommand {
         camctl booth --print). The page's Settings change the booth: countdown, shots, layout or
         template (a JSON file of --templates DIR), filter, background behind a green screen (a
         picture of --backgrounds DIR), time stamp, review and printing; they apply at once and are
-        kept in the library's booth-settings.json (or --settings FILE), which the next start reads. Ctrl-C or SIGTERM stops the server:
+        kept in the library's booth-settings.json (or --settings FILE), which the next start reads.
+        --settings-pin-file FILE (a PIN of 4 to 12 digits) puts them behind that PIN: the page asks
+        for it with each change, five wrong ones in a row lock it for a minute, and a program with
+        the access token needs none. Ctrl-C or SIGTERM stops the server:
         streams end, a photo being taken is saved, and camctl exits 0.
         --rtsp PORT serves the live picture as H.264 over RTSP too, at rtsp://ADDR:PORT/preview
         (8554 is RTSP's usual port; 0 picks a free one), encoded once for any number of viewers and
@@ -61,7 +64,7 @@ struct ServeCommand: Subcommand {
     static let options = SessionOptions.options + [
         .init(name: "--printer", value: "NAME|URI"), .init(name: "--print-limit", value: "N"), .init(name: "--media", value: "SIZE"),
         .init(name: "--cut-strips", value: nil),
-        .init(name: "--settings", value: "FILE"), .init(name: "--templates", value: "DIR"), .init(name: "--backgrounds", value: "DIR"),
+        .init(name: "--settings", value: "FILE"), .init(name: "--settings-pin-file", value: "FILE"), .init(name: "--templates", value: "DIR"), .init(name: "--backgrounds", value: "DIR"),
         .init(name: "--listen", value: "ADDR:PORT"), .init(name: "--public-url", value: "URL"), .init(name: "--rtsp", value: "PORT"), .init(name: "--library", value: "DIR"),
         .init(name: "--json", value: nil),
         .init(name: "--broker", value: "URL"), .init(name: "--fleet", value: "NAME"), .init(name: "--node", value: "NAME"),
@@ -85,6 +88,8 @@ struct ServeCommand: Subcommand {
     let printing: CameraServer.Printing?
     /// The mail server guests' pictures are e-mailed through, when one is named.
     let mail: MailServer?
+    /// The PIN the booth's settings are behind, when one is given.
+    let settingsPIN: String?
 
     init(_ arguments: ParsedArguments) throws(CommandFailure) {
         try arguments.requirePositionals([])
@@ -93,6 +98,16 @@ struct ServeCommand: Subcommand {
         (host, port) = try Self.address(arguments.string("--listen") ?? "127.0.0.1:8080")
         fleet = try Self.fleet(arguments)
         mail = try Self.mail(arguments)
+        settingsPIN = try arguments.string("--settings-pin-file").map { file throws(CommandFailure) in
+            guard let read = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw CommandFailure("--settings-pin-file \(file) cannot be read", exitCode: .usage)
+            }
+            let pin = read.trimmed(where: \.isWhitespace)
+            guard SettingsPIN.isPIN(pin) else {
+                throw CommandFailure("--settings-pin-file \(file) holds no PIN; write 4 to 12 digits in it", exitCode: .usage)
+            }
+            return pin
+        }
         let limit = try arguments.integer("--print-limit", in: 1...100)
         for option in ["--print-limit", "--media", "--cut-strips"] where arguments.string("--printer") == nil
             && (arguments.string(option) != nil || arguments.flag(option)) {
@@ -262,7 +277,7 @@ struct ServeCommand: Subcommand {
         do {
             server = try CameraServer(session: captureSession, delivery: delivery, device: camera, library: folder,
                                       host: host, port: port, access: access, fleet: fleet, rtspPort: rtspPort, publicURL: publicURL,
-                                      printing: printing, mail: mail, settings: settings)
+                                      printing: printing, mail: mail, settings: settings, settingsPIN: settingsPIN)
         } catch let error as HTTPServerError {
             await captureSession.stop()
             throw CommandFailure("\(error.description); choose another with --listen", exitCode: .unavailable)
