@@ -33,14 +33,17 @@ public final class BoothSettings: Sendable {
         let filters: [ImageFilter]
         let greenScreen: GreenScreen?
         let stamp: TextMark?
+        /// Whether the settings say the caption (once one was set, even empty), and the caption.
+        let caption: (isSaid: Bool, mark: TextMark?)
 
-        /// `image` with these settings' filters, background and stamp in place of its own.
+        /// `image` with these settings' filters, background, stamp and caption in place of its own.
         func applied(to image: ImageSettings) -> ImageSettings {
             var image = image
             image.filters = filters
             image.greenScreen = greenScreen
-            image.texts.removeAll(where: \.isStamp)
+            image.texts.removeAll { $0.isStamp || caption.isSaid && $0.isCaption }
             if let stamp { image.texts.append(stamp) }
+            if let mark = caption.mark { image.texts.append(mark) }
             return image
         }
     }
@@ -62,9 +65,15 @@ public final class BoothSettings: Sendable {
     /// The settings a booth has unless told otherwise: ``BoothPlan``'s, and no filter, background or stamp.
     static let defaults: SettingsRecord = {
         let plan = BoothPlan()
-        return SettingsRecord(countdown: plan.countdown, shots: plan.shots, layout: "2x2", filter: "", background: "", stamp: "",
-                              review: plan.review != nil, print: false, retake: plan.retakes, attractAfter: defaultAttractAfter)
+        var record = SettingsRecord(countdown: plan.countdown, shots: plan.shots, layout: "2x2", filter: "", background: "", stamp: "",
+                                    review: plan.review != nil, print: false, retake: plan.retakes, attractAfter: defaultAttractAfter)
+        // No caption of the settings' own until one is set: a caption serve was started with stays.
+        (record.animation, record.copies, record.codec, record.keyColor) = ("", 1, "jpeg", "green")
+        return record
     }()
+
+    /// The most copies of a booth's picture printed at once.
+    static let maximumCopies = 10
 
     /// How long a guest's result stays on the kiosk before the attract screen: long enough to scan its code.
     static let defaultAttractAfter = 30.0
@@ -125,8 +134,10 @@ public final class BoothSettings: Sendable {
     /// The next booth's layout, and whether its picture is printed.
     var layout: ShotLayout { current.withLock { $0.layout } }
     var printsBooths: Bool { current.withLock { $0.record.print ?? false } }
+    /// How many copies of a booth's picture are printed.
+    var copies: Int { current.withLock { $0.record.copies ?? 1 } }
 
-    /// What a booth request leaves out, filled in from the settings: countdown, shots, review, retake and a grid's layout.
+    /// What a booth request leaves out, filled in from the settings: countdown, shots, review, retake, animation, codec and a grid's layout.
     func filling(_ request: [String: JSONValue]) -> [String: JSONValue] {
         let record = current.withLock { $0.record }
         var request = request
@@ -134,6 +145,8 @@ public final class BoothSettings: Sendable {
         if request["shots"] == nil, let shots = record.shots { request["shots"] = .integer(Int64(shots)) }
         if request["review"] == nil, let review = record.review { request["review"] = .bool(review) }
         if request["retake"] == nil, let retake = record.retake { request["retake"] = .bool(retake) }
+        if request["animation"] == nil, let animation = record.animation, !animation.isEmpty { request["animation"] = .string(animation) }
+        if request["codec"] == nil, let codec = record.codec { request["codec"] = .string(codec) }
         if request["layout"] == nil, let layout = record.layout, ["2x2", "1x4"].contains(layout) { request["layout"] = .string(layout) }
         return request
     }
@@ -207,6 +220,12 @@ public final class BoothSettings: Sendable {
             }
             if filter != .none { filters.append(filter) }
         }
+        let key: GreenScreen.Key
+        do {
+            key = try GreenScreen.Key(parsing: record.keyColor ?? "green")
+        } catch {
+            throw CaptureError(.invalidSetting, "key_color must be green, blue or a colour as #RRGGBB")
+        }
         var greenScreen: GreenScreen?
         if let name = record.background, !name.isEmpty {
             guard let folder = folders.backgrounds else {
@@ -215,6 +234,7 @@ public final class BoothSettings: Sendable {
             guard isFileName(name) else { throw CaptureError(.invalidSetting, "\"\(name)\" is not a picture's file name in the backgrounds' folder") }
             do {
                 greenScreen = try GreenScreen(named: name, in: folder)
+                greenScreen?.key = key
             } catch {
                 throw CaptureError(.invalidSetting, error.message, remedy: error.remedy)
             }
@@ -228,10 +248,23 @@ public final class BoothSettings: Sendable {
         guard (5...3600).contains(record.attractAfter ?? defaultAttractAfter) else {
             throw CaptureError(.invalidSetting, "attract_after must be a number of seconds from 5 to 3600")
         }
+        var caption: TextMark?
+        if let words = record.caption, !words.isEmpty {
+            let mark = TextMark(.caption(words))
+            try mark.validate()
+            caption = mark
+        }
+        guard ["", "mp4", "gif", "boomerang"].contains(record.animation ?? "") else {
+            throw CaptureError(.invalidSetting, "animation must be mp4, gif, boomerang or empty for none")
+        }
+        guard ["jpeg", "hevc"].contains(record.codec ?? "jpeg") else { throw CaptureError(.invalidSetting, "codec must be jpeg or hevc") }
+        guard (1...maximumCopies).contains(record.copies ?? 1) else {
+            throw CaptureError(.invalidSetting, "copies must be a whole number from 1 to \(maximumCopies)")
+        }
         if record.print == true, !hasPrinter {
             throw CaptureError(.invalidSetting, "this server has no printer; start camctl serve with --printer NAME or ipp://…")
         }
-        return Resolved(record: record, layout: layout, filters: filters, greenScreen: greenScreen, stamp: stamp)
+        return Resolved(record: record, layout: layout, filters: filters, greenScreen: greenScreen, stamp: stamp, caption: (record.caption != nil, caption))
     }
 
     /// Whether `name` is a plain file's name: no folder, not hidden.

@@ -203,7 +203,7 @@ struct Router: Sendable {
             // a printer: the print goes on beside it, told as events (`printing`, or `print_failed`).
             Task { [self] in
                 do throws(APIError) {
-                    _ = try await print(["id": .integer(id)])
+                    _ = try await print(["id": .integer(id), "copies": .integer(Int64(settings.copies))])
                 } catch {
                     events.publish(.printFailed(message: error.message))
                 }

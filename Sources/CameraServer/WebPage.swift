@@ -130,6 +130,11 @@ enum WebPage {
               <label>Filter <select id="setfilter"></select></label>
               <label>Background <select id="setbackground"></select></label>
               <label>Time stamp <input type="text" id="setstamp" placeholder="%Y-%m-%d %H:%M"></label>
+              <label>Caption <input type="text" id="setcaption" maxlength="200" placeholder="Anna &amp; Ben, 12 June"></label>
+              <label>Clip <select id="setanimation"></select></label>
+              <label>Shots as <select id="setcodec"></select></label>
+              <label>Screen colour <input type="text" id="setkey" placeholder="green, blue or #00B140"></label>
+              <label>Copies <input type="number" id="setcopies" min="1" max="10"></label>
               <label><input type="checkbox" id="setreview"> Review</label>
               <label><input type="checkbox" id="setprint"> Print</label>
               <label><input type="checkbox" id="setretake"> Retake</label>
@@ -464,6 +469,12 @@ enum WebPage {
           fill($("setfilter"), ["", ...(settings.filters || [])], settings.filter, (value) => value || "none");
           fill($("setbackground"), ["", ...(settings.backgrounds || [])], settings.background, (value) => value || "none");
           $("setstamp").value = settings.stamp || "";
+          $("setcaption").value = settings.caption || "";
+          fill($("setanimation"), ["", "mp4", "gif", "boomerang"], settings.animation || "",
+               (value) => ({ "": "none", mp4: "MP4 movie", gif: "GIF", boomerang: "boomerang" })[value]);
+          fill($("setcodec"), ["jpeg", "hevc"], settings.codec || "jpeg", (value) => ({ jpeg: "JPEG", hevc: "HEIC" })[value]);
+          $("setkey").value = settings.key_color || "green";
+          $("setcopies").value = settings.copies || 1;
           $("setreview").checked = settings.review;
           $("setprint").checked = settings.print;
           $("setprint").disabled = !settings.printer;
@@ -481,7 +492,8 @@ enum WebPage {
           const settings = { countdown: Number($("setcountdown").value), shots: Number($("setshots").value), layout: $("setlayout").value,
                              filter: $("setfilter").value, background: $("setbackground").value, stamp: $("setstamp").value,
                              review: $("setreview").checked, print: $("setprint").checked, retake: $("setretake").checked,
-                             attract_after: Number($("setattract").value) };
+                             attract_after: Number($("setattract").value), caption: $("setcaption").value, animation: $("setanimation").value,
+                             codec: $("setcodec").value, key_color: $("setkey").value, copies: Number($("setcopies").value) };
           try {
             const headers = { "Content-Type": "application/json" };
             if ($("setpin").value) headers["X-Camctl-PIN"] = $("setpin").value;

@@ -20,6 +20,16 @@ public struct SettingsRecord: Codable, Sendable, Equatable {
     public var print: Bool?
     /// Whether a guest can take a booth's shot again while it is shown.
     public var retake: Bool?
+    /// Words written on the picture (its caption); empty for none.
+    public var caption: String?
+    /// The clip kept beside a booth's picture: `mp4`, `gif` or `boomerang`; empty for none.
+    public var animation: String?
+    /// How many copies of a booth's picture are printed.
+    public var copies: Int?
+    /// The shots' codec: `jpeg` or `hevc`.
+    public var codec: String?
+    /// The green screen's colour: `green`, `blue` or `#RRGGBB`.
+    public var keyColor: String?
     /// The seconds a guest's result stays on the kiosk before it returns to the attract screen.
     public var attractAfter: Double?
     /// What may be chosen (said, never taken): the templates, backgrounds and filters there are,
@@ -41,8 +51,9 @@ public struct SettingsRecord: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case countdown, shots, layout, filter, background, stamp, review, print, retake, templates, backgrounds, filters, printer
-        case attractAfter = "attract_after", keptIn = "kept_in", pinRequired = "pin_required"
+        case countdown, shots, layout, filter, background, stamp, review, print, retake, caption, animation, copies, codec
+        case templates, backgrounds, filters, printer
+        case keyColor = "key_color", attractAfter = "attract_after", keptIn = "kept_in", pinRequired = "pin_required"
     }
 
     /// These settings with what `change` sets.
@@ -57,13 +68,20 @@ public struct SettingsRecord: Codable, Sendable, Equatable {
         settings.review = change.review ?? review
         settings.print = change.print ?? print
         settings.retake = change.retake ?? retake
+        settings.caption = change.caption ?? caption
+        settings.animation = change.animation ?? animation
+        settings.copies = change.copies ?? copies
+        settings.codec = change.codec ?? codec
+        settings.keyColor = change.keyColor ?? keyColor
         settings.attractAfter = change.attractAfter ?? attractAfter
         return settings
     }
 
     /// The settings alone, without what may be chosen: what a settings file holds.
     public var values: SettingsRecord {
-        SettingsRecord(countdown: countdown, shots: shots, layout: layout, filter: filter, background: background, stamp: stamp,
-                       review: review, print: print, retake: retake, attractAfter: attractAfter)
+        var values = SettingsRecord(countdown: countdown, shots: shots, layout: layout, filter: filter, background: background, stamp: stamp,
+                                    review: review, print: print, retake: retake, attractAfter: attractAfter)
+        (values.caption, values.animation, values.copies, values.codec, values.keyColor) = (caption, animation, copies, codec, keyColor)
+        return values
     }
 }

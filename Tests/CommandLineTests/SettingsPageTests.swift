@@ -167,4 +167,21 @@ struct SettingsPageTests {
         let status = try JSONSerialization.jsonObject(with: Data(try await served.request("/api/status").body.utf8)) as? [String: Any]
         #expect(status?["filter"] as? String == "", "the running picture is as it was: \(String(describing: status))")
     }
+
+    @Test("The page sets the booth's caption, clip, codec and screen colour: kept, shown again on a new visit, a wrong colour refused, and the next booth made with them",
+          .enabled(if: PageTests.hasBrowser, "needs chromium, chromium-driver and python3-selenium"), .drivesBrowser)
+    func boothPageSettings() async throws {
+        let served = try await ServedCamera()
+        defer { served.process.send(SIGTERM) }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Browser/booth_settings.py").path
+        let run = try await ChildProcess.run("/usr/bin/python3", [script, served.base])
+        let seen = try #require((try? JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8))) as? [String: Any],
+                                "\(run.standardOutput) \(run.standardError.suffix(2000))")
+        #expect(seen["shown"] as? [String: String] == ["setcaption": "Anna & Ben", "setkey": "#00B140", "setanimation": "gif", "setcodec": "hevc",
+                                                        "setcopies": "1"], "\(seen)")
+        #expect(seen["refused"] as? String == "key_color must be green, blue or a colour as #RRGGBB", "\(seen)")
+        #expect(seen["animation"] as? [String] == ["gif"] && seen["shot_codecs"] as? [String] == ["hevc", "hevc"], "\(seen)")
+        let kept = try await served.json("/api/settings")
+        #expect(kept.object["caption"] as? String == "Anna & Ben" && kept.object["key_color"] as? String == "#00B140", "\(kept.object)")
+    }
 }

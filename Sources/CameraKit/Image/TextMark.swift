@@ -28,6 +28,7 @@ public struct TextMark: Sendable, Equatable {
     public var color = RGBColor(red: 255, green: 255, blue: 255)
 
     public var isStamp: Bool { content.isStamp }
+    public var isCaption: Bool { !content.isStamp }
 
     public static let sizeRange = 0.01...0.5
 

@@ -1,0 +1,54 @@
+"""Sets a served booth's caption, clip, codec, screen colour and copies on the page in headless
+Chromium, reloads it, runs a booth from it, and prints what it saw as one JSON object. Run by
+Tests/CommandLineTests/SettingsPageTests.swift: /usr/bin/python3 booth_settings.py BASE_URL."""
+
+import json
+import sys
+
+import browser
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+base = sys.argv[1]
+seen = {}
+driver, wait = browser.start()
+try:
+    driver.get(base + "/")
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#setcodec option")) == 2)
+    driver.find_element(By.CSS_SELECTOR, "#settings summary").click()
+    for field, value in [("setcaption", "Anna & Ben"), ("setkey", "#00B140"), ("setcountdown", "0"), ("setshots", "2")]:
+        element = driver.find_element(By.ID, field)
+        element.clear()
+        element.send_keys(value)
+    Select(driver.find_element(By.ID, "setanimation")).select_by_value("gif")
+    Select(driver.find_element(By.ID, "setcodec")).select_by_value("hevc")
+    driver.find_element(By.ID, "savesettings").click()
+    wait.until(lambda d: d.find_element(By.ID, "message").text.startswith("Settings saved in "))
+    # A new visit shows what was saved.
+    driver.get(base + "/")
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#setcodec option")) == 2)
+    wait.until(lambda d: d.find_element(By.ID, "setcaption").get_attribute("value") != "")
+    seen["shown"] = {field: driver.find_element(By.ID, field).get_attribute("value")
+                     for field in ["setcaption", "setkey", "setanimation", "setcodec", "setcopies"]}
+    # A wrong screen colour is refused in one sentence, and changes nothing.
+    driver.find_element(By.CSS_SELECTOR, "#settings summary").click()
+    key = driver.find_element(By.ID, "setkey")
+    key.clear()
+    key.send_keys("greenish")
+    driver.find_element(By.ID, "savesettings").click()
+    wait.until(lambda d: "key_color" in d.find_element(By.ID, "message").text)
+    seen["refused"] = driver.find_element(By.ID, "message").text
+    # The booth takes its clip and codec from the settings.
+    driver.execute_script(
+        "window.heardEvents = []; window.heard = new EventSource('api/events');"
+        "window.heard.onmessage = (m) => window.heardEvents.push(JSON.parse(m.data));")
+    wait.until(lambda d: d.execute_script("return window.heard.readyState === 1"))
+    driver.find_element(By.ID, "booth").click()
+    wait.until(lambda d: d.find_element(By.ID, "message").text == "Saved.")
+    wait.until(lambda d: d.execute_script("return window.heardEvents.some((e) => e.event === 'animation')"))
+    seen["animation"] = driver.execute_script("return window.heardEvents.filter((e) => e.event === 'animation').map((e) => e.movie.codec)")
+    seen["shot_codecs"] = driver.execute_script(
+        "return window.heardEvents.filter((e) => e.event === 'photo' && !e.composed).map((e) => e.codec)")
+finally:
+    driver.quit()
+print(json.dumps(seen))
