@@ -35,6 +35,10 @@ public enum Parser {
 
     /// How deep `repeat` blocks may nest; a deeper one is refused at its place.
     public static let maximumNesting = 32
+    /// The mistakes a spelling suggestion is looked for in (the first; no front end lists more):
+    /// a file of a hundred thousand mistakes is read in time for its length, not its length times
+    /// the vocabulary.
+    static let suggestedMistakes = 100
 
     /// Parses a file's bytes, with `overrides` replacing `param` defaults (an override that names
     /// no param is the caller's to report: see ``Script/parameters``). Lines end with LF or CRLF.
@@ -115,7 +119,8 @@ public enum Parser {
             } else if let word = Step(rawValue: head.text) {
                 step(word, head, arguments)
             } else {
-                if let suggestion = Spelling.closest(to: head.text, among: Parser.settings + Parser.steps + ImageVocabulary.words) {
+                if errors.count < Parser.suggestedMistakes,
+                   let suggestion = Spelling.closest(to: head.text, among: Parser.settings + Parser.steps + ImageVocabulary.words) {
                     return fail(head, "unknown step \(head.quoted); did you mean \(suggestion)?")
                 }
                 fail(head, "unknown step \(head.quoted); expected a setting (\(Parser.settings.joined(separator: ", "))) "
@@ -219,7 +224,7 @@ public enum Parser {
                 for argument in arguments {
                     guard let name = resolve(argument) else { return nil }
                     guard image.filters.contains(name) else {
-                        if let closest = Spelling.closest(to: name, among: image.filters) {
+                        if errors.count < Parser.suggestedMistakes, let closest = Spelling.closest(to: name, among: image.filters) {
                             fail(argument, "\(argument.quoted) is not a filter; did you mean \(closest)?")
                         } else {
                             fail(argument, "\(argument.quoted) is not a filter", remedy: .listFilters)
