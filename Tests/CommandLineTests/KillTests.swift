@@ -6,8 +6,10 @@ import Testing
 /// library, whole, and nothing half-written is indexed.
 ///
 /// It awaits its children rather than holding a thread: it starts with the run instead of waiting
-/// for one of the aside pool's, a wait its time limit would count.
-@Suite("Killed during a burst, nothing reported saved is lost", .hangGuard(minutes: 5))
+/// for one of the aside pool's, a wait its time limit would count. Its forty camctl runs take a
+/// minute on a quiet machine and nearly four beside two busy loops: its guard, for a hang only, is
+/// fifteen.
+@Suite("Killed during a burst, nothing reported saved is lost", .hangGuard(minutes: 15))
 struct KillTests {
     @Test("20 SIGKILLs at random moments of JPEG bursts, HEIC ones encoded at once, and HEIC ones finished later, into one library")
     func randomKills() async throws {
