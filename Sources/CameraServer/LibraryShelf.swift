@@ -141,7 +141,7 @@ final class LibraryShelf: @unchecked Sendable {
             return started
         }
         let made = await making.value
-        renditions.withLock { _ = $0.removeValue(forKey: photo.id) }
+        renditions.withLock { if $0[photo.id] == making { $0[photo.id] = nil } }
         try made.get()
         do throws(LibraryError) {
             return try await keptRendition(of: photo)

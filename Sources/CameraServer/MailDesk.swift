@@ -23,18 +23,29 @@ final class MailDesk: Sendable {
         self.server = server
     }
 
-    /// Sends `picture` (of photo `photo`, in `mediaType`) to `address`.
+    /// Checks a guest's request before anything is read: the address, the picture's size, and
+    /// the limits, counting the message; the address as a recipient.
     ///
-    /// - Throws: ``APIError``: 400 for an address that is not one, 429 past a limit, 413 for a
-    ///   picture too large, 502 when the server does not take the message.
-    func mail(_ picture: [UInt8], mediaType: String, of photo: LibraryPhoto, to address: String) async throws(APIError) -> OutcomeRecord {
+    /// - Throws: ``APIError``: 400 for an address that is not one, 413 for a picture too large,
+    ///   429 past a limit.
+    func admit(_ address: String, for photo: LibraryPhoto) throws(APIError) -> MailAddress {
         guard let recipient = MailAddress(address) else {
             throw APIError.badRequest("that is not an e-mail address; type it as name@example.com")
         }
+        guard photo.byteCount <= Self.largest else {
+            throw APIError(413, "this picture is too large to e-mail; download it instead")
+        }
+        try count(photo.id)
+        return recipient
+    }
+
+    /// Sends `picture` (of photo `photo`, in `mediaType`) to `recipient`, admitted before.
+    ///
+    /// - Throws: ``APIError``: 413 for a picture too large, 502 when the server does not take the message.
+    func mail(_ picture: [UInt8], mediaType: String, of photo: LibraryPhoto, to recipient: MailAddress) async throws(APIError) -> OutcomeRecord {
         guard picture.count <= Self.largest else {
             throw APIError(413, "this picture is too large to e-mail; download it instead")
         }
-        try admit(photo.id)
         let kind = photo.kind == .movie ? "clip" : "photo"
         let message = MailMessage(from: server.from, to: recipient, subject: "Your \(kind) from the booth",
                                   text: "Here is your \(kind) from the booth.\r\n\r\nSent by camctl; your address was used for this message alone.",
@@ -49,7 +60,7 @@ final class MailDesk: Sendable {
     }
 
     /// Counts a message of picture `id` when the limits allow one more within the hour.
-    private func admit(_ id: Int64) throws(APIError) {
+    private func count(_ id: Int64) throws(APIError) {
         let now = ContinuousClock.now
         let refusal: String? = sent.withLock { sent in
             for (picture, moments) in sent {

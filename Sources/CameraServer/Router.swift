@@ -203,7 +203,9 @@ struct Router: Sendable {
             // a printer: the print goes on beside it, told as events (`printing`, or `print_failed`).
             Task { [self] in
                 do throws(APIError) {
-                    _ = try await print(["id": .integer(id), "copies": .integer(Int64(settings.copies))])
+                    // The settings' copies, within what the printer may print of one picture.
+                    let copies = min(settings.copies, printDesk?.printing.limit ?? 1)
+                    _ = try await print(["id": .integer(id), "copies": .integer(Int64(copies))])
                 } catch {
                     events.publish(.printFailed(message: error.message))
                 }
@@ -285,13 +287,15 @@ struct Router: Sendable {
         guard let mailDesk else { throw APIError.notFound("this booth sends no mail; download the picture instead") }
         guard let links, let id = links.photo(named: part), let shelf, let photo = try? await shelf.photo(id: id) else { throw missing }
         guard let address = object["address"]?.string else { throw APIError.badRequest("say where to send it: {\"address\": \"name@example.com\"}") }
+        // Everything that costs nothing is checked, and the message counted, before the picture is read.
+        let recipient = try mailDesk.admit(address, for: photo)
         let picture: (bytes: [UInt8], type: String)
         do {
             picture = try await shelf.shown(photo)
         } catch {
             throw APIError(500, "the picture could not be read: \(error.message)")
         }
-        return try await mailDesk.mail(picture.bytes, mediaType: picture.type, of: photo, to: address)
+        return try await mailDesk.mail(picture.bytes, mediaType: picture.type, of: photo, to: recipient)
     }
 
     /// `GET /p/ID-TAG/shown.jpg`: a HEIC photo as a phone shows it, its JPEG rendition (made once,

@@ -215,17 +215,24 @@ enum WebPage {
         // The kiosk between guests: nothing of the last guest (code, thumbnail, Print), the
         // booth album's pictures in turn. It comes back once nothing has happened for the
         // settings' attract_after seconds after a guest's result.
-        let attractAfter = 30, attractTimer = null, slideTimer = null, slides = [], slide = 0;
-        function attract() {
-          if (!kiosk) return;
-          clearTimeout(attractTimer);
-          if (busy) { armAttract(); return; }
+        let attractAfter = 30, attractTimer = null, slideTimer = null, slides = [], slide = 0, reviewWaits = false;
+        const attracting = () => document.body.classList.contains("attract");
+        // Nothing of a guest stays: code, link, thumbnail, Print's picture, print words.
+        function forgetGuest() {
           printable = null;
           $("takehome").hidden = true;
           $("last").style.display = "none";
           $("last").removeAttribute("src");
           $("qr").removeAttribute("src");
+          $("guestlink").removeAttribute("href");
           $("printstatus").textContent = "";
+        }
+        function attract() {
+          if (!kiosk) return;
+          clearTimeout(attractTimer);
+          // Not while a booth runs here, nor while a picture waits for its guest's Save or Cancel.
+          if (busy || reviewWaits) { armAttract(); return; }
+          forgetGuest();
           clearPicture();
           say("");
           document.body.classList.add("attract");
@@ -245,7 +252,10 @@ enum WebPage {
         function guestBegins() {
           clearTimeout(attractTimer);
           clearTimeout(slideTimer);
+          if (!attracting()) return;
           document.body.classList.remove("attract");
+          // What came for the guest before while the attract screen showed (a late print, a late photo) is not this guest's.
+          forgetGuest();
         }
         function armAttract() {
           if (!kiosk) return;
@@ -429,21 +439,30 @@ enum WebPage {
               case "photo":
                 if (event.id) {
                   if (!$("album").value || (event.albums || []).includes($("album").value)) addPhoto(event, true);
-                  if (!event.composed) showLast(event);
-                  offerDownload(event);
+                  // Between guests, a late photo of the guest before is offered to nobody.
+                  if (!attracting()) {
+                    if (!event.composed) showLast(event);
+                    offerDownload(event);
+                  }
                   loadAlbums();
                 }
                 break;
               case "recording": showRecording(true); break;
               case "movie": showRecording(false); addPhoto(event.movie, true); break;
               case "movie_failed": showRecording(false); say(event.message, true); break;
-              case "printing": $("printstatus").textContent = "Printing your picture…"; break;
+              case "printing": if (!attracting()) $("printstatus").textContent = "Printing your picture…"; break;
               case "printed":
                 printedJobs.add(event.job); say("Printed.");
-                $("printstatus").textContent = "Printed: take it from the printer.";
+                if (!attracting()) $("printstatus").textContent = "Printed: take it from the printer.";
                 showPrinter();
                 break;
-              case "print_failed": say(event.message, true); $("printstatus").textContent = event.message; showPrinter(); break;
+              case "print_failed":
+                say(event.message, true);
+                if (!attracting()) $("printstatus").textContent = event.message;
+                showPrinter();
+                break;
+              case "reviewing": reviewWaits = true; break;
+              case "kept": case "discarded": reviewWaits = false; break;
               case "interrupted": case "failed": say(event.message, true); break;
               case "resumed": say(event.message); watchLive(); break;
             }

@@ -22,8 +22,10 @@ public struct MailServer: Sendable {
     ///
     /// - Throws: ``MailError`` when `url` is not `smtp://` or `smtps://` with a host.
     public init(url: String, from: MailAddress, user: String? = nil, password: String? = nil) throws(MailError) {
-        let host = url.drop { $0 != "/" }.dropFirst(2).prefix { $0 != "/" && $0 != ":" }
-        guard url.hasPrefix("smtp://") || url.hasPrefix("smtps://"), !host.isEmpty,
+        let authority = url.drop { $0 != "/" }.dropFirst(2).prefix { $0 != "/" }
+        let host = authority.prefix { $0 != ":" }
+        // No login in the address: it goes in --mail-user and a password file, never in words a guest may see.
+        guard url.hasPrefix("smtp://") || url.hasPrefix("smtps://"), !host.isEmpty, !authority.contains("@"),
               !url.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 } == true }) else {
             throw MailError("\(url) is not a mail server's address; give smtp://HOST:PORT or smtps://HOST:PORT")
         }
@@ -95,7 +97,7 @@ public struct MailServer: Sendable {
         guard code == CURLE_OK else {
             let reason = api.easy_strerror(code).map { String(cString: $0).lowercased() } ?? "libcurl error \(code.rawValue)"
             let status = camctl_curl_response_code(&api, curl)
-            throw MailError("the mail server \(url) did not take the message (\(reason)\(status > 0 ? ", it answered \(status)" : ""))")
+            throw MailError("the mail server did not take the message (\(reason)\(status > 0 ? ", it answered \(status)" : ""))")
         }
     }
 

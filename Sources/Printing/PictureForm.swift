@@ -30,10 +30,16 @@ public struct RasterForm: Sendable, Equatable {
     /// The resolution camctl prints photos at when the printer offers it: a photo printer's.
     static let preferredResolution = 300
 
-    /// The resolution to print at among those offered: 300 dots an inch when offered, else the
-    /// nearest above it, else the finest below.
-    static func resolution(among offered: [Int]) -> Int? {
-        offered.filter { $0 >= preferredResolution }.min() ?? offered.max()
+    /// The most pixels a page is made of: an A3 sheet at 300 dots an inch (17 million) fits; a
+    /// page several times larger would take gigabytes to lay out.
+    static let largestPage = 20_000_000
+
+    /// The resolution to print a `width`x`length` paper (in hundredths of a millimetre) at among
+    /// those offered: 300 dots an inch when offered, else the nearest above it, else the finest
+    /// below; and always one whose page is at most ``largestPage`` pixels, else `nil`.
+    static func resolution(among offered: [Int], paper width: Int, _ length: Int) -> Int? {
+        let fitting = offered.filter { $0 > 0 && (width * $0 / 2540) * (length * $0 / 2540) <= largestPage }
+        return fitting.filter { $0 >= preferredResolution }.min() ?? fitting.max()
     }
 
     /// The resolutions an Apple raster printer offers, from its `urf-supported` keywords

@@ -138,11 +138,14 @@ public final class Printer: Sendable {
                     + (offered.isEmpty ? "nothing it names" : offered.joined(separator: ", ")))
             }
             let isColor = kinds.contains("srgb_8")
-            guard isColor || kinds.contains("sgray_8"), let resolution = RasterForm.resolution(among: resolutions) else {
-                throw PrintError("\(name) takes \(encoding.rawValue) only as black dots or at no resolution it names; print through a CUPS queue for it instead")
+            guard isColor || kinds.contains("sgray_8") else {
+                throw PrintError("\(name) takes \(encoding.rawValue) only as black dots; print through a CUPS queue for it instead")
             }
             guard let paper = media ?? Self.defaultValue("media", of: link), let size = link.api.media_for_pwg(paper) else {
                 throw PrintError("\(name) names no paper camctl knows the size of; name one with --media (4x6, a4, letter, …)")
+            }
+            guard let resolution = RasterForm.resolution(among: resolutions, paper: Int(size.pointee.width), Int(size.pointee.length)) else {
+                throw PrintError("\(name) takes \(encoding.rawValue) at no resolution camctl makes a page of \(paper) at; print on smaller paper, or through a CUPS queue")
             }
             return .raster(RasterForm(encoding: encoding, media: paper, resolution: resolution, isColor: isColor,
                                       width: Int(size.pointee.width) * resolution / 2540, height: Int(size.pointee.length) * resolution / 2540))

@@ -206,8 +206,8 @@ struct ServeCommand: Subcommand {
             while !Task.isCancelled {
                 _ = await session.status
                 if let stuck = StateChangeWatch.longestUnderway, stuck > hungStateChange {
-                    ServiceManager.tell("STATUS=the camera has not stopped or started for \(stuck.components.seconds) s; "
-                        + "GStreamer is stuck in the camera's driver or daemon, so camctl asks to be restarted\nWATCHDOG=trigger")
+                    ServiceManager.tell("STATUS=a GStreamer pipeline (the camera's, most often) has not stopped or started for \(stuck.components.seconds) s; "
+                        + "it is stuck in a driver or a daemon, so camctl asks to be restarted\nWATCHDOG=trigger")
                     return
                 }
                 ServiceManager.tell("WATCHDOG=1")

@@ -136,4 +136,23 @@ struct MailTests {
             #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
         }
     }
+
+    @Test("A mail server that does not answer: the guest is told in one sentence, without the server's address, and can try again")
+    func mailServerDown() async throws {
+        // A port nothing listens on: bound, then let go.
+        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(probe, $0, &length) } }
+        close(probe)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let served = try await ServedCamera(extra: ["--mail-server", "smtp://127.0.0.1:\(port)", "--mail-from", "booth@example.com"])
+        defer { served.process.send(SIGTERM) }
+        let taken = try await served.json("/api/capture", ["-d", "{}"])
+        let link = try #require(((taken.object["photos"] as? [[String: Any]])?.first?["guest_link"]) as? String)
+        let sent = try await served.request(link + "/email", ["-d", #"{"address": "guest@example.org"}"#], withToken: false)
+        #expect(sent.status == 502 && sent.body.contains("the photo could not be e-mailed (the mail server did not take the message")
+                && sent.body.contains("try again later, or download it") && !sent.body.contains("127.0.0.1"), "\(sent.body)")
+    }
 }

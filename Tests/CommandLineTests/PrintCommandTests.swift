@@ -269,16 +269,19 @@ struct PrintCommandTests {
                                                         "ATTR keyword marker-types ink-ribbon,other"])
         let served = try await ServedCamera(extra: ["--printer", printer.uri])
         defer { served.process.send(SIGTERM) }
-        let set = try await served.request("/api/settings", ["-X", "PUT", "-d", #"{"countdown": 0, "shots": 1, "print": true, "attract_after": 3600}"#])
+        // Five copies asked for, three the most of one picture this server prints (--print-limit's 3).
+        let set = try await served.request("/api/settings", ["-X", "PUT", "-d", #"{"countdown": 0, "shots": 1, "print": true, "copies": 5, "attract_after": 3600}"#])
         #expect(set.status == 200, "\(set.body)")
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Browser/printer.py").path
         let run = try await ChildProcess.run("/usr/bin/python3", [script, served.base])
         let seen = try #require((try? JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8))) as? [String: Any],
                                 "\(run.standardOutput) \(run.standardError.suffix(2000))")
         #expect(seen["kiosk_printed_shown"] as? Bool == true, "\(seen)")
-        #expect(seen["owner_printer_line"] as? String == "Printer \(printer.uri): idle · Ribbon 40%, Photo paper ? · 1 printed", "\(seen)")
+        #expect(seen["owner_printer_line"] as? String == "Printer \(printer.uri): idle · Ribbon 40%, Photo paper ? · 3 printed", "\(seen)")
+        let jobs = try printer.jobAttributes()
+        #expect(jobs[1]?["copies"] == "3", "\(jobs)")
         let state = try await served.json("/api/printer")
-        #expect(state.object["state"] as? String == "idle" && state.object["printed"] as? Int == 1, "\(state.object)")
+        #expect(state.object["state"] as? String == "idle" && state.object["printed"] as? Int == 3, "\(state.object)")
         let supplies = state.object["supplies"] as? [[String: Any]]
         #expect(supplies?.map { $0["name"] as? String } == ["Ribbon", "Photo paper"] && supplies?.first?["level"] as? Int == 40
                 && supplies?.last?["level"] == nil, "\(state.object)")

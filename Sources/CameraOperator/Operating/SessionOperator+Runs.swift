@@ -59,7 +59,7 @@ extension SessionOperator {
             if isEndingRun { break }
             let photo = try await shoot(settings, into: tray)
             if !isEndingRun, plan.showShots > 0, number < plan.shots || plan.retakes {
-                if try await showForRetake(shot: number, plan: plan, of: tray) {
+                if await showForRetake(shot: number, plan: plan, of: tray) {
                     trays[tray]?.forget(photo)
                     continue
                 }
@@ -90,8 +90,9 @@ extension SessionOperator {
 
     /// Shows a booth's shots with the one just taken in its place, for the plan's time or until
     /// cut short; `true` when ``Action/retake`` asked for it again meanwhile (and the run goes on).
-    private func showForRetake(shot: Int, plan: BoothPlan, of tray: Int) async throws(OperatorError) -> Bool {
-        let picture = try await shotsPicture(slots: plan.shots, layout: plan.layout, of: tray)
+    private func showForRetake(shot: Int, plan: BoothPlan, of tray: Int) async -> Bool {
+        // Shots that cannot be laid out are not shown, and the shot goes on to be delivered.
+        guard let picture = try? await shotsPicture(slots: plan.shots, layout: plan.layout, of: tray) else { return false }
         // Offered only now, with nothing left to wait for before the showing: a retake or a cut
         // that follows the offer always finds the showing's wait to end.
         if plan.retakes {
