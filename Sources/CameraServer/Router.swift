@@ -6,6 +6,7 @@ import HTTPServer
 import JSON
 import OperatorWire
 import PhotoLibrary
+import Printing
 
 /// Turns requests into operator actions, library reads and media, and outcomes and failures into
 /// responses.
@@ -33,6 +34,8 @@ struct Router: Sendable {
 
     /// The largest page of photos.
     static let maximumPage = 200
+    /// How long a booth the settings print waits for its printer's word before its first shot.
+    static let printerCheckWait = Duration.seconds(8)
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
         do {
@@ -191,6 +194,25 @@ struct Router: Sendable {
         if case .booth(var plan) = action, object["layout"] == nil, case .template = settings.layout {
             plan.layout = settings.layout
             action = .booth(plan)
+        }
+        // A booth the settings print is refused before its first shot when the printer says it would
+        // refuse its picture, so no guest poses for nothing; a printer that says nothing within
+        // seconds holds no booth (its print is told as an event later).
+        if isBooth, settings.printsBooths, let printing = printDesk?.printing {
+            let verdict = OnceAnswer<PrintError?>()
+            Task {
+                do throws(PrintError) {
+                    try await PrintSheet.check(printing.printer, options: PrintOptions(media: printing.media), cuttingStrips: printing.cutsStrips)
+                    verdict.give(nil)
+                } catch {
+                    verdict.give(error)
+                }
+            }
+            Task {
+                try? await Task.sleep(for: Self.printerCheckWait)
+                verdict.give(nil)
+            }
+            if let refusal = await verdict.value { throw APIError(503, "\(refusal.message); no photo was taken") }
         }
         let outcome: Outcome
         do {

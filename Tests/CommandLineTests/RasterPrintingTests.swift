@@ -66,6 +66,14 @@ struct RasterPrintingTests {
         let booth = try await camctl.run(PrintCommandTests.booth + ["--print", "--printer", printer.uri])
         #expect(booth.status == 69 && booth.standardError.contains("no photo was taken"), "\(booth.standardError)")
         #expect(try await camctl.photos().count == 1, "the capture's photo is kept; the booth took none")
+        // A served booth that prints by its settings says so before its first shot too.
+        let served = try await ServedCamera(extra: ["--printer", printer.uri])
+        defer { served.process.send(SIGTERM) }
+        #expect(try await served.request("/api/settings", ["-X", "PUT", "-d", #"{"countdown": 0, "shots": 1, "print": true}"#]).status == 200)
+        let refused = try await served.request("/api/actions", ["-d", #"{"action": "booth"}"#])
+        #expect(refused.status == 503 && refused.body.contains("takes neither image/jpeg nor a raster camctl writes")
+                && refused.body.contains("no photo was taken"), "\(refused.body)")
+        #expect(try await served.json("/api/photos").object["total"] as? Int == 0)
     }
 
     /// A binary PPM's size and RGB pixels.

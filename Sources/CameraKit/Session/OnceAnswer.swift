@@ -2,12 +2,14 @@ import Synchronization
 
 /// An answer that the first of several racing tasks gives (an X server's window, or a deadline's
 /// `nil`), and one task awaits; later answers are refused, so their giver can undo its work.
-final class OnceAnswer<Value: Sendable>: Sendable {
+public final class OnceAnswer<Value: Sendable>: Sendable {
     private let state = Mutex<(answer: Value?, given: Bool, waiter: CheckedContinuation<Value, Never>?)>((nil, false, nil))
+
+    public init() {}
 
     /// Gives the answer; `false` when one was given before (this one is dropped).
     @discardableResult
-    func give(_ value: Value) -> Bool {
+    public func give(_ value: Value) -> Bool {
         let (taken, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Value, Never>?) in
             guard !state.given else { return (false, nil) }
             state.given = true
@@ -20,7 +22,7 @@ final class OnceAnswer<Value: Sendable>: Sendable {
     }
 
     /// The answer, once given.
-    var value: Value {
+    public var value: Value {
         get async {
             await withCheckedContinuation { continuation in
                 let given = state.withLock { state -> Value?? in
