@@ -498,13 +498,21 @@ public final class PhotoOutput: Sendable {
     }
 
     /// After a start or switch, waits for the first frame whose exposure and colour have settled
-    /// (or the timeout) and returns it; `nil` when the picture had settled already.
+    /// (or the timeout) and returns it; `nil` when the picture had settled already. The timeout is
+    /// the camera's own time, counted by its frames' times: a machine too busy to take the frames
+    /// as they come does not cut the wait short. Frames without a time fall back on the clock's,
+    /// ten times as long.
     private func firstSettledFrame(waitingAtMost timeout: Duration?) async throws(CaptureError) -> Sample? {
         guard let timeout, !settling.isSettled else { return nil }
-        let deadline = ContinuousClock.now + timeout
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let deadline = ContinuousClock.now + timeout * 10
+        var first: Double?
         do {
             for try await frame in feed.frames(count: .max, frameTimeout: .seconds(5)) {
                 if settling.isSettled(frame) || ContinuousClock.now >= deadline { return frame }
+                guard let time = frame.buffer?.presentationTime?.seconds else { continue }
+                if let first, time - first >= seconds { return frame }
+                first = first ?? time
             }
         } catch {
             throw CaptureError.converting(error, context: "waiting for the picture to settle failed")
