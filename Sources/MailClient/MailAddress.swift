@@ -1,3 +1,5 @@
+import Formatting
+
 /// An e-mail address as a guest types it, checked strictly before it goes anywhere near a message:
 /// `local@domain.example`, in ASCII, with no space, angle bracket, comma or line break, so no
 /// address can add a header or a recipient.
@@ -11,7 +13,7 @@ public struct MailAddress: Sendable, Equatable, CustomStringConvertible {
 
     /// `text` as an address, trimmed of the spaces around it; `nil` when it is not one.
     public init?(_ text: String) {
-        let trimmed = String(String(text.drop(while: \.isWhitespace).reversed()).drop(while: \.isWhitespace).reversed())
+        let trimmed = text.trimmed()
         let bytes = Array(trimmed.utf8)
         guard (3...Self.longest).contains(bytes.count), bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
               let at = bytes.firstIndex(of: UInt8(ascii: "@")), bytes.lastIndex(of: UInt8(ascii: "@")) == at else { return nil }
