@@ -32,13 +32,13 @@ final class LibraryShelf: @unchecked Sendable {
         try await lane.run { () throws(LibraryError) -> T in try work(self.library) }
     }
 
-    /// A page of photos (of one album, when named), newest first, with how many there are, as
+    /// A page of the photos `selection` selects, newest first, with how many there are, as
     /// the API's JSON object.
-    func page(offset: Int, limit: Int, album: String? = nil) async throws(LibraryError) -> [UInt8] {
+    func page(offset: Int, limit: Int, of selection: PhotoLibrary.Selection = .init()) async throws(LibraryError) -> [UInt8] {
         let links = links
         return try await run { library throws(LibraryError) in
-            let found = if let album { try library.photos(inAlbum: album, offset: offset, limit: limit) } else { try library.photos(offset: offset, limit: limit) }
-            let total = if let album { try library.count(inAlbum: album) } else { try library.count() }
+            let found = try library.page(of: selection, offset: offset, limit: limit)
+            let total = try library.count(of: selection)
             let photos = found.map { links?.annotated($0.record) ?? $0.record }
             return WireJSON.bytes(PhotoPage(photos: photos, offset: offset, limit: limit, total: total))
         }

@@ -99,9 +99,10 @@ struct Router: Sendable {
         case ("GET", "api/photos"):
             let offset = try Self.integer(request.query["offset"], name: "offset") ?? 0
             let limit = min(try Self.integer(request.query["limit"], name: "limit") ?? 50, Self.maximumPage)
+            let selection = PhotoLibrary.Selection(album: request.query["album"], composedOnly: try Self.flag(request.query["composed"], name: "composed"))
             let shelf = try library()
             do {
-                return HTTPResponse(type: "application/json", bytes: try await shelf.page(offset: offset, limit: limit, album: request.query["album"]))
+                return HTTPResponse(type: "application/json", bytes: try await shelf.page(offset: offset, limit: limit, of: selection))
             } catch {
                 throw APIError(error)
             }
@@ -115,6 +116,11 @@ struct Router: Sendable {
         case ("PUT", "api/settings"):
             try settingsPIN?.admit(request, access: access)
             var record = try await changeSettings(request.body)
+            record.pinRequired = settingsPIN != nil
+            return JSONBody.response(record)
+        case ("POST", "api/settings/sample-key"):
+            try settingsPIN?.admit(request, access: access)
+            var record = try await changeSettings(by: SettingsRecord(), samplingKey: true)
             record.pinRequired = settingsPIN != nil
             return JSONBody.response(record)
         case ("GET", "api/albums"):
@@ -246,6 +252,14 @@ struct Router: Sendable {
         } catch {
             throw APIError.badRequest("the settings are not as /api/settings says them: \(error.reason)")
         }
+        return try await changeSettings(by: change)
+    }
+
+    /// Changes the settings as `change` says, one change at a time, each from the settings the one
+    /// before left. `samplingKey` (`POST /api/settings/sample-key`): the key colour is first
+    /// sampled from the camera's picture (the green screen as it is lit), and kept.
+    private func changeSettings(by change: SettingsRecord, samplingKey: Bool = false) async throws(APIError) -> SettingsRecord {
+        var change = change
         let sessionOperator = self.sessionOperator
         // One change at a time, each from the settings the one before left.
         let pass: FlowGate.Pass
@@ -255,6 +269,13 @@ struct Router: Sendable {
             throw APIError(error)
         }
         defer { sessionOperator.gate.leave(pass) }
+        if samplingKey {
+            do {
+                if case .screenColor(let colour) = try await sessionOperator.perform(.sampleScreenColor) { change.keyColor = colour.hex }
+            } catch {
+                throw APIError(error)
+            }
+        }
         do throws(CaptureError) {
             return try await settings.change(by: change) { resolved throws(CaptureError) in
                 do throws(OperatorError) {
@@ -422,6 +443,13 @@ struct Router: Sendable {
     private static func photoNumber(_ id: String) throws(APIError) -> Int64 {
         guard let number = Int64(id), number > 0 else { throw APIError.notFound("there is no photo \(id)") }
         return number
+    }
+
+    /// A query's yes or no: `true` or `false`, absent for no.
+    private static func flag(_ text: String?, name: String) throws(APIError) -> Bool {
+        guard let text else { return false }
+        guard let value = Bool(text) else { throw APIError.badRequest("\(name) must be true or false") }
+        return value
     }
 
     private static func integer(_ text: String?, name: String) throws(APIError) -> Int? {

@@ -134,6 +134,7 @@ enum WebPage {
               <label>Clip <select id="setanimation"></select></label>
               <label>Shots as <select id="setcodec"></select></label>
               <label>Screen colour <input type="text" id="setkey" placeholder="green, blue or #00B140"></label>
+              <button id="samplekey" type="button" title="With the screen empty and lit: its colour as the camera sees it">Sample the screen</button>
               <label>Copies <input type="number" id="setcopies" min="1" max="10"></label>
               <label><input type="checkbox" id="setreview"> Review</label>
               <label><input type="checkbox" id="setprint"> Print</label>
@@ -236,8 +237,8 @@ enum WebPage {
           clearPicture();
           say("");
           document.body.classList.add("attract");
-          fetch("api/photos?album=booth&limit=30").then((r) => r.ok ? r.json() : { photos: [] }).then((page) => {
-            slides = page.photos.filter((photo) => photo.composed).map((photo) => "api/photos/" + photo.id + "/file");
+          fetch("api/photos?album=booth&composed=true&limit=30").then((r) => r.ok ? r.json() : { photos: [] }).then((page) => {
+            slides = page.photos.map((photo) => "api/photos/" + photo.id + "/file");
             slide = 0;
             nextSlide();
           }).catch(() => {});
@@ -513,16 +514,30 @@ enum WebPage {
                              review: $("setreview").checked, print: $("setprint").checked, retake: $("setretake").checked,
                              attract_after: Number($("setattract").value), caption: $("setcaption").value, animation: $("setanimation").value,
                              codec: $("setcodec").value, key_color: $("setkey").value, copies: Number($("setcopies").value) };
+          const answer = await changeSettings("PUT", "api/settings", JSON.stringify(settings));
+          if (answer) say(answer.kept_in ? "Settings saved in " + answer.kept_in + "." : "Settings saved.");
+        };
+        // The key colour sampled from the camera's picture, with the screen empty, and kept.
+        $("samplekey").onclick = async () => {
+          const answer = await changeSettings("POST", "api/settings/sample-key");
+          if (answer) say("The screen's colour, as the camera sees it, is " + answer.key_color + ": saved.");
+        };
+        // Sends a change of the settings (with the PIN when one is typed) and shows the settings it
+        // left; the answer, or nothing when it was refused (said).
+        async function changeSettings(method, path, body) {
           try {
             const headers = { "Content-Type": "application/json" };
             if ($("setpin").value) headers["X-Camctl-PIN"] = $("setpin").value;
-            const response = await fetch("api/settings", { method: "PUT", headers, body: JSON.stringify(settings) });
+            const response = await fetch(path, { method, headers, body });
             const answer = await response.json().catch(() => ({}));
             if (!response.ok) throw new Error(answer.error || ("the camera answered " + response.status));
             showSettings(answer);
-            say(answer.kept_in ? "Settings saved in " + answer.kept_in + "." : "Settings saved.");
-          } catch (error) { say(error.message, true); }
-        };
+            return answer;
+          } catch (error) {
+            say(error.message, true);
+            return null;
+          }
+        }
 
         watchLive();
         loadSettings();

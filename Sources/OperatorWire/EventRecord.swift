@@ -9,10 +9,12 @@ public enum EventRecord: Codable, Sendable, Equatable {
     case shot(number: Int, of: Int)
     /// A booth's shot `shot` is shown in its place and can be taken again (`retake`) until `cleared`.
     case retakeOffered(shot: Int)
-    /// What the preview shows over the camera: `shots`, `result` or `review`; cleared when the
-    /// camera is shown again.
+    /// What the preview shows over the camera: `shots`, `result`, `review` or `attract`; cleared
+    /// when the camera is shown again.
     case showing(picture: String)
     case cleared
+    /// The attract screen between a booth's guests began, inviting the next with `message`.
+    case attracting(message: String)
     /// Photos held for a decision, for `timeout` seconds (`nil`, written `null`: until answered).
     case reviewing(count: Int, timeout: Double?)
     /// The decision on held photos; `answered` is false when the review's time ran out.
@@ -63,6 +65,7 @@ public enum EventRecord: Codable, Sendable, Equatable {
         case .retakeOffered: "retake_offered"
         case .showing: "showing"
         case .cleared: "cleared"
+        case .attracting: "attracting"
         case .reviewing: "reviewing"
         case .kept: "kept"
         case .discarded: "discarded"
@@ -137,7 +140,7 @@ public enum EventRecord: Codable, Sendable, Equatable {
         case .printing(let printer, let job), .printed(let printer, let job):
             try container.encode(printer, forKey: .printer)
             try container.encode(job, forKey: .job)
-        case .movieFailed(let message), .printFailed(let message), .interrupted(let message), .resumed(let message), .failed(let message), .switched(let message),
+        case .movieFailed(let message), .printFailed(let message), .attracting(let message), .interrupted(let message), .resumed(let message), .failed(let message), .switched(let message),
              .cameraAdded(let message), .cameraRemoved(let message), .print(let message):
             try container.encode(message, forKey: .message)
         case .serving(let url, let port, let tokenRequired, let rtspURL, let rtspPort):
@@ -166,6 +169,7 @@ public enum EventRecord: Codable, Sendable, Equatable {
         case "retake_offered": self = .retakeOffered(shot: try value(.number))
         case "showing": self = .showing(picture: try value(.picture))
         case "cleared": self = .cleared
+        case "attracting": self = .attracting(message: try value(.message))
         case "reviewing": self = .reviewing(count: try value(.count), timeout: try optional(.timeout))
         case "kept": self = .kept(count: try value(.count), answered: try value(.answered))
         case "discarded": self = .discarded(count: try value(.count), answered: try value(.answered))

@@ -7,6 +7,8 @@ public enum OutcomeRecord: Codable, Sendable, Equatable {
     case countdownEnded(early: Bool)
     case resultShown(early: Bool)
     case shotsShown(early: Bool)
+    /// The attract screen between a booth's guests ended (the next guest came, or the session stopped).
+    case attractEnded
     /// Whether a cut ended something (a countdown, a showing, a review).
     case cut(ended: Bool)
     /// Whether a booth's shot shown was dropped, to be taken again.
@@ -25,6 +27,8 @@ public enum OutcomeRecord: Codable, Sendable, Equatable {
     case previewPaused(Bool)
     /// The picture's settings now: its filters (`+` between them) and zoom.
     case imageChanged(filter: String, zoom: Double)
+    /// The green screen's colour as the camera sees it, as `#rrggbb`.
+    case screenColor(String)
     case composed(PhotoRecord)
     case boothTaken(photos: [PhotoRecord], composed: PhotoRecord?)
     /// Whether a run (a booth, a capture plan) was ended.
@@ -47,6 +51,7 @@ public enum OutcomeRecord: Codable, Sendable, Equatable {
         case .countdownEnded: "countdown_ended"
         case .resultShown: "result_shown"
         case .shotsShown: "shots_shown"
+        case .attractEnded: "attract_ended"
         case .cut: "cut"
         case .retaking: "retaking"
         case .held: "held"
@@ -57,6 +62,7 @@ public enum OutcomeRecord: Codable, Sendable, Equatable {
         case .noOtherCamera: "no_other_camera"
         case .previewPaused: "preview_paused"
         case .imageChanged: "image_changed"
+        case .screenColor: "screen_color"
         case .composed: "composed"
         case .boothTaken: "booth_taken"
         case .runEnded: "run_ended"
@@ -94,6 +100,7 @@ public enum OutcomeRecord: Codable, Sendable, Equatable {
 
     private enum Key: String, CodingKey {
         case outcome, version, photos, early, ended, count, composed, answered, device, paused, filter, zoom, path, movie, more, printer, job
+        case color
         case deviceID = "device_id"
     }
 
@@ -121,6 +128,7 @@ public enum OutcomeRecord: Codable, Sendable, Equatable {
         case .imageChanged(let filter, let zoom):
             try container.encode(filter, forKey: .filter)
             try container.encode(zoom, forKey: .zoom)
+        case .screenColor(let colour): try container.encode(colour, forKey: .color)
         case .composed(let photo): try container.encode(photo, forKey: .composed)
         case .boothTaken(let photos, let composed):
             try container.encode(photos, forKey: .photos)
@@ -133,7 +141,7 @@ public enum OutcomeRecord: Codable, Sendable, Equatable {
         case .printing(let printer, let job):
             try container.encode(printer, forKey: .printer)
             try container.encode(job, forKey: .job)
-        case .noOtherCamera, .stopped, .mailed: break
+        case .noOtherCamera, .stopped, .mailed, .attractEnded: break
         }
     }
 
@@ -146,6 +154,7 @@ public enum OutcomeRecord: Codable, Sendable, Equatable {
         case "countdown_ended": self = .countdownEnded(early: try value(.early))
         case "result_shown": self = .resultShown(early: try value(.early))
         case "shots_shown": self = .shotsShown(early: try value(.early))
+        case "attract_ended": self = .attractEnded
         case "cut": self = .cut(ended: try value(.ended))
         case "retaking": self = .retaking(try value(.ended))
         case "held": self = .held(count: try value(.count))
@@ -158,6 +167,7 @@ public enum OutcomeRecord: Codable, Sendable, Equatable {
         case "no_other_camera": self = .noOtherCamera
         case "preview_paused": self = .previewPaused(try value(.paused))
         case "image_changed": self = .imageChanged(filter: try value(.filter), zoom: try value(.zoom))
+        case "screen_color": self = .screenColor(try value(.color))
         case "composed": self = .composed(try value(.composed))
         case "booth_taken":
             self = .boothTaken(photos: try value(.photos), composed: try container.decodeIfPresent(PhotoRecord.self, forKey: .composed))

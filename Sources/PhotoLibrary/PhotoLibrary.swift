@@ -190,12 +190,6 @@ public final class PhotoLibrary {
         try rows("SELECT * FROM photos ORDER BY captured_at DESC, id DESC")
     }
 
-    /// At most `limit` photos, newest first, after skipping `offset` of them: a page.
-    public func photos(offset: Int, limit: Int) throws(LibraryError) -> [LibraryPhoto] {
-        try rows("SELECT * FROM photos ORDER BY captured_at DESC, id DESC LIMIT ? OFFSET ?",
-                 [.integer(Int64(max(0, limit))), .integer(Int64(max(0, offset)))])
-    }
-
     /// At most `limit` photos with ids above `id`, oldest id first: a page that photos added or
     /// deleted meanwhile do not shift.
     public func photos(after id: Int64, limit: Int) throws(LibraryError) -> [LibraryPhoto] {
@@ -213,11 +207,44 @@ public final class PhotoLibrary {
                  + "ORDER BY photos.captured_at DESC, photos.id DESC", [.text(name)])
     }
 
-    /// At most `limit` photos of album `name`, newest first, after skipping `offset` of them.
-    public func photos(inAlbum name: String, offset: Int, limit: Int) throws(LibraryError) -> [LibraryPhoto] {
-        try rows("SELECT photos.* FROM photos JOIN albums ON albums.photo_id = photos.id WHERE albums.name = ? "
-                 + "ORDER BY photos.captured_at DESC, photos.id DESC LIMIT ? OFFSET ?",
-                 [.text(name), .integer(Int64(max(0, limit))), .integer(Int64(max(0, offset)))])
+    /// Which photos a page lists: those of one album (every photo for `nil`), and only those
+    /// made of other photos when `composedOnly`.
+    public struct Selection: Sendable, Equatable {
+        public var album: String?
+        public var composedOnly = false
+
+        public init(album: String? = nil, composedOnly: Bool = false) {
+            (self.album, self.composedOnly) = (album, composedOnly)
+        }
+
+        /// The join and condition that select them, and the condition's values.
+        fileprivate var sql: (from: String, parameters: [Database.Parameter]) {
+            var from = "photos", conditions: [String] = [], parameters: [Database.Parameter] = []
+            if let album {
+                from += " JOIN albums ON albums.photo_id = photos.id"
+                conditions.append("albums.name = ?")
+                parameters.append(.text(album))
+            }
+            if composedOnly { conditions.append("EXISTS (SELECT 1 FROM parts WHERE parts.picture_id = photos.id)") }
+            return (from + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")), parameters)
+        }
+    }
+
+    /// At most `limit` of the photos `selection` selects, newest first, after skipping `offset` of them.
+    public func page(of selection: Selection, offset: Int, limit: Int) throws(LibraryError) -> [LibraryPhoto] {
+        let (from, parameters) = selection.sql
+        return try rows("SELECT photos.* FROM \(from) ORDER BY photos.captured_at DESC, photos.id DESC LIMIT ? OFFSET ?",
+                        parameters + [.integer(Int64(max(0, limit))), .integer(Int64(max(0, offset)))])
+    }
+
+    /// How many photos `selection` selects (every photo, by default).
+    public func count(of selection: Selection = Selection()) throws(LibraryError) -> Int {
+        let (from, parameters) = selection.sql
+        do {
+            return Int(try database.query("SELECT COUNT(*) AS count FROM \(from)", parameters).first?.integer("count") ?? 0)
+        } catch {
+            throw LibraryError(error, index: indexPath)
+        }
     }
 
     /// The pictures `id` was made from (a booth's shots, and its clip), oldest first.
@@ -251,25 +278,6 @@ public final class PhotoLibrary {
                                       + "GROUP BY albums.name ORDER BY albums.name").map { row in
                 (row.text("name") ?? "", Int(row.integer("count") ?? 0))
             }
-        } catch {
-            throw LibraryError(error, index: indexPath)
-        }
-    }
-
-    /// How many photos album `name` holds.
-    public func count(inAlbum name: String) throws(LibraryError) -> Int {
-        do {
-            return Int(try database.query("SELECT COUNT(*) AS count FROM albums JOIN photos ON photos.id = albums.photo_id WHERE albums.name = ?",
-                                          [.text(name)]).first?.integer("count") ?? 0)
-        } catch {
-            throw LibraryError(error, index: indexPath)
-        }
-    }
-
-    /// How many photos there are.
-    public func count() throws(LibraryError) -> Int {
-        do {
-            return Int(try database.query("SELECT COUNT(*) AS count FROM photos").first?.integer("count") ?? 0)
         } catch {
             throw LibraryError(error, index: indexPath)
         }

@@ -34,6 +34,11 @@ public struct RGBColor: Sendable, Equatable {
         "\"\(text)\" is not a colour; use #RRGGBB, such as #ffcc00, or " + named.map(\.name).joined(separator: ", ")
     }
 
+    /// `#rrggbb`, as ``init(parsing:)`` reads it back.
+    public var hex: String {
+        "#" + [red, green, blue].map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    }
+
     /// Opaque, as GStreamer's text overlay takes a colour: `0xAARRGGBB`.
     public var argb: UInt32 { 0xff00_0000 | UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue) }
 }

@@ -14,6 +14,7 @@ struct BoothCommand: Subcommand {
                         [--library DIR | --no-library] [--jpeg | --hevc] [--quality 1-100] [--json] [--print-pipeline]
                         [--show-shots SECONDS] [--show-result SECONDS] [--no-retake] [--review] [--review-timeout SECONDS]
                         [--animation mp4|gif|boomerang] [--print [--printer NAME|URI] [--copies N] [--media SIZE] [--cut-strips]]
+                        [--kiosk [--attract-line TEXT] [--attract-seconds SECONDS]]
         """
     static let summary = "the photo booth: countdown, shots, and one composed picture of them"
     static let help = """
@@ -36,9 +37,16 @@ struct BoothCommand: Subcommand {
         for phones: mp4 shows them in turn (0.6 s each, three times), boomerang forwards then
         backwards (0.3 s each, four times), gif in turn as an animated GIF that loops (0.6 s each,
         256 colours chosen for the shots); its path is printed last.
+        --kiosk runs a booth for guest after guest until q: between guests the preview is the attract
+        screen, the booth album's newest \(attract.count) composed pictures in turn and then the camera,
+        \(seconds(attract.seconds)) seconds each (--attract-seconds), under the line "\(attract.line)"
+        (--attract-line TEXT says another); the shutter (Space, Enter, SIGUSR1, a push-button) starts the next guest's booth.
+        Each guest's picture is printed (--print) while the attract screen shows.
         """ + "\n" + PreviewWindowOptions.help + "\n" + PicturePrinting.help + "\n" + KeyTable.help + "\n" + ReviewOptions.help + "\n" + ImageOptions.help
     /// The booth the help describes: the defaults every front end shares.
     private static let plan = BoothPlan()
+    /// The attract screen the help describes.
+    private static let attract = AttractPlan()
 
     private static func seconds(_ value: Double) -> String {
         String(printf: "%g", value)
@@ -48,7 +56,8 @@ struct BoothCommand: Subcommand {
         .init(name: "--shots", value: "N"), .init(name: "--countdown", value: "SECONDS"),
         .init(name: "--layout", value: "2x2|1x4"), .init(name: "--template", value: "FILE"), .init(name: "--no-last-photo", value: nil),
         .init(name: "--show-result", value: "SECONDS"), .init(name: "--show-shots", value: "SECONDS"), .init(name: "--no-retake", value: nil),
-        .init(name: "--animation", value: "mp4|gif|boomerang"),
+        .init(name: "--animation", value: "mp4|gif|boomerang"), .init(name: "--kiosk", value: nil), .init(name: "--attract-line", value: "TEXT"),
+        .init(name: "--attract-seconds", value: "SECONDS"),
     ]
 
     enum Layout: String, CaseIterable {
@@ -71,6 +80,8 @@ struct BoothCommand: Subcommand {
     let animation: ShotAnimation.Style?
     /// `--print`: the composed picture printed once kept.
     let printing: PicturePrinting?
+    /// `--kiosk`: guest after guest, the attract screen between them.
+    let attract: AttractPlan?
 
     init(_ arguments: ParsedArguments) throws(CommandFailure) {
         try arguments.requirePositionals([])
@@ -101,6 +112,25 @@ struct BoothCommand: Subcommand {
             throw CommandFailure("--cut-strips prints a strip twice on a sheet to be cut in two; use it with --layout 1x4", exitCode: .usage)
         }
         settings = try PhotoOptions.settings(from: arguments)
+        attract = try Self.attract(arguments)
+    }
+
+    /// The attract screen `--kiosk`, `--attract-line` and `--attract-seconds` ask for, or `nil` for one guest.
+    private static func attract(_ arguments: ParsedArguments) throws(CommandFailure) -> AttractPlan? {
+        let line = arguments.string("--attract-line")
+        guard arguments.flag("--kiosk") else {
+            for option in ["--attract-line", "--attract-seconds"] where arguments.string(option) != nil {
+                throw CommandFailure("\(option) goes with --kiosk", exitCode: .usage)
+            }
+            return nil
+        }
+        var plan = AttractPlan()
+        plan.seconds = try arguments.seconds("--attract-seconds", in: 1...3600) ?? plan.seconds
+        if let line {
+            guard !line.trimmed().isEmpty else { throw CommandFailure("--attract-line needs the words inviting the next guest", exitCode: .usage) }
+            plan.line = line
+        }
+        return plan
     }
 
     func run() async throws(CommandFailure) {
@@ -136,23 +166,75 @@ struct BoothCommand: Subcommand {
         plan.review = review.plan
         plan.animation = animation
         plan.retakes = !arguments.flag("--no-retake")
-        let (ending, outcome): (Control?, Outcome?)
+        let ending: Control?, composed: Delivered?
         do throws(CommandFailure) {
-            (ending, outcome) = try await booth.run(.booth(plan), controls: controls)
+            if let attract {
+                (ending, composed) = (try await welcomeGuests(booth, plan: plan, attract: attract, controls: controls), nil)
+            } else {
+                let (ended, outcome) = try await booth.run(.booth(plan), controls: controls)
+                (ending, composed) = (ended, Self.composed(in: outcome))
+            }
         } catch {
             await captureSession.stop()
             throw error
         }
         await captureSession.stop()
-        if let clip = await booth.sessionOperator.lastAnimation {
-            if arguments.flag("--json") { try Console.json(clip.record) } else { try Console.result(clip.path) }
-        }
+        if attract == nil { _ = try await printClip(of: booth, after: nil) }
         if ending == .interrupt { throw CommandFailure.interrupted }
         try await booth.finishProcessing()
-        if let printing, let composed = Self.composed(in: outcome) {
-            try await printing.print(composed.item.data, keptAt: composed.path, title: "camctl booth \(composed.libraryPhoto?.id ?? 0)",
-                                     json: arguments.flag("--json"))
+        if let printing, let composed { try await print(composed, on: printing) }
+    }
+
+    /// Guest after guest until `q` or an interrupt, which is returned: the attract screen until
+    /// the shutter, then a booth. Each guest's picture is printed while the next attract screen
+    /// shows, one print after another; a print that fails is noted, and the booth goes on.
+    private func welcomeGuests(_ booth: OperatorConsole, plan: BoothPlan, attract: AttractPlan,
+                               controls: ControlInbox) async throws(CommandFailure) -> Control? {
+        var printing: Task<Void, Never>?
+        var clip: Int64?
+        while true {
+            let came = await booth.attract(attract, controls: controls)
+            guard came == .captureNow else {
+                if came != .interrupt { await printing?.value }
+                return came
+            }
+            let ran: (ending: Control?, outcome: Outcome?)
+            do {
+                ran = try await booth.run(.booth(plan), controls: controls)
+                clip = try await printClip(of: booth, after: clip)
+            } catch {
+                await printing?.value
+                throw error
+            }
+            if ran.ending != .interrupt, let printer = self.printing, let composed = Self.composed(in: ran.outcome) {
+                printing = Task { [printing, self] in
+                    await printing?.value
+                    do throws(CommandFailure) {
+                        try await print(composed, on: printer)
+                    } catch {
+                        Console.note(error.message)
+                    }
+                }
+            }
+            if let ending = ran.ending {
+                if ending != .interrupt { await printing?.value }
+                return ending
+            }
         }
+    }
+
+    /// Prints the path (or JSON object) of the last booth's clip, unless it is the one with id
+    /// `previous` (told already); returns the clip's id.
+    private func printClip(of booth: OperatorConsole, after previous: Int64?) async throws(CommandFailure) -> Int64? {
+        guard let clip = await booth.sessionOperator.lastAnimation, clip.id != previous else { return previous }
+        if arguments.flag("--json") { try Console.json(clip.record) } else { try Console.result(clip.path) }
+        return clip.id
+    }
+
+    /// Prints a booth's composed picture (`--print`) and waits until it is printed.
+    private func print(_ composed: Delivered, on printing: PicturePrinting) async throws(CommandFailure) {
+        try await printing.print(composed.item.data, keptAt: composed.path, title: "camctl booth \(composed.libraryPhoto?.id ?? 0)",
+                                 json: arguments.flag("--json"))
     }
 
     /// The composed picture a booth kept, if it kept one.

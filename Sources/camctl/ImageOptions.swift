@@ -18,7 +18,7 @@ enum ImageOptions {
         .init(name: "--overlay", value: "PNG"),
         .init(name: "--turn-pixels", value: nil),
         .init(name: "--background", value: "PICTURE"),
-        .init(name: "--key", value: "green|blue|COLOR"),
+        .init(name: "--key", value: "green|blue|COLOR|sample"),
         .init(name: "--key-tolerance", value: "DEGREES"),
         .init(name: "--key-softness", value: "0…64"),
         .init(name: "--caption", value: "TEXT"),
@@ -44,7 +44,8 @@ enum ImageOptions {
         top, top-right, left, center, right, bottom-left, bottom, bottom-right), --text-size PERCENT
         of the picture's height (5), --text-font FAMILY (Sans) and --text-color (white, or #RRGGBB).
         --background PICTURE (a JPEG or PNG) replaces a green screen behind the subject: --key blue
-        for a blue one, or the screen's colour as lit (#RRGGBB); --key-tolerance DEGREES of hue that
+        for a blue one, the screen's colour as lit (#RRGGBB), or sample: the colour of the picture's
+        edges once the camera runs (the screen empty and lit; it is printed); --key-tolerance DEGREES of hue that
         still count as the screen (35) and --key-softness of its edge (2).
         All apply alike to the preview, the photos and the movies.
         """
@@ -115,13 +116,18 @@ enum ImageOptions {
             return nil
         }
         do {
-            if let key = arguments.string("--key") { chosen.key = try GreenScreen.Key(parsing: key) }
+            if let key = arguments.string("--key"), !samplesKey(arguments) { chosen.key = try GreenScreen.Key(parsing: key) }
         } catch {
             throw CommandFailure("--key: \(error.commandLineSentence)", exitCode: .usage)
         }
         chosen.tolerance = try arguments.number("--key-tolerance", in: GreenScreen.toleranceRange) ?? chosen.tolerance
         chosen.softness = try arguments.number("--key-softness", in: GreenScreen.softnessRange) ?? chosen.softness
         return chosen
+    }
+
+    /// Whether `--key sample` asks for the screen's colour to be sampled once the camera runs.
+    static func samplesKey(_ arguments: ParsedArguments) -> Bool {
+        arguments.string("--key")?.lowercased() == "sample"
     }
 
     /// The caption and stamp the options ask for, in place of those of `texts` (a description

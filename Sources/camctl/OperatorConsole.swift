@@ -376,7 +376,13 @@ final class OperatorConsole: Sendable {
         return await run(.countdown(seconds: seconds), cutBy: controls)
     }
 
-    /// Runs a wait (a countdown, a picture shown) until it ends or a shutter, `q` or interrupt
+    /// Shows the attract screen between a booth's guests until the shutter (the next guest), `q`
+    /// or an interrupt, which is returned; other keys do their own job meanwhile.
+    func attract(_ plan: AttractPlan, controls: ControlInbox) async -> Control? {
+        await run(.attract(plan), cutBy: controls)
+    }
+
+    /// Runs a wait (a countdown, a picture shown, the attract screen) until it ends or a shutter, `q` or interrupt
     /// comes, which is returned; other keys do their own job meanwhile.
     private func run(_ wait: Action, cutBy controls: ControlInbox) async -> Control? {
         await withTaskGroup(of: Control?.self) { [sessionOperator] group in

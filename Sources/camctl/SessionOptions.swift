@@ -28,6 +28,8 @@ struct SessionOptions {
     var controls: [(key: String, value: Int)] = []
     /// The burst memory budget in bytes, when given.
     var burstMemory: Int?
+    /// `--key sample`: the green screen keys the colour sampled from the picture's edges once the camera runs.
+    var samplesKey = false
 
     init(_ arguments: ParsedArguments) throws(CommandFailure) {
         device = arguments.string("--device")
@@ -42,6 +44,7 @@ struct SessionOptions {
         waitsForDevice = arguments.flag("--wait-for-device")
         printsPipeline = arguments.flag("--print-pipeline")
         image = try ImageOptions.settings(from: arguments)
+        samplesKey = ImageOptions.samplesKey(arguments)
         for text in arguments.strings("--control") {
             let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let value = Int(parts[1]) else {
@@ -104,6 +107,14 @@ struct SessionOptions {
         } catch {
             throw CommandFailure(error)
         }
+        if samplesKey {
+            do {
+                try await sampleKey(of: session)
+            } catch {
+                await session.stop()
+                throw CommandFailure(error)
+            }
+        }
         guard !controls.isEmpty else { return }
         let camera = await session.configuration.device
         guard let path = camera.controlsPath else {
@@ -122,6 +133,15 @@ struct SessionOptions {
 }
 
 extension SessionOptions {
+    /// Keys the colour of the screen as the camera sees it, sampled now, and says which it is.
+    private func sampleKey(of session: CaptureSession) async throws(CaptureError) {
+        let colour = try await session.sampleScreenColor()
+        var image = await session.configuration.image
+        image.greenScreen?.key = .color(colour)
+        try await session.changeImage(to: image)
+        Console.note("the screen's colour, sampled: \(colour.hex) (give --key \(colour.hex) to key it again without sampling)")
+    }
+
     /// Refuses a preview sink GStreamer cannot make, and the automatic sink where there is no
     /// display to open a window on when the preview will be `showing` (a dry run shows nothing),
     /// before any camera starts. `source` names where the sink was

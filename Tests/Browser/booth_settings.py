@@ -1,5 +1,5 @@
 """Sets a served booth's caption, clip, codec, screen colour and copies on the page in headless
-Chromium, reloads it, runs a booth from it, and prints what it saw as one JSON object. Run by
+Chromium, reloads it, asks it to sample the screen's colour, runs a booth from it, and prints what it saw as one JSON object. Run by
 Tests/CommandLineTests/SettingsPageTests.swift: /usr/bin/python3 booth_settings.py BASE_URL."""
 
 import json
@@ -38,6 +38,10 @@ try:
     driver.find_element(By.ID, "savesettings").click()
     wait.until(lambda d: "key_color" in d.find_element(By.ID, "message").text)
     seen["refused"] = driver.find_element(By.ID, "message").text
+    # Sample the screen: the test camera's colour bars are no screen, which the page says.
+    driver.find_element(By.ID, "samplekey").click()
+    wait.until(lambda d: "screen" in d.find_element(By.ID, "message").text)
+    seen["sample_refused"] = driver.find_element(By.ID, "message").text
     # The booth takes its clip and codec from the settings.
     driver.execute_script(
         "window.heardEvents = []; window.heard = new EventSource('api/events');"

@@ -162,6 +162,14 @@ final class FakeCamera: OperatedCamera {
         state.withLock { $0.isStopped = true }
     }
 
+    /// The screen the fake camera sees: chroma green, as lit.
+    static let screenColor = RGBColor(red: 0, green: 0xb1, blue: 0x40)
+
+    func sampleScreenColor() async throws(CaptureError) -> RGBColor {
+        await waitWhileHolding()
+        return Self.screenColor
+    }
+
     func showShutter() { record(.shutter) }
     func showLastPhoto(_ thumbnail: [UInt8]?) { record(.corner(hasPhoto: thumbnail != nil)) }
     func showWhole(_ picture: [UInt8]) { record(.whole) }

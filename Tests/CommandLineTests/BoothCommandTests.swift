@@ -68,6 +68,43 @@ struct BoothCommandTests {
         #expect(try await camctl.photos().count == 4)
     }
 
+    @Test("booth --kiosk welcomes guest after guest: between them the window shows the pictures of the guests before under its line, each guest's picture is theirs, and q ends it")
+    func kioskGuests() async throws {
+        let display = try await VirtualDisplay()
+        let camctl = try Camctl()
+        // Each picture of the attract screen shows until the shutter (SIGUSR1) starts the next guest.
+        let booth = try camctl.start(["booth", "--kiosk", "--attract-seconds", "600", "--device", "test", "--resolution", "640x480@30",
+                                      "--shots", "1", "--layout", "1x4", "--countdown", "0", "--show-shots", "0", "--show-result", "0",
+                                      "--sink", "ximagesink", "--json"],
+                                     environment: ["DISPLAY": display.name])
+        let attracting = #""event":"attracting","message":"Press the button for your photos""#
+        func attractScreens() -> Int { booth.outputSoFar.components(separatedBy: attracting).count - 1 }
+        #expect(await booth.output(containing: attracting), "\(booth.outputSoFar)")
+        #expect(await booth.handling(SIGUSR1))
+        var shownAfter: [[[UInt8]]] = []
+        for guest in 1...2 {
+            booth.send(SIGUSR1)
+            #expect(await until { attractScreens() == guest + 1 }, "the attract screen again after guest \(guest): \(booth.outputSoFar)")
+            #expect(await until { booth.outputSoFar.components(separatedBy: #""picture":"attract""#).count == guest + 1 }, "\(booth.outputSoFar)")
+            shownAfter.append(try await screenshots(of: display, count: 3))
+        }
+        booth.send(SIGUSR2)  // q: no more guests
+        let result = await booth.finished()
+        #expect(result.status == 0, "\(result.standardError)")
+        let records = Camctl.records(result.standardOutput)
+        let pictures = records.filter { $0["composed"] as? Bool == true }
+        #expect(records.count == 4 && pictures.count == 2, "each guest's shot and picture: \(records)")
+        // After each guest, the newest picture shows first: that guest's own.
+        for (shown, record) in zip(shownAfter, pictures) {
+            let picture = try #require(record["path"] as? String)
+            let place = shownPlace(width: try #require(record["width"] as? Int), height: try #require(record["height"] as? Int))
+            let differences = try await shown.asyncMap { try await difference(ofPicture: picture, onScreen: $0, at: place, rows: 0..<place.height) }
+            #expect(try #require(differences.min()) < reviewedPictureBound, "\(picture) on the attract screen: \(differences)")
+        }
+        let refused = try await camctl.run(["booth", "--device", "test", "--attract-line", "Hello"])
+        #expect(refused.status == 64 && refused.standardError.contains("--attract-line goes with --kiosk"), "\(refused.standardError)")
+    }
+
     @Test("--animation keeps a clip of the shots: ffprobe reads H.264 (or a GIF) 640 pixels wide, a boomerang runs forwards then backwards, under 2 MB",
           arguments: ["mp4", "boomerang", "gif"])
     func animation(style: String) async throws {

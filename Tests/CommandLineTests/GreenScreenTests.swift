@@ -128,6 +128,65 @@ struct GreenScreenTests {
         #expect(Double(keyed.ballPixels) > 0.8 * Double(ball) && Double(keyed.ballPixels) < 1.2 * Double(ball), "\(keyed), the camera's ball \(ball)")
     }
 
+    @Test("--key sample finds a screen the default key misses (teal as lit, #2A9D8F): the colour said is the screen's, and the photo keys it cleanly; edges of no one colour are refused")
+    func sampledKey() async throws {
+        let folder = try TemporaryFolder()
+        let (camera, background) = try await Self.scene(in: folder, screen: "0xff2a9d8f")
+        let ball = try await Self.ballPixels(of: camera)
+        let reference = try await Self.frame(of: background, width: 640, height: 360)
+        let camctl = try Camctl()
+        func keyed(_ key: String) async throws -> (Comparison, String) {
+            let photo = folder.path("keyed-\(key).jpg")
+            let captured = try await camctl("capture", "--device", "file:\(camera)", "--resolution", "640x360", "--background", background,
+                                            "--key", key, "--no-library", "--output", photo)
+            #expect(captured.status == 0, "\(captured.standardError)")
+            return (Self.compare(try await Self.frame(of: photo, width: 640, height: 360), with: reference, width: 640, height: 360),
+                    captured.standardError)
+        }
+        let (missed, _) = try await keyed("green")
+        #expect(missed.meanDifference > 4 * Self.meanDifferenceBound, "the default key leaves this screen: \(missed)")
+        let (sampled, said) = try await keyed("sample")
+        #expect(sampled.meanDifference < Self.meanDifferenceBound, "\(sampled)")
+        #expect(Double(sampled.ballPixels) > 0.8 * Double(ball) && Double(sampled.ballPixels) < 1.2 * Double(ball), "\(sampled), the camera's ball \(ball)")
+        let hex = try #require(said.components(separatedBy: "the screen's colour, sampled: #").last?.prefix(6), "\(said)")
+        let colour = try #require(UInt32(hex, radix: 16), "\(said)")
+        let channels = [Int(colour >> 16 & 0xff), Int(colour >> 8 & 0xff), Int(colour & 0xff)]
+        #expect(zip(channels, [0x2a, 0x9d, 0x8f]).allSatisfy { abs($0 - $1) <= 8 }, "the screen as the camera saw it: \(said)")
+
+        // Colour bars at the edges are no screen: nothing is taken, and the sentence says what to do.
+        let refused = try await camctl("capture", "--device", "file:\(background)", "--background", background, "--key", "sample",
+                                       "--no-library", "--output", folder.path("bars.jpg"))
+        #expect(refused.status == 64 && refused.standardError.contains("the picture's edges show no screen of one colour")
+                && refused.standardError.contains("light the screen evenly"), "\(refused.status) \(refused.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("bars.jpg")))
+    }
+
+    @Test("The page's Sample the screen (POST /api/settings/sample-key) keys a screen the default misses: the colour is kept, and a photo has the background where the screen was")
+    func servedSample() async throws {
+        let folder = try TemporaryFolder(), backgrounds = try TemporaryFolder()
+        let camera = folder.path("teal.png"), background = backgrounds.path("bars.png")
+        let made = try await ChildProcess.run("gst-launch-1.0", [
+            "-q", "videotestsrc", "num-buffers=1", "pattern=ball", "background-color=0xff2a9d8f", "foreground-color=0xffffffff",
+            "!", "video/x-raw,width=640,height=360", "!", "videoconvert", "!", "pngenc", "!", "filesink", "location=\(camera)"])
+        try #require(made.status == 0, "\(made.standardError)")
+        try await Camctl.testPicture(background, width: 1280, height: 720, pattern: "smpte75")
+        let reference = try await Self.frame(of: background, width: 640, height: 360)
+        let served = try await ServedCamera(extra: ["--device", "file:\(camera)", "--resolution", "640x360", "--backgrounds", backgrounds.url.path])
+        defer { served.process.send(SIGTERM) }
+        #expect(try await served.json("/api/settings", ["-X", "PUT", "-d", #"{"background": "bars.png"}"#]).status == 200)
+        #expect(try await served.json("/api/settings/sample-key", ["-X", "POST"], withToken: false).status == 401, "a change needs the token")
+        let sampled = try await served.json("/api/settings/sample-key", ["-X", "POST"])
+        let key = try #require(sampled.object["key_color"] as? String, "\(sampled)")
+        let colour = try #require(UInt32(key.dropFirst(), radix: 16), "\(key)")
+        let channels = [Int(colour >> 16 & 0xff), Int(colour >> 8 & 0xff), Int(colour & 0xff)]
+        #expect(key.count == 7 && zip(channels, [0x2a, 0x9d, 0x8f]).allSatisfy { abs($0 - $1) <= 8 }, "the screen as the camera saw it: \(key)")
+        #expect(try await served.json("/api/settings").object["key_color"] as? String == key, "kept as the settings' key colour")
+        let taken = try await served.json("/api/capture", ["-X", "POST"])
+        let photo = try #require((taken.object["photos"] as? [[String: Any]])?.first?["path"] as? String, "\(taken)")
+        let keyed = Self.compare(try await Self.frame(of: photo, width: 640, height: 360), with: reference, width: 640, height: 360)
+        #expect(keyed.meanDifference < Self.meanDifferenceBound, "\(keyed)")
+    }
+
     @Test("A description file keys the screen out, then takes the background away while the camera runs")
     func describedBackground() async throws {
         let folder = try TemporaryFolder()

@@ -185,6 +185,14 @@ struct ServeCommandTests {
         #expect(String(decoding: albums.bytes, as: UTF8.self) == #"[{"album":"booth","photos":3}]"#)
         let page = try await served.json("/api/photos?album=booth")
         #expect((page.object["photos"] as? [[String: Any]])?.count == 3 && page.object["total"] as? Int == 3, "\(page.object)")
+        // The attract screen's pictures: the booth's composed ones only, counted as such.
+        let pictures = try await served.json("/api/photos?album=booth&composed=true")
+        let ids = (pictures.object["photos"] as? [[String: Any]])?.compactMap { $0["id"] as? Int }
+        #expect(ids == [composed["id"] as? Int].compactMap { $0 } && ids?.count == 1 && pictures.object["total"] as? Int == 1, "\(pictures.object)")
+        let everyComposed = try await served.json("/api/photos?composed=true")
+        #expect(everyComposed.object["total"] as? Int == 1, "\(everyComposed.object)")
+        let wrong = try await served.json("/api/photos?composed=yes")
+        #expect(wrong.status == 400 && wrong.object["error"] as? String == "composed must be true or false", "\(wrong)")
     }
 
     @Test("A booth's guest page brings its clip (an MP4 in a player, a GIF as an image, which phones play) and its own shots, each by a link of its own that opens that shot; a photo taken before is not among them",

@@ -168,7 +168,7 @@ struct SettingsPageTests {
         #expect(status?["filter"] as? String == "", "the running picture is as it was: \(String(describing: status))")
     }
 
-    @Test("The page sets the booth's caption, clip, codec and screen colour: kept, shown again on a new visit, a wrong colour refused, and the next booth made with them",
+    @Test("The page sets the booth's caption, clip, codec and screen colour: kept, shown again on a new visit, a wrong colour refused, a sample of no screen refused, and the next booth made with them",
           .enabled(if: PageTests.hasBrowser, "needs chromium, chromium-driver and python3-selenium"), .drivesBrowser)
     func boothPageSettings() async throws {
         let served = try await ServedCamera()
@@ -180,6 +180,8 @@ struct SettingsPageTests {
         #expect(seen["shown"] as? [String: String] == ["setcaption": "Anna & Ben", "setkey": "#00B140", "setanimation": "gif", "setcodec": "hevc",
                                                         "setcopies": "1"], "\(seen)")
         #expect(seen["refused"] as? String == "key_color must be green, blue or a colour as #RRGGBB", "\(seen)")
+        #expect((seen["sample_refused"] as? String)?.hasPrefix("the picture's edges show no screen of one colour") == true
+                && (seen["sample_refused"] as? String)?.contains("light the screen evenly") == true, "\(seen)")
         #expect(seen["animation"] as? [String] == ["gif"] && seen["shot_codecs"] as? [String] == ["hevc", "hevc"], "\(seen)")
         let kept = try await served.json("/api/settings")
         #expect(kept.object["caption"] as? String == "Anna & Ben" && kept.object["key_color"] as? String == "#00B140", "\(kept.object)")

@@ -497,6 +497,14 @@ public final class PhotoOutput: Sendable {
         return try await feed.next(timeout: .seconds(5))
     }
 
+    /// The next frame once the picture has settled after a start or switch (a frame of the
+    /// picture as it is now, not one taken before a change of its settings).
+    func nextSettledFrame() async throws(CaptureError) -> Sample {
+        let timeout = state.withLock { $0.attachment?.settlingTimeout }
+        if let settled = try await firstSettledFrame(waitingAtMost: timeout) { return settled }
+        return try await feed.next(timeout: .seconds(5))
+    }
+
     /// After a start or switch, waits for the first frame whose exposure and colour have settled
     /// (or the timeout) and returns it; `nil` when the picture had settled already. The timeout is
     /// the camera's own time, counted by its frames' times: a machine too busy to take the frames

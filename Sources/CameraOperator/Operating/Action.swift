@@ -60,6 +60,13 @@ public enum Action: Sendable {
     /// the result shown); ``cutShort`` ends a countdown or a showing early, ``endRun`` ends the
     /// run after the shot in hand.
     case booth(BoothPlan)
+    /// Sample the green screen's colour as the camera sees it (``OperatedCamera/sampleScreenColor()``),
+    /// in the camera's turn; the picture is keyed as before afterwards.
+    case sampleScreenColor
+    /// Show the attract screen between a booth's guests until ``cutShort`` (the next guest) or
+    /// the session's stop: the album's newest composed pictures in turn, then the camera, under
+    /// the plan's line.
+    case attract(AttractPlan)
     /// End a running booth or capture: a countdown, interval or showing ends now and no more
     /// shots are taken; a booth's are composed (and reviewed, when it reviews) without showing
     /// the result.

@@ -22,6 +22,9 @@ public protocol OperatedCamera: AnyObject, Sendable {
     var image: ImageSettings { get async }
     /// Changes filters, tones, zoom or aspect while running.
     func changeImage(to image: ImageSettings) async throws(CaptureError)
+    /// The colour of the green screen behind the subject as the camera sees it lit, sampled from
+    /// the picture's edges with any keying set aside for that frame.
+    func sampleScreenColor() async throws(CaptureError) -> RGBColor
     /// Stops the camera.
     func stop() async
 

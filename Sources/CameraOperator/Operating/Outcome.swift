@@ -11,6 +11,8 @@ public enum Outcome: Sendable {
     case resultShown(early: Bool)
     /// The shots were shown in their places for their time, or cut short.
     case shotsShown(early: Bool)
+    /// The attract screen ended: the next guest came (``Action/cutShort``), or the session stopped.
+    case attractEnded
     /// ``Action/cutShort`` ended a running countdown or showing (`false`: none was running).
     case cut(ended: Bool)
     /// ``Action/retake`` dropped a booth's last shot, to be taken again (`false`: no shot was shown to retake).
@@ -32,6 +34,8 @@ public enum Outcome: Sendable {
     case previewPaused(Bool)
     /// The image settings in force now.
     case imageChanged(ImageSettings)
+    /// The green screen's colour as the camera sees it.
+    case screenColor(RGBColor)
     /// The composed picture, as written.
     case composed(Delivered)
     /// A booth without a review ran: its shots and their composition (`nil` when no shot was taken).
@@ -81,6 +85,8 @@ public enum OperatorEvent: Sendable, Equatable {
     case showing(ShownPicture)
     /// The preview shows the camera again (with the last photo in its corner).
     case cleared
+    /// The attract screen between a booth's guests began, inviting the next with `line`.
+    case attracting(line: String)
     /// A photo taken with deferred processing is final: its HEIC replaced its proxy.
     case processed(LibraryPhoto)
     /// A photo's final file could not be made; its proxy stays as the photo.
@@ -98,4 +104,6 @@ public enum OperatorEvent: Sendable, Equatable {
 /// What a picture shown over the whole preview is.
 public enum ShownPicture: String, Sendable, Equatable {
     case shots, result, review
+    /// One of the event's composed pictures, shown in turn between guests (``Action/attract(_:)``).
+    case attract
 }

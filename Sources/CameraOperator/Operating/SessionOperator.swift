@@ -195,6 +195,12 @@ public actor SessionOperator {
             return try await gate.admitting(.capture) { () throws(OperatorError) in try await runCapture(plan) }
         case .booth(let plan):
             return try await gate.admitting(.booth) { () throws(OperatorError) in try await runBooth(plan) }
+        case .sampleScreenColor:
+            return try await gate.admitting(.imageChange) { () throws(OperatorError) in
+                .screenColor(try await capture { [camera] () throws(CaptureError) in try await camera.sampleScreenColor() })
+            }
+        case .attract(let plan):
+            return try await gate.admitting(.showing) { await attract(plan) }
         case .endRun:
             guard runTray != nil else { return .runEnded(false) }
             isEndingRun = true

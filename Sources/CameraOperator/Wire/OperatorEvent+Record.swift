@@ -16,6 +16,7 @@ extension OperatorEvent {
         case .burstSkipped(let frames): .burstSkipped(frames: frames)
         case .showing(let kind): .showing(picture: kind.rawValue)
         case .cleared: .cleared
+        case .attracting(let line): .attracting(message: line)
         case .processed(let photo): .processed(photo: photo.record)
         case .processingFailed(let id, let reason): .processingFailed(id: id, message: reason)
         case .animationKept(let clip): .animation(movie: clip.record)

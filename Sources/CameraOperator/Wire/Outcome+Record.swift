@@ -8,6 +8,7 @@ extension Outcome {
         case .countdownEnded(let early): .countdownEnded(early: early)
         case .resultShown(let early): .resultShown(early: early)
         case .shotsShown(let early): .shotsShown(early: early)
+        case .attractEnded: .attractEnded
         case .cut(let ended): .cut(ended: ended)
         case .retaking(let retaking): .retaking(retaking)
         case .held(let count): .held(count: count)
@@ -19,6 +20,7 @@ extension Outcome {
         case .noOtherCamera: .noOtherCamera
         case .previewPaused(let paused): .previewPaused(paused)
         case .imageChanged(let image): .imageChanged(filter: image.filters.map(\.rawValue).joined(separator: "+"), zoom: image.zoom)
+        case .screenColor(let colour): .screenColor(colour.hex)
         case .composed(let delivered): .composed(delivered.record)
         case .boothTaken(let shots, let composed): .boothTaken(photos: shots.compactMap { $0.delivered?.record }, composed: composed?.record)
         case .runEnded(let ended): .runEnded(ended)
