@@ -75,8 +75,9 @@ let package = Package(
         // A window covering a whole X screen, for a kiosk's preview.
         .target(name: "Windowing", dependencies: ["CX11"]),
         // HTTP downloads over libcurl, with a limit on what is taken.
-        .target(name: "HTTPClient", dependencies: ["CCurl"]),
-        .target(name: "MailClient", dependencies: ["CCurl", "Formatting"]),
+        .target(name: "Curl", dependencies: ["CCurl"]),
+        .target(name: "HTTPClient", dependencies: ["Curl"]),
+        .target(name: "MailClient", dependencies: ["Curl", "Formatting"]),
         // Layer 3, leaves in pure Swift that import nothing of the project:
         // formats read and written (EXIF, JPEG segments, PNG headers),
         .target(name: "ImageMetadata", dependencies: ["CZlib"]),

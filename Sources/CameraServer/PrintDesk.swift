@@ -15,9 +15,11 @@ final class PrintDesk: Sendable {
         self.printing = printing
     }
 
-    /// Sends `copies` of the photo's file to the printer, counted in `shelf`'s library; returns the
-    /// job's outcome at once, and tells the job's end on `events`.
-    func print(_ photo: LibraryPhoto, bytes: [UInt8], copies: Int, counting shelf: LibraryShelf, events: EventHub) async throws(APIError) -> OutcomeRecord {
+    /// Sends `copies` of the photo, as `picture` shows it (its bytes and media type), to the
+    /// printer, counted in `shelf`'s library; returns the job's outcome at once, and tells the
+    /// job's end on `events`.
+    func print(_ photo: LibraryPhoto, _ picture: (bytes: [UInt8], type: String), copies: Int, counting shelf: LibraryShelf,
+               events: EventHub) async throws(APIError) -> OutcomeRecord {
         let allowed: Bool
         do {
             allowed = try await shelf.countPrinted(copies, of: photo.id, limit: printing.limit)
@@ -26,11 +28,11 @@ final class PrintDesk: Sendable {
         }
         guard allowed else { throw APIError(409, "photo \(photo.id) has had its \(printing.limit) printed copies; this server prints no more of it") }
         do {
-            let (connected, job) = try await PrintSheet.print(bytes, format: photo.mediaType, title: "camctl photo \(photo.id)", on: printing.printer,
+            let (connected, job) = try await PrintSheet.print(picture.bytes, format: picture.type, title: "camctl photo \(photo.id)", on: printing.printer,
                                                               options: PrintOptions(copies: copies, media: printing.media),
                                                               cuttingStrips: printing.cutsStrips)
             events.publish(.printing(printer: connected.name, job: Int(job)))
-            Task { await Self.follow(job, on: connected, events: events) }
+            Task { await Self.follow(job, of: copies, on: connected, events: events) }
             return .printing(printer: connected.name, job: Int(job))
         } catch {
             await shelf.uncountPrinted(copies, of: photo.id)
@@ -50,9 +52,14 @@ final class PrintDesk: Sendable {
         }
     }
 
-    /// Follows the job until it ends (ten minutes at most), and tells its end.
-    private static func follow(_ job: Int32, on printer: Printer, events: EventHub) async {
-        if let reason = await printer.failure(ofJob: job, within: PrintSheet.longestJob) {
+    /// Follows the job of `copies` sheets until it ends (ten minutes at most), and tells each
+    /// sheet out as the printer counts them, and its end.
+    private static func follow(_ job: Int32, of copies: Int, on printer: Printer, events: EventHub) async {
+        let name = printer.name
+        let failure = await printer.failure(ofJob: job, within: PrintSheet.longestJob) { done in
+            events.publish(.printProgress(printer: name, job: Int(job), number: done, of: max(copies, done)))
+        }
+        if let reason = failure {
             events.publish(.printFailed(message: reason))
         } else {
             events.publish(.printed(printer: printer.name, job: Int(job)))

@@ -371,13 +371,14 @@ struct Router: Sendable {
         }
         let photo = try await self.photo(String(id))
         let shelf = try library()
-        let bytes: [UInt8]
+        // A HEIC as its JPEG rendition: what every printer, and the raster made for one that takes no JPEG, starts from.
+        let picture: (bytes: [UInt8], type: String)
         do {
-            bytes = try await shelf.contents(of: photo)
+            picture = try await shelf.shown(photo)
         } catch {
             throw APIError(404, "photo \(id)'s file cannot be read")
         }
-        return try await printDesk.print(photo, bytes: bytes, copies: copies, counting: shelf, events: events)
+        return try await printDesk.print(photo, picture, copies: copies, counting: shelf, events: events)
     }
 
     /// `{"action": "photos", "after": ID, "limit": N}` from a fleet's controller: the library's
@@ -421,6 +422,7 @@ struct Router: Sendable {
         status.tokenRequired = !access.isOnLoopback
         status.printer = printDesk.map { $0.printing.printer ?? "default" }
         status.guestWarning = address.guestWarning
+        status.mail = mailDesk != nil
         if let shelf { status.photos = try? await shelf.count() }
         return status
     }

@@ -60,6 +60,9 @@ enum WebPage {
           h2 { font-size: 1.1em; margin: 8px 0 0; }
           #qr { width: 220px; height: 220px; background: #fff; padding: 8px; border-radius: 8px; image-rendering: pixelated; }
           #guestlink { color: var(--accent); word-break: break-all; }
+          #mailform { display: flex; gap: 6px; justify-content: center; }
+          #mailform[hidden] { display: none; }
+          #mailform input { min-width: 0; flex: 1; padding: 8px; font: inherit; }
           @media (min-width: 900px) { main { display: grid; grid-template-columns: 2fr 1fr; align-items: start; }
                                       #side { grid-column: 2; grid-row: 1 / span 3; } }
           /* The kiosk view (/?kiosk): the picture on the whole screen, one big button for a booth, its
@@ -152,6 +155,12 @@ enum WebPage {
               <p>Scan the code with a phone to download the photo.</p>
               <img id="qr" alt="QR code of the last photo's download link">
               <p><a id="guestlink">Download link</a></p>
+              <form id="mailform" hidden>
+                <input id="mailaddress" type="email" inputmode="email" autocomplete="off" placeholder="you@example.com" required maxlength="254"
+                       aria-label="An e-mail address to send the picture to">
+                <button type="submit">E-mail it</button>
+              </form>
+              <p id="mailsaid" role="status"></p>
               <p><button id="print" hidden>Print</button></p>
             </div>
             <h2>Photos</h2>
@@ -226,6 +235,8 @@ enum WebPage {
           $("last").removeAttribute("src");
           $("qr").removeAttribute("src");
           $("guestlink").removeAttribute("href");
+          $("mailaddress").value = "";
+          $("mailsaid").textContent = "";
           $("printstatus").textContent = "";
         }
         function attract() {
@@ -362,8 +373,24 @@ enum WebPage {
           $("qr").src = "api/photos/" + photo.id + "/qr.svg";
           $("guestlink").href = photo.guest_link;
           $("guestlink").textContent = location.origin + photo.guest_link;
+          $("mailsaid").textContent = "";
           $("takehome").hidden = false;
         }
+        // The picture on offer e-mailed to the address a guest types, as its guest page sends it;
+        // the address is cleared once sent, so the next guest does not see it.
+        $("mailform").onsubmit = async (submitted) => {
+          submitted.preventDefault();
+          const link = $("guestlink").getAttribute("href");
+          if (!link) return;
+          $("mailsaid").textContent = "Sending…";
+          try {
+            const response = await fetch(link + "/email", { method: "POST", headers: { "Content-Type": "application/json" },
+                                                            body: JSON.stringify({ address: $("mailaddress").value }) });
+            const answer = await response.json().catch(() => ({}));
+            $("mailsaid").textContent = response.ok ? "Sent. Look in your inbox." : (answer.error || "It could not be sent.");
+            if (response.ok) $("mailaddress").value = "";
+          } catch (error) { $("mailsaid").textContent = "It could not be sent: the booth did not answer."; }
+        };
 
         function showLast(photo) {
           const last = $("last");
@@ -416,6 +443,7 @@ enum WebPage {
           if (status.printer) showPrinter();
           $("guestwarning").textContent = status.guest_warning || "";
           $("guestwarning").hidden = !status.guest_warning;
+          $("mailform").hidden = !status.mail;
         }).catch(() => {});
         // A job's end may be told before the request that started it answers.
         const printedJobs = new Set();
@@ -452,6 +480,10 @@ enum WebPage {
               case "movie": showRecording(false); addPhoto(event.movie, true); break;
               case "movie_failed": showRecording(false); say(event.message, true); break;
               case "printing": if (!attracting()) $("printstatus").textContent = "Printing your picture…"; break;
+              case "print_progress":
+                say("Printing… " + event.number + " of " + event.of);
+                if (!attracting()) $("printstatus").textContent = "Printing your picture… " + event.number + " of " + event.of;
+                break;
               case "printed":
                 printedJobs.add(event.job); say("Printed.");
                 if (!attracting()) $("printstatus").textContent = "Printed: take it from the printer.";

@@ -49,6 +49,20 @@ public final class AppPipeline: Sendable {
         try await lane.run(work)
     }
 
+    /// Feeds one buffer to each app source, in order, ending each one's stream after it, then
+    /// pulls one sample from the app sink and one from each of `more` sinks, waiting at most
+    /// `timeout` for each (`nil` for one that gave none): a pipeline used once, for one picture.
+    public func transform(_ buffers: [Buffer], timeout: Duration = .seconds(30), pulling more: [AppSink] = []) async throws(GStreamerError) -> [Sample?] {
+        let (inputs, sinks) = (inputs, [output] + more)
+        return try await run { () throws(GStreamerError) in
+            for (input, buffer) in zip(inputs, buffers) {
+                try input.push(buffer)
+                try input.endOfStream()
+            }
+            return sinks.map { $0.pullSample(timeout: timeout) }
+        }
+    }
+
     /// Stops the pipeline and frees its resources.
     public func stop() async {
         try? await pipeline.stop()

@@ -1,4 +1,4 @@
-import CCurl
+import Curl
 import Dispatch
 
 /// Downloads over HTTP(S) through libcurl: a whole body into memory, never more than a limit.
@@ -33,17 +33,9 @@ public struct HTTPClient: Sendable {
         return try result.get()
     }
 
-    /// libcurl, loaded and initialized on first use; `nil` when it is not installed.
-    private static let library: Library? = {
-        var api = camctl_curl()
-        guard camctl_curl_load(&api) != 0 else { return nil }
-        _ = api.global_init(Int(CURL_GLOBAL_DEFAULT))
-        return Library(api: api)
-    }()
-
     /// One blocking download.
     private static func download(_ url: String, limit: Int, timeout: Duration, connectTimeout: Duration) throws(HTTPClientError) -> [UInt8] {
-        guard var api = library?.api else {
+        guard var api = CurlLibrary.shared?.api else {
             throw HTTPClientError(url: url, reason: "libcurl is not installed; install the libcurl4 package")
         }
         guard let curl = api.easy_init() else { throw HTTPClientError(url: url, reason: "libcurl could not start a transfer") }
@@ -78,12 +70,6 @@ public struct HTTPClient: Sendable {
         default:
             throw HTTPClientError(url: url, reason: api.easy_strerror(code).map { String(cString: $0).lowercased() } ?? "libcurl error \(code.rawValue)")
         }
-    }
-
-    /// libcurl's functions, found once.
-    private struct Library: @unchecked Sendable {
-        // @unchecked Sendable: function pointers into a library that stays loaded, never changed.
-        let api: camctl_curl
     }
 
     /// What a transfer received so far; used only by its own transfer's thread.

@@ -1,4 +1,4 @@
-import CCurl
+import Curl
 import Dispatch
 
 /// The SMTP server mail is sent through, by libcurl: `smtp://HOST[:PORT]` (with STARTTLS when the
@@ -48,17 +48,9 @@ public struct MailServer: Sendable {
     /// Where messages are sent from: one at a time.
     private static let queue = DispatchQueue(label: "camctl.mail")
 
-    /// libcurl, loaded and initialized on first use; `nil` when it is not installed.
-    private static let library: Library? = {
-        var api = camctl_curl()
-        guard camctl_curl_load(&api) != 0 else { return nil }
-        _ = api.global_init(Int(CURL_GLOBAL_DEFAULT))
-        return Library(api: api)
-    }()
-
     /// One blocking SMTP transaction.
     private func transfer(_ message: [UInt8], to recipient: MailAddress) throws(MailError) {
-        guard var api = Self.library?.api else { throw MailError("mail needs libcurl, which is not installed; install the libcurl4 package") }
+        guard var api = CurlLibrary.shared?.api else { throw MailError("mail needs libcurl, which is not installed; install the libcurl4 package") }
         guard let curl = api.easy_init() else { throw MailError("libcurl could not start a transfer") }
         defer { api.easy_cleanup(curl) }
         guard let recipients = api.slist_append(nil, "<\(recipient.text)>") else { throw MailError("libcurl could not list the recipient") }
@@ -99,12 +91,6 @@ public struct MailServer: Sendable {
             let status = camctl_curl_response_code(&api, curl)
             throw MailError("the mail server did not take the message (\(reason)\(status > 0 ? ", it answered \(status)" : ""))")
         }
-    }
-
-    /// libcurl's functions, found once.
-    private struct Library: @unchecked Sendable {
-        // @unchecked Sendable: function pointers into a library that stays loaded, never changed.
-        let api: camctl_curl
     }
 
     /// A message being sent, and how much of it went; used only by its own transfer's thread.

@@ -36,6 +36,8 @@ public enum EventRecord: Codable, Sendable, Equatable {
     case movieFailed(message: String)
     /// A picture sent to `printer` as job `job`; the job printed; a print that failed.
     case printing(printer: String, job: Int)
+    /// Sheet `number` of the job's `of` is out of the printer (as the printer counts them).
+    case printProgress(printer: String, job: Int, number: Int, of: Int)
     case printed(printer: String, job: Int)
     case printFailed(message: String)
     // The session's.
@@ -79,6 +81,7 @@ public enum EventRecord: Codable, Sendable, Equatable {
         case .movie: "movie"
         case .movieFailed: "movie_failed"
         case .printing: "printing"
+        case .printProgress: "print_progress"
         case .printed: "printed"
         case .printFailed: "print_failed"
         case .interrupted: "interrupted"
@@ -140,6 +143,11 @@ public enum EventRecord: Codable, Sendable, Equatable {
         case .printing(let printer, let job), .printed(let printer, let job):
             try container.encode(printer, forKey: .printer)
             try container.encode(job, forKey: .job)
+        case .printProgress(let printer, let job, let number, let count):
+            try container.encode(printer, forKey: .printer)
+            try container.encode(job, forKey: .job)
+            try container.encode(number, forKey: .number)
+            try container.encode(count, forKey: .of)
         case .movieFailed(let message), .printFailed(let message), .attracting(let message), .interrupted(let message), .resumed(let message), .failed(let message), .switched(let message),
              .cameraAdded(let message), .cameraRemoved(let message), .print(let message):
             try container.encode(message, forKey: .message)
@@ -183,6 +191,8 @@ public enum EventRecord: Codable, Sendable, Equatable {
         case "movie": self = .movie(try value(.movie))
         case "movie_failed": self = .movieFailed(message: try value(.message))
         case "printing": self = .printing(printer: try value(.printer), job: try value(.job))
+        case "print_progress":
+            self = .printProgress(printer: try value(.printer), job: try value(.job), number: try value(.number), of: try value(.of))
         case "printed": self = .printed(printer: try value(.printer), job: try value(.job))
         case "print_failed": self = .printFailed(message: try value(.message))
         case "interrupted": self = .interrupted(message: try value(.message))

@@ -59,29 +59,33 @@ public struct SettingsRecord: Codable, Sendable, Equatable {
     /// These settings with what `change` sets.
     public func changed(by change: SettingsRecord) -> SettingsRecord {
         var settings = self
-        settings.countdown = change.countdown ?? countdown
-        settings.shots = change.shots ?? shots
-        settings.layout = change.layout ?? layout
-        settings.filter = change.filter ?? filter
-        settings.background = change.background ?? background
-        settings.stamp = change.stamp ?? stamp
-        settings.review = change.review ?? review
-        settings.print = change.print ?? print
-        settings.retake = change.retake ?? retake
-        settings.caption = change.caption ?? caption
-        settings.animation = change.animation ?? animation
-        settings.copies = change.copies ?? copies
-        settings.codec = change.codec ?? codec
-        settings.keyColor = change.keyColor ?? keyColor
-        settings.attractAfter = change.attractAfter ?? attractAfter
+        for field in Self.settings { field.copy(change, &settings) }
         return settings
     }
 
     /// The settings alone, without what may be chosen: what a settings file holds.
     public var values: SettingsRecord {
-        var values = SettingsRecord(countdown: countdown, shots: shots, layout: layout, filter: filter, background: background, stamp: stamp,
-                                    review: review, print: print, retake: retake, attractAfter: attractAfter)
-        (values.caption, values.animation, values.copies, values.codec, values.keyColor) = (caption, animation, copies, codec, keyColor)
+        var values = SettingsRecord()
+        for field in Self.settings { field.copy(self, &values) }
         return values
+    }
+
+    /// The settings proper, each named once: what a change sets and a settings file holds (not
+    /// what is said beside them).
+    private static let settings: [Field] = [
+        Field(\.countdown), Field(\.shots), Field(\.layout), Field(\.filter), Field(\.background), Field(\.stamp), Field(\.review),
+        Field(\.print), Field(\.retake), Field(\.caption), Field(\.animation), Field(\.copies), Field(\.codec), Field(\.keyColor),
+        Field(\.attractAfter),
+    ]
+
+    /// One setting, copied from a record into another when the first has it.
+    private struct Field: Sendable {
+        let copy: @Sendable (SettingsRecord, inout SettingsRecord) -> Void
+
+        init<Value>(_ path: WritableKeyPath<SettingsRecord, Value?> & Sendable) {
+            copy = { from, to in
+                if let value = from[keyPath: path] { to[keyPath: path] = value }
+            }
+        }
     }
 }

@@ -34,11 +34,13 @@ public struct StatusRecord: Codable, Sendable, Equatable {
     public var printer: String?
     /// Why guests' phones cannot open the QR codes' links, when they cannot: one sentence.
     public var guestWarning: String?
+    /// Whether guests can have a picture e-mailed to them (`serve --mail-server`).
+    public var mail: Bool?
 
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case version, state, fleet, node, url, clock, device, status, format, filter, zoom, viewers, photos, printer
+        case version, state, fleet, node, url, clock, device, status, format, filter, zoom, viewers, photos, printer, mail
         case camctlVersion = "camctl_version", rtspURL = "rtsp_url", deviceID = "device_id", eventClients = "event_clients"
         case framesEncoded = "frames_encoded", framesPassedThrough = "frames_passed_through", h264FramesEncoded = "h264_frames_encoded"
         case cameraFrames = "camera_frames", tokenRequired = "token_required", guestWarning = "guest_warning"

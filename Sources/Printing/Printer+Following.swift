@@ -3,9 +3,11 @@ import Dispatch
 extension Printer {
     /// Follows job `id` until it ends, asking the printer off Swift's shared threads a few times
     /// a second: `nil` once it is printed, else why it was not (failed, the printer stopped, the
-    /// printer not answering, or `limit` passed).
-    public func failure(ofJob id: Int32, within limit: Duration) async -> String? {
+    /// printer not answering, or `limit` passed). `sheets` is told each count of sheets out the
+    /// printer gives while it prints, once each.
+    public func failure(ofJob id: Int32, within limit: Duration, sheets: @Sendable (Int) -> Void = { _ in }) async -> String? {
         let deadline = ContinuousClock.now + limit
+        var told = 0
         while ContinuousClock.now < deadline {
             let state = await withCheckedContinuation { continuation in
                 Self.asking.async { continuation.resume(returning: Result { () throws(PrintError) in try self.state(ofJob: id) }) }
@@ -16,6 +18,10 @@ extension Printer {
             case .success(.failed(let reason)): return reason
             case .success(.pending(let reasons)) where reasons.contains("printer-stopped"):
                 return "\(name) is stopped, and holds the job (\(id)) until it is started again"
+            case .success(.processing(let done?)) where done > told:
+                told = done
+                sheets(done)
+                try? await Task.sleep(for: .milliseconds(250))
             case .success(.pending), .success(.processing):
                 try? await Task.sleep(for: .milliseconds(250))
             }

@@ -213,10 +213,14 @@ public final class Printer: Sendable {
             }
             let message = api.find_attribute(response, "job-state-message", IPP_TAG_TEXT).flatMap { api.get_string($0, 0, nil) }
                 .map { String(cString: $0) }
+            // A photo is one side of a sheet: impressions are sheets; a printer may count either.
+            let counted = api.find_attribute(response, "job-impressions-completed", IPP_TAG_INTEGER)
+                ?? api.find_attribute(response, "job-media-sheets-completed", IPP_TAG_INTEGER)
+            let sheetsDone = counted.map { Int(api.get_integer($0, 0)) }
             // A job waiting in a stopped queue says nothing of it itself (CUPS gives no reason): its printer does.
             let waits = [IPP_JSTATE_PENDING, IPP_JSTATE_HELD].map { Int32(bitPattern: $0.rawValue) }.contains(state)
             if waits, !reasons.contains("printer-stopped"), Self.isStopped(link) { reasons.append("printer-stopped") }
-            return PrintJobState(ippState: state, reasons: reasons, message: message)
+            return PrintJobState(ippState: state, reasons: reasons, message: message, sheetsDone: sheetsDone)
         }
     }
 
@@ -271,7 +275,8 @@ public final class Printer: Sendable {
 public enum PrintJobState: Sendable, Equatable {
     /// Waiting its turn; `reasons` say why when it waits on the printer (`printer-stopped`).
     case pending(reasons: [String])
-    case processing
+    /// Printing: `sheetsDone` of the job's sheets are out, when the printer counts them.
+    case processing(sheetsDone: Int?)
     /// Printed.
     case completed
     /// Ended without printing: cancelled, aborted or stopped, with the printer's reason.
@@ -280,14 +285,14 @@ public enum PrintJobState: Sendable, Equatable {
     /// The most characters of a printer's own words kept in a reason (a printer may say anything).
     static let longestReason = 200
 
-    init(ippState: Int32, reasons: [String], message: String?) {
+    init(ippState: Int32, reasons: [String], message: String?, sheetsDone: Int? = nil) {
         // A message that says nothing ("Success", what some printers leave there) gives way to the reasons.
         let said = message.flatMap { text in ["", "success", "successful-ok"].contains(text.lowercased()) ? nil : text }
         let keywords = reasons.filter { $0 != "none" && $0 != "job-completed-successfully" }
         let reason = String((said ?? (keywords.isEmpty ? "no reason given" : keywords.joined(separator: ", "))).prefix(Self.longestReason))
         switch ipp_jstate_t(rawValue: UInt32(bitPattern: ippState)) {
         case IPP_JSTATE_PENDING, IPP_JSTATE_HELD: self = .pending(reasons: reasons)
-        case IPP_JSTATE_PROCESSING: self = .processing
+        case IPP_JSTATE_PROCESSING: self = .processing(sheetsDone: sheetsDone)
         case IPP_JSTATE_COMPLETED: self = .completed
         case IPP_JSTATE_CANCELED: self = .failed("the job was cancelled (\(reason))")
         case IPP_JSTATE_ABORTED: self = .failed("the printer gave up the job (\(reason))")

@@ -73,9 +73,6 @@ struct CaptureCommand: Subcommand {
         review = try ReviewOptions(arguments)
         window = PreviewWindowOptions(arguments, defaultSink: review.isOn ? "autovideosink" : nil)
         printing = try PicturePrinting(arguments)
-        if printing != nil, settings.codec == .hevc {
-            throw CommandFailure("--print prints JPEG photos; leave out --hevc", exitCode: .usage)
-        }
         if printing?.cutsStrips == true {
             throw CommandFailure("--cut-strips prints a booth's strip twice on a sheet to be cut in two; camctl booth --layout 1x4 makes strips",
                                  exitCode: .usage)

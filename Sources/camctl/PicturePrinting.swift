@@ -1,3 +1,4 @@
+import CameraKit
 import CameraOperator
 import FoundationEssentials
 import OperatorWire
@@ -68,8 +69,9 @@ struct PicturePrinting {
         }
     }
 
-    /// Prints `picture` (a JPEG kept at `path`, read from there when `picture` is empty: a long
-    /// burst keeps no photo's bytes) and waits until the printer has printed it.
+    /// Prints `picture` (a JPEG or HEIC kept at `path`, read from there when `picture` is empty: a
+    /// long burst keeps no photo's bytes; a HEIC is printed as its JPEG rendition) and waits until
+    /// the printer has printed it.
     ///
     /// - Throws: exit code 69 when it is not printed (no printer, refused, stopped, failed), the
     ///   picture kept where it is.
@@ -80,17 +82,33 @@ struct PicturePrinting {
         let printed: (printer: Printer, job: Int32)
         do {
             let kept = picture.isEmpty ? (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))) ?? [] : picture
-            printed = try await PrintSheet.print(kept, format: "image/jpeg", title: title, on: printer, options: options, cuttingStrips: cutsStrips)
+            printed = try await PrintSheet.print(try await Self.jpeg(of: kept), format: "image/jpeg", title: title, on: printer, options: options, cuttingStrips: cutsStrips)
         } catch {
             throw failed(error.message)
         }
         let (connected, job) = printed
-        try tell(.printing(printer: connected.name, job: Int(job)), or: "printing on \(connected.name) (job \(job))", json: json)
-        if let reason = await connected.failure(ofJob: job, within: PrintSheet.longestJob) { throw failed(reason) }
-        try tell(.printed(printer: connected.name, job: Int(job)), or: "printed on \(connected.name)", json: json)
+        try Self.tell(.printing(printer: connected.name, job: Int(job)), or: "printing on \(connected.name) (job \(job))", json: json)
+        let (name, copies) = (connected.name, options.copies)
+        let failure = await connected.failure(ofJob: job, within: PrintSheet.longestJob) { done in
+            // A reader gone away is told when the job's end is printed.
+            try? Self.tell(.printProgress(printer: name, job: Int(job), number: done, of: max(copies, done)),
+                           or: "printing on \(name): \(done) of \(max(copies, done))", json: json)
+        }
+        if let reason = failure { throw failed(reason) }
+        try Self.tell(.printed(printer: connected.name, job: Int(job)), or: "printed on \(connected.name)", json: json)
     }
 
-    private func tell(_ event: EventRecord, or line: String, json: Bool) throws(CommandFailure) {
+    /// The picture as JPEG: a HEIC's rendition, decoded and encoded again; any other as it is.
+    private static func jpeg(of picture: [UInt8]) async throws(PrintError) -> [UInt8] {
+        guard picture.count >= 12, Array(picture[4..<8]) == Array("ftyp".utf8) else { return picture }
+        do {
+            return try await JPEGRendition.of(heic: picture)
+        } catch {
+            throw PrintError("the HEIC picture could not be made into a JPEG to print (\(error.message))")
+        }
+    }
+
+    private static func tell(_ event: EventRecord, or line: String, json: Bool) throws(CommandFailure) {
         if json { try Console.json(event) } else { Console.note(line) }
     }
 }

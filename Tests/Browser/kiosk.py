@@ -37,9 +37,7 @@ def codes_on_screen(driver, name):
 
 driver, wait = browser.start()
 try:
-    driver.set_window_size(1280, 720)
-    driver.get(base + "/?kiosk")
-    wait.until(lambda d: displayed(d, "kioskshutter"))
+    browser.open_kiosk(driver, wait, base)
     # The server's own account of each booth's shots, beside the page's.
     driver.execute_script("window.told = []; new EventSource('api/events').onmessage = (m) => window.told.push(JSON.parse(m.data));")
     for guest in range(1, 4):

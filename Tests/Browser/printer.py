@@ -12,9 +12,7 @@ base = sys.argv[1]
 seen = {}
 driver, wait = browser.start()
 try:
-    driver.set_window_size(1280, 720)
-    driver.get(base + "/?kiosk")
-    wait.until(lambda d: d.find_element(By.ID, "kioskshutter").is_displayed())
+    browser.open_kiosk(driver, wait, base)
     driver.find_element(By.ID, "kioskshutter").click()
     # The guest sees the print start and end on the kiosk.
     wait.until(lambda d: d.find_element(By.ID, "printstatus").text == "Printed: take it from the printer.")

@@ -5,22 +5,27 @@ import Testing
 
 @Suite("The kiosk view between guests: the attract screen, and each guest's own pictures only", .startsPrograms)
 struct KioskGuestsTests {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Browser/kiosk.py").path
+    /// Runs a browser script of `Tests/Browser` against a served camera whose booth settings are
+    /// `settings` (JSON), with `arguments` after the server's address; what the script saw, and the server.
+    static func kiosk(_ script: String, settings: String, _ arguments: [String] = []) async throws -> (seen: [String: Any], served: ServedCamera) {
+        let served = try await ServedCamera()
+        let set = try await served.request("/api/settings", ["-X", "PUT", "-d", settings])
+        #expect(set.status == 200, "\(set.body)")
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Browser/\(script)").path
+        let run = try await ChildProcess.run("/usr/bin/python3", [path, served.base] + arguments)
+        let seen = try #require((try? JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8))) as? [String: Any],
+                                "\(run.standardOutput) \(run.standardError.suffix(2000))")
+        return (seen, served)
+    }
 
     @Test("Three guests in a row on the kiosk: each starts on the attract screen with no code or photo of the one before, sees only their own picture's code, and can retake a shot",
           .enabled(if: PageTests.hasBrowser, "needs chromium, chromium-driver, python3-selenium and zbar-tools"), .drivesBrowser)
     func threeGuests() async throws {
-        let served = try await ServedCamera()
-        defer { served.process.send(SIGTERM) }
         // Two shots at once, each shown for a second and a half, and the result for five seconds
         // before the attract screen comes back.
-        let set = try await served.request("/api/settings", ["-X", "PUT", "-d", #"{"countdown": 0, "shots": 2, "attract_after": 5}"#])
-        #expect(set.status == 200, "\(set.body)")
         let folder = try TemporaryFolder()
-        let run = try await ChildProcess.run("/usr/bin/python3", [Self.script, served.base, folder.path("")])
-        let seen = try #require((try? JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8))) as? [String: Any],
-                                "\(run.standardOutput) \(run.standardError.suffix(2000))")
+        let (seen, served) = try await Self.kiosk("kiosk.py", settings: #"{"countdown": 0, "shots": 2, "attract_after": 5}"#, [folder.path("")])
+        defer { served.process.send(SIGTERM) }
         let guests = seen["guests"] as? [[String: Any]] ?? []
         #expect(guests.count == 3, "\(seen)")
         for (index, guest) in guests.enumerated() {
@@ -43,5 +48,14 @@ struct KioskGuestsTests {
         // Three booths of two shots and a picture each, one shot taken twice.
         let all = try await served.json("/api/photos?limit=100")
         #expect((all.object["total"] as? Int) == 9, "\(all.object)")
+    }
+
+    @Test("While a guest's picture waits for Save, the kiosk's attract screen waits too; once saved, it comes with nothing of the guest",
+          .enabled(if: PageTests.hasBrowser, "needs chromium, chromium-driver and python3-selenium"), .drivesBrowser)
+    func attractWaitsForReview() async throws {
+        let (seen, served) = try await Self.kiosk("kiosk_review.py", settings: #"{"countdown": 0, "shots": 1, "review": true}"#)
+        defer { served.process.send(SIGTERM) }
+        #expect(seen["attract_while_reviewing"] as? Bool == false && seen["save_shown_after"] as? Bool == true, "\(seen)")
+        #expect(seen["attract_after_save"] as? Bool == true && seen["takehome_after"] as? Bool == false, "\(seen)")
     }
 }

@@ -56,6 +56,22 @@ struct MailTests {
         }
     }
 
+    /// A message file as a mail reader (Python's `email`) takes it apart: its headers, its first
+    /// attachment's type, name and the count of attachments, and the first attachment's bytes.
+    static func opened(_ message: String) async throws -> (headers: [String: Any], attachment: Data) {
+        let folder = try TemporaryFolder()
+        let read = try await ChildProcess.run("/usr/bin/python3", ["-c", """
+            import email, email.policy, json, sys
+            message = email.message_from_binary_file(open(sys.argv[1], "rb"), policy=email.policy.default)
+            parts = [part for part in message.iter_attachments()]
+            open(sys.argv[2], "wb").write(parts[0].get_content())
+            print(json.dumps({"to": message["To"], "from": message["From"], "subject": message["Subject"],
+                              "type": parts[0].get_content_type(), "name": parts[0].get_filename(), "attachments": len(parts)}))
+            """, message, folder.path("attached")])
+        let headers = try #require((try? JSONSerialization.jsonObject(with: Data(read.standardOutput.utf8))) as? [String: Any], "\(read.standardError)")
+        return (headers, try Data(contentsOf: URL(fileURLWithPath: folder.path("attached"))))
+    }
+
     static let hasMail = PageTests.hasBrowser && (try? ChildProcess.runToEnd("/usr/bin/python3", ["-c", "import aiosmtpd"]).status) == 0
 
     @Test("A guest types an address on the photo's page: the photo reaches the mail server attached, as Python's email reads it; a picture is sent at most 3 times an hour; a wrong address is refused; the address is kept nowhere",
@@ -72,22 +88,10 @@ struct MailTests {
         let seen = try #require((try? JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8))) as? [String: Any],
                                 "\(run.standardOutput) \(run.standardError.suffix(2000))")
         #expect(seen["mail_form"] as? Bool == true && seen["mail_said"] as? String == "Sent. Look in your inbox.", "\(seen)")
-        // The message as a mail reader takes it apart.
-        let message = try #require(try catcher.messages().first)
-        let folder = try TemporaryFolder()
-        let read = try await ChildProcess.run("/usr/bin/python3", ["-c", """
-            import email, email.policy, json, sys
-            message = email.message_from_binary_file(open(sys.argv[1], "rb"), policy=email.policy.default)
-            parts = [part for part in message.iter_attachments()]
-            open(sys.argv[2], "wb").write(parts[0].get_content())
-            print(json.dumps({"to": message["To"], "from": message["From"], "subject": message["Subject"],
-                              "type": parts[0].get_content_type(), "name": parts[0].get_filename(), "attachments": len(parts)}))
-            """, message, folder.path("attached")])
-        let headers = try #require((try? JSONSerialization.jsonObject(with: Data(read.standardOutput.utf8))) as? [String: Any], "\(read.standardError)")
+        let (headers, attached) = try await Self.opened(try #require(try catcher.messages().first))
         #expect(headers["to"] as? String == address && headers["from"] as? String == "booth@example.com", "\(headers)")
         #expect(headers["subject"] as? String == "Your photo from the booth" && headers["type"] as? String == "image/jpeg"
                 && headers["attachments"] as? Int == 1, "\(headers)")
-        let attached = try Data(contentsOf: URL(fileURLWithPath: folder.path("attached")))
         #expect(attached == (try Data(contentsOf: URL(fileURLWithPath: path))), "the photo, byte for byte")
         // Twice more, then the picture's hour is used up.
         for expected in [200, 200, 429] {
@@ -107,6 +111,29 @@ struct MailTests {
         let found = try await ChildProcess.run("grep", ["-r", "-l", "example.org", served.camctl.library.url.path])
         #expect(found.standardOutput.isEmpty, "\(found.standardOutput)")
         #expect(!served.process.outputSoFar.contains("example.org") && !served.process.errorsSoFar.contains("example.org"))
+    }
+
+    @Test("A guest types an address on the kiosk beside their picture's code: the booth's picture reaches the mail server attached, and the field is left empty for the next guest",
+          .enabled(if: hasMail, "needs chromium, chromium-driver, python3-selenium and python3-aiosmtpd"), .drivesBrowser)
+    func mailedFromKiosk() async throws {
+        let catcher = try await MailCatcher()
+        let served = try await ServedCamera(extra: ["--mail-server", "smtp://127.0.0.1:\(catcher.port)", "--mail-from", "booth@example.com"])
+        defer { served.process.send(SIGTERM) }
+        #expect(try await served.json("/api/settings", ["-X", "PUT", "-d", #"{"countdown": 0, "shots": 1}"#]).status == 200)
+        #expect(try await served.json("/api/status").object["mail"] as? Bool == true)
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Browser/kiosk_mail.py").path
+        let run = try await ChildProcess.run("/usr/bin/python3", [script, served.base, "guest.three@example.org"])
+        let seen = try #require((try? JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8))) as? [String: Any],
+                                "\(run.standardOutput) \(run.standardError.suffix(2000))")
+        #expect(seen["form_shown"] as? Bool == true && seen["said"] as? String == "Sent. Look in your inbox."
+                && seen["address_left"] as? String == "", "\(seen)")
+        let pictures = try #require(try await served.json("/api/photos?composed=true").object["photos"] as? [[String: Any]])
+        let picture = try #require(pictures.first?["path"] as? String, "\(pictures)")
+        #expect((seen["link"] as? String)?.hasSuffix(try #require(pictures.first?["guest_link"] as? String)) == true, "\(seen)")
+        let (headers, attached) = try await Self.opened(try #require(try catcher.messages().first))
+        #expect(headers["to"] as? String == "guest.three@example.org" && headers["attachments"] as? Int == 1, "\(headers)")
+        #expect(attached == (try Data(contentsOf: URL(fileURLWithPath: picture))), "the booth's picture, byte for byte")
     }
 
     @Test("Without a mail server, the guest's page offers no e-mail and the request is 404")

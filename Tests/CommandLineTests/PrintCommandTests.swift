@@ -22,7 +22,7 @@ struct PrintCommandTests {
         #expect(try printer.documents() == [picture], "one job, the composed picture as the library keeps it")
     }
 
-    @Test("capture --print --count 2 prints each photo as a job of its own, the library's file; --print with --hevc is refused")
+    @Test("capture --print --count 2 prints each photo as a job of its own, the library's file; a HEIC photo is printed as a JPEG of its picture")
     func printsEachPhoto() async throws {
         let printer = try await IPPPrinter()
         let camctl = try Camctl()
@@ -31,8 +31,27 @@ struct PrintCommandTests {
         let files = try printed.standardOutput.split(separator: "\n").map { [UInt8](try Data(contentsOf: URL(fileURLWithPath: String($0)))) }
         let documents = try printer.documents()
         #expect(files.count == 2 && documents == files, "one job a photo, each the photo as kept")
-        let refused = try await camctl("capture", "--device", "test", "--hevc", "--print")
-        #expect(refused.status == 64 && refused.standardError.contains("--print prints JPEG photos"), "\(refused.standardError)")
+        // A HEIC photo: the printer is sent a JPEG of the same picture, as libheif decodes the HEIC.
+        let heic = try await camctl("capture", "--device", "test", "--resolution", "320x240", "--hevc", "--now", "--print", "--printer", printer.uri)
+        #expect(heic.status == 0, "\(heic.standardError)")
+        let kept = heic.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        let all = try printer.documents()
+        let sent = try #require(all.last)
+        #expect(sent.starts(with: [0xff, 0xd8]) && all.count == 3, "a third job, a JPEG")
+        let folder = try TemporaryFolder()
+        try Data(sent).write(to: URL(fileURLWithPath: folder.path("sent.jpg")))
+        #expect(try await ChildProcess.run("heif-convert", ["--quiet", kept, folder.path("kept.png")]).status == 0)
+        var pixels: [[UInt8]] = []
+        for (file, decoder) in [("sent.jpg", "jpegdec"), ("kept.png", "pngdec")] {
+            let raw = folder.path(file + ".rgb")
+            let decoded = try await ChildProcess.run("gst-launch-1.0", ["-q", "filesrc", "location=\(folder.path(file))", "!", decoder, "!", "videoconvert", "!",
+                                                                       "video/x-raw,format=RGB,width=320,height=240", "!", "filesink", "location=\(raw)"])
+            #expect(decoded.status == 0, "\(decoded.standardError)")
+            pixels.append([UInt8](try Data(contentsOf: URL(fileURLWithPath: raw))))
+        }
+        #expect(pixels[0].count == 320 * 240 * 3 && pixels[1].count == pixels[0].count)
+        let difference = zip(pixels[0], pixels[1]).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) } / max(1, pixels[0].count)
+        #expect(difference < 6, "the JPEG sent is the HEIC's picture: mean difference \(difference)")
     }
 
     @Test("serve --printer prints a library photo when the API asks, tells printing and printed, and prints no more than its limit of one picture")
@@ -62,6 +81,36 @@ struct PrintCommandTests {
         let afterRestart = try await again.json("/api/actions", ["-X", "POST", "-d", #"{"action": "print", "id": 1, "copies": 2}"#])
         #expect(afterRestart.status == 409, "\(afterRestart)")
         #expect(try await again.json("/api/actions", ["-X", "POST", "-d", #"{"action": "print", "id": 1}"#]).status == 200, "the second copy of two")
+    }
+
+    @Test("Copies are told sheet by sheet as the printer counts them out (1 of 2, 2 of 2, then printed), over the API and by capture --print --json")
+    func sheetBySheet() async throws {
+        let printer = try await IPPPrinter(countingSheets: true)
+        let served = try await ServedCamera(extra: ["--printer", printer.uri, "--print-limit", "4"])
+        defer { served.process.send(SIGTERM) }
+        let listener = try await served.listenToEvents()
+        defer { listener.send(SIGKILL) }
+        #expect(try await served.json("/api/capture", ["-X", "POST"]).status == 200)
+        let asked = try await served.json("/api/actions", ["-X", "POST", "-d", #"{"action": "print", "id": 1, "copies": 2}"#])
+        let job = try #require(asked.object["job"] as? Int, "\(asked)")
+        let sheet = { (number: Int) in #""event":"print_progress","job":\#(job),"number":\#(number),"of":2"# }
+        #expect(await listener.output(containing: sheet(1)), "\(listener.outputSoFar)")
+        #expect(!listener.outputSoFar.contains(#""event":"printed""#), "printed only once the last sheet is out")
+        printer.releaseSheet(1, ofJob: job)
+        #expect(await listener.output(containing: sheet(2)), "\(listener.outputSoFar)")
+        printer.releaseSheet(2, ofJob: job)
+        #expect(await listener.output(containing: #""event":"printed""#), "\(listener.outputSoFar)")
+
+        // The command line tells the same, as events with --json.
+        let capture = try served.camctl.start(["capture", "--device", "test", "--resolution", "320x240", "--print", "--printer", printer.uri,
+                                               "--copies", "2", "--json"])
+        let next = job + 1
+        #expect(await capture.output(containing: #""event":"print_progress","job":\#(next),"number":1,"of":2"#), "\(capture.outputSoFar)")
+        printer.releaseSheet(1, ofJob: next)
+        #expect(await capture.output(containing: #""event":"print_progress","job":\#(next),"number":2,"of":2"#), "\(capture.outputSoFar)")
+        printer.releaseSheet(2, ofJob: next)
+        let ended = await capture.finished()
+        #expect(ended.status == 0 && ended.standardOutput.contains(#""event":"printed""#), "\(ended.standardOutput) \(ended.standardError)")
     }
 
     @Test("A booth printed by its settings answers without waiting for a printer that never answers; the print goes on beside it")

@@ -21,7 +21,8 @@ struct PrinterTests {
         _ = try await until(every: .milliseconds(100)) {
             state = try printer.state(ofJob: job)
             if case .pending = state { return false }
-            return state != .processing
+            if case .processing = state { return false }
+            return true
         }
         return state
     }

@@ -25,12 +25,15 @@ public final class IPPPrinter: @unchecked Sendable {
     /// A printer taking documents in `formats` (MIME types, comma-separated); with `media`, the
     /// paper it takes (PWG names, the first its default); with `attributes`, more of what it says
     /// of itself, as ipptool's `ATTR` lines (`ATTR keyword urf-supported W8,RS300`). Each job's
-    /// attributes are kept for ``jobAttributes()``; with `failing`, every job fails as it is printed.
+    /// attributes are kept for ``jobAttributes()``; with `failing`, every job fails as it is printed;
+    /// with `countingSheets`, each copy of a job is a sheet the printer counts out
+    /// (`job-impressions-completed`) and then holds until ``releaseSheet(_:ofJob:)``.
     public init(formats: String = "image/jpeg,image/pwg-raster,application/pdf", media: [String]? = nil, attributes: [String] = [],
-                failing: Bool = false) async throws {
+                failing: Bool = false, countingSheets: Bool = false) async throws {
         Self.shared.withLock { $0.printers += 1 }
         do {
-            (port, printer, spool) = try await Self.start(formats: formats, media: media, attributes: attributes, failing: failing)
+            (port, printer, spool) = try await Self.start(formats: formats, media: media, attributes: attributes, failing: failing,
+                                                          countingSheets: countingSheets)
         } catch {
             Self.stopOne()
             throw error
@@ -61,7 +64,7 @@ public final class IPPPrinter: @unchecked Sendable {
     }
 
     /// Starts the daemons that do not run, then the printer; returns its port, process and spool.
-    private static func start(formats: String, media: [String]?, attributes extra: [String], failing: Bool) async throws
+    private static func start(formats: String, media: [String]?, attributes extra: [String], failing: Bool, countingSheets: Bool) async throws
         -> (Int, ChildProcess.Running, TemporaryFolder) {
         let spool = try TemporaryFolder()
         // Whether the printer answers: a successful answer to Get-Printer-Attributes, whatever
@@ -79,9 +82,20 @@ public final class IPPPrinter: @unchecked Sendable {
 
             """.write(toFile: answers, atomically: true, encoding: .utf8)
         // The print command keeps each job's attributes (ippeveprinter hands them over as IPP_*
-        // variables), and fails the job when asked to.
+        // variables), and fails the job when asked to. Counting sheets, it tells ippeveprinter of
+        // each copy out (an ATTR line on its standard error), then waits for the test's word.
         let command = spool.path("print-command")
-        try "#!/bin/sh\nenv | grep '^IPP_' > \"\(spool.url.path)/attributes-$IPP_JOB_ID\"\ncat \"$1\" > /dev/null\nexit \(failing ? 1 : 0)\n"
+        let sheets = countingSheets ? """
+            sheet=1
+            while [ "$sheet" -le "${IPP_COPIES:-1}" ]; do
+                echo "ATTR: job-impressions-completed=$sheet" >&2
+                waited=0
+                while [ ! -e "\(spool.url.path)/sheet-$IPP_JOB_ID-$sheet" ] && [ "$waited" -lt 6000 ]; do sleep 0.1; waited=$((waited + 1)); done
+                sheet=$((sheet + 1))
+            done
+
+            """ : ""
+        try "#!/bin/sh\nenv | grep '^IPP_' > \"\(spool.url.path)/attributes-$IPP_JOB_ID\"\ncat \"$1\" > /dev/null\n\(sheets)exit \(failing ? 1 : 0)\n"
             .write(toFile: command, atomically: true, encoding: .utf8)
         chmod(command, 0o755)
         // The paper and the rest, in an attributes file (which takes the formats too: the two
@@ -130,6 +144,11 @@ public final class IPPPrinter: @unchecked Sendable {
             .filter { $0.first?.isNumber == true && !$0.hasSuffix(".prn") }
             .sorted { (Int($0.prefix { $0.isNumber }) ?? 0) < (Int($1.prefix { $0.isNumber }) ?? 0) }
             .map { [UInt8](try Data(contentsOf: spool.url.appendingPathComponent($0))) }
+    }
+
+    /// Lets a printer counting sheets go on past sheet `sheet` of job `job`.
+    public func releaseSheet(_ sheet: Int, ofJob job: Int) {
+        _ = FileManager.default.createFile(atPath: spool.path("sheet-\(job)-\(sheet)"), contents: nil)
     }
 
     /// Each job's attributes as the printer took them (`media`, `copies`), by

@@ -83,11 +83,8 @@ public struct DrawingOverlay: Sendable, Equatable {
             let thumbnails = transform.pipeline.element(named: "thumbnail", as: AppSink.self)
             started = transform
             let picture = try source.bytes.withUnsafeBytes { try Buffer(copying: $0) }
-            let (sample, small) = try await transform.run { () throws(GStreamerError) in
-                try transform.input.push(picture)
-                try transform.input.endOfStream()
-                return (transform.output.pullSample(timeout: .seconds(30)), thumbnails?.pullSample(timeout: .seconds(30)))
-            }
+            let samples = try await transform.transform([picture], pulling: thumbnails.map { [$0] } ?? [])
+            let (sample, small) = (samples[0], samples.count > 1 ? samples[1] : nil)
             try await transform.pipeline.stop()
             started = nil
             guard let buffer = sample?.buffer else { throw CaptureError(.unreadableFile, "the photo could not be decoded") }

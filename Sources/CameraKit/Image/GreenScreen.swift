@@ -116,11 +116,7 @@ public struct GreenScreen: Sendable, Equatable {
                 """, label: "background")
             started = decoding
             let picture = try bytes.withUnsafeBytes { try Buffer(copying: $0) }
-            let sample = try await decoding.run { () throws(GStreamerError) in
-                try decoding.input.push(picture)
-                try decoding.input.endOfStream()
-                return decoding.output.pullSample(timeout: .seconds(60))
-            }
+            let sample = try await decoding.transform([picture], timeout: .seconds(60))[0]
             try await decoding.pipeline.stop()
             started = nil
             guard let pixels = try sample?.buffer?.bytes(), pixels.count >= width * height * 4 else {

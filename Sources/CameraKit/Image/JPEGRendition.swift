@@ -30,11 +30,7 @@ public enum JPEGRendition {
                 """, label: "rendition")
             started = transform
             let picture = try decoded.rgb.withUnsafeBytes { try Buffer(copying: $0) }
-            let sample = try await transform.run { () throws(GStreamerError) in
-                try transform.input.push(picture)
-                try transform.input.endOfStream()
-                return transform.output.pullSample(timeout: .seconds(30))
-            }
+            let sample = try await transform.transform([picture])[0]
             await transform.stop()
             started = nil
             guard let buffer = sample?.buffer else { throw CaptureError(.pipeline, "the photo's JPEG rendition could not be encoded") }

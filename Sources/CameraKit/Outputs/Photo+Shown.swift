@@ -27,11 +27,7 @@ extension Photo {
         defer { Task { await transform.stop() } }
         do {
             let buffer = try jpeg.withUnsafeBytes { bytes in try Buffer(copying: bytes, presentationTime: .zero) }
-            let sample = try await transform.run { () throws(GStreamerError) in
-                try transform.input.push(buffer)
-                try transform.input.endOfStream()
-                return transform.output.pullSample(timeout: .seconds(10))
-            }
+            let sample = try await transform.transform([buffer], timeout: .seconds(10))[0]
             guard let turned = try sample?.buffer?.bytes() else {
                 throw CaptureError(.timeout, "the photo could not be turned for showing within 10 seconds")
             }

@@ -140,13 +140,7 @@ public enum PhotoComposer {
                     try Buffer(copying: bytes, presentationTime: .zero, duration: ClockTime(rawValue: 1_000_000_000))
                 }
             }
-            sample = try await transform.run { () throws(GStreamerError) in
-                for (input, buffer) in zip(transform.inputs, buffers) {
-                    try input.push(buffer)
-                    try input.endOfStream()
-                }
-                return transform.output.pullSample(timeout: .seconds(30))
-            }
+            sample = try await transform.transform(buffers)[0]
         } catch {
             return .failure(CaptureError.converting(error, context: "the pictures could not be composed"))
         }
