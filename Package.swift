@@ -47,6 +47,7 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // Printing: libcups's headers; the library itself is loaded when a picture is first printed.
         .systemLibrary(name: "CCups", providers: [.apt(["libcups2-dev"])]),
+        .systemLibrary(name: "CGPhoto2", providers: [.apt(["libgphoto2-dev"])]),
         // libheif's headers (HEIC photos decoded: overlay); the library itself is loaded when a
         // HEIC photo is first decoded.
         .systemLibrary(name: "CHeif", providers: [.apt(["libheif-dev"])]),
@@ -70,6 +71,7 @@ let package = Package(
         .target(name: "MQTTClient", dependencies: ["CMosquitto"]),
         // Pictures printed through libcups: a CUPS queue, or an IPP printer straight.
         .target(name: "Printing", dependencies: ["CCups"]),
+        .target(name: "GPhoto2", dependencies: ["CGPhoto2"]),
         // HEIC photos decoded through libheif.
         .target(name: "HEIFDecoding", dependencies: ["CHeif"]),
         // A window covering a whole X screen, for a kiosk's preview.
@@ -100,7 +102,7 @@ let package = Package(
         // inputs that are never special files.
         .target(name: "FileSystem"),
         // Layer 4: the capture model (session, devices, outputs, photos). Knows nothing about the command line.
-        .target(name: "CameraKit", dependencies: ["GStreamer", "Windowing", "HEIFDecoding", "ImageMetadata", "HEIF", "GIF", "FileSystem", "JSON", "Processes", "Formatting", "Templates", "CV4L2"]),
+        .target(name: "CameraKit", dependencies: ["GStreamer", "Windowing", "HEIFDecoding", "ImageMetadata", "HEIF", "GIF", "FileSystem", "JSON", "Processes", "Formatting", "Templates", "CV4L2", "GPhoto2", "CGPhoto2"]),
         // Layer 5: the photo library, files and an SQLite index.
         .target(name: "PhotoLibrary", dependencies: ["CSQLite", "ImageMetadata", "HEIF", "GIF", "FileSystem", "Formatting"]),
         // The words on the wire: the records of photos, movies, events, outcomes and statuses,
@@ -109,13 +111,13 @@ let package = Package(
         // Layer 6: the operator layer, which every front end drives: photo delivery (library,
         // copies, links, sidecars, hooks), as data; actions read from requests, and what the
         // operator does told in the wire's records.
-        .target(name: "CameraOperator", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary", "OperatorWire", "ImageMetadata", "Printing", "HEIF", "FileSystem", "JSON", "Processes", "Formatting"]),
+        .target(name: "CameraOperator", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary", "OperatorWire", "ImageMetadata", "Printing", "HEIF", "FileSystem", "JSON", "Processes", "Formatting", "GPhoto2"]),
         // Layer 7, front ends: camctl serve's web page, HTTP API, live picture and events,
         .target(name: "CameraServer", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "OperatorWire", "PhotoLibrary", "FileSystem", "HTTPServer", "MQTTClient", "MailClient", "Printing", "Checksums", "JSON", "Formatting", "CQRencode", "CTimex"]),
         // a fleet's controller: its nodes' statuses and answers, and their photos collected,
         .target(name: "FleetControl", dependencies: ["MQTTClient", "HTTPClient", "PhotoLibrary", "OperatorWire", "Checksums", "FileSystem", "ImageMetadata", "JSON"]),
         // and the command-line tool.
-        .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "OperatorWire", "CameraServer", "FleetControl", "Checksums", "MQTTClient", "MailClient", "Printing", "PhotoLibrary", "HEIF", "PipelineScript", "FileSystem", "ImageMetadata", "JSON", "Processes", "Formatting", "CProcess"]),
+        .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "OperatorWire", "CameraServer", "FleetControl", "Checksums", "MQTTClient", "MailClient", "Printing", "PhotoLibrary", "HEIF", "PipelineScript", "FileSystem", "ImageMetadata", "JSON", "Processes", "Formatting", "CProcess", "GPhoto2", "CGPhoto2"]),
         // Benchmarks against gst-launch-1.0 in the same run: swift run -c release camctl-bench
         .executableTarget(name: "camctl-bench", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary", "OperatorWire", "HEIF", "Processes", "Checksums"]),
 

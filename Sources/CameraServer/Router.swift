@@ -118,6 +118,14 @@ struct Router: Sendable {
             var record = try await changeSettings(request.body)
             record.pinRequired = settingsPIN != nil
             return JSONBody.response(record)
+        case ("GET", "api/camera-settings"):
+            do {
+                return JSONBody.response(try await session.cameraSettings().map(\.record))
+            } catch {
+                throw APIError(error)
+            }
+        case ("PUT", "api/camera-settings"):
+            return JSONBody.response(try await setCameraSettings(try JSONBody.object(request.body)))
         case ("POST", "api/settings/sample-key"):
             try settingsPIN?.admit(request, access: access)
             var record = try await changeSettings(by: SettingsRecord(), samplingKey: true)
@@ -130,7 +138,8 @@ struct Router: Sendable {
             } catch {
                 throw APIError(error)
             }
-        case (_, "api/status"), (_, "api/events"), (_, "api/capture"), (_, "api/actions"), (_, "api/photos"), (_, "api/albums"), (_, "api/settings"):
+        case (_, "api/status"), (_, "api/events"), (_, "api/capture"), (_, "api/actions"), (_, "api/photos"), (_, "api/albums"), (_, "api/settings"),
+             (_, "api/camera-settings"):
             throw APIError(405, "\(method) is not allowed on \(request.path)")
         default:
             throw APIError.notFound("there is nothing at \(request.path)")
@@ -240,6 +249,29 @@ struct Router: Sendable {
             }
         }
         return outcome.record.withPhotos(annotated)
+    }
+
+    /// `PUT /api/camera-settings`: the DSLR's settings a JSON object names (`{"iso": "800"}`), set
+    /// in the order of their names, each checked against what the camera offers; answers them as the camera
+    /// then says them. The first refused ends the request, naming the values it takes.
+    private func setCameraSettings(_ object: [String: JSONValue]) async throws(APIError) -> [CameraSettingRecord] {
+        var changed: [CameraSettingRecord] = []
+        for (name, value) in object.sorted(by: { $0.key < $1.key }) {
+            let text: String
+            switch value {
+            case .string(let words): text = words
+            case .integer(let number): text = String(number)
+            case .number(let number): text = String(number)
+            case .bool(let on): text = on ? "1" : "0"
+            default: throw APIError.badRequest("\(name) must be a string, a number or true or false")
+            }
+            do {
+                changed.append(try await session.setCameraSetting(name, to: text).record)
+            } catch {
+                throw APIError(error)
+            }
+        }
+        return changed
     }
 
     /// `PUT /api/settings`: the settings a JSON object sets changed, applied to the running

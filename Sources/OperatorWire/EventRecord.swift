@@ -49,6 +49,8 @@ public enum EventRecord: Codable, Sendable, Equatable {
     case switched(message: String)
     case cameraAdded(message: String)
     case cameraRemoved(message: String)
+    /// The camera (a DSLR) has no live view; the preview shows its last photo.
+    case noLiveView(message: String)
     // A front end's.
     /// A server listening (`camctl serve --json`).
     case serving(url: String, port: Int, tokenRequired: Bool, rtspURL: String?, rtspPort: Int?)
@@ -91,6 +93,7 @@ public enum EventRecord: Codable, Sendable, Equatable {
         case .switched: "switched"
         case .cameraAdded: "camera_added"
         case .cameraRemoved: "camera_removed"
+        case .noLiveView: "no_live_view"
         case .serving: "serving"
         case .print: "print"
         case .result: "result"
@@ -149,7 +152,7 @@ public enum EventRecord: Codable, Sendable, Equatable {
             try container.encode(number, forKey: .number)
             try container.encode(count, forKey: .of)
         case .movieFailed(let message), .printFailed(let message), .attracting(let message), .interrupted(let message), .resumed(let message), .failed(let message), .switched(let message),
-             .cameraAdded(let message), .cameraRemoved(let message), .print(let message):
+             .cameraAdded(let message), .cameraRemoved(let message), .print(let message), .noLiveView(let message):
             try container.encode(message, forKey: .message)
         case .serving(let url, let port, let tokenRequired, let rtspURL, let rtspPort):
             try container.encode(url, forKey: .url)
@@ -202,6 +205,7 @@ public enum EventRecord: Codable, Sendable, Equatable {
         case "switched": self = .switched(message: try value(.message))
         case "camera_added": self = .cameraAdded(message: try value(.message))
         case "camera_removed": self = .cameraRemoved(message: try value(.message))
+        case "no_live_view": self = .noLiveView(message: try value(.message))
         case "serving":
             self = .serving(url: try value(.url), port: try value(.port), tokenRequired: try value(.tokenRequired), rtspURL: try optional(.rtspURL),
                             rtspPort: try optional(.rtspPort))

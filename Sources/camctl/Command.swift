@@ -9,7 +9,7 @@ enum Command {
     /// Every command, in the order help lists them.
     static var all: [any Subcommand.Type] {
         [DevicesCommand.self, FiltersCommand.self, PreviewCommand.self, CaptureCommand.self, RecordCommand.self, BoothCommand.self, RunCommand.self, ServeCommand.self, FleetCommand.self,
-         LibraryCommand.self, OverlayCommand.self, CompletionsCommand.self]
+         CameraSettingsCommand.self, LibraryCommand.self, OverlayCommand.self, CompletionsCommand.self]
     }
 
     /// Parses the arguments after the program name into a command ready to run.
@@ -103,9 +103,11 @@ struct Help: Runnable {
                   help     camctl help COMMAND shows a command's options; camctl help --man, the manual page
 
                 --device D names a camera: test or test:PATTERN (the built-in test camera), file:PATH (an
-                image or video used as a camera), a device path such as /dev/video0, front or back (by the
-                position the camera reports), or part of a camera's name; the default is the first camera
-                attached. camctl --version prints the version.
+                image or video used as a camera), gphoto2:PORT or gphoto2:MODEL (a DSLR or mirrorless camera:
+                its live view the picture, its own shutter the photos, kept on its card unless
+                --delete-from-card), a device path such as /dev/video0, front or back (by the position the
+                camera reports), or part of a camera's name; the default is the first camera attached.
+                camctl --version prints the version.
 
                 \(Command.exitCodes)
                 """)

@@ -1,6 +1,7 @@
 import CameraKit
 import FoundationEssentials
 import Glibc
+import GPhoto2
 import GStreamer
 import JSON
 
@@ -11,7 +12,9 @@ struct DevicesCommand: Subcommand {
     static let summary = "list the cameras and the formats, sizes and frame rates they offer"
     static let help = """
         Lists every camera the system reports (V4L2, PipeWire, libcamera) with its device path, name,
-        position and the formats, sizes and frame rates it offers; the built-in test camera is last.
+        position and the formats, sizes and frame rates it offers, then the DSLR and mirrorless
+        cameras libgphoto2 finds (gphoto2:PORT, with what each can do: photos, live view, settings);
+        the built-in test camera is last.
         --json prints one JSON object per camera. --controls adds each V4L2 camera's controls
         (exposure, white balance, focus, …) with their ranges and values, as keys for --control.
         --microphones lists the microphones instead, by the names `record --audio` takes; the last,
@@ -41,13 +44,16 @@ struct DevicesCommand: Subcommand {
         } catch {
             throw CommandFailure(error)
         }
+        // What each DSLR can do, as its driver says (found with the cameras, when there are any).
+        let abilities = cameras.contains { if case .gphoto2 = $0.kind { true } else { false } } ? GPhotoCameras.connected() : []
         for camera in cameras {
+            let ability = abilities.first { "gphoto2:\($0.port)" == camera.id }
             if printsJSON {
-                var record = Self.record(camera)
+                var record = Self.record(camera, abilities: ability)
                 if listsControls { record["controls"] = .array(Self.controlRecords(camera)) }
                 try Console.json(record)
             } else {
-                try Console.result(([Self.text(camera)] + (listsControls ? Self.controlLines(camera) : [])).joined(separator: "\n"))
+                try Console.result(([Self.text(camera, abilities: ability)] + (listsControls ? Self.controlLines(camera) : [])).joined(separator: "\n"))
             }
         }
     }
@@ -64,8 +70,8 @@ struct DevicesCommand: Subcommand {
         }
     }
 
-    /// The camera as `devices --json` prints it.
-    static func record(_ camera: CaptureDevice) -> [String: JSONValue] {
+    /// The camera as `devices --json` prints it; a DSLR with what its driver says it can do.
+    static func record(_ camera: CaptureDevice, abilities: GPhotoCameraInfo? = nil) -> [String: JSONValue] {
         var record: [String: JSONValue] = [
             "id": .string(camera.id), "name": .string(camera.name), "position": .string(camera.position.rawValue),
             "test_camera": .bool(camera.isTestCamera),
@@ -93,14 +99,26 @@ struct DevicesCommand: Subcommand {
             record["path"] = .string(path)
         case .custom(let description):
             (record["path"], record["source"]) = (.null, .string(description))
+        case .gphoto2(let model, let port):
+            (record["path"], record["api"], record["model"], record["port"]) = (.null, .string("gphoto2"), .string(model), .string(port))
+            record["formats"] = .array([])
+            if let abilities {
+                (record["captures"], record["live_view"], record["settings"]) = (.bool(abilities.canCapture), .bool(abilities.hasLiveView), .bool(abilities.hasSettings))
+            }
         }
         return record
     }
 
-    static func text(_ camera: CaptureDevice) -> String {
+    static func text(_ camera: CaptureDevice, abilities: GPhotoCameraInfo? = nil) -> String {
         var heading = "\(camera.id)  \(camera.name)"
         var details: [String] = []
         if case .system(_, let api, _) = camera.kind { details.append(api) }
+        if case .gphoto2 = camera.kind {
+            let can = abilities.map { [$0.canCapture ? "photos" : nil, $0.hasLiveView ? "live view" : nil, $0.hasSettings ? "settings" : nil].compactMap { $0 } } ?? []
+            details.append("DSLR or mirrorless, through libgphoto2" + (can.isEmpty ? "" : ": " + can.joined(separator: ", ")))
+            if camera.position != .unspecified { details.append(camera.position.rawValue) }
+            return "\(heading) (\(details.joined(separator: ", ")))\n    live view at the size asked for; photos at the camera's own size, as it writes them"
+        }
         if camera.position != .unspecified { details.append(camera.position.rawValue) }
         if camera.isTestCamera { details.append("built-in test camera; test:PATTERN picks a pattern") }
         if !details.isEmpty { heading += " (" + details.joined(separator: ", ") + ")" }

@@ -18,7 +18,8 @@ enum ManualPage {
             text("""
                 camctl drives cameras through GStreamer with the capture model of AVFoundation: a session, \
                 devices, outputs, photo settings and a photo library. --device names a camera: test or \
-                test:PATTERN (the built-in test camera), file:PATH (an image or video used as a camera), a \
+                test:PATTERN (the built-in test camera), file:PATH (an image or video used as a camera), \
+                gphoto2:PORT or gphoto2:MODEL (a DSLR or mirrorless camera, through libgphoto2), a \
                 device path such as /dev/video0, front or back (by the position the camera reports), or \
                 part of a camera's name; the default is the first camera attached.
                 """),

@@ -13,6 +13,7 @@ struct SessionOptions {
         .init(name: "--print-pipeline", value: nil),
         .init(name: "--verbose", value: nil),
         .init(name: "--control", value: "KEY=VALUE"),
+        .init(name: "--delete-from-card", value: nil),
         burstMemoryOption,
     ] + ImageOptions.options
 
@@ -28,6 +29,8 @@ struct SessionOptions {
     var controls: [(key: String, value: Int)] = []
     /// The burst memory budget in bytes, when given.
     var burstMemory: Int?
+    /// `--delete-from-card`: a DSLR's photos deleted from its card once downloaded.
+    var deletesFromCard = false
     /// `--key sample`: the green screen keys the colour sampled from the picture's edges once the camera runs.
     var samplesKey = false
 
@@ -45,6 +48,7 @@ struct SessionOptions {
         printsPipeline = arguments.flag("--print-pipeline")
         image = try ImageOptions.settings(from: arguments)
         samplesKey = ImageOptions.samplesKey(arguments)
+        deletesFromCard = arguments.flag("--delete-from-card")
         for text in arguments.strings("--control") {
             let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let value = Int(parts[1]) else {
@@ -84,6 +88,7 @@ struct SessionOptions {
         configuration.format = format
         configuration.image = image
         if let burstMemory { configuration.burstMemoryBudget = burstMemory }
+        configuration.deletesFromCameraCard = deletesFromCard
         return configuration
     }
 
@@ -99,6 +104,17 @@ struct SessionOptions {
     /// Starts `session`, printing its pipeline first when asked (on standard error, so standard
     /// output stays for results).
     func start(_ session: CaptureSession) async throws(CommandFailure) {
+        // A DSLR without live view says so once: the preview shows its last photo.
+        if case .gphoto2 = await session.configuration.device.kind {
+            let told = session.events()
+            Task {
+                for await event in told {
+                    guard case .noLiveView(let name) = event else { continue }
+                    Console.note("\(name) has no live view; the preview shows its last photo")
+                    return
+                }
+            }
+        }
         do {
             if printsPipeline {
                 Console.standardError(try await session.pipelineDescription() + "\n")

@@ -4,6 +4,7 @@ object. Run by Tests/CommandLineTests/MailTests.swift: /usr/bin/python3 kiosk_ma
 
 import json
 import sys
+import urllib.request
 
 import browser
 from selenium.webdriver.common.by import By
@@ -14,8 +15,14 @@ driver, wait = browser.start()
 try:
     browser.open_kiosk(driver, wait, base)
     driver.find_element(By.ID, "kioskshutter").click()
-    # The guest's result: their picture's code, and the e-mail form beside it.
-    wait.until(lambda d: d.find_element(By.ID, "takehome").is_displayed() and d.find_element(By.ID, "guestlink").get_attribute("href"))
+    # The guest's result: their composed picture's code (a shot's comes first), and the e-mail form beside it.
+    def composed_link():
+        photos = json.load(urllib.request.urlopen(base + "/api/photos?composed=true"))["photos"]
+        return photos[0]["guest_link"] if photos else None
+    wait.until(lambda d: composed_link() is not None)
+    link = composed_link()
+    wait.until(lambda d: d.find_element(By.ID, "takehome").is_displayed()
+               and (d.find_element(By.ID, "guestlink").get_attribute("href") or "").endswith(link))
     seen["link"] = driver.find_element(By.ID, "guestlink").get_attribute("href")
     seen["form_shown"] = driver.find_element(By.ID, "mailform").is_displayed()
     driver.find_element(By.ID, "mailaddress").send_keys(address)

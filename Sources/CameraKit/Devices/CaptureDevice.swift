@@ -14,6 +14,9 @@ public struct CaptureDevice: Sendable, Equatable, CustomStringConvertible {
         /// A camera the system reports, reached through V4L2, libcamera or PipeWire (`api`), read
         /// by the source element in gst-launch syntax (`source`, such as `pipewiresrc target-object=42`).
         case system(path: String?, api: String, source: String)
+        /// A DSLR or mirrorless camera driven through libgphoto2: its live view is the picture,
+        /// and its own shutter takes the photos.
+        case gphoto2(model: String, port: String)
     }
 
     /// Where the camera faces, where the system says.
@@ -51,6 +54,14 @@ public struct CaptureDevice: Sendable, Equatable, CustomStringConvertible {
         CaptureDevice(
             id: "file:\(path)", name: "File \(path)", kind: .file(path: path), position: .unspecified,
             capabilities: [])
+    }
+
+    /// A DSLR or mirrorless camera libgphoto2 found, named `gphoto2:PORT` (`gphoto2:usb:001,004`).
+    public static func gphoto2(model: String, port: String) -> CaptureDevice {
+        // Its live view, decoded to whatever size the session asks for.
+        CaptureDevice(id: "gphoto2:\(port)", name: model, kind: .gphoto2(model: model, port: port), position: .external,
+                      capabilities: [VideoCapability(mediaType: "image/jpeg", pixelFormat: nil, widths: 16...8192, heights: 16...8192,
+                                                     frameRates: .range(Fraction(1)...Fraction(60)))])
     }
 
     /// A source described in gst-launch syntax, used as a camera.

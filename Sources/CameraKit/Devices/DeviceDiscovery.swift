@@ -1,13 +1,20 @@
 import FileSystem
 import FoundationEssentials
 import Glibc
+import GPhoto2
 import GStreamer
 
 /// Finds cameras and resolves the names people give them on the command line.
 public enum DeviceDiscovery {
-    /// The cameras attached now (V4L2, libcamera, PipeWire), then the built-in test camera.
+    /// The cameras attached now (V4L2, libcamera, PipeWire), the DSLR and mirrorless cameras
+    /// libgphoto2 finds, then the built-in test camera.
     public static func devices() throws(CaptureError) -> [CaptureDevice] {
-        try systemDevices() + [.testCamera()]
+        try systemDevices() + gphoto2Cameras() + [.testCamera()]
+    }
+
+    /// The DSLR and mirrorless cameras connected now; none where libgphoto2 is not installed.
+    public static func gphoto2Cameras() -> [CaptureDevice] {
+        GPhotoCameras.connected().map { CaptureDevice.gphoto2(model: $0.model, port: $0.port) }
     }
 
     /// The cameras the system reports, without the test camera.
@@ -45,17 +52,19 @@ public enum DeviceDiscovery {
 
     private static let withoutPipeWireProvider: Void = GStreamerRuntime.disableDeviceProvider(named: "pipewiredeviceprovider")
 
-    /// The camera a person named: `test`, `test:PATTERN`, `file:PATH`, a device path such as
-    /// `/dev/video0`, `front` or `back` (the first camera reporting that position), or part of a
-    /// camera's name. `nil` means the first real camera.
+    /// The camera a person named: `test`, `test:PATTERN`, `file:PATH`, `gphoto2:PORT` or
+    /// `gphoto2:MODEL` (a DSLR or mirrorless camera), a device path such as `/dev/video0`, `front`
+    /// or `back` (the first camera reporting that position), or part of a camera's name. `nil`
+    /// means the first real camera (a DSLR only when no other camera is attached).
     public static func device(named name: String?) throws(CaptureError) -> CaptureDevice {
         guard let name, !name.isEmpty else {
-            guard let first = try systemDevices().first else {
+            guard let first = try systemDevices().first ?? gphoto2Cameras().first else {
                 throw CaptureError(.noCamera, "no camera is attached", remedy: .useTestCamera)
             }
             return first
         }
         if name == "test" { return .testCamera() }
+        if name.hasPrefix("gphoto2:") { return try gphoto2Camera(String(name.dropFirst("gphoto2:".count))) }
         if name.hasPrefix("test:") { return try testCamera(pattern: String(name.dropFirst(5))) }  // an empty pattern is refused there
         if name.hasPrefix("file:") { return try file(String(name.dropFirst(5))) }
         let cameras = try systemDevices()
@@ -97,12 +106,35 @@ public enum DeviceDiscovery {
     private static func attached(_ device: CaptureDevice) -> CaptureDevice? {
         switch device.kind {
         case .testPattern, .custom: return device
+        case .gphoto2(let model, _):
+            // Plugged in again, it may be at another port: the same model is the same camera.
+            let cameras = gphoto2Cameras()
+            return cameras.first { $0.id == device.id } ?? cameras.first { if case .gphoto2(model, _) = $0.kind { true } else { false } }
         case .file(let path): return FileManager.default.fileExists(atPath: path) ? device : nil
         case .system(let path, _, _):
             if let listed = ((try? systemDevices()) ?? []).first(where: { $0.id == device.id }) { return listed }
             if let path, path.hasPrefix("/"), FileManager.default.fileExists(atPath: path) { return device }
             return nil
         }
+    }
+
+    /// The DSLR or mirrorless camera at port `name` (`usb:001,004`), or whose model is `name`
+    /// (or contains it).
+    private static func gphoto2Camera(_ name: String) throws(CaptureError) -> CaptureDevice {
+        let cameras: [GPhotoCameraInfo]
+        do {
+            cameras = try GPhotoCameras.detected()
+        } catch {
+            throw CaptureError(error)
+        }
+        let lowered = name.lowercased()
+        guard let found = cameras.first(where: { $0.port == name }) ?? cameras.first(where: { $0.model.lowercased() == lowered })
+                ?? cameras.first(where: { !lowered.isEmpty && $0.model.lowercased().contains(lowered) }) else {
+            let known = cameras.isEmpty ? "libgphoto2 finds no camera connected (is it on, and not held by another program?)"
+                : "the DSLR and mirrorless cameras are " + cameras.map { "gphoto2:\($0.port) (\($0.model))" }.joined(separator: ", ")
+            throw CaptureError(.deviceNotFound, "no DSLR or mirrorless camera is called \"\(name)\"; \(known)", remedy: .listCameras)
+        }
+        return .gphoto2(model: found.model, port: found.port)
     }
 
     private static func testCamera(pattern: String) throws(CaptureError) -> CaptureDevice {

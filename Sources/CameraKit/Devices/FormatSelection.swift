@@ -155,6 +155,9 @@ extension SessionConfiguration {
             return CaptureFormat(width: format.width ?? own?.width ?? 1920, height: format.height ?? own?.height ?? 1080, frameRate: frameRate)
         case .custom:
             return CaptureFormat(width: format.width ?? 1920, height: format.height ?? 1080, frameRate: format.frameRate ?? Fraction(30))
+        case .gphoto2:
+            // Live view, decoded to the size asked for, else to a DSLR's own live view size (3:2).
+            return CaptureFormat(width: format.width ?? 1024, height: format.height ?? 680, frameRate: format.frameRate ?? Fraction(30))
         }
     }
 }

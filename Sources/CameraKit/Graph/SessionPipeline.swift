@@ -74,6 +74,11 @@ public struct SessionPipeline: Sendable {
             return "\(description) ! videoconvert ! videoscale ! videorate ! \(raw) ! identity \(SessionElement.cameraOutput.assignment) sync=true"
         case .file(let path):
             return "filesrc \(SessionElement.camera.assignment) location=\(Element.launchQuoted(path)) ! decodebin \(SessionElement.fileDecoder.assignment) ! " + decodedFile(path)
+        case .gphoto2:
+            // The camera's live view JPEGs (or its last photo, again and again), pushed as they
+            // come; never blocking the feeder, which drops the oldest when the pipeline lags.
+            return "appsrc \(SessionElement.camera.assignment) is-live=true do-timestamp=true format=time block=false "
+                + "max-buffers=2 leaky-type=downstream caps=image/jpeg ! jpegdec ! " + decodedFile("")
         case .system(_, _, let element):
             let camera = "\(element) \(SessionElement.camera.assignment) ! \(format.capsDescription)"
             guard format.mediaType == "image/jpeg" else {

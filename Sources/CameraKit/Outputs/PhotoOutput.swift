@@ -99,10 +99,13 @@ public final class PhotoOutput: Sendable {
     let preparedSettings = Mutex<[PhotoSettings]>([])
     /// The last JPEG frames of a camera that sends MJPEG, matched to raw frames by timestamp.
     private let cameraJPEGs = Mutex<[Sample]>([])
+    /// The camera's own shutter, while the session's camera fires one (a DSLR's): photos are the
+    /// files it writes, not frames of the feed.
+    let cameraShutter = Mutex<CameraShutter?>(nil)
     private let state = Mutex(State())
     let recentSnapshot = RecentSnapshot()
     private let photoStream = Broadcast<Photo>()
-    private let eventStream = Broadcast<PhotoCaptureEvent>()
+    let eventStream = Broadcast<PhotoCaptureEvent>()
 
     init() {}
 
@@ -176,6 +179,7 @@ public final class PhotoOutput: Sendable {
     /// is of a later frame than that photo's (a series of photos taken in quick succession never
     /// repeats a frame).
     public func capture(_ settings: PhotoSettings = PhotoSettings(), after previous: Photo? = nil) async throws(CaptureError) -> Photo {
+        if let shutter = cameraShutter.withLock({ $0 }) { return try await capture(settings, firing: shutter) }
         let request = try begin(settings)
         return try await complete(request) { () async throws(CaptureError) -> Sample in
             if request.resolved.isFlashFired, let flash = request.attachment.flash {
@@ -199,6 +203,8 @@ public final class PhotoOutput: Sendable {
         guard late <= tolerance else {
             throw CaptureError(.timeout, String(printf: "the capture time had passed %.3f s before the request came (more than %.3f s); no photo was taken", late, tolerance))
         }
+        // A camera that fires its own shutter takes its photo when asked: now, within the tolerance.
+        if let shutter = cameraShutter.withLock({ $0 }) { return try await capture(settings, firing: shutter) }
         feed.holdRecent()
         defer { feed.releaseRecent() }
         let request = try begin(settings)
@@ -269,6 +275,11 @@ public final class PhotoOutput: Sendable {
     public func captureBurst(count: Int, _ settings: PhotoSettings = PhotoSettings(), memoryBudget: Int,
                              each handle: @escaping @Sendable (Photo) async -> Void) async throws(CaptureError) -> BurstSummary {
         guard count > 0 else { return BurstSummary(taken: 0, skippedFrames: []) }
+        if let shutter = cameraShutter.withLock({ $0 }) {
+            // A camera that fires its own shutter: one photo after another, as fast as it takes them.
+            for _ in 0..<count { await handle(try await capture(settings, firing: shutter)) }
+            return BurstSummary(taken: count, skippedFrames: [])
+        }
         var settings = settings
         if settings.flashMode == .auto { settings.flashMode = .off }  // a flash cannot recharge between burst frames
         try validate(settings)
@@ -314,7 +325,7 @@ public final class PhotoOutput: Sendable {
     }
 
     /// A capture that has an id and settings, and waits for its frame.
-    private struct Request: Sendable {
+    struct Request: Sendable {
         let id: Int
         let attachment: Attachment
         let settings: PhotoSettings
@@ -326,7 +337,7 @@ public final class PhotoOutput: Sendable {
     }
 
     /// Accepts a capture: checks the settings, gives it an id, and announces the shutter moment.
-    private func begin(_ settings: PhotoSettings) throws(CaptureError) -> Request {
+    func begin(_ settings: PhotoSettings) throws(CaptureError) -> Request {
         // The frame current at the request is noted before its instant: a frame that arrives
         // while the request is taken (a thread descheduled between the two) is not mistaken for it.
         let currentFrame = settings.prioritization == .quality ? nil : try? feed.latest()
@@ -409,10 +420,7 @@ public final class PhotoOutput: Sendable {
                 orientation: exif.orientation, deviceName: attachment.deviceName, requestedAt: request.requestedAt,
                 capturedAt: capturedAt, requestTime: request.requestTime, frameTime: buffer?.presentationTime, frameNumber: buffer?.offset,
                 pendingHEVC: pending)
-            eventStream.send(.didFinishProcessingPhoto(id: id))
-            finish(id, with: photo)
-            eventStream.send(.didFinishCapture(id: id, error: nil))
-            return photo
+            return published(photo)
         } catch {
             finish(id, with: nil)
             var failure = (error as? CaptureError) ?? CaptureError(.pipeline, "the photo could not be made: \(error)")
@@ -422,6 +430,14 @@ public final class PhotoOutput: Sendable {
             eventStream.send(.didFinishCapture(id: id, error: failure))
             throw failure
         }
+    }
+
+    /// Hands a photo made to whoever waits for its capture, and tells its end.
+    func published(_ photo: Photo) -> Photo {
+        eventStream.send(.didFinishProcessingPhoto(id: photo.captureID))
+        finish(photo.captureID, with: photo)
+        eventStream.send(.didFinishCapture(id: photo.captureID, error: nil))
+        return photo
     }
 
     private func validate(_ settings: PhotoSettings) throws(CaptureError) {
@@ -542,7 +558,7 @@ public final class PhotoOutput: Sendable {
     }
 
     /// Records a capture's end and publishes, in request order, every photo that is now due.
-    private func finish(_ id: Int, with photo: Photo?) {
+    func finish(_ id: Int, with photo: Photo?) {
         let (due, ended) = state.withLock { state -> ([Photo], [CheckedContinuation<Void, Never>]) in
             state.inFlight -= 1
             var ended: [CheckedContinuation<Void, Never>] = []

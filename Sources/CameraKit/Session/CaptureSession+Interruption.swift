@@ -21,7 +21,9 @@ extension CaptureSession {
         running = nil
         current.monitor?.cancel()
         current.stallWatch?.cancel()
+        photoOutput.cameraShutter.withLock { $0 = nil }
         outputs.detach(reason)
+        await current.gphoto2?.close()
         try? await current.graph.pipeline.stop()
         await outputs.finish()
     }

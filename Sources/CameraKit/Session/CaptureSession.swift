@@ -79,6 +79,8 @@ public actor CaptureSession {
         var monitor: Task<Void, Never>?
         /// Notices a system camera that stops sending frames without saying so.
         var stallWatch: Task<Void, Never>?
+        /// A DSLR's live view feeding the graph, and its shutter taking the photos.
+        var gphoto2: GPhotoSource?
     }
 
     /// Makes a session with a configuration; nothing runs until ``start()``.
@@ -414,7 +416,14 @@ public actor CaptureSession {
         let device = configuration.device
         // The outputs get ready (encoders start) while the camera's pipeline is built and
         // started, so none delays the first frame. A start that fails lets every output go.
-        let outputs = self.outputs, preparing = outputs.prepare(for: layout)
+        let outputs = self.outputs
+        // A DSLR is opened first: a camera held by another program fails the start before anything is built.
+        let gphoto2 = if case .gphoto2 = device.kind {
+            try await GPhotoSource.open(device, deletingFromCard: configuration.deletesFromCameraCard)
+        } else {
+            nil as GPhotoSource?
+        }
+        let preparing = outputs.prepare(for: layout)
         let notStarted = CaptureError(.notRunning, "the session did not start")
         let graph: SessionGraph
         do {
@@ -427,10 +436,12 @@ public actor CaptureSession {
             }
         } catch {
             await outputs.abandon(preparing, reason: notStarted)
+            await gphoto2?.close()
             throw CaptureError.converting(error, context: "the pipeline could not be built")
         }
         guard stopCount == stopsBefore else {
             await outputs.abandon(preparing, reason: .stoppedWhileStarting)
+            await gphoto2?.close()
             await previewOutput.closeScreen()
             throw .stoppedWhileStarting
         }
@@ -438,7 +449,13 @@ public actor CaptureSession {
         // Subscribed before the start, read after it: what the pipeline says while starting is the
         // start's to report; what it says later (the camera lost, a window closed) is the monitor's.
         let messages = graph.pipeline.messages()
-        running = Running(graph: graph, description: layout.description, format: format)
+        running = Running(graph: graph, description: layout.description, format: format, gphoto2: gphoto2)
+        if let gphoto2, let feed = graph.source.element(named: SessionElement.camera.rawValue, as: AppSource.self) {
+            let events = eventStream
+            gphoto2.feed(feed, size: (format.width, format.height), noLiveView: { events.send(.noLiveView(device: device.name)) },
+                         lost: { [weak self] failure in Task { await self?.cameraLost(failure) } })
+            photoOutput.cameraShutter.withLock { $0 = { () async throws(CaptureError) -> [UInt8] in try await gphoto2.takePhoto() } }
+        }
         // A file camera starts in well under a second, but about one start in fifty under heavy load
         // never prerolls (a race inside GStreamer 1.22's decodebin we have not pinned down): such a
         // start is given up after a few seconds and made once more, given longer (a machine loaded

@@ -42,6 +42,8 @@ public struct SessionConfiguration: Sendable, Equatable {
     /// Whether the first photo after a start or switch waits for exposure and colour to settle;
     /// `nil` takes it at once.
     public var exposureSettling: ExposureSettling? = ExposureSettling()
+    /// Whether a DSLR's photos are deleted from its card once downloaded (they stay there unless asked).
+    public var deletesFromCameraCard = false
 
     /// The test camera at 1920x1080, 30 fps, taking photos, without preview or frames.
     public init() {}

@@ -20,4 +20,6 @@ public enum SessionEvent: Sendable, Equatable {
     case cameraRemoved(CaptureDevice)
     /// The session could not start or go on.
     case failed(CaptureError)
+    /// The camera (a DSLR) has no live view: the preview shows its last photo instead. Told once a start.
+    case noLiveView(device: String)
 }

@@ -14,6 +14,7 @@ extension SessionEvent {
         case .switchedDevice(let name, _): .switched(message: name)
         case .cameraAdded(let camera): .cameraAdded(message: camera.description)
         case .cameraRemoved(let camera): .cameraRemoved(message: camera.description)
+        case .noLiveView(let name): .noLiveView(message: "\(name) has no live view; the preview shows its last photo")
         case .started, .running, .reconfigured: nil
         }
     }

@@ -1,0 +1,143 @@
+import CGPhoto2
+import FoundationEssentials
+import GPhoto2
+import GStreamer
+import Synchronization
+
+/// A DSLR or mirrorless camera as a session's camera: its live view pictures fed into the
+/// session's graph (or, for a camera without live view, its last photo, again and again), and its
+/// own shutter fired for photos, each file downloaded as the camera wrote it.
+///
+/// The camera is used one call at a time (``GPhotoCamera`` keeps its own queue): a photo waits
+/// for the live view picture in hand, and live view waits while a photo is taken and downloaded.
+final class GPhotoSource: Sendable {
+    let camera: GPhotoCamera
+    /// Whether photos are deleted from the camera's card once downloaded.
+    let deletesFromCard: Bool
+    private struct State {
+        var feeding: Task<Void, Never>?
+        /// The picture pushed while there is no live view: the last photo, else a dark frame, at
+        /// the session's size.
+        var still: [UInt8]?
+        var size = (width: 1024, height: 680)
+        var hasLiveView = true
+    }
+    private let state = Mutex(State())
+
+    private init(camera: GPhotoCamera, deletesFromCard: Bool) {
+        (self.camera, self.deletesFromCard) = (camera, deletesFromCard)
+    }
+
+    /// Opens the camera `device` names.
+    ///
+    /// - Throws: ``CaptureError`` saying why it cannot be opened (libgphoto2 missing, the camera
+    ///   gone, its port held by another program).
+    static func open(_ device: CaptureDevice, deletingFromCard: Bool) async throws(CaptureError) -> GPhotoSource {
+        guard case .gphoto2(let model, let port) = device.kind else {
+            throw CaptureError(.deviceNotFound, "\(device.name) is not a DSLR or mirrorless camera")
+        }
+        do {
+            return GPhotoSource(camera: try await GPhotoCamera.open(model: model, port: port), deletesFromCard: deletingFromCard)
+        } catch {
+            throw CaptureError(error)
+        }
+    }
+
+    /// Starts feeding `source` (the session's camera app source): live view pictures as fast as
+    /// the camera gives them; without live view (`noLiveView` is told once), the last photo (a
+    /// dark frame before the first), five times a second, asking the camera every two seconds for
+    /// what it has to say (which drains its events between shots). A camera that stops answering
+    /// is `lost`.
+    func feed(_ source: AppSource, size: (width: Int, height: Int), noLiveView: @escaping @Sendable () -> Void,
+              lost: @escaping @Sendable (CaptureError) -> Void) {
+        state.withLock { $0.size = size }
+        let task = Task { [self] in
+            var pushed = 0
+            while !Task.isCancelled {
+                let picture: [UInt8]
+                if state.withLock({ $0.hasLiveView }) {
+                    do throws(GPhotoError) {
+                        picture = try await camera.preview()
+                    } catch where error.code == GP_ERROR_NOT_SUPPORTED {
+                        state.withLock { $0.hasLiveView = false }
+                        noLiveView()
+                        continue
+                    } catch {
+                        if !Task.isCancelled { lost(CaptureError(error)) }
+                        return
+                    }
+                } else {
+                    if pushed % 10 == 0 {
+                        do throws(GPhotoError) {
+                            _ = try await camera.newFiles(waiting: 0)
+                        } catch {
+                            if !Task.isCancelled { lost(CaptureError(error)) }
+                            return
+                        }
+                    }
+                    picture = await still()
+                    try? await Task.sleep(for: .milliseconds(200))
+                }
+                pushed += 1
+                guard !Task.isCancelled, let buffer = try? picture.withUnsafeBytes({ try Buffer(copying: $0) }) else { continue }
+                try? source.push(buffer)  // never blocks: the source drops its oldest when full
+            }
+        }
+        state.withLock { $0.feeding = task }
+    }
+
+    /// What is shown without live view: the last photo, else a dark frame, at the session's size.
+    private func still() async -> [UInt8] {
+        let (still, size) = state.withLock { ($0.still, $0.size) }
+        if let still { return still }
+        let rows = (size.width + 3) / 4 * 4  // GStreamer's GRAY8 rows are padded to four bytes
+        let dark = (try? await Self.jpeg(of: [UInt8](repeating: 24, count: rows * size.height),
+                                         as: "video/x-raw,format=GRAY8,width=\(size.width),height=\(size.height),framerate=0/1",
+                                         decoder: "", size: size)) ?? []
+        state.withLock { $0.still = $0.still ?? dark }
+        return dark
+    }
+
+    /// `picture` (of caps `caps`, decoded by `decoder`) as a JPEG of `size`, its shape kept
+    /// within it: a photo brought down to what the preview shows, made once.
+    private static func jpeg(of picture: [UInt8], as caps: String, decoder: String, size: (width: Int, height: Int)) async throws -> [UInt8] {
+        let encoder = try await AppPipeline(describing: """
+            appsrc name=input caps=\(caps) \(decoder) ! videoconvert ! videoscale \
+            ! video/x-raw,width=\(size.width),height=\(size.height),pixel-aspect-ratio=1/1 ! jpegenc ! appsink name=output sync=false
+            """, label: "camera still")
+        defer { Task { await encoder.stop() } }
+        let buffer = try picture.withUnsafeBytes { try Buffer(copying: $0) }
+        guard let jpeg = try await encoder.transform([buffer])[0]?.buffer?.bytes() else { return [] }
+        return jpeg
+    }
+
+    /// Fires the camera's shutter and downloads the photo as the camera wrote it (then deletes it
+    /// from the card when asked to); it is shown, without live view, until the next.
+    ///
+    /// - Throws: ``CaptureError`` when the camera does not take it or it cannot be downloaded.
+    func takePhoto() async throws(CaptureError) -> [UInt8] {
+        do {
+            let file = try await camera.capture()
+            let bytes = try await camera.download(file)
+            if deletesFromCard { try await camera.delete(file) }
+            let (hasLiveView, size) = state.withLock { ($0.hasLiveView, $0.size) }
+            if !hasLiveView, let shown = try? await Self.jpeg(of: bytes, as: "image/jpeg", decoder: "! jpegdec", size: size), !shown.isEmpty {
+                state.withLock { $0.still = shown }
+            }
+            return bytes
+        } catch {
+            throw CaptureError(error)
+        }
+    }
+
+    /// Stops feeding and closes the camera.
+    func close() async {
+        let feeding = state.withLock { state in
+            defer { state.feeding = nil }
+            return state.feeding
+        }
+        feeding?.cancel()
+        await feeding?.value
+        await camera.close()
+    }
+}
