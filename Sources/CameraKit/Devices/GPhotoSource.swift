@@ -79,7 +79,8 @@ final class GPhotoSource: Sendable {
                     try? await Task.sleep(for: .milliseconds(200))
                 }
                 pushed += 1
-                guard !Task.isCancelled, let buffer = try? picture.withUnsafeBytes({ try Buffer(copying: $0) }) else { continue }
+                // Nothing to show (a dark frame that could not be made) is not pushed: the decoder would fail on it.
+                guard !Task.isCancelled, !picture.isEmpty, let buffer = try? picture.withUnsafeBytes({ try Buffer(copying: $0) }) else { continue }
                 try? source.push(buffer)  // never blocks: the source drops its oldest when full
             }
         }
