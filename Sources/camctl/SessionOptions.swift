@@ -109,9 +109,13 @@ struct SessionOptions {
             let told = session.events()
             Task {
                 for await event in told {
-                    guard case .noLiveView(let name) = event else { continue }
-                    Console.note("\(name) has no live view; the preview shows its last photo")
-                    return
+                    switch event {
+                    case .noLiveView(let name):
+                        Console.note("\(name) has no live view; the preview shows its last photo")
+                        return
+                    case .stopped, .failed: return  // a camera with live view: nothing to say
+                    default: continue
+                    }
                 }
             }
         }

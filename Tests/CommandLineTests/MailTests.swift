@@ -49,6 +49,9 @@ struct MailTests {
 
         deinit { process.send(SIGKILL) }
 
+        /// The options that make `camctl serve` send its mail here, from booth@example.com.
+        var serveOptions: [String] { ["--mail-server", "smtp://127.0.0.1:\(port)", "--mail-from", "booth@example.com"] }
+
         /// The messages taken, oldest first, as files.
         func messages() throws -> [String] {
             try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasSuffix(".eml") }
@@ -78,7 +81,7 @@ struct MailTests {
           .enabled(if: hasMail, "needs chromium, chromium-driver, python3-selenium and python3-aiosmtpd"), .drivesBrowser)
     func mailed() async throws {
         let catcher = try await MailCatcher()
-        let served = try await ServedCamera(extra: ["--mail-server", "smtp://127.0.0.1:\(catcher.port)", "--mail-from", "booth@example.com"])
+        let served = try await ServedCamera(extra: catcher.serveOptions)
         defer { served.process.send(SIGTERM) }
         let taken = try await served.json("/api/capture", ["-d", "{}"])
         let record = try #require((taken.object["photos"] as? [[String: Any]])?.first, "\(taken.object)")
@@ -117,7 +120,7 @@ struct MailTests {
           .enabled(if: hasMail, "needs chromium, chromium-driver, python3-selenium and python3-aiosmtpd"), .drivesBrowser)
     func mailedFromKiosk() async throws {
         let catcher = try await MailCatcher()
-        let served = try await ServedCamera(extra: ["--mail-server", "smtp://127.0.0.1:\(catcher.port)", "--mail-from", "booth@example.com"])
+        let served = try await ServedCamera(extra: catcher.serveOptions)
         defer { served.process.send(SIGTERM) }
         #expect(try await served.json("/api/settings", ["-X", "PUT", "-d", #"{"countdown": 0, "shots": 1}"#]).status == 200)
         #expect(try await served.json("/api/status").object["mail"] as? Bool == true)

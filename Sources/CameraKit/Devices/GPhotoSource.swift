@@ -92,24 +92,11 @@ final class GPhotoSource: Sendable {
         let (still, size) = state.withLock { ($0.still, $0.size) }
         if let still { return still }
         let rows = (size.width + 3) / 4 * 4  // GStreamer's GRAY8 rows are padded to four bytes
-        let dark = (try? await Self.jpeg(of: [UInt8](repeating: 24, count: rows * size.height),
-                                         as: "video/x-raw,format=GRAY8,width=\(size.width),height=\(size.height),framerate=0/1",
-                                         decoder: "", size: size)) ?? []
+        let dark = (try? await ScaledJPEG.make(from: [UInt8](repeating: 24, count: rows * size.height),
+                                               caps: "video/x-raw,format=GRAY8,width=\(size.width),height=\(size.height),framerate=0/1",
+                                               decoder: "", width: size.width, height: size.height)) ?? []
         state.withLock { $0.still = $0.still ?? dark }
         return dark
-    }
-
-    /// `picture` (of caps `caps`, decoded by `decoder`) as a JPEG of `size`, its shape kept
-    /// within it: a photo brought down to what the preview shows, made once.
-    private static func jpeg(of picture: [UInt8], as caps: String, decoder: String, size: (width: Int, height: Int)) async throws -> [UInt8] {
-        let encoder = try await AppPipeline(describing: """
-            appsrc name=input caps=\(caps) \(decoder) ! videoconvert ! videoscale \
-            ! video/x-raw,width=\(size.width),height=\(size.height),pixel-aspect-ratio=1/1 ! jpegenc ! appsink name=output sync=false
-            """, label: "camera still")
-        defer { Task { await encoder.stop() } }
-        let buffer = try picture.withUnsafeBytes { try Buffer(copying: $0) }
-        guard let jpeg = try await encoder.transform([buffer])[0]?.buffer?.bytes() else { return [] }
-        return jpeg
     }
 
     /// Fires the camera's shutter and downloads the photo as the camera wrote it (then deletes it
@@ -122,7 +109,7 @@ final class GPhotoSource: Sendable {
             let bytes = try await camera.download(file)
             if deletesFromCard { try await camera.delete(file) }
             let (hasLiveView, size) = state.withLock { ($0.hasLiveView, $0.size) }
-            if !hasLiveView, let shown = try? await Self.jpeg(of: bytes, as: "image/jpeg", decoder: "! jpegdec", size: size), !shown.isEmpty {
+            if !hasLiveView, let shown = try? await ScaledJPEG.make(from: bytes, width: size.width, height: size.height) {
                 state.withLock { $0.still = shown }
             }
             return bytes

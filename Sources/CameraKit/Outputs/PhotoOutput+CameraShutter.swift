@@ -1,5 +1,4 @@
 import FoundationEssentials
-import GStreamer
 import ImageMetadata
 
 /// A camera's own shutter: fires it and returns the photo's file as the camera wrote it.
@@ -23,7 +22,7 @@ extension PhotoOutput {
             }
             let resolved = request.resolved.resized(width: size.width, height: size.height).usingCameraJPEG()
             let thumbnail = resolved.thumbnailWidth > 0
-                ? try await Self.thumbnail(of: file, width: resolved.thumbnailWidth, height: resolved.thumbnailHeight) : []
+                ? try await ScaledJPEG.make(from: file, width: resolved.thumbnailWidth, height: resolved.thumbnailHeight, quality: 80) : []
             let orientation = JPEGFile.exifBlock(of: file).flatMap(JPEGFile.orientation(inExif:)) ?? 1
             let photo = Photo(captureID: id, fileData: file, thumbnailData: thumbnail, resolvedSettings: resolved, orientation: orientation,
                               deviceName: request.attachment.deviceName, requestedAt: request.requestedAt, capturedAt: Date(),
@@ -33,24 +32,6 @@ extension PhotoOutput {
             finish(id, with: nil)
             eventStream.send(.didFinishCapture(id: id, error: error))
             throw error
-        }
-    }
-
-    /// A JPEG's thumbnail, `width`x`height`, as the camera's pixels are stored (its EXIF orientation applies to both).
-    private static func thumbnail(of jpeg: [UInt8], width: Int, height: Int) async throws(CaptureError) -> [UInt8] {
-        do {
-            let scaler = try await AppPipeline(describing: """
-                appsrc name=input caps=image/jpeg ! jpegdec ! videoconvert ! videoscale \
-                ! video/x-raw,width=\(width),height=\(height),pixel-aspect-ratio=1/1 ! jpegenc quality=80 ! appsink name=output sync=false
-                """, label: "camera thumbnail")
-            defer { Task { await scaler.stop() } }
-            let sample = try await scaler.transform([try jpeg.withUnsafeBytes { try Buffer(copying: $0) }])[0]
-            guard let thumbnail = try sample?.buffer?.bytes() else { throw CaptureError(.unreadableFile, "the camera's photo could not be decoded") }
-            return thumbnail
-        } catch let error as CaptureError {
-            throw error
-        } catch {
-            throw CaptureError.converting(error, context: "the camera's photo could not be made into a thumbnail")
         }
     }
 }
