@@ -127,7 +127,7 @@ let package = Package(
         // Child processes, temporary folders and virtual displays for the tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "TestSupport", "gst-leak-probe"]),
-        .testTarget(name: "CameraKitTests", dependencies: ["CameraKit", "ImageMetadata", "GStreamer", "CGStreamer", "HEIF", "TestSupport"]),
+        .testTarget(name: "CameraKitTests", dependencies: ["CameraKit", "ImageMetadata", "GStreamer", "CGStreamer", "GPhoto2", "CGPhoto2", "HEIF", "TestSupport"]),
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "CSQLite", "TestSupport"]),
         .testTarget(name: "HEIFTests", dependencies: ["HEIF", "TestSupport"]),
         .testTarget(name: "GIFTests", dependencies: ["GIF", "TestSupport"]),

@@ -17,7 +17,7 @@ public struct GPhotoFile: Sendable, Equatable {
 ///
 /// Every call runs on a serial queue of the camera's own, so libgphoto2 (which a camera takes one
 /// call at a time) never blocks Swift's shared threads; the camera is closed by ``close()``.
-public final class GPhotoCamera: @unchecked Sendable {
+public final class GPhotoCamera: TetheredCamera, @unchecked Sendable {
     // @unchecked Sendable: `camera` and `context` are used only by work given to `queue`, which
     // runs one piece at a time; the rest is immutable.
     public let model: String

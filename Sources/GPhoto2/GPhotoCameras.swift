@@ -8,6 +8,11 @@ public struct GPhotoCameraInfo: Sendable, Equatable {
     public let canCapture: Bool
     public let hasLiveView: Bool
     public let hasSettings: Bool
+
+    /// A camera as a driver describes it.
+    public init(model: String, port: String, canCapture: Bool = true, hasLiveView: Bool, hasSettings: Bool = true) {
+        (self.model, self.port, self.canCapture, self.hasLiveView, self.hasSettings) = (model, port, canCapture, hasLiveView, hasSettings)
+    }
 }
 
 /// Finding the cameras libgphoto2 drives. Blocking: call it off Swift's shared threads.

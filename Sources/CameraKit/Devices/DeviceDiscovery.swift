@@ -95,21 +95,25 @@ public enum DeviceDiscovery {
     }
 
     /// The camera as it is attached now, or `nil` while it is not: the test camera always, a file
-    /// while it exists, a system camera while the device monitor lists it (with its current
+    /// while it exists, a DSLR while `tethered` finds it (at any port: plugged in again, it may
+    /// be at another), a system camera while the device monitor lists it (with its current
     /// source: a PipeWire camera that comes back has a new object serial) or its device node exists.
     /// With `acceptingOthers`, the first camera attached when this one is not.
-    public static func current(_ device: CaptureDevice, acceptingOthers: Bool = false) -> CaptureDevice? {
-        if let attached = attached(device) { return attached }
+    public static func current(_ device: CaptureDevice, acceptingOthers: Bool = false,
+                               tethered: any TetheredCameraDriver = GPhotoDriver()) async -> CaptureDevice? {
+        if case .gphoto2(let model, _) = device.kind {
+            let cameras = await tethered.connected().map { CaptureDevice.gphoto2(model: $0.model, port: $0.port) }
+            if let found = cameras.first(where: { $0.id == device.id }) ?? cameras.first(where: { $0.name == model }) { return found }
+        } else if let attached = attached(device) {
+            return attached
+        }
         return acceptingOthers ? (try? systemDevices())?.first : nil
     }
 
     private static func attached(_ device: CaptureDevice) -> CaptureDevice? {
         switch device.kind {
         case .testPattern, .custom: return device
-        case .gphoto2(let model, _):
-            // Plugged in again, it may be at another port: the same model is the same camera.
-            let cameras = gphoto2Cameras()
-            return cameras.first { $0.id == device.id } ?? cameras.first { if case .gphoto2(model, _) = $0.kind { true } else { false } }
+        case .gphoto2: return nil
         case .file(let path): return FileManager.default.fileExists(atPath: path) ? device : nil
         case .system(let path, _, _):
             if let listed = ((try? systemDevices()) ?? []).first(where: { $0.id == device.id }) { return listed }

@@ -8,12 +8,14 @@ import Synchronization
 /// session's graph (or, for a camera without live view, its last photo, again and again), and its
 /// own shutter fired for photos, each file downloaded as the camera wrote it.
 ///
-/// The camera is used one call at a time (``GPhotoCamera`` keeps its own queue): a photo waits
+/// The camera is used one call at a time (libgphoto2's camera keeps its own queue): a photo waits
 /// for the live view picture in hand, and live view waits while a photo is taken and downloaded.
 final class GPhotoSource: Sendable {
-    let camera: GPhotoCamera
+    let camera: any TetheredCamera
     /// Whether photos are deleted from the camera's card once downloaded.
     let deletesFromCard: Bool
+    /// How long a shot may take before it is given up.
+    let shotTimeout: Duration
     private struct State {
         var feeding: Task<Void, Never>?
         /// The picture pushed while there is no live view: the last photo, else a dark frame, at
@@ -24,20 +26,21 @@ final class GPhotoSource: Sendable {
     }
     private let state = Mutex(State())
 
-    private init(camera: GPhotoCamera, deletesFromCard: Bool) {
-        (self.camera, self.deletesFromCard) = (camera, deletesFromCard)
+    private init(camera: any TetheredCamera, deletesFromCard: Bool, shotTimeout: Duration) {
+        (self.camera, self.deletesFromCard, self.shotTimeout) = (camera, deletesFromCard, shotTimeout)
     }
 
-    /// Opens the camera `device` names.
+    /// Opens the camera `device` names, through `driver`.
     ///
     /// - Throws: ``CaptureError`` saying why it cannot be opened (libgphoto2 missing, the camera
     ///   gone, its port held by another program).
-    static func open(_ device: CaptureDevice, deletingFromCard: Bool) async throws(CaptureError) -> GPhotoSource {
+    static func open(_ device: CaptureDevice, with driver: any TetheredCameraDriver, deletingFromCard: Bool,
+                     shotTimeout: Duration) async throws(CaptureError) -> GPhotoSource {
         guard case .gphoto2(let model, let port) = device.kind else {
             throw CaptureError(.deviceNotFound, "\(device.name) is not a DSLR or mirrorless camera")
         }
         do {
-            return GPhotoSource(camera: try await GPhotoCamera.open(model: model, port: port), deletesFromCard: deletingFromCard)
+            return GPhotoSource(camera: try await driver.open(model: model, port: port), deletesFromCard: deletingFromCard, shotTimeout: shotTimeout)
         } catch {
             throw CaptureError(error)
         }
@@ -102,11 +105,12 @@ final class GPhotoSource: Sendable {
     /// Fires the camera's shutter and downloads the photo as the camera wrote it (then deletes it
     /// from the card when asked to); it is shown, without live view, until the next.
     ///
-    /// - Throws: ``CaptureError`` when the camera does not take it or it cannot be downloaded.
+    /// - Throws: ``CaptureError`` when the camera does not take it within ``shotTimeout`` (a photo
+    ///   it writes later stays on its card) or it cannot be downloaded.
     func takePhoto() async throws(CaptureError) -> [UInt8] {
         do {
-            let file = try await camera.capture()
-            let bytes = try await camera.download(file)
+            let file = try await fired()
+            let bytes = try await camera.download(file, limit: 512 * 1_048_576)
             if deletesFromCard { try await camera.delete(file) }
             let (hasLiveView, size) = state.withLock { ($0.hasLiveView, $0.size) }
             if !hasLiveView, let shown = try? await ScaledJPEG.make(from: bytes, width: size.width, height: size.height) {
@@ -116,6 +120,28 @@ final class GPhotoSource: Sendable {
         } catch {
             throw CaptureError(error)
         }
+    }
+
+    /// The file of a shot, or a time-out once ``shotTimeout`` passes first (the camera's call
+    /// cannot be cancelled: it finishes on its own, and its file is left on the card).
+    private func fired() async throws(GPhotoError) -> GPhotoFile {
+        let answer = OnceAnswer<Result<GPhotoFile, GPhotoError>>()
+        Task { [camera] in
+            do throws(GPhotoError) {
+                answer.give(.success(try await camera.capture()))
+            } catch {
+                answer.give(.failure(error))
+            }
+        }
+        let deadline = Task { [shotTimeout] in
+            guard (try? await Task.sleep(for: shotTimeout)) != nil else { return }
+            let seconds = shotTimeout.components.seconds
+            answer.give(.failure(GPhotoError(code: GP_ERROR_TIMEOUT, "the camera did not take the photo within \(seconds) seconds; "
+                + "check that it is on and awake and that its autofocus finds something to focus on (or use manual focus)")))
+        }
+        let result = await answer.value
+        deadline.cancel()
+        return try result.get()
     }
 
     /// Stops feeding and closes the camera.

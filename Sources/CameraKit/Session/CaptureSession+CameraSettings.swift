@@ -31,7 +31,7 @@ extension CaptureSession {
 
     /// The DSLR the session runs on. (Closed under a call when the session stops meanwhile: that
     /// call is refused by the camera itself.)
-    private func runningGPhotoCamera() throws(CaptureError) -> GPhotoCamera {
+    private func runningGPhotoCamera() throws(CaptureError) -> any TetheredCamera {
         guard let source = running?.gphoto2 else {
             throw CaptureError(.invalidSetting, "the camera is no DSLR or mirrorless camera running now; a webcam's settings are V4L2 controls (camctl devices --controls)")
         }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import GPhoto2
 import GStreamer
 import Synchronization
 
@@ -69,6 +70,8 @@ public actor CaptureSession {
     let eventStream = Broadcast<SessionEvent>()
     /// Watches cameras come and go, and the running camera's frames.
     let supervisor = CameraSupervisor()
+    /// Finds and opens DSLR and mirrorless cameras.
+    nonisolated let tetheredCameras: any TetheredCameraDriver
 
     /// What exists while the session runs.
     struct Running {
@@ -83,9 +86,11 @@ public actor CaptureSession {
         var gphoto2: GPhotoSource?
     }
 
-    /// Makes a session with a configuration; nothing runs until ``start()``.
-    public init(configuration: SessionConfiguration = SessionConfiguration()) {
+    /// Makes a session with a configuration; nothing runs until ``start()``. DSLR and mirrorless
+    /// cameras are found and opened by `tetheredCameras` (libgphoto2 unless a program gives its own).
+    public init(configuration: SessionConfiguration = SessionConfiguration(), tetheredCameras: any TetheredCameraDriver = GPhotoDriver()) {
         self.configuration = configuration
+        self.tetheredCameras = tetheredCameras
         movieOutput = MovieOutput(photoOutput: photoOutput)
     }
 
@@ -380,7 +385,9 @@ public actor CaptureSession {
         while true {
             let arrivals = supervisor.cameraArrivals()
             do {
-                if let camera = DeviceDiscovery.current(configuration.device, acceptingOthers: acceptingOtherCameras) {
+                let current = await DeviceDiscovery.current(configuration.device, acceptingOthers: acceptingOtherCameras, tethered: tetheredCameras)
+                guard status == .interrupted || status == .failed else { return }  // stopped or restarted while looking
+                if let camera = current {
                     configuration.device = camera
                     try await launch(stopsBefore: stops)
                     status = .running
@@ -419,7 +426,8 @@ public actor CaptureSession {
         let outputs = self.outputs
         // A DSLR is opened first: a camera held by another program fails the start before anything is built.
         let gphoto2 = if case .gphoto2 = device.kind {
-            try await GPhotoSource.open(device, deletingFromCard: configuration.deletesFromCameraCard)
+            try await GPhotoSource.open(device, with: tetheredCameras, deletingFromCard: configuration.deletesFromCameraCard,
+                                        shotTimeout: configuration.cameraShotTimeout)
         } else {
             nil as GPhotoSource?
         }

@@ -44,6 +44,9 @@ public struct SessionConfiguration: Sendable, Equatable {
     public var exposureSettling: ExposureSettling? = ExposureSettling()
     /// Whether a DSLR's photos are deleted from its card once downloaded (they stay there unless asked).
     public var deletesFromCameraCard = false
+    /// How long a DSLR may take to fire and write a photo (a long exposure, autofocus hunting)
+    /// before the shot is given up; a photo it writes later stays on its card.
+    public var cameraShotTimeout: Duration = .seconds(30)
 
     /// The test camera at 1920x1080, 30 fps, taking photos, without preview or frames.
     public init() {}

@@ -1,0 +1,127 @@
+import CGPhoto2
+import GPhoto2
+import Synchronization
+
+/// A DSLR of a test's own, through the session's seam for tethered cameras: live view pictures
+/// the test gives (real JPEGs, as a camera sends them), a card whose files its shutter "takes" in
+/// turn (a RAW+JPEG pair told as one file, then the other), a shutter that can hang, and a cable
+/// the test pulls out and plugs back.
+final class ScriptedDSLR: TetheredCameraDriver, TetheredCamera, Sendable {
+    let model = "Scripted DSLR"
+    let port = "usb:009,009"
+
+    private struct State {
+        var plugged = true
+        var liveView: [[UInt8]] = []
+        var previews = 0
+        /// Each shot's files: the first is the one the capture names, the rest come as events.
+        var shots: [[(file: GPhotoFile, bytes: [UInt8])]] = []
+        var card: [String: [UInt8]] = [:]
+        var toldLater: [GPhotoFile] = []
+        var shutterHangs = false
+        var heldShot: CheckedContinuation<Void, Never>?
+    }
+    private let state = Mutex(State())
+
+    /// A camera whose live view repeats `liveView` (none: it has no live view).
+    init(liveView: [[UInt8]] = []) {
+        state.withLock { $0.liveView = liveView }
+    }
+
+    /// Puts a shot on the queue: the files the next firing of the shutter writes.
+    func willShoot(_ files: [(name: String, bytes: [UInt8])]) {
+        state.withLock { $0.shots.append(files.map { (GPhotoFile(folder: "/DCIM/100SCRPT", name: $0.name), $0.bytes) }) }
+    }
+
+    /// Pulls the cable out (`false`) or plugs it back.
+    func plug(_ plugged: Bool) { state.withLock { $0.plugged = plugged } }
+
+    /// Makes the next shot hang until ``releaseShutter()``.
+    func hangShutter() { state.withLock { $0.shutterHangs = true } }
+
+    /// Lets a hanging shot finish.
+    func releaseShutter() {
+        state.withLock { state in
+            defer { state.heldShot = nil }
+            state.shutterHangs = false
+            return state.heldShot
+        }?.resume()
+    }
+
+    /// How many live view pictures were asked for.
+    var previews: Int { state.withLock { $0.previews } }
+
+    /// The names of the files on the card.
+    var cardFiles: Set<String> { Set(state.withLock { $0.card.keys }) }
+
+    func connected() async -> [GPhotoCameraInfo] {
+        state.withLock { $0.plugged } ? [GPhotoCameraInfo(model: model, port: port, hasLiveView: true)] : []
+    }
+
+    func open(model: String, port: String) async throws(GPhotoError) -> any TetheredCamera {
+        try checkPlugged()
+        return self
+    }
+
+    func capture() async throws(GPhotoError) -> GPhotoFile {
+        try checkPlugged()
+        await withCheckedContinuation { (held: CheckedContinuation<Void, Never>) in
+            let hangs = state.withLock { state in
+                if state.shutterHangs { state.heldShot = held }
+                return state.shutterHangs
+            }
+            if !hangs { held.resume() }
+        }
+        return try state.withLock { state throws(GPhotoError) -> GPhotoFile in
+            guard !state.shots.isEmpty else { throw GPhotoError(code: GP_ERROR, "the scripted camera has no shot left") }
+            let files = state.shots.removeFirst()
+            for (file, bytes) in files { state.card[file.name] = bytes }
+            state.toldLater += files.dropFirst().map(\.file)
+            return files[0].file
+        }
+    }
+
+    func newFiles(waiting milliseconds: Int32) async throws(GPhotoError) -> [GPhotoFile] {
+        try checkPlugged()
+        return state.withLock { state in
+            defer { state.toldLater = [] }
+            return state.toldLater
+        }
+    }
+
+    func download(_ file: GPhotoFile, limit: Int) async throws(GPhotoError) -> [UInt8] {
+        try checkPlugged()
+        guard let bytes = state.withLock({ $0.card[file.name] }) else { throw GPhotoError(code: GP_ERROR_FILE_NOT_FOUND, "\(file.name) is not on the card") }
+        return bytes
+    }
+
+    func delete(_ file: GPhotoFile) async throws(GPhotoError) {
+        try checkPlugged()
+        _ = state.withLock { $0.card.removeValue(forKey: file.name) }
+    }
+
+    func preview() async throws(GPhotoError) -> [UInt8] {
+        // A camera sends its live view at its own pace, about 30 pictures a second.
+        try? await Task.sleep(for: .milliseconds(33))
+        try checkPlugged()
+        return try state.withLock { state throws(GPhotoError) -> [UInt8] in
+            guard !state.liveView.isEmpty else { throw GPhotoError(code: GP_ERROR_NOT_SUPPORTED, "the scripted camera has no live view") }
+            defer { state.previews += 1 }
+            return state.liveView[state.previews % state.liveView.count]
+        }
+    }
+
+    func settings() async throws(GPhotoError) -> [GPhotoSetting] { [] }
+
+    func set(_ name: String, to value: String) async throws(GPhotoError) -> GPhotoSetting {
+        throw GPhotoError(code: GP_ERROR_BAD_PARAMETERS, "the scripted camera has no setting \(name)")
+    }
+
+    func close() async {}
+
+    private func checkPlugged() throws(GPhotoError) {
+        guard state.withLock({ $0.plugged }) else {
+            throw GPhotoError(code: GP_ERROR_IO_USB_FIND, "the camera could not be reached: no such camera is connected at \(port)")
+        }
+    }
+}
