@@ -125,9 +125,9 @@ let package = Package(
         // gst_deinit(), after which GStreamer cannot be used again in that process.
         .executableTarget(name: "gst-leak-probe", dependencies: ["GStreamer", "CameraKit"], path: "Tests/LeakProbe"),
         // Child processes, temporary folders and virtual displays for the tests.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["GPhoto2", "CGPhoto2"], path: "Tests/TestSupport"),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "TestSupport", "gst-leak-probe"]),
-        .testTarget(name: "CameraKitTests", dependencies: ["CameraKit", "ImageMetadata", "GStreamer", "CGStreamer", "GPhoto2", "CGPhoto2", "HEIF", "TestSupport"]),
+        .testTarget(name: "CameraKitTests", dependencies: ["CameraKit", "ImageMetadata", "GStreamer", "CGStreamer", "GPhoto2", "HEIF", "TestSupport"]),
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "CSQLite", "TestSupport"]),
         .testTarget(name: "HEIFTests", dependencies: ["HEIF", "TestSupport"]),
         .testTarget(name: "GIFTests", dependencies: ["GIF", "TestSupport"]),

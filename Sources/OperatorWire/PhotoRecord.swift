@@ -37,6 +37,8 @@ public struct PhotoRecord: Codable, Sendable, Equatable {
     public var flashFired: Bool?
     public var composed: Bool?
     public var output: String?
+    /// The RAW file the camera wrote beside the photo (a DSLR set to RAW+JPEG), kept in the library.
+    public var rawPath: String?
     /// A HEIC's items, told by `library show`.
     public var heifItems: String?
     /// What a server adds: the guest's download link (a path), the file's SHA-256, and where to
@@ -57,7 +59,7 @@ public struct PhotoRecord: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case kind, path, id, width, height, codec, device, bytes, orientation, state, albums, duration, quality, composed, output, sha256, url
         case capturedAt = "captured_at", capturedAtMicroseconds = "captured_at_us", deviceID = "device_id", thumbnailPath = "thumbnail_path"
-        case flashFired = "flash_fired", heifItems = "heif_items", guestLink = "guest_link", thumbnailURL = "thumbnail_url"
+        case rawPath = "raw_path", flashFired = "flash_fired", heifItems = "heif_items", guestLink = "guest_link", thumbnailURL = "thumbnail_url"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -82,6 +84,7 @@ public struct PhotoRecord: Codable, Sendable, Equatable {
         try container.encodeIfPresent(flashFired, forKey: .flashFired)
         try container.encodeIfPresent(composed, forKey: .composed)
         try container.encodeIfPresent(output, forKey: .output)
+        try container.encodeIfPresent(rawPath, forKey: .rawPath)
         try container.encodeIfPresent(heifItems, forKey: .heifItems)
         try container.encodeIfPresent(guestLink, forKey: .guestLink)
         try container.encodeIfPresent(sha256, forKey: .sha256)

@@ -1,5 +1,6 @@
 import FileSystem
 import FoundationEssentials
+import ImageMetadata
 
 /// The closed set of names the library gives its files. Only files so named are ever indexed,
 /// served, copied out, replaced or removed: anything else in the folder (a person's notes, a copy,
@@ -10,6 +11,7 @@ import FoundationEssentials
 /// - photos and movies: `STEM.jpg`, `STEM.heic`, `STEM.mp4`, `STEM.gif` in the folder;
 /// - thumbnails: `STEM.jpg` in `thumbnails/`;
 /// - JPEG renditions of HEIC photos, for screens that show no HEIC: `STEM.jpg` in `renditions/`;
+/// - the RAW file a camera wrote beside a JPEG photo: `STEM.nef` (its own kind, lower case) in `raw/`;
 /// - spooled frames of photos finished later: `STEM.pending` in `spool/`;
 /// - recordings under way: `STEM.mp4` and the space held beside it, `STEM.reserve`, in `recordings/`;
 /// - a file being written: `.NAME.PID.RANDOM.tmp` beside it, `NAME` one of the names above.
@@ -37,6 +39,24 @@ extension PhotoLibrary {
     static func renditionName(of photo: LibraryPhoto) -> String? {
         guard photo.codec == "hevc", photo.kind == .photo else { return nil }
         return renditionFolder + "/" + stem(of: photo.fileName) + ".jpg"
+    }
+
+    /// Where the RAW files cameras write beside their JPEG photos are kept.
+    static let rawFolder = "raw"
+
+    /// The name a photo's RAW file of kind `fileExtension` is kept under in `raw/`.
+    static func rawName(for photoName: String, extension fileExtension: String) -> String {
+        stem(of: photoName) + "." + fileExtension
+    }
+
+    /// Whether a name is one the library gives a RAW file.
+    static func isRawFile(_ name: String) -> Bool {
+        isLibraryName(name, extensions: Array(RawFileKind.extensions))
+    }
+
+    /// Whether a name read from the index for a photo's RAW file is the one the library gives it.
+    static func isValidRaw(_ name: String, of file: String) -> Bool {
+        isRawFile(name) && stem(of: name) == stem(of: file)
     }
 
     static func stem(of name: String) -> String {
@@ -90,7 +110,7 @@ extension PhotoLibrary {
     /// behind only by a crash).
     static func isTemporary(_ name: String) -> Bool {
         guard let written = DurableFile.writtenName(ofTemporary: name) else { return false }
-        return isPhotoFile(written) || isSpooled(written)
+        return isPhotoFile(written) || isSpooled(written) || isRawFile(written)
     }
 
     /// Whether a name read from the index for a photo's thumbnail is the one the library gives

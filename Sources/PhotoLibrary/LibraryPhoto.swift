@@ -1,4 +1,5 @@
 import FoundationEssentials
+import ImageMetadata
 import FileSystem
 import Glibc
 
@@ -39,6 +40,8 @@ public struct LibraryPhoto: Sendable, Equatable {
     public let duration: Double?
     /// Whether it was made of other photos of the library (a booth's picture of its shots).
     public let isComposed: Bool
+    /// The RAW file the camera wrote beside the photo (a DSLR set to RAW+JPEG), when kept.
+    public let rawPath: String?
 
     /// The file's media type: `image/jpeg`, `image/heic`, `video/mp4` or `image/gif`.
     public var mediaType: String {
@@ -76,10 +79,12 @@ public struct NewPhoto: Sendable {
     public var duration: Double?
     /// The library's photos this picture was made from (a booth's shots).
     public var parts: [Int64]
+    /// The RAW file the camera wrote beside the photo, kept with it in the library.
+    public var raw: RawFile?
 
     public init(data: [UInt8], thumbnail: [UInt8] = [], codec: String, width: Int, height: Int, orientation: Int = 1,
                 capturedAt: Date, device: String, albums: [String] = [], origin: String? = nil, pending: (any FileContents)? = nil,
-                duration: Double? = nil, parts: [Int64] = []) {
+                duration: Double? = nil, parts: [Int64] = [], raw: RawFile? = nil) {
         self.data = data
         self.thumbnail = thumbnail
         self.codec = codec
@@ -93,8 +98,23 @@ public struct NewPhoto: Sendable {
         self.pending = pending
         self.duration = duration
         self.parts = parts
+        self.raw = raw
     }
 
     /// The file name extension for the codec.
     var fileExtension: String { codec == "gif" ? "gif" : duration != nil ? "mp4" : codec == "hevc" ? "heic" : "jpg" }
+}
+
+/// A RAW file a camera wrote beside a JPEG photo: its bytes as the camera wrote them, and its kind
+/// (one of `RawFileKind.extensions`, lower case: `nef`, `cr3`, …).
+public struct RawFile: Sendable, Equatable {
+    public var data: [UInt8]
+    public var fileExtension: String
+
+    /// The RAW file named `name` on the camera's card (`DSC_0001.NEF`); `nil` when its kind is
+    /// none the library keeps.
+    public init?(data: [UInt8], cameraName name: String) {
+        guard let kind = RawFileKind.of(name) else { return nil }
+        (self.data, self.fileExtension) = (data, kind)
+    }
 }

@@ -83,11 +83,11 @@ extension PhotoLibrary {
     }
 
     /// Adds the columns an index made by an earlier camctl lacks: `state` (photos processed
-    /// later), `kind` and `duration_ms` (movies).
+    /// later), `kind` and `duration_ms` (movies), `raw` (a camera's RAW file beside a photo).
     func addMissingColumns() throws(DatabaseError) {
         let columns = try database.query("PRAGMA table_info(photos)").compactMap { $0.text("name") }
         for (column, definition) in [("state", "TEXT NOT NULL DEFAULT 'final'"), ("kind", "TEXT NOT NULL DEFAULT 'photo'"),
-                                     ("duration_ms", "INTEGER")] where !columns.contains(column) {
+                                     ("duration_ms", "INTEGER"), ("raw", "TEXT")] where !columns.contains(column) {
             try database.execute("ALTER TABLE photos ADD COLUMN \(column) \(definition)")
         }
     }

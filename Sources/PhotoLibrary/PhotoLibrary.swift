@@ -132,6 +132,14 @@ public final class PhotoLibrary {
                     written.append(thumbnailFolder + "/" + thumbnail)
                     thumbnailName = thumbnail
                 }
+                var rawName: String?
+                if let raw = photo.raw {
+                    try makeOwnFolder(Self.rawFolder)
+                    let name = Self.rawName(for: name, extension: raw.fileExtension)
+                    try DurableFile.write(raw.data, to: folder + "/" + Self.rawFolder + "/" + name, exclusive: true)
+                    written.append(folder + "/" + Self.rawFolder + "/" + name)
+                    rawName = name
+                }
                 if let pending = photo.pending {
                     let spooled = spoolFolder + "/" + Self.spoolName(for: name)
                     try makeSpoolFolder()
@@ -143,7 +151,7 @@ public final class PhotoLibrary {
                 let id = try insertRow(file: name, thumbnail: thumbnailName, capturedAt: photo.capturedAt, device: photo.device,
                                        width: photo.width, height: photo.height, codec: photo.codec,
                                        orientation: photo.orientation, byteCount: photo.data.count,
-                                       state: photo.pending == nil ? "final" : "processing", movieDuration: photo.duration)
+                                       state: photo.pending == nil ? "final" : "processing", movieDuration: photo.duration, raw: rawName)
                 for album in photo.albums {
                     try database.query("INSERT OR IGNORE INTO albums (photo_id, name) VALUES (?, ?)", [.integer(id), .text(album)])
                 }
@@ -313,7 +321,8 @@ public final class PhotoLibrary {
                     orientation: Int(row.integer("orientation") ?? 1), byteCount: Int(row.integer("byte_count") ?? 0),
                     albums: albums, isProcessing: row.text("state") == "processing",
                     kind: LibraryPhoto.Kind(rawValue: row.text("kind") ?? "") ?? .photo,
-                    duration: row.integer("duration_ms").map { Double($0) / 1000 }, isComposed: isComposed)
+                    duration: row.integer("duration_ms").map { Double($0) / 1000 }, isComposed: isComposed,
+                    rawPath: row.text("raw").flatMap { Self.isValidRaw($0, of: file) ? folder + "/" + Self.rawFolder + "/" + $0 : nil })
             }
         } catch {
             throw LibraryError(error, index: indexPath)
@@ -331,7 +340,8 @@ public final class PhotoLibrary {
             try database.writeTransaction {
                 try database.query("DELETE FROM photos WHERE id = ?", [.integer(id)])
                 let spooled = photo.isProcessing ? "spool/" + Self.spoolName(for: photo.fileName) : nil
-                for name in [photo.fileName, photo.thumbnailName.map { "thumbnails/" + $0 }, spooled, Self.renditionName(of: photo)].compactMap({ $0 }) {
+                let raw = photo.rawPath.map { Self.rawFolder + "/" + URL(fileURLWithPath: $0).lastPathComponent }
+                for name in [photo.fileName, photo.thumbnailName.map { "thumbnails/" + $0 }, spooled, Self.renditionName(of: photo), raw].compactMap({ $0 }) {
                     try ConfinedFile.remove(name, in: folder)
                 }
             }
@@ -411,16 +421,24 @@ public final class PhotoLibrary {
     public func keepRendition(_ jpeg: [UInt8], of photo: LibraryPhoto) throws(LibraryError) {
         guard !isReadOnly else { throw LibraryError(.permissionDenied, "the library \(folder) may not be written, so no rendition can be kept") }
         guard let name = Self.renditionName(of: photo) else { throw LibraryError(.notFound, "photo \(photo.id) is no HEIC to make a rendition of") }
-        let renditions = folder + "/" + Self.renditionFolder
-        // A folder of the library's own: never a link put in its place.
-        if ConfinedFile.status(of: Self.renditionFolder, in: folder) == nil { mkdir(renditions, 0o755) }
-        guard let status = ConfinedFile.status(of: Self.renditionFolder, in: folder), status.st_mode & S_IFMT == S_IFDIR else {
-            throw LibraryError(.ioError, "\(renditions) is not a folder of the library's; remove what stands there")
-        }
         do {
+            try makeOwnFolder(Self.renditionFolder)
             try DurableFile.write(jpeg, to: folder + "/" + name, syncing: false)
         } catch {
             throw LibraryError(error)
+        }
+    }
+
+    /// Makes the library's subfolder `name` when it is missing: a folder of the library's own,
+    /// never a link put in its place.
+    ///
+    /// - Throws: `DurableFile.WriteError` when something else stands there or it cannot be made.
+    func makeOwnFolder(_ name: String) throws(DurableFile.WriteError) {
+        if ConfinedFile.status(of: name, in: folder) == nil, mkdir(folder + "/" + name, 0o755) != 0, errno != EEXIST {
+            throw DurableFile.WriteError(path: folder + "/" + name, code: errno)
+        }
+        guard let status = ConfinedFile.status(of: name, in: folder), status.st_mode & S_IFMT == S_IFDIR else {
+            throw DurableFile.WriteError(path: folder + "/" + name, code: ENOTDIR)
         }
     }
 
@@ -513,6 +531,11 @@ public final class PhotoLibrary {
                 where (Self.isPhotoFile(name) && !stems.contains(Self.stem(of: name))) || Self.isTemporary(name) {
                     if try ConfinedFile.remove(Self.renditionFolder + "/" + name, in: folder) { found.removedLeftovers += 1 }
                 }
+                // RAW files of photos no longer there.
+                for name in ConfinedFile.names(in: Self.rawFolder, of: folder)
+                where (Self.isRawFile(name) && !stems.contains(Self.stem(of: name))) || Self.isTemporary(name) {
+                    if try ConfinedFile.remove(Self.rawFolder + "/" + name, in: folder) { found.removedLeftovers += 1 }
+                }
                 try recoverRecordings(into: &found)
                 // Spooled frames of photos no longer processing (finished, deleted, or never recorded).
                 for name in ConfinedFile.names(in: "spool", of: folder)
@@ -564,14 +587,14 @@ public final class PhotoLibrary {
     /// Adds a photo's row; returns its id.
     func insertRow(file: String, thumbnail: String?, capturedAt: Date, device: String, width: Int, height: Int,
                    codec: String, orientation: Int, byteCount: Int, state: String = "final",
-                   movieDuration: Double? = nil) throws(DatabaseError) -> Int64 {
+                   movieDuration: Double? = nil, raw: String? = nil) throws(DatabaseError) -> Int64 {
         try database.query("""
-            INSERT INTO photos (file, thumbnail, captured_at, device, width, height, codec, orientation, byte_count, state, kind, duration_ms)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO photos (file, thumbnail, captured_at, device, width, height, codec, orientation, byte_count, state, kind, duration_ms, raw)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, [.text(file), thumbnail.map { .text($0) } ?? .null, .text(Self.timestamp(capturedAt)), .text(device),
                   .integer(Int64(width)), .integer(Int64(height)), .text(codec), .integer(Int64(orientation)),
                   .integer(Int64(byteCount)), .text(state), .text(movieDuration == nil ? "photo" : "movie"),
-                  movieDuration.map { .integer(Int64(($0 * 1000).rounded())) } ?? .null])
+                  movieDuration.map { .integer(Int64(($0 * 1000).rounded())) } ?? .null, raw.map { .text($0) } ?? .null])
         return database.lastInsertedRowID
     }
 
@@ -591,7 +614,8 @@ public final class PhotoLibrary {
             byte_count INTEGER NOT NULL,
             state TEXT NOT NULL DEFAULT 'final',
             kind TEXT NOT NULL DEFAULT 'photo',
-            duration_ms INTEGER
+            duration_ms INTEGER,
+            raw TEXT
         );
         CREATE INDEX IF NOT EXISTS photos_by_time ON photos (captured_at);
         CREATE TABLE IF NOT EXISTS albums (

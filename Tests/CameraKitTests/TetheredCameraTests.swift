@@ -8,19 +8,6 @@ import Testing
 /// view), photos from its card, a shutter that hangs, and a cable pulled out and plugged back.
 @Suite("A DSLR's live view, shots and cable, through the session's seam for tethered cameras", .startsPrograms)
 struct TetheredCameraTests {
-    /// A JPEG as a camera writes it, by GStreamer's encoder: a plain `color` (0xRRGGBB) at
-    /// `width`x`height`, its colour kept at half width (4:2:2, as cameras' live view pictures are).
-    static func jpeg(color: UInt32, width: Int, height: Int) async throws -> [UInt8] {
-        let folder = try TemporaryFolder()
-        let path = folder.path("picture.jpg")
-        let made = try await ChildProcess.run("gst-launch-1.0", [
-            "-q", "videotestsrc", "num-buffers=1", "pattern=solid-color", "foreground-color=\(0xff00_0000 | color)", "!",
-            "video/x-raw,format=Y42B,width=\(width),height=\(height)", "!", "jpegenc", "!", "filesink", "location=\(path)",
-        ])
-        try #require(made.status == 0, "\(made.standardError)")
-        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-    }
-
     static func session(_ camera: ScriptedDSLR, change: (inout SessionConfiguration) throws -> Void = { _ in }) rethrows -> CaptureSession {
         var configuration = SessionConfiguration()
         configuration.device = .gphoto2(model: camera.model, port: camera.port)
@@ -31,7 +18,7 @@ struct TetheredCameraTests {
 
     @Test("Live view JPEGs are decoded into the session's picture at its size, and a photo is the camera's file, not a frame of it")
     func liveView() async throws {
-        let camera = ScriptedDSLR(liveView: [try await Self.jpeg(color: 0xb0_6040, width: 960, height: 640)])
+        let camera = ScriptedDSLR(liveView: [try await ScriptedDSLR.jpeg(color: 0xb0_6040, width: 960, height: 640)])
         let session = try Self.session(camera) { $0.format = try FormatRequest(parsing: "720x480@30") }
         try await session.start()
         #expect(await session.activeFormat.map { "\($0.width)x\($0.height)" } == "720x480")
@@ -42,7 +29,7 @@ struct TetheredCameraTests {
         #expect(near(color.red, 0xb0) && near(color.green, 0x60) && near(color.blue, 0x40), "\(color)")
         #expect(camera.previews > 0 && session.cameraFrameCount > 0)
 
-        let file = try await Self.jpeg(color: 0x20_60a0, width: 1200, height: 800)
+        let file = try await ScriptedDSLR.jpeg(color: 0x20_60a0, width: 1200, height: 800)
         camera.willShoot([("DSC_0001.JPG", file)])
         let photo = try await session.photoOutput.capture()
         #expect(photo.fileData == file && photo.width == 1200 && photo.height == 800, "the camera's own file, at its size")
@@ -52,7 +39,7 @@ struct TetheredCameraTests {
 
     @Test("A camera unplugged mid-session interrupts it in one sentence; plugged back, the session resumes and shoots again")
     func lostAndFound() async throws {
-        let camera = ScriptedDSLR(liveView: [try await Self.jpeg(color: 0x80_8080, width: 640, height: 426)])
+        let camera = ScriptedDSLR(liveView: [try await ScriptedDSLR.jpeg(color: 0x80_8080, width: 640, height: 426)])
         let session = Self.session(camera) { $0.resumesAutomatically = true; $0.deletesFromCameraCard = true }
         let events = session.events()
         try await session.start()
@@ -71,11 +58,13 @@ struct TetheredCameraTests {
             }
         }
         #expect(seen == ["interrupted", "resumed"])
-        let file = try await Self.jpeg(color: 0x40_4040, width: 600, height: 400)
+        let file = try await ScriptedDSLR.jpeg(color: 0x40_4040, width: 600, height: 400)
         camera.willShoot([("DSC_0002.JPG", file)])
         let photo = try await session.photoOutput.capture()
         #expect(photo.fileData == file)
-        #expect(camera.cardFiles.isEmpty, "deleted from the card once downloaded, as asked")
+        #expect(camera.cardFiles == ["DSC_0002.JPG"], "on the card until the photo is kept")
+        await photo.releaseCameraFiles()
+        #expect(camera.cardFiles.isEmpty, "deleted from the card once kept, as asked")
         await session.stop()
     }
 
@@ -84,7 +73,7 @@ struct TetheredCameraTests {
         let camera = ScriptedDSLR()
         let session = Self.session(camera) { $0.cameraShotTimeout = .seconds(1); $0.deletesFromCameraCard = true }
         try await session.start()
-        let late = try await Self.jpeg(color: 0x10_1010, width: 600, height: 400), next = try await Self.jpeg(color: 0x90_9090, width: 600, height: 400)
+        let late = try await ScriptedDSLR.jpeg(color: 0x10_1010, width: 600, height: 400), next = try await ScriptedDSLR.jpeg(color: 0x90_9090, width: 600, height: 400)
         camera.willShoot([("DSC_0003.JPG", late)])
         camera.willShoot([("DSC_0004.JPG", next)])
         camera.hangShutter()
@@ -95,6 +84,7 @@ struct TetheredCameraTests {
         camera.releaseShutter()
         let photo = try await session.photoOutput.capture()
         #expect(photo.fileData == next)
+        await photo.releaseCameraFiles()
         #expect(camera.cardFiles == ["DSC_0003.JPG"], "the late shot is not lost: it stays on the card")
         await session.stop()
     }

@@ -2,6 +2,7 @@ import CGPhoto2
 import FoundationEssentials
 import GPhoto2
 import GStreamer
+import ImageMetadata
 import Synchronization
 
 /// A DSLR or mirrorless camera as a session's camera: its live view pictures fed into the
@@ -23,6 +24,8 @@ final class GPhotoSource: Sendable {
         var still: [UInt8]?
         var size = (width: 1024, height: 680)
         var hasLiveView = true
+        /// A shot is under way: its files are told by the camera's events, which nothing else reads meanwhile.
+        var shooting = false
     }
     private let state = Mutex(State())
 
@@ -70,7 +73,7 @@ final class GPhotoSource: Sendable {
                         return
                     }
                 } else {
-                    if pushed % 10 == 0 {
+                    if pushed % 10 == 0, !state.withLock({ $0.shooting }) {
                         do throws(GPhotoError) {
                             _ = try await camera.newFiles(waiting: 0)
                         } catch {
@@ -102,24 +105,48 @@ final class GPhotoSource: Sendable {
         return dark
     }
 
-    /// Fires the camera's shutter and downloads the photo as the camera wrote it (then deletes it
-    /// from the card when asked to); it is shown, without live view, until the next.
+    /// Fires the camera's shutter and downloads the photo as the camera wrote it, with the RAW file
+    /// a camera set to RAW+JPEG wrote beside it (deleted from the card, when asked to, only once
+    /// the photo is kept: ``Photo/releaseCameraFiles()``); the photo is shown, without live view,
+    /// until the next.
     ///
     /// - Throws: ``CaptureError`` when the camera does not take it within ``shotTimeout`` (a photo
-    ///   it writes later stays on its card) or it cannot be downloaded.
-    func takePhoto() async throws(CaptureError) -> [UInt8] {
-        do {
-            let file = try await fired()
-            let bytes = try await camera.download(file, limit: 512 * 1_048_576)
-            if deletesFromCard { try await camera.delete(file) }
+    ///   it writes later stays on its card), writes no JPEG (its RAW file alone stays on the
+    ///   card), or a file cannot be downloaded.
+    func takePhoto() async throws(CaptureError) -> CameraShot {
+        state.withLock { $0.shooting = true }
+        defer { state.withLock { $0.shooting = false } }
+        do throws(GPhotoError) {
+            let first = try await fired()
+            // A RAW+JPEG camera names one file of the pair and tells of the other just after;
+            // a RAW file named first is waited on longer for its JPEG.
+            let told = try await camera.newFiles(waiting: RawFileKind.of(first.name) == nil ? 200 : 3000)
+            let files = [first] + told.filter { Self.stem(of: $0.name) == Self.stem(of: first.name) }
+            guard let jpegFile = files.first(where: { RawFileKind.of($0.name) == nil }) else {
+                throw GPhotoError(code: GP_ERROR_NOT_SUPPORTED, "the camera wrote \(first.name) and no JPEG beside it, so camctl kept nothing "
+                    + "(it stays on the card); set the camera's image format to JPEG or RAW+JPEG")
+            }
+            let bytes = try await camera.download(jpegFile, limit: 512 * 1_048_576)
+            let rawFile = files.first { RawFileKind.of($0.name) != nil }
+            var raw: CameraFile?
+            if let rawFile { raw = CameraFile(name: rawFile.name, data: try await camera.download(rawFile, limit: 512 * 1_048_576)) }
             let (hasLiveView, size) = state.withLock { ($0.hasLiveView, $0.size) }
             if !hasLiveView, let shown = try? await ScaledJPEG.make(from: bytes, width: size.width, height: size.height) {
                 state.withLock { $0.still = shown }
             }
-            return bytes
+            let camera = self.camera
+            let removal: (@Sendable () async -> Void)? = deletesFromCard ? { @Sendable in
+                for file in [jpegFile, rawFile].compactMap({ $0 }) { try? await camera.delete(file) }
+            } : nil
+            return CameraShot(jpeg: bytes, raw: raw, removeFromCard: removal)
         } catch {
             throw CaptureError(error)
         }
+    }
+
+    /// A camera file's name without its extension: what the two files of a RAW+JPEG pair share.
+    private static func stem(of name: String) -> Substring {
+        name.lastIndex(of: ".").map { name[..<$0] } ?? name[...]
     }
 
     /// The file of a shot, or a time-out once ``shotTimeout`` passes first (the camera's call

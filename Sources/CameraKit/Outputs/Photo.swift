@@ -30,6 +30,18 @@ public struct Photo: Sendable {
     /// For a HEIC taken with deferred processing: the photo to encode later, while ``fileData``
     /// is its JPEG proxy (``PhotoSettings/defersHEVCProcessing``).
     public internal(set) var pendingHEVC: PendingHEVC? = nil
+    /// The RAW file a DSLR set to RAW+JPEG wrote beside this photo's JPEG, as it wrote it.
+    public internal(set) var cameraRaw: CameraFile? = nil
+    /// Deletes the photo's files from the DSLR's card, when the session deletes them once kept.
+    var cardRemoval: (@Sendable () async -> Void)? = nil
+
+    /// Tells the camera the photo is kept: a DSLR whose session deletes photos from its card
+    /// (``SessionConfiguration/deletesFromCameraCard``) deletes this one's files (its JPEG and
+    /// RAW) now. Call it once the photo is written where it stays; nothing for other photos. A
+    /// file the camera fails to delete stays on its card.
+    public func releaseCameraFiles() async {
+        await cardRemoval?()
+    }
 
     /// The photo with what is known of it but not its file or thumbnail, to keep once it is
     /// delivered.
@@ -53,6 +65,16 @@ extension Photo {
         self.init(captureID: captureID, fileData: fileData, thumbnailData: thumbnailData, resolvedSettings: resolvedSettings,
                   orientation: resolvedSettings.exifOrientation, deviceName: deviceName, requestedAt: requestedAt, capturedAt: capturedAt,
                   requestTime: nil, frameTime: nil, frameNumber: frameNumber)
+    }
+}
+
+/// A file as a camera wrote it on its card: its name there (`DSC_0001.NEF`) and its bytes.
+public struct CameraFile: Sendable, Equatable {
+    public let name: String
+    public let data: [UInt8]
+
+    public init(name: String, data: [UInt8]) {
+        (self.name, self.data) = (name, data)
     }
 }
 

@@ -462,7 +462,7 @@ public actor CaptureSession {
             let events = eventStream
             gphoto2.feed(feed, size: (format.width, format.height), noLiveView: { events.send(.noLiveView(device: device.name)) },
                          lost: { [weak self] failure in Task { await self?.cameraLost(failure) } })
-            photoOutput.cameraShutter.withLock { $0 = { () async throws(CaptureError) -> [UInt8] in try await gphoto2.takePhoto() } }
+            photoOutput.cameraShutter.withLock { $0 = { () async throws(CaptureError) in try await gphoto2.takePhoto() } }
         }
         // A file camera starts in well under a second, but about one start in fifty under heavy load
         // never prerolls (a race inside GStreamer 1.22's decodebin we have not pinned down): such a

@@ -27,6 +27,8 @@ public struct DeliveryItem: Sendable {
     public var isComposed: Bool { quality == nil }
     /// For a HEIC processed later: what it is made from, while ``data`` is its JPEG proxy.
     public private(set) var pending: PendingHEVC?
+    /// The RAW file a DSLR wrote beside the photo, kept with it in the library.
+    public private(set) var raw: CameraFile?
 
     /// A photo as the camera made it.
     public init(_ photo: Photo, albums: [String] = []) {
@@ -40,6 +42,7 @@ public struct DeliveryItem: Sendable {
         quality = photo.resolvedSettings.quality
         flashFired = photo.resolvedSettings.isFlashFired
         pending = photo.pendingHEVC
+        raw = photo.cameraRaw
     }
 
     /// A JPEG composed of several photos, with its thumbnail (JPEG too; empty for none).
@@ -57,7 +60,7 @@ public struct DeliveryItem: Sendable {
     /// The item without its file and thumbnail, to remember once it is written.
     func withoutData() -> DeliveryItem {
         var item = self
-        (item.data, item.thumbnail, item.pending) = ([], [], nil)
+        (item.data, item.thumbnail, item.pending, item.raw) = ([], [], nil, nil)
         return item
     }
 
@@ -100,6 +103,7 @@ public struct Delivered: Sendable {
                                  device: device.name, deviceID: device.id, bytes: item.byteCount, orientation: item.orientation,
                                  thumbnailPath: libraryPhoto?.thumbnailPath, state: libraryPhoto?.isProcessing == true ? "processing" : "final")
         (record.quality, record.flashFired, record.output, record.albums) = (item.quality, item.flashFired, copy, libraryPhoto?.albums)
+        record.rawPath = libraryPhoto?.rawPath
         if item.isComposed { record.composed = true }
         return record
     }

@@ -61,7 +61,7 @@ public struct PhotoDelivery {
                     data: item.data, thumbnail: item.thumbnail, codec: item.codec.rawValue,
                     width: item.width, height: item.height, orientation: item.orientation,
                     capturedAt: item.capturedAt, device: device.name, albums: item.albums, pending: item.pending,
-                    parts: item.parts))
+                    parts: item.parts, raw: item.raw.flatMap { RawFile(data: $0.data, cameraName: $0.name) }))
             } catch {
                 throw .library(error)
             }

@@ -391,6 +391,8 @@ public actor SessionOperator {
         let extra = trays[tray]?.albums ?? []
         let written = try await deliver(DeliveryItem(photo, albums: albums + extra.filter { !albums.contains($0) }), number: delivered)
         if let id = written?.libraryPhoto?.id { trays[tray]?.noteLibraryID(id, of: photo.captureID) }
+        // Kept (or handed on whole to standard output): a DSLR may now delete it from its card.
+        if written != nil { await photo.releaseCameraFiles() }
         guard let written, let hook = delivery.hook else {
             return Outcome.Shot(photo: photo, delivered: written, hookEnding: nil)
         }

@@ -8,7 +8,7 @@ extension LibraryPhoto {
                                  capturedAt: WireTime.iso(capturedAt), capturedAtMicroseconds: WireTime.microseconds(capturedAt),
                                  device: device, bytes: byteCount, orientation: orientation, thumbnailPath: thumbnailPath,
                                  state: isProcessing ? "processing" : "final")
-        (record.albums, record.duration) = (albums, duration)
+        (record.albums, record.duration, record.rawPath) = (albums, duration, rawPath)
         if isComposed { record.composed = true }
         return record
     }

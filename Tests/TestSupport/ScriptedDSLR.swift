@@ -1,4 +1,5 @@
 import CGPhoto2
+import Foundation
 import GPhoto2
 import Synchronization
 
@@ -6,9 +7,9 @@ import Synchronization
 /// the test gives (real JPEGs, as a camera sends them), a card whose files its shutter "takes" in
 /// turn (a RAW+JPEG pair told as one file, then the other), a shutter that can hang, and a cable
 /// the test pulls out and plugs back.
-final class ScriptedDSLR: TetheredCameraDriver, TetheredCamera, Sendable {
-    let model = "Scripted DSLR"
-    let port = "usb:009,009"
+public final class ScriptedDSLR: TetheredCameraDriver, TetheredCamera, Sendable {
+    public let model = "Scripted DSLR"
+    public let port = "usb:009,009"
 
     private struct State {
         var plugged = true
@@ -23,24 +24,37 @@ final class ScriptedDSLR: TetheredCameraDriver, TetheredCamera, Sendable {
     }
     private let state = Mutex(State())
 
+    /// A JPEG as a camera writes it, by GStreamer's encoder: a plain `color` (0xRRGGBB) at
+    /// `width`x`height`, its colour kept at half width (4:2:2, as cameras' live view pictures are).
+    public static func jpeg(color: UInt32, width: Int, height: Int) async throws -> [UInt8] {
+        let folder = try TemporaryFolder()
+        let path = folder.path("picture.jpg")
+        let made = try await ChildProcess.run("gst-launch-1.0", [
+            "-q", "videotestsrc", "num-buffers=1", "pattern=solid-color", "foreground-color=\(0xff00_0000 | color)", "!",
+            "video/x-raw,format=Y42B,width=\(width),height=\(height)", "!", "jpegenc", "!", "filesink", "location=\(path)",
+        ])
+        guard made.status == 0 else { throw ChildProcess.Failure(message: "gst-launch-1.0 made no JPEG: \(made.standardError)") }
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
     /// A camera whose live view repeats `liveView` (none: it has no live view).
-    init(liveView: [[UInt8]] = []) {
+    public init(liveView: [[UInt8]] = []) {
         state.withLock { $0.liveView = liveView }
     }
 
     /// Puts a shot on the queue: the files the next firing of the shutter writes.
-    func willShoot(_ files: [(name: String, bytes: [UInt8])]) {
+    public func willShoot(_ files: [(name: String, bytes: [UInt8])]) {
         state.withLock { $0.shots.append(files.map { (GPhotoFile(folder: "/DCIM/100SCRPT", name: $0.name), $0.bytes) }) }
     }
 
     /// Pulls the cable out (`false`) or plugs it back.
-    func plug(_ plugged: Bool) { state.withLock { $0.plugged = plugged } }
+    public func plug(_ plugged: Bool) { state.withLock { $0.plugged = plugged } }
 
     /// Makes the next shot hang until ``releaseShutter()``.
-    func hangShutter() { state.withLock { $0.shutterHangs = true } }
+    public func hangShutter() { state.withLock { $0.shutterHangs = true } }
 
     /// Lets a hanging shot finish.
-    func releaseShutter() {
+    public func releaseShutter() {
         state.withLock { state in
             defer { state.heldShot = nil }
             state.shutterHangs = false
@@ -49,21 +63,21 @@ final class ScriptedDSLR: TetheredCameraDriver, TetheredCamera, Sendable {
     }
 
     /// How many live view pictures were asked for.
-    var previews: Int { state.withLock { $0.previews } }
+    public var previews: Int { state.withLock { $0.previews } }
 
     /// The names of the files on the card.
-    var cardFiles: Set<String> { Set(state.withLock { $0.card.keys }) }
+    public var cardFiles: Set<String> { Set(state.withLock { $0.card.keys }) }
 
-    func connected() async -> [GPhotoCameraInfo] {
+    public func connected() async -> [GPhotoCameraInfo] {
         state.withLock { $0.plugged } ? [GPhotoCameraInfo(model: model, port: port, hasLiveView: true)] : []
     }
 
-    func open(model: String, port: String) async throws(GPhotoError) -> any TetheredCamera {
+    public func open(model: String, port: String) async throws(GPhotoError) -> any TetheredCamera {
         try checkPlugged()
         return self
     }
 
-    func capture() async throws(GPhotoError) -> GPhotoFile {
+    public func capture() async throws(GPhotoError) -> GPhotoFile {
         try checkPlugged()
         await withCheckedContinuation { (held: CheckedContinuation<Void, Never>) in
             let hangs = state.withLock { state in
@@ -81,7 +95,7 @@ final class ScriptedDSLR: TetheredCameraDriver, TetheredCamera, Sendable {
         }
     }
 
-    func newFiles(waiting milliseconds: Int32) async throws(GPhotoError) -> [GPhotoFile] {
+    public func newFiles(waiting milliseconds: Int32) async throws(GPhotoError) -> [GPhotoFile] {
         try checkPlugged()
         return state.withLock { state in
             defer { state.toldLater = [] }
@@ -89,18 +103,18 @@ final class ScriptedDSLR: TetheredCameraDriver, TetheredCamera, Sendable {
         }
     }
 
-    func download(_ file: GPhotoFile, limit: Int) async throws(GPhotoError) -> [UInt8] {
+    public func download(_ file: GPhotoFile, limit: Int) async throws(GPhotoError) -> [UInt8] {
         try checkPlugged()
         guard let bytes = state.withLock({ $0.card[file.name] }) else { throw GPhotoError(code: GP_ERROR_FILE_NOT_FOUND, "\(file.name) is not on the card") }
         return bytes
     }
 
-    func delete(_ file: GPhotoFile) async throws(GPhotoError) {
+    public func delete(_ file: GPhotoFile) async throws(GPhotoError) {
         try checkPlugged()
         _ = state.withLock { $0.card.removeValue(forKey: file.name) }
     }
 
-    func preview() async throws(GPhotoError) -> [UInt8] {
+    public func preview() async throws(GPhotoError) -> [UInt8] {
         // A camera sends its live view at its own pace, about 30 pictures a second.
         try? await Task.sleep(for: .milliseconds(33))
         try checkPlugged()
@@ -111,13 +125,13 @@ final class ScriptedDSLR: TetheredCameraDriver, TetheredCamera, Sendable {
         }
     }
 
-    func settings() async throws(GPhotoError) -> [GPhotoSetting] { [] }
+    public func settings() async throws(GPhotoError) -> [GPhotoSetting] { [] }
 
-    func set(_ name: String, to value: String) async throws(GPhotoError) -> GPhotoSetting {
+    public func set(_ name: String, to value: String) async throws(GPhotoError) -> GPhotoSetting {
         throw GPhotoError(code: GP_ERROR_BAD_PARAMETERS, "the scripted camera has no setting \(name)")
     }
 
-    func close() async {}
+    public func close() async {}
 
     private func checkPlugged() throws(GPhotoError) {
         guard state.withLock({ $0.plugged }) else {
