@@ -8,7 +8,7 @@ public enum Parser {
     }
     /// The words that start a step.
     enum Step: String, CaseIterable {
-        case countdown, capture, burst, wait, `repeat`, timelapse, `switch`, pause, resume, compose, review, print, printout, record
+        case countdown, capture, burst, wait, `repeat`, timelapse, `switch`, pause, resume, compose, review, print, printout, record, set
     }
 
     static let settings = Setting.allCases.map(\.rawValue)
@@ -500,6 +500,13 @@ public enum Parser {
                     index += 2
                 }
                 add(.printout(options))
+            case .set:
+                guard arguments.count == 2 else {
+                    return fail(arguments.first ?? head, "set takes a setting of a DSLR's own and its value, such as set iso 800 (camctl camera-settings lists them)")
+                }
+                guard let name = resolve(arguments[0]), let value = resolve(arguments[1]) else { return }
+                guard !name.isEmpty else { return fail(arguments[0], "set takes a setting's name, such as set iso 800") }
+                add(.cameraSetting(name: name, value: value))
             case .print:
                 guard arguments.count == 1 else {
                     return fail(arguments.first ?? head, "print takes one message, in quotes if it has spaces: print \"smile!\"")

@@ -58,6 +58,8 @@ public struct Script: Sendable, Equatable {
         case stopRecording
         /// An image word after the first step: the running session's picture changes.
         case image(ImageChange)
+        /// `set NAME VALUE`: one of a DSLR's own settings (ISO, aperture, …) set on the camera.
+        case cameraSetting(name: String, value: String)
     }
 
     /// How `compose` lays out the shots: a 1x4 strip, a 2x2 grid, or a template file's slots.
@@ -175,6 +177,7 @@ public struct Script: Sendable, Equatable {
         case .startRecording: return "record start"
         case .stopRecording: return "record stop"
         case .image(let change): return change.text
+        case .cameraSetting(let name, let value): return "set \(name) \"\(value)\""
         }
     }
 }

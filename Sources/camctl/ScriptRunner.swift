@@ -113,6 +113,12 @@ struct ScriptRunner {
                                                cutsStrips: options.cutsStrips)
                 try await printing.print(picture.item.data, keptAt: picture.path,
                                          title: "camctl picture \(picture.libraryPhoto?.id ?? 0)", json: printsJSON)
+            case .cameraSetting(let name, let value):
+                do {
+                    _ = try await session.setCameraSetting(name, to: value)
+                } catch {
+                    throw CommandFailure(error)
+                }
             case .image(let change):
                 try await operating.perform(.changeImage(try await session.configuration.image.applying(change)))
             case .record(let seconds):

@@ -115,7 +115,7 @@ struct DSLRTests {
         #expect(unknown.status != 0 && unknown.standardError.contains("the camera has no setting nosuchsetting"), "\(unknown.standardError)")
     }
 
-    @Test("serve on the DSLR: /api/capture keeps the camera's file, /api/camera-settings reads and sets its settings; a description file's camera takes its photos too")
+    @Test("serve on the DSLR: /api/capture keeps the camera's file, /api/camera-settings reads and sets its settings; a description file sets a setting (a value the camera lacks refused) and takes its photos too")
     func served() async throws {
         let camera = try VirtualDSLR()
         let onCard = try await Self.photoOnCard(of: camera)
@@ -139,10 +139,15 @@ struct DSLRTests {
 
         let folder = try TemporaryFolder()
         let script = folder.path("dslr.camctl")
-        try "camera gphoto2:\(VirtualDSLR.port)\npreview none\ncapture\n".write(toFile: script, atomically: true, encoding: .utf8)
+        try "camera gphoto2:\(VirtualDSLR.port)\npreview none\nset \(name) \"\(other)\"\ncapture\n".write(toFile: script, atomically: true, encoding: .utf8)
         let ran = try await served.camctl.run(["run", script, "--json"], environment: camera.environment)
         #expect(ran.status == 0, "\(ran.standardError)")
         let photo = try #require(Camctl.records(ran.standardOutput).first?["path"] as? String, "\(ran.standardOutput)")
         #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: photo))) == onCard, "the description file's photo is the camera's file")
+        // A value the camera does not offer ends the run before its photo, naming those it does.
+        try "camera gphoto2:\(VirtualDSLR.port)\npreview none\nset \(name) \"no such value\"\ncapture\n".write(toFile: script, atomically: true, encoding: .utf8)
+        let wrongRun = try await served.camctl.run(["run", script, "--json"], environment: camera.environment)
+        #expect(wrongRun.status != 0 && wrongRun.standardError.contains(#""no such value" is not one of its values: "#)
+                && wrongRun.standardError.contains(other) && Camctl.records(wrongRun.standardOutput).isEmpty, "\(wrongRun.status) \(wrongRun.standardError)")
     }
 }

@@ -153,13 +153,17 @@ struct ParserTests {
             record stop
             printout
             printout copies 2 media 4x6 printer ipp://booth.local/ipp/print cut-strips
+            set iso 800
+            set shutterspeed "1/125"
             """).script
         #expect(steps.steps == [.capture(.init(codec: "hevc", quality: 70, rotation: 90)), .burst(count: 10), .wait(seconds: 1.5),
                                 .timelapse(everySeconds: 10, count: 360), .switchCamera, .pausePreview, .resumePreview,
                                 .compose(.strip), .record(seconds: 2.5), .startRecording, .stopRecording, .printout(.init()),
-                                .printout(.init(copies: 2, media: "4x6", printer: "ipp://booth.local/ipp/print", cutsStrips: true))])
-        #expect(steps.records && steps.stepListing.suffix(5) == ["record 2.5", "record start", "record stop", "printout",
-                                                                 "printout copies 2 media 4x6 printer ipp://booth.local/ipp/print cut-strips"])
+                                .printout(.init(copies: 2, media: "4x6", printer: "ipp://booth.local/ipp/print", cutsStrips: true)),
+                                .cameraSetting(name: "iso", value: "800"), .cameraSetting(name: "shutterspeed", value: "1/125")])
+        #expect(steps.records && steps.stepListing.suffix(7) == ["record 2.5", "record start", "record stop", "printout",
+                                                                 "printout copies 2 media 4x6 printer ipp://booth.local/ipp/print cut-strips",
+                                                                 "set iso \"800\"", "set shutterspeed \"1/125\""])
     }
 
     @Test("Malformed files give FILE:LINE:COLUMN messages", arguments: [
@@ -188,6 +192,7 @@ struct ParserTests {
         ("printout glossy\n", ["f.camctl:1:10: printout has no option \"glossy\"; expected copies N, media SIZE, printer NAME|URI or cut-strips"]),
         ("printout media\n", ["f.camctl:1:10: media takes a value, such as media 4x6"]),
         ("printout media \"\"\n", ["f.camctl:1:16: media takes a paper size, such as media 4x6"]),
+        ("set iso\n", ["f.camctl:1:5: set takes a setting of a DSLR's own and its value, such as set iso 800"]),
     ])
     func malformed(text: String, expected: [String]) {
         let found = Self.errors(text)
