@@ -125,6 +125,7 @@ struct Router: Sendable {
                 throw APIError(error)
             }
         case ("PUT", "api/camera-settings"):
+            try settingsPIN?.admit(request, access: access)
             return JSONBody.response(try await setCameraSettings(try JSONBody.object(request.body)))
         case ("POST", "api/settings/sample-key"):
             try settingsPIN?.admit(request, access: access)

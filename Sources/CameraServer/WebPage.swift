@@ -41,7 +41,7 @@ enum WebPage {
           button.primary { background: var(--accent); color: #111; font-weight: 700; }
           #shutter { width: 76px; height: 76px; border-radius: 50%; border: 6px solid #eee; background: #fff; padding: 0; }
           label { display: inline-flex; gap: 6px; align-items: center; }
-          #settings { margin: 8px 0; } #settings form { display: flex; flex-wrap: wrap; gap: 8px 16px; margin-top: 8px; }
+          #settings, #camerasettings { margin: 8px 0; } #settings form, #camerasettings form { display: flex; flex-wrap: wrap; gap: 8px 16px; margin-top: 8px; }
           input[type=text] { font: inherit; background: #222; color: #eee; border: 1px solid #444; border-radius: 6px; padding: 6px; width: 12em; }
           select, input[type=number] { font: inherit; background: #222; color: #eee; border: 1px solid #444; border-radius: 6px; padding: 6px; }
           input[type=number] { width: 4.5em; }
@@ -72,7 +72,7 @@ enum WebPage {
                           background: var(--accent); color: #111; font-weight: 700; font-size: 3vmin; }
           body.kiosk main { display: block; padding: 0; max-width: none; }
           body.kiosk #stage { position: fixed; inset: 0; border-radius: 0; aspect-ratio: auto; width: auto; align-self: auto; }
-          body.kiosk .controls, body.kiosk #settings, body.kiosk #message, body.kiosk #side h2, body.kiosk #side > p, body.kiosk #gallery, body.kiosk #more,
+          body.kiosk .controls, body.kiosk #settings, body.kiosk #camerasettings, body.kiosk #message, body.kiosk #side h2, body.kiosk #side > p, body.kiosk #gallery, body.kiosk #more,
           body.kiosk #guestlink { display: none; }
           body.kiosk #kioskshutter { display: block; }
           body.kiosk #takehome { position: fixed; right: 2vmin; top: 2vmin; padding: 12px; border-radius: 12px; text-align: center;
@@ -147,6 +147,14 @@ enum WebPage {
               <button id="savesettings" type="submit" class="primary">Save settings</button>
             </form>
             <p id="printerstate" role="status" hidden></p>
+          </details>
+          <details id="camerasettings" hidden>
+            <summary>Camera settings</summary>
+            <form id="cameraform">
+              <label>Setting <select id="camsetting"></select></label>
+              <label>Value <span id="camvalueholder"></span></label>
+              <button id="setcamera" type="submit" class="primary">Set</button>
+            </form>
           </details>
           <div id="message" role="status"></div>
           <section id="side">
@@ -557,13 +565,18 @@ enum WebPage {
         // Sends a change of the settings (with the PIN when one is typed) and shows the settings it
         // left; the answer, or nothing when it was refused (said).
         async function changeSettings(method, path, body) {
+          const answer = await sendChange(method, path, body);
+          if (answer) showSettings(answer);
+          return answer;
+        }
+        // Sends a change (with the PIN when one is typed): the answer, or nothing when it was refused (said).
+        async function sendChange(method, path, body) {
           try {
             const headers = { "Content-Type": "application/json" };
             if ($("setpin").value) headers["X-Camctl-PIN"] = $("setpin").value;
             const response = await fetch(path, { method, headers, body });
             const answer = await response.json().catch(() => ({}));
             if (!response.ok) throw new Error(answer.error || ("the camera answered " + response.status));
-            showSettings(answer);
             return answer;
           } catch (error) {
             say(error.message, true);
@@ -571,8 +584,52 @@ enum WebPage {
           }
         }
 
+        // A DSLR's own settings (ISO, aperture, shutter speed, …), one chosen at a time and set to
+        // one of the values the camera offers; the section stays hidden for any other camera.
+        let cameraSettings = [];
+        async function loadCameraSettings() {
+          const response = await fetch("api/camera-settings").catch(() => null);
+          if (!response || !response.ok) return;
+          cameraSettings = (await response.json()).filter((setting) => !setting.read_only && setting.kind !== "date");
+          if (!cameraSettings.length) return;
+          const chosen = $("camsetting").value;
+          fill($("camsetting"), cameraSettings.map((setting) => setting.name),
+               cameraSettings.some((setting) => setting.name === chosen) ? chosen : cameraSettings[0].name,
+               (name) => cameraSettings.find((setting) => setting.name === name).label);
+          showCameraSetting();
+          $("camerasettings").hidden = false;
+        }
+        function showCameraSetting() {
+          const setting = cameraSettings.find((each) => each.name === $("camsetting").value);
+          let control;
+          if (setting.kind === "choice" || setting.kind === "toggle") {
+            control = document.createElement("select");
+            const values = setting.kind === "toggle" ? ["0", "1"] : setting.choices || [];
+            fill(control, values, setting.value, setting.kind === "toggle" ? (value) => (value === "1" ? "on" : "off") : null);
+          } else {
+            control = document.createElement("input");
+            control.type = setting.kind === "range" ? "number" : "text";
+            if (setting.kind === "range") Object.assign(control, { min: setting.minimum, max: setting.maximum, step: setting.step || "any" });
+            control.value = setting.value;
+          }
+          control.id = "camvalue";
+          $("camvalueholder").replaceChildren(control);
+        }
+        $("camsetting").onchange = showCameraSetting;
+        $("cameraform").onsubmit = async (submitted) => {
+          submitted.preventDefault();
+          const name = $("camsetting").value;
+          const answer = await sendChange("PUT", "api/camera-settings", JSON.stringify({ [name]: $("camvalue").value }));
+          if (!answer || !answer.length) return;
+          const index = cameraSettings.findIndex((setting) => setting.name === name);
+          if (index >= 0) cameraSettings[index] = answer[0];
+          showCameraSetting();
+          say(answer[0].label + " is now " + answer[0].value + ".");
+        };
+
         watchLive();
         loadSettings();
+        loadCameraSettings();
         listen();
         loadAlbums();
         loadGallery();

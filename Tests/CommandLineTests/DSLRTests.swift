@@ -150,4 +150,40 @@ struct DSLRTests {
         #expect(wrongRun.status != 0 && wrongRun.standardError.contains(#""no such value" is not one of its values: "#)
                 && wrongRun.standardError.contains(other) && Camctl.records(wrongRun.standardOutput).isEmpty, "\(wrongRun.status) \(wrongRun.standardError)")
     }
+
+    @Test("Headless Chromium: the page's camera settings show the DSLR's own and set one to another of its values; behind the owner's PIN, a change without it is refused",
+          .enabled(if: PageTests.hasBrowser, "needs chromium, chromium-driver and python3-selenium"), .drivesBrowser)
+    func page() async throws {
+        let camera = try VirtualDSLR()
+        _ = try await Self.photoOnCard(of: camera)
+        let folder = try TemporaryFolder()
+        let pin = try folder.file("pin", holding: "2468\n")
+        let served = try await ServedCamera(extra: ["--device", "gphoto2:\(VirtualDSLR.port)", "--settings-pin-file", pin], environment: camera.environment)
+        defer { served.process.send(SIGTERM) }
+        let listed = try await served.request("/api/camera-settings")
+        let settings = try #require((try? JSONSerialization.jsonObject(with: Data(listed.bytes))) as? [[String: Any]], "\(listed.body)")
+        let choice = try #require(settings.first { $0["kind"] as? String == "choice" && ($0["choices"] as? [String])?.count ?? 0 >= 2
+                                                   && $0["read_only"] as? Bool == false }, "\(settings)")
+        let name = try #require(choice["name"] as? String), now = try #require(choice["value"] as? String)
+        let other = try #require((choice["choices"] as? [String])?.first { $0 != now })
+        // As the page sends a change: its cookie, and no PIN typed.
+        let body = String(decoding: try JSONSerialization.data(withJSONObject: [name: other]), as: UTF8.self)
+        let withoutPIN = try await served.request("/api/camera-settings", ["-X", "PUT", "-H", "Cookie: camctl_token=\(served.token)", "-d", body],
+                                                  withToken: false)
+        #expect(withoutPIN.status == 403 && withoutPIN.body.contains("need its PIN"), "\(withoutPIN.status) \(withoutPIN.body)")
+        #expect(await served.stop().status == 0)
+
+        let open = try await ServedCamera(camctl: served.camctl, extra: ["--device", "gphoto2:\(VirtualDSLR.port)"], environment: camera.environment)
+        defer { open.process.send(SIGTERM) }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Browser/camera_settings.py").path
+        let run = try await ChildProcess.run("/usr/bin/python3", [script, open.base, name, other])
+        let seen = try #require((try? JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8))) as? [String: Any],
+                                "\(run.standardOutput) \(run.standardError.suffix(2000))")
+        #expect((seen["offered"] as? [String])?.contains(name) == true, "\(seen)")
+        #expect((seen["message"] as? String)?.hasSuffix(" is now \(other).") == true && seen["shown"] as? String == other, "\(seen)")
+        let after = try await open.request("/api/camera-settings")
+        let read = (try? JSONSerialization.jsonObject(with: Data(after.bytes))) as? [[String: Any]]
+        #expect(read?.first { $0["name"] as? String == name }?["value"] as? String == other, "the camera says it so")
+        #expect(await open.stop().status == 0)
+    }
 }
