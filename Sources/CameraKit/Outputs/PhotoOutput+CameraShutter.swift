@@ -24,6 +24,7 @@ extension PhotoOutput {
         let request = try begin(settings)
         let id = request.id
         do throws(CaptureError) {
+            let firedAt = Date()
             let shot = try await shutter()
             let file = shot.jpeg
             eventStream.send(.didCapturePhoto(id: id))
@@ -35,7 +36,7 @@ extension PhotoOutput {
                 ? try await ScaledJPEG.make(from: file, width: resolved.thumbnailWidth, height: resolved.thumbnailHeight, quality: 80) : []
             let orientation = JPEGFile.exifBlock(of: file).flatMap(JPEGFile.orientation(inExif:)) ?? 1
             var photo = Photo(captureID: id, fileData: file, thumbnailData: thumbnail, resolvedSettings: resolved, orientation: orientation,
-                              deviceName: request.attachment.deviceName, requestedAt: request.requestedAt, capturedAt: Date(),
+                              deviceName: request.attachment.deviceName, requestedAt: request.requestedAt, capturedAt: firedAt,
                               requestTime: nil, frameTime: nil, frameNumber: nil, pendingHEVC: nil)
             (photo.cameraRaw, photo.cardRemoval) = (shot.raw, shot.removeFromCard)
             return published(photo)

@@ -203,8 +203,14 @@ public final class PhotoOutput: Sendable {
         guard late <= tolerance else {
             throw CaptureError(.timeout, String(printf: "the capture time had passed %.3f s before the request came (more than %.3f s); no photo was taken", late, tolerance))
         }
-        // A camera that fires its own shutter takes its photo when asked: now, within the tolerance.
-        if let shutter = cameraShutter.withLock({ $0 }) { return try await capture(settings, firing: shutter) }
+        // A camera that fires its own shutter holds no frames: it is fired at the instant.
+        if let shutter = cameraShutter.withLock({ $0 }) {
+            let ahead = instant.timeIntervalSinceNow
+            if ahead > 0, (try? await Task.sleep(for: .seconds(ahead))) == nil {
+                throw CaptureError(.interrupted, "the capture was cancelled before its instant; no photo was taken")
+            }
+            return try await capture(settings, firing: shutter)
+        }
         feed.holdRecent()
         defer { feed.releaseRecent() }
         let request = try begin(settings)
