@@ -88,9 +88,10 @@ func quietProcess(_ program: String, _ arguments: [String]) -> Process {
     return process
 }
 
-/// Runs a program to its end and returns how long it took.
-func timeProcess(_ program: String, _ arguments: [String]) throws -> Double {
+/// Runs a program to its end (with `environment` added to this one's) and returns how long it took.
+func timeProcess(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Double {
     let process = quietProcess(program, arguments)
+    if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
     let start = ContinuousClock.now
     try process.run()
     process.waitUntilExit()

@@ -12,13 +12,14 @@ struct RunCommand: Subcommand {
     static let name = "run"
     static let synopsis = """
         camctl run      FILE [--device D] [--set NAME=VALUE …] [--dry-run] [--json] [--library DIR | --no-library]
-                        [--allow-raw-io] [--review-timeout SECONDS] [--burst-memory MIB]
+                        [--allow-raw-io] [--review-timeout SECONDS] [--burst-memory MIB] [--delete-from-card]
         """
     static let summary = "run a pipeline description file (pipelines/README.md)"
     static let help = """
         Reads FILE (its language is in pipelines/README.md), sets up the camera, preview, filters and
         outputs it names, and runs its steps: countdowns, captures, bursts, waits, repeat blocks,
-        time-lapses, camera switches, preview pauses, composed strips or grids, reviews, printouts, messages. --set
+        time-lapses, camera switches, preview pauses, composed strips or grids, reviews, printouts, a DSLR's
+        own settings (set iso 800), messages. --delete-from-card deletes a DSLR's photos from its card once kept. --set
         changes a param of the file; --device overrides its camera. --dry-run checks the file and
         prints the pipeline it would build (gst-launch syntax) and its steps, without opening a
         camera. Mistakes are reported as FILE:LINE:COLUMN with exit code 65.
@@ -34,7 +35,7 @@ struct RunCommand: Subcommand {
         .init(name: "--dry-run", value: nil), .init(name: "--json", value: nil),
         .init(name: "--library", value: "DIR"), .init(name: "--no-library", value: nil), .init(name: "--verbose", value: nil),
         .init(name: "--allow-raw-io", value: nil), .init(name: "--review-timeout", value: "SECONDS"),
-        SessionOptions.burstMemoryOption,
+        SessionOptions.burstMemoryOption, .init(name: "--delete-from-card", value: nil),
     ] + ImageOptions.options
 
     let file: String
@@ -233,6 +234,7 @@ struct RunCommand: Subcommand {
         configuration.resumesAutomatically = true
         configuration.movies = script.records
         if let budget = try SessionOptions.burstMemory(arguments) { configuration.burstMemoryBudget = budget }
+        configuration.deletesFromCameraCard = arguments.flag("--delete-from-card")
         return configuration
     }
 

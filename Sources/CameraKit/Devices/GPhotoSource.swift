@@ -22,6 +22,9 @@ final class GPhotoSource: Sendable {
         /// The picture pushed while there is no live view: the last photo, else a dark frame, at
         /// the session's size.
         var still: [UInt8]?
+        /// The number of the last shot, and of the shot the still was made of.
+        var shots = 0
+        var stillOfShot = 0
         var size = (width: 1024, height: 680)
         var hasLiveView = true
         /// A shot is under way: its files are told by the camera's events, which nothing else reads meanwhile.
@@ -130,10 +133,7 @@ final class GPhotoSource: Sendable {
             let rawFile = files.first { RawFileKind.of($0.name) != nil }
             var raw: CameraFile?
             if let rawFile { raw = CameraFile(name: rawFile.name, data: try await camera.download(rawFile, limit: 512 * 1_048_576)) }
-            let (hasLiveView, size) = state.withLock { ($0.hasLiveView, $0.size) }
-            if !hasLiveView, let shown = try? await ScaledJPEG.make(from: bytes, width: size.width, height: size.height) {
-                state.withLock { $0.still = shown }
-            }
+            showWithoutLiveView(bytes)
             let camera = self.camera
             let removal: (@Sendable () async -> Void)? = deletesFromCard ? { @Sendable in
                 for file in [jpegFile, rawFile].compactMap({ $0 }) { try? await camera.delete(file) }
@@ -141,6 +141,24 @@ final class GPhotoSource: Sendable {
             return CameraShot(jpeg: bytes, raw: raw, removeFromCard: removal)
         } catch {
             throw CaptureError(error)
+        }
+    }
+
+    /// Without live view, makes the photo the picture shown until the next, beside the shot (a
+    /// full-size decode the photo's way to the library does not wait for); a later shot's still
+    /// made first is not replaced by an earlier one's.
+    private func showWithoutLiveView(_ photo: [UInt8]) {
+        let (hasLiveView, size, shot) = state.withLock { state in
+            state.shots += 1
+            return (state.hasLiveView, state.size, state.shots)
+        }
+        guard !hasLiveView else { return }
+        Task { [self] in
+            guard let shown = try? await ScaledJPEG.make(from: photo, width: size.width, height: size.height) else { return }
+            state.withLock { state in
+                guard shot > state.stillOfShot else { return }
+                (state.still, state.stillOfShot) = (shown, shot)
+            }
         }
     }
 
