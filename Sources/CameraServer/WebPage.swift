@@ -153,6 +153,7 @@ enum WebPage {
             <form id="cameraform">
               <label>Setting <select id="camsetting"></select></label>
               <label>Value <span id="camvalueholder"></span></label>
+              <label id="campinlabel" hidden>PIN <input type="password" id="campin" inputmode="numeric" autocomplete="off" maxlength="12"></label>
               <button id="setcamera" type="submit" class="primary">Set</button>
             </form>
           </details>
@@ -542,6 +543,7 @@ enum WebPage {
           $("setattract").value = settings.attract_after;
           attractAfter = settings.attract_after || 30;
           $("pinlabel").hidden = !settings.pin_required;
+          $("campinlabel").hidden = !settings.pin_required;
         }
         async function loadSettings() {
           const response = await fetch("api/settings");
@@ -573,7 +575,8 @@ enum WebPage {
         async function sendChange(method, path, body) {
           try {
             const headers = { "Content-Type": "application/json" };
-            if ($("setpin").value) headers["X-Camctl-PIN"] = $("setpin").value;
+            const pin = $("setpin").value || $("campin").value;
+            if (pin) headers["X-Camctl-PIN"] = pin;
             const response = await fetch(path, { method, headers, body });
             const answer = await response.json().catch(() => ({}));
             if (!response.ok) throw new Error(answer.error || ("the camera answered " + response.status));

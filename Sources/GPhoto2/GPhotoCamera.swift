@@ -91,13 +91,14 @@ public final class GPhotoCamera: TetheredCamera, @unchecked Sendable {
     }
 
     /// Fires the camera's shutter: a photo at its full resolution, with its own lens, settings and
-    /// flash, written to its card; returns where. (RAW+JPEG cameras name one of the pair; the
+    /// flash, written to its card; returns where, and when it was fired. (RAW+JPEG cameras name one of the pair; the
     /// other is told by ``newFiles(waiting:)``.)
-    public func capture() async throws(GPhotoError) -> GPhotoFile {
+    public func capture() async throws(GPhotoError) -> GPhotoShot {
         try await run("the camera did not take the photo") { [self] () throws(GPhotoError) in
             var path = CameraFilePath()
+            let firedAt = GPhotoShot.now()
             try GPhotoLibrary.check(api.camera_capture(camera, GP_CAPTURE_IMAGE, &path, context), "the camera did not take the photo", port: port)
-            return GPhotoFile(folder: Self.text(of: path.folder), name: Self.text(of: path.name))
+            return GPhotoShot(file: GPhotoFile(folder: Self.text(of: path.folder), name: Self.text(of: path.name)), firedAt: firedAt)
         }
     }
 

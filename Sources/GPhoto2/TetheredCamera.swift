@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 
 /// A camera that fires its own shutter and hands over the files it writes, with a live view and
 /// settings of its own: what a session needs of a DSLR or mirrorless camera. ``GPhotoCamera`` is
@@ -8,8 +9,8 @@ public protocol TetheredCamera: Sendable {
     var model: String { get }
     /// Where it is connected (`usb:001,004`).
     var port: String { get }
-    /// Fires the shutter; returns the file the camera wrote (one of a RAW+JPEG pair).
-    func capture() async throws(GPhotoError) -> GPhotoFile
+    /// Fires the shutter; returns the file the camera wrote (one of a RAW+JPEG pair) and when it fired.
+    func capture() async throws(GPhotoError) -> GPhotoShot
     /// The files the camera says it wrote since it was last asked, waiting up to `milliseconds`.
     func newFiles(waiting milliseconds: Int32) async throws(GPhotoError) -> [GPhotoFile]
     /// A file's bytes as the camera wrote them, refused beyond `limit`.
@@ -24,6 +25,24 @@ public protocol TetheredCamera: Sendable {
     func set(_ name: String, to value: String) async throws(GPhotoError) -> GPhotoSetting
     /// Lets the camera go; later calls are refused.
     func close() async
+}
+
+/// A shot a camera took: the file it names, and when its shutter was fired (seconds since 1970 on
+/// the system's real-time clock, read just before the camera was told to fire).
+public struct GPhotoShot: Sendable, Equatable {
+    public let file: GPhotoFile
+    public let firedAt: Double
+
+    public init(file: GPhotoFile, firedAt: Double) {
+        (self.file, self.firedAt) = (file, firedAt)
+    }
+
+    /// Now, as ``firedAt`` says it.
+    public static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
 }
 
 /// Where tethered cameras are found and opened: libgphoto2 (``GPhotoDriver``), or a program's own.

@@ -5,8 +5,9 @@ import Glibc
 extension PhotoLibrary {
     /// Refuses `path` as what a command writes (an `--output`, a copy, an export, a sheet, a
     /// movie's copy, a collected photo) when it would replace a file of a photo library: one that
-    /// exists in a library's folder or its `thumbnails/`, `spool/` or `recordings/`, or is named as
-    /// the library names its own (its index and journal, photos, thumbnails, spooled frames),
+    /// exists in a library's folder or its `thumbnails/`, `spool/`, `recordings/`, `renditions/` or
+    /// `raw/`, or is named as the library names its own (its index and journal, photos, thumbnails,
+    /// spooled frames, RAW files),
     /// links resolved. Any library counts, not only the one the command uses: a library is a
     /// folder that holds `library.sqlite`. A new file of another name there is let be, as it is
     /// never indexed. The one check every writer of outside destinations calls.
@@ -20,7 +21,7 @@ extension PhotoLibrary {
         } ?? path
         guard let folder = libraryFolder(holding: target) else { return }
         let name = URL(fileURLWithPath: target).lastPathComponent
-        let owned = name.hasPrefix("library.sqlite") || isPhotoFile(name) || isThumbnail(name) || isSpooled(name) || isTemporary(name)
+        let owned = name.hasPrefix("library.sqlite") || isPhotoFile(name) || isThumbnail(name) || isSpooled(name) || isRawFile(name) || isTemporary(name)
         var status = stat()
         guard owned || lstat(target, &status) == 0 else { return }
         throw DurableFile.WriteError(path: path, refusal: .libraryFile(folder: folder))

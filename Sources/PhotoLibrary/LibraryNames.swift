@@ -20,7 +20,7 @@ import ImageMetadata
 /// `booth-settings.json`) are outside this set, so no index row can name them.
 extension PhotoLibrary {
     /// The library's subfolders, each a real folder (never a link) made by the library.
-    static let subfolders = ["thumbnails", "spool", "recordings"]
+    static let subfolders = ["thumbnails", "spool", "recordings", "renditions", "raw"]
 
     /// `20261130-050132.123-k3f9x2.jpg`: the capture time, to the millisecond, and a random suffix.
     static func fileName(capturedAt date: Date, extension fileExtension: String) -> String {

@@ -108,7 +108,9 @@ public struct NewPhoto: Sendable {
 /// A RAW file a camera wrote beside a JPEG photo: its bytes as the camera wrote them, and its kind
 /// (one of `RawFileKind.extensions`, lower case: `nef`, `cr3`, …).
 public struct RawFile: Sendable, Equatable {
+    /// The file's bytes, as the camera wrote them.
     public var data: [UInt8]
+    /// Its kind, lower case (`nef`): the extension it is kept under.
     public var fileExtension: String
 
     /// The RAW file named `name` on the camera's card (`DSC_0001.NEF`); `nil` when its kind is

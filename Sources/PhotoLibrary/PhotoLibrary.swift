@@ -421,24 +421,27 @@ public final class PhotoLibrary {
     public func keepRendition(_ jpeg: [UInt8], of photo: LibraryPhoto) throws(LibraryError) {
         guard !isReadOnly else { throw LibraryError(.permissionDenied, "the library \(folder) may not be written, so no rendition can be kept") }
         guard let name = Self.renditionName(of: photo) else { throw LibraryError(.notFound, "photo \(photo.id) is no HEIC to make a rendition of") }
+        try makeOwnFolder(Self.renditionFolder)
         do {
-            try makeOwnFolder(Self.renditionFolder)
             try DurableFile.write(jpeg, to: folder + "/" + name, syncing: false)
         } catch {
             throw LibraryError(error)
         }
     }
 
-    /// Makes the library's subfolder `name` when it is missing: a folder of the library's own,
+    /// Makes the library's subfolder `name` when it is missing (its entry synced into the library
+    /// folder, so a file kept in it is found after a power cut): a folder of the library's own,
     /// never a link put in its place.
     ///
-    /// - Throws: `DurableFile.WriteError` when something else stands there or it cannot be made.
-    func makeOwnFolder(_ name: String) throws(DurableFile.WriteError) {
-        if ConfinedFile.status(of: name, in: folder) == nil, mkdir(folder + "/" + name, 0o755) != 0, errno != EEXIST {
-            throw DurableFile.WriteError(path: folder + "/" + name, code: errno)
+    /// - Throws: ``LibraryError`` when something else stands there or it cannot be made.
+    func makeOwnFolder(_ name: String) throws(LibraryError) {
+        let path = folder + "/" + name
+        if ConfinedFile.status(of: name, in: folder) == nil {
+            guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw LibraryError(DurableFile.WriteError(path: path, code: errno)) }
+            DurableFile.syncFolder(folder)
         }
         guard let status = ConfinedFile.status(of: name, in: folder), status.st_mode & S_IFMT == S_IFDIR else {
-            throw DurableFile.WriteError(path: folder + "/" + name, code: ENOTDIR)
+            throw LibraryError(.ioError, "\(path) is not a folder of the library's; remove what stands there")
         }
     }
 
@@ -531,9 +534,9 @@ public final class PhotoLibrary {
                 where (Self.isPhotoFile(name) && !stems.contains(Self.stem(of: name))) || Self.isTemporary(name) {
                     if try ConfinedFile.remove(Self.renditionFolder + "/" + name, in: folder) { found.removedLeftovers += 1 }
                 }
-                // RAW files of photos no longer there.
-                for name in ConfinedFile.names(in: Self.rawFolder, of: folder)
-                where (Self.isRawFile(name) && !stems.contains(Self.stem(of: name))) || Self.isTemporary(name) {
+                // A RAW file is a camera's original, which may be on no card any more: one whose photo
+                // is gone is left for its owner, never removed here; only a half-written one is.
+                for name in ConfinedFile.names(in: Self.rawFolder, of: folder) where Self.isTemporary(name) {
                     if try ConfinedFile.remove(Self.rawFolder + "/" + name, in: folder) { found.removedLeftovers += 1 }
                 }
                 try recoverRecordings(into: &found)
@@ -578,9 +581,11 @@ public final class PhotoLibrary {
             ? (try? HEIFContents(parsing: data))?.displaySize
             : JPEGFile.dimensions(of: data)
         guard let size, size.width > 0, size.height > 0 else { return nil }
+        // A RAW file kept beside it comes back with it.
+        let raw = ConfinedFile.names(in: Self.rawFolder, of: folder).filter { Self.isValidRaw($0, of: name) }.min()
         let id = try insertRow(file: name, thumbnail: hasThumbnail ? thumbnail : nil, capturedAt: modified, device: "unknown",
                                width: size.width, height: size.height, codec: codec, orientation: 1,
-                               byteCount: data.count)
+                               byteCount: data.count, raw: raw)
         return try photo(id: id)
     }
 

@@ -27,16 +27,17 @@ struct DSLRBenchmarks {
         // Each shot of a burst: the time between the camera's firings, as each is kept before the next is fired.
         let script = folder + "/burst.camctl"
         try Data("camera gphoto2:usb:001,001\npreview none\nburst \(shots + 1)\n".utf8).write(to: URL(fileURLWithPath: script))
-        let burst = try output(StartUpBenchmark.camctl, ["run", script, "--library", folder + "/library", "--delete-from-card", "--json"], environment: camera)
-        let fired = burst.split(separator: "\n").compactMap { line -> Double? in
+        let burst = try programOutput(StartUpBenchmark.camctl, ["run", script, "--library", folder + "/library", "--delete-from-card", "--json"],
+                                      environment: camera)
+        let fired = String(decoding: burst, as: UTF8.self).split(separator: "\n").compactMap { line -> Double? in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["captured_at_us"].flatMap { ($0 as? NSNumber)?.doubleValue }
         }
         guard fired.count == shots + 1 else { throw BenchmarkFailure("camctl's burst on the virtual camera kept \(fired.count) of \(shots + 1) photos") }
         let cycles = zip(fired.dropFirst(), fired).map { ($0 - $1) / 1000 }
         try FileManager.default.createDirectory(atPath: folder + "/python", withIntermediateDirectories: true)
-        let probe = try output(Self.environment + "/bin/python3", ["scripts/dslr-probe.py", "\(shots)", folder + "/python"], environment: camera)
         struct Probe: Decodable { let shots_ms: [Double] }
-        let python = try JSONDecoder().decode(Probe.self, from: Data(probe.utf8)).shots_ms
+        let python = try runProbe("dslr-probe.py", ["\(shots)", folder + "/python"], as: Probe.self, python: Self.environment + "/bin/python3",
+                                  environment: camera).shots_ms
 
         var camctlRuns: [Double] = [], gphoto2Runs: [Double] = []
         for index in 0..<runs {
@@ -53,21 +54,5 @@ struct DSLRBenchmarks {
                          unit: "ms", camctl: Measurement(samples: camctlRuns), reference: Measurement(samples: gphoto2Runs),
                          referenceName: "gphoto2 --capture-image-and-download (downloads, then deletes from the card)"),
         ]
-    }
-
-    /// Runs a program to its end with `environment` added; what it printed.
-    private func output(_ program: String, _ arguments: [String], environment: [String: String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw BenchmarkFailure("\(program) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)") }
-        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -142,15 +142,27 @@ func withScratchFolder<Result>(_ body: (String) async throws -> Result) async th
     return try await body(path)
 }
 
-/// What a measuring script of `scripts/` (run by Debian's Python) prints, decoded from its one JSON object.
-func runProbe<Figures: Decodable>(_ script: String, _ arguments: [String], as: Figures.Type) throws -> Figures {
+/// What a measuring script of `scripts/` prints, decoded from its one JSON object: run by Debian's
+/// Python unless another `python` is named, with `environment` added to this process's.
+func runProbe<Figures: Decodable>(_ script: String, _ arguments: [String], as: Figures.Type, python: String = "/usr/bin/python3",
+                                  environment: [String: String] = [:]) throws -> Figures {
+    try JSONDecoder().decode(Figures.self, from: try programOutput(python, ["scripts/" + script] + arguments, environment: environment))
+}
+
+/// What a program prints on its standard output, run to its end with `environment` added to this
+/// process's; a failure when it does not end well.
+func programOutput(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Data {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    process.arguments = ["scripts/" + script] + arguments
+    process.executableURL = URL(fileURLWithPath: program)
+    process.arguments = arguments
+    if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
     let output = Pipe()
     process.standardOutput = output
     try process.run()
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return try JSONDecoder().decode(Figures.self, from: data)
+    guard process.terminationStatus == 0 else {
+        throw BenchmarkFailure("\(program) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)")
+    }
+    return data
 }

@@ -19,7 +19,7 @@ struct RunCommand: Subcommand {
         Reads FILE (its language is in pipelines/README.md), sets up the camera, preview, filters and
         outputs it names, and runs its steps: countdowns, captures, bursts, waits, repeat blocks,
         time-lapses, camera switches, preview pauses, composed strips or grids, reviews, printouts, a DSLR's
-        own settings (set iso 800), messages. --delete-from-card deletes a DSLR's photos from its card once kept. --set
+        own settings (set iso 800), messages. --delete-from-card deletes a DSLR's photos from its card once in the library. --set
         changes a param of the file; --device overrides its camera. --dry-run checks the file and
         prints the pipeline it would build (gst-launch syntax) and its steps, without opening a
         camera. Mistakes are reported as FILE:LINE:COLUMN with exit code 65.

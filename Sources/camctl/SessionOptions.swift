@@ -29,7 +29,7 @@ struct SessionOptions {
     var controls: [(key: String, value: Int)] = []
     /// The burst memory budget in bytes, when given.
     var burstMemory: Int?
-    /// `--delete-from-card`: a DSLR's photos deleted from its card once downloaded.
+    /// `--delete-from-card`: a DSLR's photos deleted from its card once kept in the library.
     var deletesFromCard = false
     /// `--key sample`: the green screen keys the colour sampled from the picture's edges once the camera runs.
     var samplesKey = false

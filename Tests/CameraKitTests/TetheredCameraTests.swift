@@ -78,7 +78,7 @@ struct TetheredCameraTests {
         camera.willShoot([("DSC_0004.JPG", next)])
         camera.hangShutter()
         let error = await #expect(throws: CaptureError.self) { try await session.photoOutput.capture() }
-        #expect(error?.code == .timeout && error?.message.hasPrefix("the camera did not take the photo within 1 seconds; check that it is on") == true,
+        #expect(error?.code == .timeout && error?.message.hasPrefix("the camera did not take the photo within 1 second; check that it is on") == true,
                 "\(String(describing: error))")
         #expect(await session.status == .running)
         camera.releaseShutter()
@@ -86,6 +86,24 @@ struct TetheredCameraTests {
         #expect(photo.fileData == next)
         await photo.releaseCameraFiles()
         #expect(camera.cardFiles == ["DSC_0003.JPG"], "the late shot is not lost: it stays on the card")
+        await session.stop()
+    }
+
+    @Test("Two shots asked at once on a RAW+JPEG camera: each photo comes with its own RAW file, neither taking the other's")
+    func concurrentShots() async throws {
+        let camera = ScriptedDSLR()
+        let session = try Self.session(camera)
+        try await session.start()
+        let first = try await ScriptedDSLR.jpeg(color: 0x20_2020, width: 300, height: 200)
+        let second = try await ScriptedDSLR.jpeg(color: 0xe0_e0e0, width: 300, height: 200)
+        // Each camera names its RAW file first and tells of the JPEG after.
+        camera.willShoot([("DSC_0101.NEF", [1, 1, 1]), ("DSC_0101.JPG", first)])
+        camera.willShoot([("DSC_0102.NEF", [2, 2, 2]), ("DSC_0102.JPG", second)])
+        async let one = session.photoOutput.capture()
+        async let two = session.photoOutput.capture()
+        let photos = try await [one, two]
+        let pairs = Set(photos.map { "\($0.fileData == first ? "first" : $0.fileData == second ? "second" : "?")+\($0.cameraRaw?.name ?? "none")" })
+        #expect(pairs == ["first+DSC_0101.NEF", "second+DSC_0102.NEF"], "\(pairs)")
         await session.stop()
     }
 }

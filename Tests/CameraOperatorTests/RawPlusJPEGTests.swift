@@ -41,7 +41,8 @@ struct RawPlusJPEGTests {
         _ = try await taker.perform(.stop)
         try library.delete(id: kept.id)
         #expect(!FileManager.default.fileExists(atPath: rawPath), "deleted with its photo")
-        // A RAW file left without its photo (the photo deleted by hand) is removed when the library next opens.
+        // An index lost: the photo is found again with its RAW file. Its JPEG removed by hand: the
+        // RAW file, the camera's original, is left where it is.
         camera.willShoot([("DSC_0043.NEF", raw), ("DSC_0043.JPG", jpeg)])
         try await session.start()
         guard case .photos(let again) = try await taker.perform(.takePhoto(PhotoSettings())),
@@ -50,9 +51,35 @@ struct RawPlusJPEGTests {
             return
         }
         _ = try await taker.perform(.stop)
+        for name in ["library.sqlite", "library.sqlite-wal", "library.sqlite-shm"] { try? FileManager.default.removeItem(atPath: folder.path(name)) }
+        let reindexed = try PhotoLibrary(folder: folder.url.path).photos()
+        #expect(reindexed.map(\.rawPath) == [secondRaw], "\(reindexed)")
         try FileManager.default.removeItem(atPath: second.path)
-        _ = try PhotoLibrary(folder: folder.url.path)
-        #expect(!FileManager.default.fileExists(atPath: secondRaw))
+        #expect(try PhotoLibrary(folder: folder.url.path).photos().isEmpty)
+        #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: secondRaw))) == raw, "the RAW file stays")
+    }
+
+    @Test("Kept as a copy alone (no library), a RAW+JPEG shot stays on the card with --delete-from-card: the copy holds no RAW file")
+    func copyKeepsCard() async throws {
+        let camera = ScriptedDSLR()
+        var configuration = SessionConfiguration()
+        configuration.device = .gphoto2(model: camera.model, port: camera.port)
+        configuration.deletesFromCameraCard = true
+        let session = CaptureSession(configuration: configuration, tetheredCameras: camera)
+        try await session.start()
+        let folder = try TemporaryFolder()
+        let copy = OutputPattern(folder.path("copy.jpg"))
+        let taker = SessionOperator(camera: session, delivery: try PhotoDelivery(library: nil, copy: .pattern(copy), pictureCount: 1),
+                                    device: configuration.device)
+        let jpeg = try await ScriptedDSLR.jpeg(color: 0x30_3030, width: 600, height: 400)
+        camera.willShoot([("DSC_0050.JPG", jpeg), ("DSC_0050.NEF", [7, 7, 7])])
+        guard case .photos(let shots) = try await taker.perform(.takePhoto(PhotoSettings())) else {
+            Issue.record("no photo was taken")
+            return
+        }
+        #expect(shots.first?.delivered?.copy == folder.path("copy.jpg"))
+        #expect(camera.cardFiles == ["DSC_0050.JPG", "DSC_0050.NEF"], "both stay on the card")
+        _ = try await taker.perform(.stop)
     }
 
     @Test("A camera set to RAW only: the shot is refused in one sentence, and its file stays on the card")

@@ -201,7 +201,7 @@ struct DSLRTests {
         let captured = try await ChildProcess.run(camctl, ["fleet", "capture", "--broker", "mqtt://127.0.0.1:\(broker.port)", "--fleet", "studio",
                                                            "--at", "2", "--json"])
         #expect(captured.status == 0, "\(captured.standardError)")
-        // Fired at the instant two seconds ahead, not at the command's arrival (how near is a benchmark's row).
+        // Fired at the instant two seconds ahead, not at the command's arrival.
         let offsets = Camctl.objects(captured.standardOutput).compactMap { $0["offset_ms"] as? Double }
         #expect(offsets.count == 1 && offsets.allSatisfy { abs($0) < 1000 }, "\(captured.standardOutput)")
         let kept = try await node.camctl.photos()

@@ -6,7 +6,8 @@ import Synchronization
 /// A DSLR of a test's own, through the session's seam for tethered cameras: live view pictures
 /// the test gives (real JPEGs, as a camera sends them), a card whose files its shutter "takes" in
 /// turn (a RAW+JPEG pair told as one file, then the other), a shutter that can hang, and a cable
-/// the test pulls out and plugs back.
+/// the test pulls out and plugs back. It answers one call at a time, as a camera does (a hanging
+/// shot holds the others).
 public final class ScriptedDSLR: TetheredCameraDriver, TetheredCamera, Sendable {
     public let model = "Scripted DSLR"
     public let port = "usb:009,009"
@@ -23,6 +24,8 @@ public final class ScriptedDSLR: TetheredCameraDriver, TetheredCamera, Sendable 
         var heldShot: CheckedContinuation<Void, Never>?
     }
     private let state = Mutex(State())
+    /// Calls, one at a time.
+    private let turns = Turns()
 
     /// A JPEG as a camera writes it, by GStreamer's encoder: a plain `color` (0xRRGGBB) at
     /// `width`x`height`, its colour kept at half width (4:2:2, as cameras' live view pictures are).
@@ -72,56 +75,85 @@ public final class ScriptedDSLR: TetheredCameraDriver, TetheredCamera, Sendable 
         state.withLock { $0.plugged } ? [GPhotoCameraInfo(model: model, port: port, hasLiveView: true)] : []
     }
 
+    /// Runs a call of the camera's once the calls before it are done.
+    private func one<T: Sendable>(_ call: @escaping @Sendable () async throws(GPhotoError) -> T) async throws(GPhotoError) -> T {
+        let result = try? await turns.run { () async -> Result<T, GPhotoError> in
+            do throws(GPhotoError) {
+                return .success(try await call())
+            } catch {
+                return .failure(error)
+            }
+        }
+        guard let result else { throw GPhotoError(code: GP_ERROR, "the scripted camera's turn was lost") }
+        return try result.get()
+    }
+
     public func open(model: String, port: String) async throws(GPhotoError) -> any TetheredCamera {
         try checkPlugged()
         return self
     }
 
-    public func capture() async throws(GPhotoError) -> GPhotoFile {
-        try checkPlugged()
-        await withCheckedContinuation { (held: CheckedContinuation<Void, Never>) in
-            let hangs = state.withLock { state in
-                if state.shutterHangs { state.heldShot = held }
-                return state.shutterHangs
+    public func capture() async throws(GPhotoError) -> GPhotoShot {
+        try await one { [self] () throws(GPhotoError) -> GPhotoShot in
+            try checkPlugged()
+            let firedAt = GPhotoShot.now()
+            await withCheckedContinuation { (held: CheckedContinuation<Void, Never>) in
+                let hangs = state.withLock { state in
+                    if state.shutterHangs { state.heldShot = held }
+                    return state.shutterHangs
+                }
+                if !hangs { held.resume() }
             }
-            if !hangs { held.resume() }
-        }
-        return try state.withLock { state throws(GPhotoError) -> GPhotoFile in
-            guard !state.shots.isEmpty else { throw GPhotoError(code: GP_ERROR, "the scripted camera has no shot left") }
-            let files = state.shots.removeFirst()
-            for (file, bytes) in files { state.card[file.name] = bytes }
-            state.toldLater += files.dropFirst().map(\.file)
-            return files[0].file
+            return try state.withLock { state throws(GPhotoError) -> GPhotoShot in
+                guard !state.shots.isEmpty else { throw GPhotoError(code: GP_ERROR, "the scripted camera has no shot left") }
+                let files = state.shots.removeFirst()
+                for (file, bytes) in files { state.card[file.name] = bytes }
+                state.toldLater += files.dropFirst().map(\.file)
+                return GPhotoShot(file: files[0].file, firedAt: firedAt)
+            }
         }
     }
 
     public func newFiles(waiting milliseconds: Int32) async throws(GPhotoError) -> [GPhotoFile] {
-        try checkPlugged()
-        return state.withLock { state in
-            defer { state.toldLater = [] }
-            return state.toldLater
+        try await one { [self] () throws(GPhotoError) -> [GPhotoFile] in
+            try checkPlugged()
+            let told = state.withLock { state in
+                defer { state.toldLater = [] }
+                return state.toldLater
+            }
+            // Nothing to tell: the camera waits as long as it is asked to, as a real one does.
+            if told.isEmpty { try? await Task.sleep(for: .milliseconds(Int(milliseconds))) }
+            return told
         }
     }
 
     public func download(_ file: GPhotoFile, limit: Int) async throws(GPhotoError) -> [UInt8] {
-        try checkPlugged()
-        guard let bytes = state.withLock({ $0.card[file.name] }) else { throw GPhotoError(code: GP_ERROR_FILE_NOT_FOUND, "\(file.name) is not on the card") }
-        return bytes
+        try await one { [self] () throws(GPhotoError) -> [UInt8] in
+            try checkPlugged()
+            guard let bytes = state.withLock({ $0.card[file.name] }) else {
+                throw GPhotoError(code: GP_ERROR_FILE_NOT_FOUND, "\(file.name) is not on the card")
+            }
+            return bytes
+        }
     }
 
     public func delete(_ file: GPhotoFile) async throws(GPhotoError) {
-        try checkPlugged()
-        _ = state.withLock { $0.card.removeValue(forKey: file.name) }
+        try await one { [self] () throws(GPhotoError) in
+            try checkPlugged()
+            _ = state.withLock { $0.card.removeValue(forKey: file.name) }
+        }
     }
 
     public func preview() async throws(GPhotoError) -> [UInt8] {
-        // A camera sends its live view at its own pace, about 30 pictures a second.
-        try? await Task.sleep(for: .milliseconds(33))
-        try checkPlugged()
-        return try state.withLock { state throws(GPhotoError) -> [UInt8] in
-            guard !state.liveView.isEmpty else { throw GPhotoError(code: GP_ERROR_NOT_SUPPORTED, "the scripted camera has no live view") }
-            defer { state.previews += 1 }
-            return state.liveView[state.previews % state.liveView.count]
+        try await one { [self] () throws(GPhotoError) -> [UInt8] in
+            // A camera sends its live view at its own pace, about 30 pictures a second.
+            try? await Task.sleep(for: .milliseconds(33))
+            try checkPlugged()
+            return try state.withLock { state throws(GPhotoError) -> [UInt8] in
+                guard !state.liveView.isEmpty else { throw GPhotoError(code: GP_ERROR_NOT_SUPPORTED, "the scripted camera has no live view") }
+                defer { state.previews += 1 }
+                return state.liveView[state.previews % state.liveView.count]
+            }
         }
     }
 

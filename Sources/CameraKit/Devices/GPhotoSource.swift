@@ -1,4 +1,5 @@
 import CGPhoto2
+import Formatting
 import FoundationEssentials
 import GPhoto2
 import GStreamer
@@ -31,6 +32,8 @@ final class GPhotoSource: Sendable {
         var shooting = false
     }
     private let state = Mutex(State())
+    /// Shots, one at a time.
+    private let shots = Turnstile()
 
     private init(camera: any TetheredCamera, deletesFromCard: Bool, shotTimeout: Duration) {
         (self.camera, self.deletesFromCard, self.shotTimeout) = (camera, deletesFromCard, shotTimeout)
@@ -117,31 +120,48 @@ final class GPhotoSource: Sendable {
     ///   it writes later stays on its card), writes no JPEG (its RAW file alone stays on the
     ///   card), or a file cannot be downloaded.
     func takePhoto() async throws(CaptureError) -> CameraShot {
-        state.withLock { $0.shooting = true }
-        defer { state.withLock { $0.shooting = false } }
-        do throws(GPhotoError) {
-            let first = try await fired()
-            // A RAW+JPEG camera names one file of the pair and tells of the other just after;
-            // a RAW file named first is waited on longer for its JPEG.
-            let told = try await camera.newFiles(waiting: RawFileKind.of(first.name) == nil ? 200 : 3000)
-            let files = [first] + told.filter { Self.stem(of: $0.name) == Self.stem(of: first.name) }
-            guard let jpegFile = files.first(where: { RawFileKind.of($0.name) == nil }) else {
-                throw GPhotoError(code: GP_ERROR_NOT_SUPPORTED, "the camera wrote \(first.name) and no JPEG beside it, so camctl kept nothing "
-                    + "(it stays on the card); set the camera's image format to JPEG or RAW+JPEG")
+        // One shot at a time: another's firing between this one's and its files would take them.
+        try await shots.pass { () throws(CaptureError) -> CameraShot in
+            state.withLock { $0.shooting = true }
+            defer { state.withLock { $0.shooting = false } }
+            do throws(GPhotoError) {
+                return try await shoot()
+            } catch {
+                throw CaptureError(error)
             }
-            let bytes = try await camera.download(jpegFile, limit: 512 * 1_048_576)
-            let rawFile = files.first { RawFileKind.of($0.name) != nil }
-            var raw: CameraFile?
-            if let rawFile { raw = CameraFile(name: rawFile.name, data: try await camera.download(rawFile, limit: 512 * 1_048_576)) }
-            showWithoutLiveView(bytes)
-            let camera = self.camera
-            let removal: (@Sendable () async -> Void)? = deletesFromCard ? { @Sendable in
-                for file in [jpegFile, rawFile].compactMap({ $0 }) { try? await camera.delete(file) }
-            } : nil
-            return CameraShot(jpeg: bytes, raw: raw, removeFromCard: removal)
-        } catch {
-            throw CaptureError(error)
         }
+    }
+
+    private func shoot() async throws(GPhotoError) -> CameraShot {
+        let (first, firedAt) = try await fired()
+        let files = [first] + (try await companions(of: first))
+        guard let jpegFile = files.first(where: { RawFileKind.of($0.name) == nil }) else {
+            throw GPhotoError(code: GP_ERROR_NOT_SUPPORTED, "the camera wrote \(first.name) and no JPEG beside it, so camctl kept nothing "
+                + "(it stays on the card); set the camera's image format to JPEG or RAW+JPEG")
+        }
+        let bytes = try await camera.download(jpegFile, limit: 512 * 1_048_576)
+        let rawFile = files.first { RawFileKind.of($0.name) != nil }
+        var raw: CameraFile?
+        if let rawFile { raw = CameraFile(name: rawFile.name, data: try await camera.download(rawFile, limit: 512 * 1_048_576)) }
+        showWithoutLiveView(bytes)
+        let camera = self.camera
+        let removal: (@Sendable () async -> Void)? = deletesFromCard ? { @Sendable in
+            for file in [jpegFile, rawFile].compactMap({ $0 }) { try? await camera.delete(file) }
+        } : nil
+        return CameraShot(jpeg: bytes, raw: raw, removeFromCard: removal, firedAt: firedAt)
+    }
+
+    /// The other file of a RAW+JPEG pair, which the camera tells of after naming one: listened
+    /// for until it comes, up to 3 s after a RAW file (its JPEG is needed) and 0.2 s after a JPEG
+    /// (a camera set to JPEG alone writes none). Files of other names are left on the card.
+    private func companions(of first: GPhotoFile) async throws(GPhotoError) -> [GPhotoFile] {
+        let deadline = ContinuousClock.now + .milliseconds(RawFileKind.of(first.name) == nil ? 200 : 3000)
+        var found: [GPhotoFile] = []
+        while found.isEmpty, case let left = deadline - ContinuousClock.now, left > .zero {
+            let milliseconds = Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
+            found = try await camera.newFiles(waiting: max(1, milliseconds)).filter { $0 != first && Self.stem(of: $0.name) == Self.stem(of: first.name) }
+        }
+        return found
     }
 
     /// Without live view, makes the photo the picture shown until the next, beside the shot (a
@@ -167,10 +187,11 @@ final class GPhotoSource: Sendable {
         name.lastIndex(of: ".").map { name[..<$0] } ?? name[...]
     }
 
-    /// The file of a shot, or a time-out once ``shotTimeout`` passes first (the camera's call
-    /// cannot be cancelled: it finishes on its own, and its file is left on the card).
-    private func fired() async throws(GPhotoError) -> GPhotoFile {
-        let answer = OnceAnswer<Result<GPhotoFile, GPhotoError>>()
+    /// The file of a shot and when the shutter was fired, or a time-out once ``shotTimeout``
+    /// passes first (the camera's call cannot be cancelled: it finishes on its own, and its file
+    /// is left on the card).
+    private func fired() async throws(GPhotoError) -> (GPhotoFile, firedAt: Date) {
+        let answer = OnceAnswer<Result<GPhotoShot, GPhotoError>>()
         Task { [camera] in
             do throws(GPhotoError) {
                 answer.give(.success(try await camera.capture()))
@@ -180,13 +201,15 @@ final class GPhotoSource: Sendable {
         }
         let deadline = Task { [shotTimeout] in
             guard (try? await Task.sleep(for: shotTimeout)) != nil else { return }
-            let seconds = shotTimeout.components.seconds
-            answer.give(.failure(GPhotoError(code: GP_ERROR_TIMEOUT, "the camera did not take the photo within \(seconds) seconds; "
+            let seconds = Double(shotTimeout.components.seconds) + Double(shotTimeout.components.attoseconds) / 1e18
+            let within = seconds == 1 ? "1 second" : String(printf: "%g seconds", seconds)
+            answer.give(.failure(GPhotoError(code: GP_ERROR_TIMEOUT, "the camera did not take the photo within \(within); "
                 + "check that it is on and awake and that its autofocus finds something to focus on (or use manual focus)")))
         }
         let result = await answer.value
         deadline.cancel()
-        return try result.get()
+        let shot = try result.get()
+        return (shot.file, Date(timeIntervalSince1970: shot.firedAt))
     }
 
     /// Stops feeding and closes the camera.

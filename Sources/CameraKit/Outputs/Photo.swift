@@ -70,9 +70,12 @@ extension Photo {
 
 /// A file as a camera wrote it on its card: its name there (`DSC_0001.NEF`) and its bytes.
 public struct CameraFile: Sendable, Equatable {
+    /// Its name on the card, as the camera wrote it.
     public let name: String
+    /// Its bytes, as the camera wrote them.
     public let data: [UInt8]
 
+    /// The file named `name` on a camera's card, holding `data`.
     public init(name: String, data: [UInt8]) {
         (self.name, self.data) = (name, data)
     }

@@ -5,11 +5,13 @@ import ImageMetadata
 typealias CameraShutter = @Sendable () async throws(CaptureError) -> CameraShot
 
 /// What a camera's own shutter gives: the photo's JPEG as the camera wrote it, the RAW file it
-/// wrote beside it (if any), and, when its files are to leave the card once kept, what deletes them.
+/// wrote beside it (if any), when its files are to leave the card once kept what deletes them,
+/// and when the shutter was fired.
 struct CameraShot: Sendable {
     let jpeg: [UInt8]
     let raw: CameraFile?
     let removeFromCard: (@Sendable () async -> Void)?
+    let firedAt: Date
 }
 
 extension PhotoOutput {
@@ -24,19 +26,18 @@ extension PhotoOutput {
         let request = try begin(settings)
         let id = request.id
         do throws(CaptureError) {
-            let firedAt = Date()
             let shot = try await shutter()
             let file = shot.jpeg
             eventStream.send(.didCapturePhoto(id: id))
             guard let size = JPEGFile.dimensions(of: file) else {
-                throw CaptureError(.unreadableFile, "the camera's photo is no JPEG (a RAW file alone?); set the camera's image format to JPEG or RAW+JPEG")
+                throw CaptureError(.unreadableFile, "the camera's photo is no JPEG camctl can read (it stays on the card); set the camera's image format to JPEG or RAW+JPEG")
             }
             let resolved = request.resolved.resized(width: size.width, height: size.height).usingCameraJPEG()
             let thumbnail = resolved.thumbnailWidth > 0
                 ? try await ScaledJPEG.make(from: file, width: resolved.thumbnailWidth, height: resolved.thumbnailHeight, quality: 80) : []
             let orientation = JPEGFile.exifBlock(of: file).flatMap(JPEGFile.orientation(inExif:)) ?? 1
             var photo = Photo(captureID: id, fileData: file, thumbnailData: thumbnail, resolvedSettings: resolved, orientation: orientation,
-                              deviceName: request.attachment.deviceName, requestedAt: request.requestedAt, capturedAt: firedAt,
+                              deviceName: request.attachment.deviceName, requestedAt: request.requestedAt, capturedAt: shot.firedAt,
                               requestTime: nil, frameTime: nil, frameNumber: nil, pendingHEVC: nil)
             (photo.cameraRaw, photo.cardRemoval) = (shot.raw, shot.removeFromCard)
             return published(photo)

@@ -33,6 +33,9 @@ extension CaptureSession {
     /// call is refused by the camera itself.)
     private func runningGPhotoCamera() throws(CaptureError) -> any TetheredCamera {
         guard let source = running?.gphoto2 else {
+            if case .gphoto2 = configuration.device.kind {
+                throw CaptureError(.notRunning, "the camera is not connected now (the session waits for it to come back); try again once it is")
+            }
             throw CaptureError(.invalidSetting, "the camera is no DSLR or mirrorless camera running now; a webcam's settings are V4L2 controls (camctl devices --controls)")
         }
         return source.camera

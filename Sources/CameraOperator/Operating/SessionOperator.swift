@@ -391,8 +391,9 @@ public actor SessionOperator {
         let extra = trays[tray]?.albums ?? []
         let written = try await deliver(DeliveryItem(photo, albums: albums + extra.filter { !albums.contains($0) }), number: delivered)
         if let id = written?.libraryPhoto?.id { trays[tray]?.noteLibraryID(id, of: photo.captureID) }
-        // Kept (or handed on whole to standard output): a DSLR may now delete it from its card.
-        if written != nil { await photo.releaseCameraFiles() }
+        // Kept in the library, its RAW file too: a DSLR may now delete them from its card. A copy
+        // alone (or standard output) keeps no RAW file, so the card keeps both.
+        if let kept = written?.libraryPhoto, photo.cameraRaw == nil || kept.rawPath != nil { await photo.releaseCameraFiles() }
         guard let written, let hook = delivery.hook else {
             return Outcome.Shot(photo: photo, delivered: written, hookEnding: nil)
         }
