@@ -92,7 +92,7 @@ public final class GPhotoCamera: TetheredCamera, @unchecked Sendable {
 
     /// Fires the camera's shutter: a photo at its full resolution, with its own lens, settings and
     /// flash, written to its card; returns where, and when it was fired. (RAW+JPEG cameras name one of the pair; the
-    /// other is told by ``newFiles(waiting:)``.)
+    /// other is told by ``newFiles(quietFor:atMost:)``.)
     public func capture() async throws(GPhotoError) -> GPhotoShot {
         try await run("the camera did not take the photo") { [self] () throws(GPhotoError) in
             var path = CameraFilePath()
@@ -102,12 +102,15 @@ public final class GPhotoCamera: TetheredCamera, @unchecked Sendable {
         }
     }
 
-    /// The files the camera says it wrote since it was last asked, waiting up to `milliseconds`
-    /// for its first word (a RAW+JPEG camera tells the second file of a pair this way).
-    public func newFiles(waiting milliseconds: Int32) async throws(GPhotoError) -> [GPhotoFile] {
+    /// The files the camera tells of from now (a RAW+JPEG camera tells the second file of a pair
+    /// this way): its events read until it has been quiet for `quiet` milliseconds or says its
+    /// capture is complete, for at most `limit` milliseconds (a camera that never goes quiet, such
+    /// as one telling of every change of its light meter, cannot hold the caller).
+    public func newFiles(quietFor quiet: Int32, atMost limit: Int32) async throws(GPhotoError) -> [GPhotoFile] {
         try await run("the camera's events could not be read") { [self] () throws(GPhotoError) in
             var files: [GPhotoFile] = []
-            var wait = milliseconds
+            let started = GPhotoShot.now()
+            var wait = min(quiet, limit)
             while true {
                 var type = GP_EVENT_UNKNOWN
                 var data: UnsafeMutableRawPointer?
@@ -117,7 +120,9 @@ public final class GPhotoCamera: TetheredCamera, @unchecked Sendable {
                     files.append(GPhotoFile(folder: Self.text(of: path.folder), name: Self.text(of: path.name)))
                 }
                 if type == GP_EVENT_TIMEOUT || type == GP_EVENT_CAPTURE_COMPLETE { return files }
-                wait = 0  // the rest of what the camera has to say, without waiting for more
+                let left = limit - Int32((GPhotoShot.now() - started) * 1000)
+                guard left > 0 else { return files }
+                wait = min(quiet, left)
             }
         }
     }

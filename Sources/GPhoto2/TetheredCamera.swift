@@ -11,8 +11,9 @@ public protocol TetheredCamera: Sendable {
     var port: String { get }
     /// Fires the shutter; returns the file the camera wrote (one of a RAW+JPEG pair) and when it fired.
     func capture() async throws(GPhotoError) -> GPhotoShot
-    /// The files the camera says it wrote since it was last asked, waiting up to `milliseconds`.
-    func newFiles(waiting milliseconds: Int32) async throws(GPhotoError) -> [GPhotoFile]
+    /// The files the camera tells of from now: its events read until it has been quiet for
+    /// `quiet` milliseconds or says its capture is complete, for at most `limit` milliseconds.
+    func newFiles(quietFor quiet: Int32, atMost limit: Int32) async throws(GPhotoError) -> [GPhotoFile]
     /// A file's bytes as the camera wrote them, refused beyond `limit`.
     func download(_ file: GPhotoFile, limit: Int) async throws(GPhotoError) -> [UInt8]
     /// Deletes a file from the camera's card.

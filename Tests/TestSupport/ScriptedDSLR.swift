@@ -114,15 +114,15 @@ public final class ScriptedDSLR: TetheredCameraDriver, TetheredCamera, Sendable 
         }
     }
 
-    public func newFiles(waiting milliseconds: Int32) async throws(GPhotoError) -> [GPhotoFile] {
+    public func newFiles(quietFor quiet: Int32, atMost limit: Int32) async throws(GPhotoError) -> [GPhotoFile] {
         try await one { [self] () throws(GPhotoError) -> [GPhotoFile] in
             try checkPlugged()
             let told = state.withLock { state in
                 defer { state.toldLater = [] }
                 return state.toldLater
             }
-            // Nothing to tell: the camera waits as long as it is asked to, as a real one does.
-            if told.isEmpty { try? await Task.sleep(for: .milliseconds(Int(milliseconds))) }
+            // Nothing to tell: the camera is quiet for as long as it is listened to, as a real one is.
+            if told.isEmpty { try? await Task.sleep(for: .milliseconds(Int(min(quiet, limit)))) }
             return told
         }
     }

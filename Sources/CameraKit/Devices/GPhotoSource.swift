@@ -81,7 +81,7 @@ final class GPhotoSource: Sendable {
                 } else {
                     if pushed % 10 == 0, !state.withLock({ $0.shooting }) {
                         do throws(GPhotoError) {
-                            _ = try await camera.newFiles(waiting: 0)
+                            _ = try await camera.newFiles(quietFor: 0, atMost: 1000)
                         } catch {
                             if !Task.isCancelled { lost(CaptureError(error)) }
                             return
@@ -151,15 +151,18 @@ final class GPhotoSource: Sendable {
         return CameraShot(jpeg: bytes, raw: raw, removeFromCard: removal, firedAt: firedAt)
     }
 
-    /// The other file of a RAW+JPEG pair, which the camera tells of after naming one: listened
-    /// for until it comes, up to 3 s after a RAW file (its JPEG is needed) and 0.2 s after a JPEG
-    /// (a camera set to JPEG alone writes none). Files of other names are left on the card.
+    /// The other file of a RAW+JPEG pair, which the camera tells of after naming one: after a RAW
+    /// file, listened for until its JPEG comes (up to 3 s: it is needed); after a JPEG, until the
+    /// camera has been quiet for 0.1 s (a camera set to JPEG alone tells of nothing more). Files of
+    /// other names are left on the card.
     private func companions(of first: GPhotoFile) async throws(GPhotoError) -> [GPhotoFile] {
-        let deadline = ContinuousClock.now + .milliseconds(RawFileKind.of(first.name) == nil ? 200 : 3000)
+        let pairs = { (file: GPhotoFile) in file != first && Self.stem(of: file.name) == Self.stem(of: first.name) }
+        guard RawFileKind.of(first.name) != nil else { return try await camera.newFiles(quietFor: 100, atMost: 1000).filter(pairs) }
+        let deadline = ContinuousClock.now + .seconds(3)
         var found: [GPhotoFile] = []
         while found.isEmpty, case let left = deadline - ContinuousClock.now, left > .zero {
             let milliseconds = Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
-            found = try await camera.newFiles(waiting: max(1, milliseconds)).filter { $0 != first && Self.stem(of: $0.name) == Self.stem(of: first.name) }
+            found = try await camera.newFiles(quietFor: 100, atMost: max(1, milliseconds)).filter(pairs)
         }
         return found
     }
