@@ -23,9 +23,6 @@ final class GPhotoSource: Sendable {
         /// The picture pushed while there is no live view: the last photo, else a dark frame, at
         /// the session's size.
         var still: [UInt8]?
-        /// The number of the last shot, and of the shot the still was made of.
-        var shots = 0
-        var stillOfShot = 0
         var size = (width: 1024, height: 680)
         var hasLiveView = true
         /// A shot is under way: its files are told by the camera's events, which nothing else reads meanwhile.
@@ -143,12 +140,12 @@ final class GPhotoSource: Sendable {
         let rawFile = files.first { RawFileKind.of($0.name) != nil }
         var raw: CameraFile?
         if let rawFile { raw = CameraFile(name: rawFile.name, data: try await camera.download(rawFile, limit: 512 * 1_048_576)) }
-        showWithoutLiveView(bytes)
+        let screen = await screenSized(bytes)
         let camera = self.camera
         let removal: (@Sendable () async -> Void)? = deletesFromCard ? { @Sendable in
             for file in [jpegFile, rawFile].compactMap({ $0 }) { try? await camera.delete(file) }
         } : nil
-        return CameraShot(jpeg: bytes, raw: raw, removeFromCard: removal, firedAt: firedAt)
+        return CameraShot(jpeg: bytes, raw: raw, removeFromCard: removal, firedAt: firedAt, screenSized: screen)
     }
 
     /// The other file of a RAW+JPEG pair, which the camera tells of after naming one: after a RAW
@@ -167,22 +164,16 @@ final class GPhotoSource: Sendable {
         return found
     }
 
-    /// Without live view, makes the photo the picture shown until the next, beside the shot (a
-    /// full-size decode the photo's way to the library does not wait for); a later shot's still
-    /// made first is not replaced by an earlier one's.
-    private func showWithoutLiveView(_ photo: [UInt8]) {
-        let (hasLiveView, size, shot) = state.withLock { state in
-            state.shots += 1
-            return (state.hasLiveView, state.size, state.shots)
-        }
-        guard !hasLiveView else { return }
-        Task { [self] in
-            guard let shown = try? await ScaledJPEG.make(from: photo, width: size.width, height: size.height) else { return }
-            state.withLock { state in
-                guard shot > state.stillOfShot else { return }
-                (state.still, state.stillOfShot) = (shown, shot)
-            }
-        }
+    /// The photo at the session's size, its shape kept (the one full-size decode a shot costs:
+    /// its thumbnail is made from this); without live view, the picture shown until the next.
+    private func screenSized(_ photo: [UInt8]) async -> [UInt8]? {
+        let (hasLiveView, size) = state.withLock { ($0.hasLiveView, $0.size) }
+        guard let own = JPEGFile.dimensions(of: photo), own.width > 0, own.height > 0 else { return nil }
+        let scale = min(1, Double(size.width) / Double(own.width), Double(size.height) / Double(own.height))
+        let even = { (side: Int) in max(2, Int(Double(side) * scale) / 2 * 2) }
+        guard let screen = try? await ScaledJPEG.make(from: photo, width: even(own.width), height: even(own.height)) else { return nil }
+        if !hasLiveView { state.withLock { $0.still = screen } }
+        return screen
     }
 
     /// A camera file's name without its extension: what the two files of a RAW+JPEG pair share.

@@ -6,12 +6,14 @@ typealias CameraShutter = @Sendable () async throws(CaptureError) -> CameraShot
 
 /// What a camera's own shutter gives: the photo's JPEG as the camera wrote it, the RAW file it
 /// wrote beside it (if any), when its files are to leave the card once kept what deletes them,
-/// and when the shutter was fired.
+/// when the shutter was fired, and the photo brought down to the session's size (what its
+/// thumbnail is made from, so the full-size picture is decoded once).
 struct CameraShot: Sendable {
     let jpeg: [UInt8]
     let raw: CameraFile?
     let removeFromCard: (@Sendable () async -> Void)?
     let firedAt: Date
+    let screenSized: [UInt8]?
 }
 
 extension PhotoOutput {
@@ -34,7 +36,8 @@ extension PhotoOutput {
             }
             let resolved = request.resolved.resized(width: size.width, height: size.height).usingCameraJPEG()
             let thumbnail = resolved.thumbnailWidth > 0
-                ? try await ScaledJPEG.make(from: file, width: resolved.thumbnailWidth, height: resolved.thumbnailHeight, quality: 80) : []
+                ? try await ScaledJPEG.make(from: thumbnailSource(of: shot, width: resolved.thumbnailWidth, height: resolved.thumbnailHeight),
+                                            width: resolved.thumbnailWidth, height: resolved.thumbnailHeight, quality: 80) : []
             let orientation = JPEGFile.exifBlock(of: file).flatMap(JPEGFile.orientation(inExif:)) ?? 1
             var photo = Photo(captureID: id, fileData: file, thumbnailData: thumbnail, resolvedSettings: resolved, orientation: orientation,
                               deviceName: request.attachment.deviceName, requestedAt: request.requestedAt, capturedAt: shot.firedAt,
@@ -46,5 +49,14 @@ extension PhotoOutput {
             eventStream.send(.didFinishCapture(id: id, error: error))
             throw error
         }
+    }
+
+    /// What a shot's thumbnail is made from: the photo at the session's size when that is at least
+    /// the thumbnail's, else the camera's file.
+    private func thumbnailSource(of shot: CameraShot, width: Int, height: Int) -> [UInt8] {
+        guard let screen = shot.screenSized, let size = JPEGFile.dimensions(of: screen), size.width >= width, size.height >= height else {
+            return shot.jpeg
+        }
+        return screen
     }
 }
