@@ -1,4 +1,5 @@
 import Checksums
+import Dispatch
 import FileSystem
 import FoundationEssentials
 import Glibc
@@ -10,8 +11,14 @@ import PhotoLibrary
 /// node's own name for it) or a photo library (each photo in an album named after its node).
 /// Every download is checked against the size and SHA-256 its node reported before it is kept,
 /// and kept durably; a photo already there is not downloaded again, so collecting again after an
-/// interruption goes on where it stopped.
-public final class PhotoCollector {
+/// interruption goes on where it stopped. Photos may be collected many at once: their downloads
+/// run side by side, and what touches the destination (disk and index) runs on a queue of the
+/// collector's own, one piece at a time, off Swift's shared threads.
+public final class PhotoCollector: @unchecked Sendable {
+    // @unchecked Sendable: `destination` (a folder, or a library whose index connection may not be
+    // shared) is used only by work given to `writer`, which runs one piece at a time; the rest is
+    // immutable and Sendable.
+
     /// Where collected photos go.
     public enum Destination {
         case folder(String)
@@ -29,6 +36,7 @@ public final class PhotoCollector {
     private let destination: Destination
     private let fleet: String
     private let client: HTTPClient
+    private let writer = DispatchQueue(label: "camctl.collector")
 
     /// The most pixels a collected thumbnail may declare (a photo's are 320 pixels long, a booth's
     /// shots' as large as their template's places): a larger one is no thumbnail and would cost
@@ -47,57 +55,75 @@ public final class PhotoCollector {
     /// - Throws: ``CollectionError``: the download failed or did not match (nothing kept), or the
     ///   destination could not be written or holds another file under the photo's name.
     public func collect(_ photo: FleetPhoto) async throws(CollectionError) -> Result {
-        switch destination {
-        case .folder(let folder):
-            return try await collect(photo, into: folder)
-        case .library(let library):
-            return try await collect(photo, into: library)
-        }
-    }
-
-    private func collect(_ photo: FleetPhoto, into folder: String) async throws(CollectionError) -> Result {
-        let nodeFolder = folder + "/" + photo.node
-        let path = nodeFolder + "/" + photo.fileName
-        if let existing = try? RegularFile.contents(of: path, limit: FleetPhoto.maximumBytes) {
-            guard existing.count == photo.byteCount, SHA256.hash(existing).hexDigits == photo.sha256 else {
-                throw CollectionError(photo, .conflict(path))
-            }
-            return .had(path)
-        }
-        let data = try await download(photo)
-        for folder in [folder, nodeFolder] where mkdir(folder, 0o755) != 0 && errno != EEXIST {
-            throw CollectionError(photo, .cannotWrite(DurableFile.WriteError(path: folder, code: errno)))
-        }
-        do {
-            try DurableFile.write(data, to: path, exclusive: true)
-        } catch {
-            throw CollectionError(photo, error.code == EEXIST ? .conflict(path) : .cannotWrite(error))
-        }
-        return .collected(path)
-    }
-
-    private func collect(_ photo: FleetPhoto, into library: PhotoLibrary) async throws(CollectionError) -> Result {
-        let origin = "camctl-fleet:\(fleet)/\(photo.node)/\(photo.sha256)"
-        do {
-            if let kept = try library.photo(origin: origin) { return .had(kept.path) }
-        } catch {
-            throw CollectionError(photo, .library(error))
-        }
+        if let had = try await onWriter({ () throws(CollectionError) in try self.existing(photo) }) { return .had(had) }
         let data = try await download(photo)
         // A thumbnail that cannot be had leaves the photo without one; it is not worth losing the photo.
         var thumbnail: [UInt8] = []
-        if let url = photo.thumbnailURL, let bytes = try? await client.get(url, limit: Self.maximumThumbnail), bytes.starts(with: [0xFF, 0xD8]),
-           (try? PictureBudget.check(bytes, limit: Self.thumbnailBudget)) != nil {
+        if case .library = destination, let url = photo.thumbnailURL, let bytes = try? await client.get(url, limit: Self.maximumThumbnail),
+           bytes.starts(with: [0xFF, 0xD8]), (try? PictureBudget.check(bytes, limit: Self.thumbnailBudget)) != nil {
             thumbnail = bytes
         }
-        let new = NewPhoto(data: data, thumbnail: thumbnail, codec: photo.codec, width: photo.width, height: photo.height,
-                           orientation: photo.orientation, capturedAt: photo.capturedAt, device: photo.device,
-                           albums: [photo.node], origin: origin)
-        do {
-            return .collected(try library.add(new).path)
-        } catch {
-            throw CollectionError(photo, .library(error))
+        let kept = thumbnail
+        return .collected(try await onWriter { () throws(CollectionError) in try self.keep(photo, data: data, thumbnail: kept) })
+    }
+
+    /// Runs `work` on the writer's queue.
+    private func onWriter<T: Sendable>(_ work: @escaping @Sendable () throws(CollectionError) -> T) async throws(CollectionError) -> T {
+        let result: Swift.Result<T, CollectionError> = await withCheckedContinuation { continuation in
+            writer.async { continuation.resume(returning: Swift.Result { () throws(CollectionError) in try work() }) }
         }
+        return try result.get()
+    }
+
+    /// Where the photo is kept already; `nil` when it is not.
+    private func existing(_ photo: FleetPhoto) throws(CollectionError) -> String? {
+        switch destination {
+        case .folder(let folder):
+            let path = folder + "/" + photo.node + "/" + photo.fileName
+            guard let existing = try? RegularFile.contents(of: path, limit: FleetPhoto.maximumBytes) else { return nil }
+            guard existing.count == photo.byteCount, SHA256.hash(existing).hexDigits == photo.sha256 else {
+                throw CollectionError(photo, .conflict(path))
+            }
+            return path
+        case .library(let library):
+            do {
+                return try library.photo(origin: origin(of: photo))?.path
+            } catch {
+                throw CollectionError(photo, .library(error))
+            }
+        }
+    }
+
+    /// Keeps a downloaded photo durably; returns where.
+    private func keep(_ photo: FleetPhoto, data: [UInt8], thumbnail: [UInt8]) throws(CollectionError) -> String {
+        switch destination {
+        case .folder(let folder):
+            let nodeFolder = folder + "/" + photo.node
+            let path = nodeFolder + "/" + photo.fileName
+            for folder in [folder, nodeFolder] where mkdir(folder, 0o755) != 0 && errno != EEXIST {
+                throw CollectionError(photo, .cannotWrite(DurableFile.WriteError(path: folder, code: errno)))
+            }
+            do {
+                try DurableFile.write(data, to: path, exclusive: true)
+            } catch {
+                throw CollectionError(photo, error.code == EEXIST ? .conflict(path) : .cannotWrite(error))
+            }
+            return path
+        case .library(let library):
+            let new = NewPhoto(data: data, thumbnail: thumbnail, codec: photo.codec, width: photo.width, height: photo.height,
+                               orientation: photo.orientation, capturedAt: photo.capturedAt, device: photo.device,
+                               albums: [photo.node], origin: origin(of: photo))
+            do {
+                return try library.add(new).path
+            } catch {
+                throw CollectionError(photo, .library(error))
+            }
+        }
+    }
+
+    /// The name the library keeps a collected photo under once: its fleet, node and checksum.
+    private func origin(of photo: FleetPhoto) -> String {
+        "camctl-fleet:\(fleet)/\(photo.node)/\(photo.sha256)"
     }
 
     /// The photo's file, as its node reported it.

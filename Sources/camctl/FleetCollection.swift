@@ -1,17 +1,26 @@
 import FleetControl
 import FoundationEssentials
 import Glibc
+import GStreamer
 import JSON
 import MQTTClient
 import PhotoLibrary
 
 /// `camctl fleet collect`: asks each online node for its library, a page at a time, and keeps
-/// every photo the destination does not have yet.
+/// every photo the destination does not have yet. The nodes are collected side by side, their
+/// photos downloaded at most `concurrency` at once in all (and a few at once from one node), so
+/// a rig's photos come at the speed of its network rather than one after another.
 struct FleetCollection {
     let fleet: String
     /// How long a node has to answer each page.
     let timeout: Double
     let printsJSON: Bool
+    /// Photos downloaded at once, from all nodes together (`--concurrency`).
+    var concurrency = Self.defaultConcurrency
+
+    static let defaultConcurrency = 16
+    /// Photos downloaded at once from one node, well within its server's connections for one address.
+    static let perNode = 4
 
     /// The photos asked of a node at once.
     static let pageSize = 50
@@ -30,58 +39,31 @@ struct FleetCollection {
                                  exitCode: .unavailable)
         }
         let collector = PhotoCollector(into: try open(destination), fleet: fleet)
-        var (collected, had) = (0, 0)
+        let tally = CollectionTally(printsJSON: printsJSON)
+        let slots = Turnstile(permits: concurrency)
         var problems: [String] = nodes.filter { !$0.isOnline }.map { "\($0.name) is offline, so its photos were not collected" }
-        for node in nodes where node.isOnline {
-            var after: Int64 = 0
-            var failed = 0
-            let deadline = ContinuousClock.now + Self.nodeDeadline
-            pages: while true {
-                guard ContinuousClock.now < deadline else {
-                    problems.append("\(node.name)'s photos took longer than \(Self.nodeDeadline.components.seconds / 60) minutes to collect, so the rest were not collected")
-                    break pages
-                }
-                switch try await page(of: node.name, after: after, client: client, watch: watch) {
-                case .listing(let photos, let more)?:
-                    // Each page goes on from the last; one that does not would be asked for again and again.
-                    guard photos.allSatisfy({ $0.id > after }) else {
-                        problems.append("\(node.name) listed photos out of order, so some of its photos were not collected")
-                        break pages
+        let outcomes = await withTaskGroup(of: Result<[String], CommandFailure>.self) { group in
+            for node in nodes where node.isOnline {
+                group.addTask {
+                    do throws(CommandFailure) {
+                        return .success(try await collect(node, with: collector, slots: slots, tally: tally, client: client, watch: watch))
+                    } catch {
+                        return .failure(error)
                     }
-                    for photo in photos {
-                        after = max(after, photo.id)
-                        let result: PhotoCollector.Result
-                        do throws(CollectionError) {
-                            result = try await collector.collect(photo)
-                        } catch {
-                            guard error.concernsOnlyThisPhoto else { throw CommandFailure(error.description, exitCode: .cannotCreate) }
-                            problems.append(error.description)
-                            failed += 1
-                            guard failed < Self.failuresInARow else {
-                                problems.append("\(failed) photos of \(node.name) in a row could not be had, so its other photos were not collected")
-                                break pages
-                            }
-                            continue
-                        }
-                        failed = 0
-                        switch result {
-                        case .collected(let path):
-                            collected += 1
-                            try report(photo, "collected", path)
-                        case .had:
-                            had += 1
-                        }
-                    }
-                    guard more, !photos.isEmpty else { break pages }
-                case .refused(let message)?:
-                    problems.append("\(node.name) refused to list its photos: \(message)")
-                    break pages
-                case nil, .photo?:
-                    problems.append("\(node.name) did not answer in time, so some of its photos were not collected")
-                    break pages
                 }
             }
+            var outcomes: [Result<[String], CommandFailure>] = []
+            for await outcome in group {
+                // The destination failing ends the whole collection: no other photo could be kept either.
+                if case .failure = outcome { group.cancelAll() }
+                outcomes.append(outcome)
+            }
+            return outcomes
         }
+        await tally.finish()
+        for case .failure(let failure) in outcomes { throw failure }
+        for case .success(let nodeProblems) in outcomes { problems += nodeProblems }
+        let (collected, had) = await tally.counts
         if printsJSON {
             try Console.json(["fleet": .string(fleet), "collected": .integer(Int64(collected)), "had": .integer(Int64(had)),
                               "problems": .array(problems.map(JSONValue.string))] as JSONValue)
@@ -91,6 +73,101 @@ struct FleetCollection {
         guard problems.isEmpty else {
             throw CommandFailure(problems.joined(separator: "; ") + "; run camctl fleet collect again to get the rest", exitCode: .unavailable)
         }
+    }
+
+    /// One node's photos, its pages listed one after another and each page's photos downloaded a
+    /// few at once; returns what kept some of them from being collected.
+    ///
+    /// - Throws: ``CommandFailure`` when the destination cannot be written, or standard output refuses a report.
+    private func collect(_ node: FleetWatch.Node, with collector: PhotoCollector, slots: Turnstile, tally: CollectionTally,
+                         client: MQTTClient, watch: FleetWatch) async throws(CommandFailure) -> [String] {
+        var after: Int64 = 0
+        var failed = 0
+        var problems: [String] = []
+        let deadline = ContinuousClock.now + Self.nodeDeadline
+        while true {
+            guard !Task.isCancelled else { return problems }
+            guard ContinuousClock.now < deadline else {
+                return problems + ["\(node.name)'s photos took longer than \(Self.nodeDeadline.components.seconds / 60) minutes to collect, so the rest were not collected"]
+            }
+            switch try await page(of: node.name, after: after, client: client, watch: watch) {
+            case .listing(let photos, let more)?:
+                // Each page goes on from the last; one that does not would be asked for again and again.
+                guard photos.allSatisfy({ $0.id > after }) else {
+                    return problems + ["\(node.name) listed photos out of order, so some of its photos were not collected"]
+                }
+                after = photos.map(\.id).max() ?? after
+                await tally.listed(photos.count)
+                // The page's photos in their order: a failure counts toward a run of them.
+                for result in try await collectPage(photos, with: collector, slots: slots, tally: tally) {
+                    guard let problem = result else {
+                        failed = 0
+                        continue
+                    }
+                    problems.append(problem)
+                    failed += 1
+                    guard failed < Self.failuresInARow else {
+                        return problems + ["\(failed) photos of \(node.name) in a row could not be had, so its other photos were not collected"]
+                    }
+                }
+                guard more, !photos.isEmpty else { return problems }
+            case .refused(let message)?:
+                return problems + ["\(node.name) refused to list its photos: \(message)"]
+            case nil, .photo?:
+                return problems + ["\(node.name) did not answer in time, so some of its photos were not collected"]
+            }
+        }
+    }
+
+    /// A page's photos collected, at most ``perNode`` at once and each within the fleet's slots;
+    /// for each in the page's order, `nil` or what kept it from being collected.
+    private func collectPage(_ photos: [FleetPhoto], with collector: PhotoCollector, slots: Turnstile,
+                             tally: CollectionTally) async throws(CommandFailure) -> [String?] {
+        let outcomes = await withTaskGroup(of: (Int, Result<String?, CommandFailure>).self) { group in
+            var next = 0
+            var outcomes = [Result<String?, CommandFailure>?](repeating: nil, count: photos.count)
+            func start() {
+                guard next < photos.count else { return }
+                let (index, photo) = (next, photos[next])
+                next += 1
+                group.addTask {
+                    let result = await slots.pass { () async -> Result<PhotoCollector.Result, CollectionError> in
+                        do throws(CollectionError) {
+                            return .success(try await collector.collect(photo))
+                        } catch {
+                            return .failure(error)
+                        }
+                    }
+                    switch result {
+                    case .success(let kept):
+                        do throws(CommandFailure) {
+                            try await tally.kept(photo, kept)
+                            return (index, .success(nil))
+                        } catch {
+                            return (index, .failure(error))
+                        }
+                    case .failure(let error) where error.concernsOnlyThisPhoto:
+                        return (index, .success(error.description))
+                    case .failure(let error):
+                        return (index, .failure(CommandFailure(error.description, exitCode: .cannotCreate)))
+                    }
+                }
+            }
+            for _ in 0..<Self.perNode { start() }
+            for await (index, outcome) in group {
+                outcomes[index] = outcome
+                if case .failure = outcome { group.cancelAll() } else { start() }
+            }
+            return outcomes.compactMap { $0 }
+        }
+        var problems: [String?] = []
+        for outcome in outcomes {
+            switch outcome {
+            case .success(let problem): problems.append(problem)
+            case .failure(let failure): throw failure
+            }
+        }
+        return problems
     }
 
     /// A node's answer to a request for the photos after `after`.
@@ -119,17 +196,6 @@ struct FleetCollection {
             } catch {
                 throw CommandFailure(error.message, exitCode: .cannotCreate)
             }
-        }
-    }
-
-    /// Tells of a photo kept: a line, or a JSON object.
-    private func report(_ photo: FleetPhoto, _ what: String, _ path: String) throws(CommandFailure) {
-        if printsJSON {
-            try Console.json(["node": .string(photo.node), "id": .integer(photo.id), "result": .string(what), "path": .string(path),
-                              "sha256": .string(photo.sha256),
-                              "captured_at_us": .integer(Int64((photo.capturedAt.timeIntervalSince1970 * 1e6).rounded()))] as JSONValue)
-        } else {
-            try Console.result("\(photo.node)  \(photo.id)  \(path)")
         }
     }
 }

@@ -139,6 +139,44 @@ struct FleetCollectTests {
         #expect(photos.count == 2 && Set(photos.flatMap { $0["albums"] as? [String] ?? [] }) == ["a", "b"], "\(central.standardOutput)")
     }
 
+    @Test("collect takes the nodes side by side, a few photos at once: every photo is kept once, checked, with its progress told as JSON; collected again, all are there already",
+          .enabled(if: Broker.isAvailable, "needs mosquitto and mosquitto-clients"))
+    func sideBySide() async throws {
+        let broker = try await Broker()
+        var nodes: [ServedCamera] = []
+        defer { for node in nodes { node.process.send(SIGTERM) } }
+        for name in ["a", "b", "c"] {
+            let node = try await ServedCamera(extra: ["--broker", "mqtt://127.0.0.1:\(broker.port)", "--fleet", "trio", "--node", name])
+            nodes.append(node)
+            for _ in 0..<4 { #expect(try await node.request("/api/capture", ["-X", "POST"]).status == 200) }
+        }
+        for name in ["a", "b", "c"] {
+            try #require(await until { (try? await broker.next(on: "camctl/trio/\(name)/status", within: 1))?.contains("online") == true })
+        }
+        let folder = try TemporaryFolder()
+        let fleet = ["--broker", "mqtt://127.0.0.1:\(broker.port)", "--fleet", "trio", "--nodes", "3", "--concurrency", "2", "--json"]
+        let first = try await ChildProcess.run(Self.camctl, ["fleet", "collect", "--library", folder.path("all")] + fleet)
+        #expect(first.status == 0, "\(first.standardError)")
+        let told = Camctl.objects(first.standardOutput)
+        let kept = told.filter { $0["result"] as? String == "collected" }
+        #expect(kept.count == 12 && Set(kept.compactMap { $0["path"] as? String }).count == 12, "\(first.standardOutput)")
+        let progress = told.filter { $0["event"] as? String == "collect_progress" }
+        #expect(progress.last?["collected"] as? Int == 12 && progress.last?["listed"] as? Int == 12, "the last progress is the whole: \(progress)")
+        #expect(told.last?["collected"] as? Int == 12 && told.last?["had"] as? Int == 0, "\(told.last ?? [:])")
+        let library = try await ChildProcess.run(Self.camctl, ["library", "list", "--json"], environment: ["CAMCTL_LIBRARY": folder.path("all")])
+        let photos = Camctl.objects(library.standardOutput)
+        #expect(photos.count == 12 && Set(photos.flatMap { $0["albums"] as? [String] ?? [] }) == ["a", "b", "c"], "\(library.standardOutput)")
+
+        let again = try await ChildProcess.run(Self.camctl, ["fleet", "collect", "--library", folder.path("all")] + fleet)
+        #expect(again.status == 0 && Camctl.objects(again.standardOutput).last?["had"] as? Int == 12, "\(again.standardOutput) \(again.standardError)")
+        let files = try await ChildProcess.run(Self.camctl, ["fleet", "collect", "--into", folder.path("files")] + fleet)
+        #expect(files.status == 0, "\(files.standardError)")
+        for name in ["a", "b", "c"] {
+            let kept = try FileManager.default.contentsOfDirectory(atPath: folder.path("files/\(name)"))
+            #expect(kept.count == 4, "\(name): \(kept)")
+        }
+    }
+
     /// A fake node "evil" of the fleet "rig": online, and answering each command with the result
     /// `answer`, a Python expression of `command` (the command's JSON object).
     static func fakeNode(_ broker: Broker, answering answer: String) async throws -> ChildProcess.Running {

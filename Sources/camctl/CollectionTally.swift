@@ -1,0 +1,75 @@
+import FleetControl
+import Formatting
+import FoundationEssentials
+import JSON
+
+/// A collection's counts and what it tells as it goes, one report at a time however many photos
+/// come at once: each photo kept (a line, or a JSON object), and its progress, photos and bytes
+/// against those listed so far, on a terminal's one rewritten line or as `collect_progress`
+/// JSON lines, at most a few times a second and once at the end.
+actor CollectionTally {
+    private let printsJSON: Bool
+    private(set) var collected = 0
+    private(set) var had = 0
+    private var listed = 0
+    private var bytes = 0
+    private let started = ContinuousClock.now
+    private var lastShown: ContinuousClock.Instant?
+
+    /// How often progress is told.
+    static let interval = Duration.milliseconds(250)
+
+    init(printsJSON: Bool) {
+        self.printsJSON = printsJSON
+    }
+
+    /// Photos collected and photos that were there already.
+    var counts: (collected: Int, had: Int) { (collected, had) }
+
+    /// A node listed `count` more photos.
+    func listed(_ count: Int) {
+        listed += count
+    }
+
+    /// A photo kept now or found there already: told (when kept) and counted.
+    ///
+    /// - Throws: ``CommandFailure`` when standard output refuses the report.
+    func kept(_ photo: FleetPhoto, _ result: PhotoCollector.Result) throws(CommandFailure) {
+        switch result {
+        case .collected(let path):
+            collected += 1
+            bytes += photo.byteCount
+            if printsJSON {
+                try Console.json(["node": .string(photo.node), "id": .integer(photo.id), "result": .string("collected"), "path": .string(path),
+                                  "sha256": .string(photo.sha256),
+                                  "captured_at_us": .integer(Int64((photo.capturedAt.timeIntervalSince1970 * 1e6).rounded()))] as JSONValue)
+            } else {
+                try Console.result("\(photo.node)  \(photo.id)  \(path)")
+            }
+        case .had:
+            had += 1
+        }
+        try show(final: false)
+    }
+
+    /// Tells the progress once more, as it ends.
+    func finish() {
+        try? show(final: true)
+    }
+
+    private func show(final: Bool) throws(CommandFailure) {
+        let now = ContinuousClock.now
+        guard final || lastShown.map({ now - $0 >= Self.interval }) ?? true else { return }
+        lastShown = now
+        let elapsed = max(0.001, Double((now - started).components.seconds) + Double((now - started).components.attoseconds) / 1e18)
+        let megabytes = Double(bytes) / 1_048_576
+        if printsJSON {
+            try Console.json(["event": .string("collect_progress"), "collected": .integer(Int64(collected)), "had": .integer(Int64(had)),
+                              "listed": .integer(Int64(listed)), "bytes": .integer(Int64(bytes)),
+                              "seconds": .number((elapsed * 1000).rounded() / 1000)] as JSONValue)
+        } else {
+            Console.progress(String(printf: "collecting: %d of %d photos listed (%d there already), %.1f MB at %.1f MB/s",
+                                    collected + had, listed, had, megabytes, megabytes / elapsed), replacing: !final)
+        }
+    }
+}
