@@ -240,6 +240,11 @@ extension ChildProcess {
             try? input?.forWriting.write(contentsOf: Data(text.utf8))
         }
 
+        /// Ends the child's standard input (started `writingInput`): it reads to its end.
+        public func closeInput() {
+            try? input?.forWriting.close()
+        }
+
         /// The child's process id.
         public var processIdentifier: Int32 { process.processIdentifier }
 

@@ -1,0 +1,71 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// A rig of camctl nodes, each in a network namespace of its own behind a rate-limited link
+/// (`scripts/rig`): captures across it while a node is killed and the broker restarted, then one
+/// collection that has every photo the nodes reported.
+@Suite("A rig of nodes on their own network (scripts/rig)", .startsPrograms,
+       .enabled(if: getuid() == 0 && Broker.isAvailable && ChildProcess.isInstalled("ip") && ChildProcess.isInstalled("tc"),
+                "needs root, iproute2, mosquitto and mosquitto-clients"))
+struct RigTests {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("scripts/rig").path
+
+    /// The rig's answer to one line of its input: the next JSON object it prints.
+    static func ask(_ rig: ChildProcess.Running, _ line: String) async throws -> [String: Any] {
+        let before = Camctl.objects(rig.outputSoFar).count
+        rig.write(line + "\n")
+        try #require(await until { Camctl.objects(rig.outputSoFar).count > before }, "the rig answers \(line): \(rig.errorsSoFar)")
+        return Camctl.objects(rig.outputSoFar)[before]
+    }
+
+    /// The nodes' photos a capture reported saved, by node.
+    static func reported(_ output: String) -> [String: Int] {
+        Camctl.objects(output).compactMap { $0["path"] as? String == nil ? nil : $0["node"] as? String }
+            .reduce(into: [:]) { $0[$1, default: 0] += 1 }
+    }
+
+    @Test("Captures across three namespaced nodes while one is killed (told offline at once) and started again and the broker is restarted: every photo a node reported is collected once, checked")
+    func killedNodeAndRestartedBroker() async throws {
+        let camctl = FleetCollectTests.camctl
+        let rig = try ChildProcess.Running(Self.script, ["--nodes", "3", "--camctl", camctl], writingInput: true)
+        defer { rig.send(SIGTERM) }  // taken down on every path
+        try #require(await rig.output(containing: #""ready": true"#), "\(rig.errorsSoFar)")
+        let ready = try #require(Camctl.objects(rig.outputSoFar).first)
+        let broker = try #require(ready["broker"] as? String), folder = try #require(ready["folder"] as? String)
+        let fleet = ["--broker", broker, "--fleet", "rig", "--json"]
+        var saved: [String: Int] = [:]
+        func capture(nodes: Int) async throws {
+            let ran = try await Self.ask(rig, "run \(camctl) fleet capture --nodes \(nodes) --timeout 60 " + fleet.joined(separator: " "))
+            let output = ran["output"] as? String ?? ""
+            #expect(ran["status"] as? Int == 0 && Self.reported(output).count == nodes, "\(ran)")
+            saved.merge(Self.reported(output)) { $0 + $1 }
+        }
+        try await capture(nodes: 3)
+        #expect(try await Self.ask(rig, "kill n2")["done"] as? String == "kill n2")
+        // Its connection closed with it, the broker publishes its will at once: offline, so not asked.
+        let address = try #require(URL(string: broker.replacingOccurrences(of: "mqtt://", with: "http://")))
+        let status = "run mosquitto_sub -h \(address.host ?? "") -p \(address.port ?? 0) -t camctl/rig/n2/status -C 1 -W 5"
+        #expect(await until { ((try? await Self.ask(rig, status))?["output"] as? String)?.contains("offline") == true }, "n2 is told offline")
+        try await capture(nodes: 2)
+        #expect(try await Self.ask(rig, "restart-broker")["done"] as? String == "restart-broker")
+        try await capture(nodes: 2)
+        #expect(try await Self.ask(rig, "start n2")["done"] as? String == "start n2")
+        try await capture(nodes: 3)
+        #expect(saved["n1"] == 4 && saved["n3"] == 4 && saved["n2"] == 2, "\(saved)")
+
+        let collected = try await Self.ask(rig, "run \(camctl) fleet collect --nodes 3 --timeout 60 --into \(folder)/all " + fleet.joined(separator: " "))
+        #expect(collected["status"] as? Int == 0, "\(collected)")
+        let records = Camctl.objects(collected["output"] as? String ?? "")
+        let kept = records.filter { $0["result"] as? String == "collected" }.compactMap { $0["node"] as? String }
+            .reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
+        #expect(kept == saved, "every photo reported saved is collected, once: \(kept) against \(saved)")
+
+        rig.closeInput()  // nothing more: the input ends, and the rig is taken down
+        #expect(await rig.finished(timeout: 120).status == 0)
+        let namespaces = try await ChildProcess.run("/usr/sbin/ip", ["netns", "list"])
+        #expect(!namespaces.standardOutput.contains("camctl-rig-"), "every namespace removed: \(namespaces.standardOutput)")
+    }
+}
