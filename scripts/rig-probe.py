@@ -1,0 +1,194 @@
+"""Measures a rig of camctl nodes (scripts/rig: each node in a network namespace of its own,
+behind a rate-limited link) for the fleet benchmarks (Sources/camctl-bench/FleetBenchmarks.swift).
+Run as root with Debian's Python:
+
+    rig-probe.py CAMCTL NODES ROUNDS FOLDER
+
+Each node's library starts with one photo of about 1 MB. Then, in the controller's namespace
+(its uplink 1 Gbit/s):
+  - collection: those photos collected by `camctl fleet collect` side by side (its default), then
+    again one at a time (--concurrency 1, as the collector was), each into a folder of its own;
+  - fan-out: ROUNDS commands to the whole fleet (a one-photo listing each), publication to the
+    last answer, in ms;
+  - skew: ROUNDS synchronized captures one second ahead, the latest less the earliest frame
+    instant, in ms, and each node's distance from the instant;
+  - loss: 10 synchronized captures while 10 % of the nodes are killed (SIGKILL) and started again
+    and the broker is restarted twice, then one collection: how many photos the nodes reported
+    saved are not in it.
+Prints one JSON object."""
+
+import importlib.machinery
+import json
+import os
+import random
+import subprocess
+import sys
+import threading
+import time
+import types
+
+here = os.path.dirname(os.path.abspath(__file__))
+loader = importlib.machinery.SourceFileLoader("rig", os.path.join(here, "rig"))
+rig_module = types.ModuleType(loader.name)
+loader.exec_module(rig_module)
+
+
+class Watcher:
+    """The fleet's events as the controller's namespace hears them, each with the moment it was read."""
+
+    def __init__(self, rig):
+        self.rig = rig
+        self.lines = []
+        self.lock = threading.Lock()
+        self.start()
+
+    def start(self):
+        self.process = subprocess.Popen(["ip", "netns", "exec", self.rig.controller["namespace"], "mosquitto_sub", "-h",
+                                         str(self.rig.bridge_address), "-p", str(self.rig.broker_port), "-q", "1",
+                                         "-t", "camctl/%s/+/events" % self.rig.options.fleet, "-v"],
+                                        stdout=subprocess.PIPE, text=True)
+        threading.Thread(target=self.read, args=(self.process,), daemon=True).start()
+
+    def read(self, process):
+        for line in process.stdout:
+            topic, _, payload = line.partition(" ")
+            try:
+                event = json.loads(payload)
+            except ValueError:
+                continue
+            with self.lock:
+                self.lines.append((time.monotonic(), topic.split("/")[2], event))
+
+    def restart(self):
+        self.process.kill()
+        self.process.wait()
+        self.start()
+
+    def answers(self, command):
+        with self.lock:
+            return [(moment, node, event) for moment, node, event in self.lines
+                    if event.get("id") == command and event.get("event") in ("result", "error")]
+
+
+def wait(condition, seconds):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(0.01)
+    return condition()
+
+
+def stem():
+    return time.strftime("%Y%m%d-%H%M%S", time.localtime()) + ".%03d-" % random.randrange(1000) + \
+        "".join(random.choice("abcdefghijkmnpqrstuvwxyz23456789") for _ in range(6))
+
+
+def main():
+    camctl, nodes, rounds, folder = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+    os.makedirs(folder, exist_ok=True)
+    # One photo of about 1 MB (random pixels do not compress), put in each node's library, which
+    # indexes it when the node opens it.
+    photo = os.path.join(folder, "photo.jpg")
+    subprocess.run(["gst-launch-1.0", "-q", "videotestsrc", "num-buffers=1", "pattern=snow", "!", "video/x-raw,width=1280,height=960",
+                    "!", "jpegenc", "quality=90", "!", "filesink", "location=" + photo], check=True)
+    size = os.path.getsize(photo)
+    options = types.SimpleNamespace(nodes=nodes, camctl=os.path.abspath(camctl), fleet="bench", resolution="320x240@5",
+                                    link="100mbit", uplink="1gbit", folder=folder, timeout=600)
+    rig = rig_module.Rig(options)
+    result = {"nodes": nodes, "photo_bytes": size}
+    try:
+        rig.make_network()
+        rig.start_broker()
+        for index in range(1, nodes + 1):
+            library = os.path.join(folder, "n%d" % index)
+            os.makedirs(library, exist_ok=True)
+            with open(photo, "rb") as source, open(os.path.join(library, stem() + ".jpg"), "wb") as copy:
+                copy.write(source.read())
+            rig.make_node(index)
+        missing = rig.online(options.timeout)
+        if missing:
+            raise SystemExit("rig-probe: %d nodes did not come online" % len(missing))
+        fleet = ["--broker", rig.broker_url, "--fleet", options.fleet, "--nodes", str(nodes), "--timeout", "120"]
+
+        def collect(into, *more):
+            start = time.monotonic()
+            ran = rig.run([camctl, "fleet", "collect", "--into", os.path.join(folder, into), "--json", *fleet, *more])
+            seconds = time.monotonic() - start
+            records = [json.loads(line) for line in ran.stdout.splitlines() if line.startswith("{")]
+            return seconds, records, ran.returncode, ran.stderr
+
+        parallel, records, status, errors = collect("side-by-side")
+        if status != 0:
+            raise SystemExit("rig-probe: the collection failed: " + errors[-500:])
+        one_at_a_time, _, status, errors = collect("one-at-a-time", "--concurrency", "1")
+        if status != 0:
+            raise SystemExit("rig-probe: the one-at-a-time collection failed: " + errors[-500:])
+        result.update(collect_seconds=parallel, collect_one_at_a_time_seconds=one_at_a_time,
+                      collect_bytes=sum(1 for record in records if record.get("result") == "collected") * size,
+                      uplink_bits_per_second=1e9)
+
+        watcher = Watcher(rig)
+        publisher = subprocess.Popen(["ip", "netns", "exec", rig.controller["namespace"], "mosquitto_pub", "-h", str(rig.bridge_address),
+                                      "-p", str(rig.broker_port), "-q", "1", "-t", "camctl/%s/command" % options.fleet, "-l"],
+                                     stdin=subprocess.PIPE, text=True)
+        time.sleep(1)
+
+        def send(command):
+            publisher.stdin.write(json.dumps(command) + "\n")
+            publisher.stdin.flush()
+            return time.monotonic()
+
+        fanout, skews, offsets = [], [], []
+        for round in range(rounds):
+            command = "fanout-%d" % round
+            sent = send({"id": command, "action": "photos", "limit": 1})
+            wait(lambda: len(watcher.answers(command)) >= nodes, 20)
+            answers = watcher.answers(command)
+            if len(answers) >= nodes:
+                fanout.append((max(moment for moment, _, _ in answers) - sent) * 1000)
+            command = "capture-%d" % round
+            instant = time.time() + 1.0
+            send({"id": command, "action": "capture", "at": instant, "expires_at": instant + 2})
+            wait(lambda: len(watcher.answers(command)) >= nodes, 20)
+            taken = [event["photos"][0]["captured_at_us"] / 1e6 for _, _, event in watcher.answers(command)
+                     if event.get("event") == "result" and event.get("photos")]
+            if taken:
+                offsets += [(moment - instant) * 1000 for moment in taken]
+                skews.append((max(taken) - min(taken)) * 1000)
+        result.update(fanout_ms=fanout, skew_ms=skews, offset_ms=offsets)
+        publisher.stdin.close()
+        publisher.wait()
+
+        # Ten captures through kills and broker restarts: what each node reported saved.
+        reported = set()
+        victims = random.sample(sorted(rig.nodes), max(1, nodes // 10))
+        for round in range(10):
+            if round == 2:
+                for name in victims:
+                    rig.kill_node(name)
+            if round == 4:
+                for name in victims:
+                    rig.start_node(name)
+            if round in (6, 8):
+                rig.stop_broker()
+                rig.start_broker()
+                watcher.restart()
+            rig.online(120) if round in (5, 7, 9) else None
+            ran = rig.run([camctl, "fleet", "capture", "--json", "--broker", rig.broker_url, "--fleet", options.fleet,
+                           "--timeout", "10", "--at", "2"])
+            for line in ran.stdout.splitlines():
+                record = json.loads(line) if line.startswith("{") else {}
+                if record.get("node") and record.get("path"):
+                    reported.add((record["node"], os.path.basename(record["path"])))
+        rig.online(120)
+        _, records, status, errors = collect("after")
+        kept = {(record["node"], os.path.basename(record["path"])) for record in records if record.get("result") == "collected"}
+        result.update(reported=len(reported), lost=len(reported - kept), killed=len(victims), collect_status=status)
+        watcher.process.kill()
+    finally:
+        rig.take_down()
+    print(json.dumps(result))
+
+
+main()
