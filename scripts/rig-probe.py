@@ -21,6 +21,7 @@ import importlib.machinery
 import json
 import os
 import random
+import signal
 import subprocess
 import sys
 import threading
@@ -86,6 +87,12 @@ def stem():
 
 def main():
     camctl, nodes, rounds, folder = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+    # What it starts inherits no blocked signal (mosquitto_sub -W needs SIGALRM; its parent may block
+    # some); SIGTERM takes the rig down as an error does.
+    def interrupted(number, frame):
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, interrupted)
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
     os.makedirs(folder, exist_ok=True)
     # One photo of about 1 MB (random pixels do not compress), put in each node's library, which
     # indexes it when the node opens it.

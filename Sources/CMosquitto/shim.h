@@ -19,10 +19,9 @@ typedef struct {
     void (*disconnect_callback_set)(struct mosquitto *client, void (*on_disconnect)(struct mosquitto *, void *, int));
     void (*message_callback_set)(struct mosquitto *client,
                                  void (*on_message)(struct mosquitto *, void *, const struct mosquitto_message *));
-    int (*reconnect_delay_set)(struct mosquitto *client, unsigned int delay, unsigned int delay_max, bool exponential);
+    int (*threaded_set)(struct mosquitto *client, bool threaded);
     int (*connect_async)(struct mosquitto *client, const char *host, int port, int keepalive);
-    int (*loop_start)(struct mosquitto *client);
-    int (*loop_stop)(struct mosquitto *client, bool force);
+    int (*loop)(struct mosquitto *client, int timeout, int max_packets);
     int (*subscribe)(struct mosquitto *client, int *mid, const char *filter, int qos);
     int (*publish)(struct mosquitto *client, int *mid, const char *topic, int length, const void *payload, int qos, bool retain);
     int (*disconnect)(struct mosquitto *client);
@@ -44,10 +43,9 @@ static inline int camctl_mosquitto_load(camctl_mosquitto *api) {
     CAMCTL_FIND(connect_callback_set, "mosquitto_connect_callback_set");
     CAMCTL_FIND(disconnect_callback_set, "mosquitto_disconnect_callback_set");
     CAMCTL_FIND(message_callback_set, "mosquitto_message_callback_set");
-    CAMCTL_FIND(reconnect_delay_set, "mosquitto_reconnect_delay_set");
+    CAMCTL_FIND(threaded_set, "mosquitto_threaded_set");
     CAMCTL_FIND(connect_async, "mosquitto_connect_async");
-    CAMCTL_FIND(loop_start, "mosquitto_loop_start");
-    CAMCTL_FIND(loop_stop, "mosquitto_loop_stop");
+    CAMCTL_FIND(loop, "mosquitto_loop");
     CAMCTL_FIND(subscribe, "mosquitto_subscribe");
     CAMCTL_FIND(publish, "mosquitto_publish");
     CAMCTL_FIND(disconnect, "mosquitto_disconnect");

@@ -45,6 +45,10 @@ final class FleetNode: Sendable {
         let offline = WireJSON.bytes(leaving)
         var options = options
         options.lastWill = (topics.status, offline)
+        // The broker keeps the node's session while it is away (a cluster's server lost, a broker
+        // restarted with its store): a command sent meanwhile comes when it is back, and is
+        // answered, if only to say it came too late.
+        options.keepsSession = true
         let box = NodeBox()
         client = try MQTTClient(options, onMessage: { message in
             box.node.withLock { $0 }?.take(message, router: router, base: base)

@@ -4,8 +4,9 @@ import Glibc
 import Synchronization
 
 /// An MQTT client (libmosquitto underneath, on a network thread of its own): it connects in the
-/// background and reconnects with a growing delay while the broker is away, subscribes again
-/// after each connection, and hands every message to `onMessage` on that thread.
+/// background and, while the broker is away, connects again with a growing delay, to the next of
+/// its brokers when it has several (a cluster's servers); it subscribes again after each
+/// connection, and hands every message to `onMessage` on that thread.
 ///
 /// ```swift
 /// let client = try MQTTClient(MQTTClient.Options(host: "127.0.0.1", port: 1883, clientID: "node-a"),
@@ -15,11 +16,27 @@ import Synchronization
 /// client.stop()
 /// ```
 public final class MQTTClient: Sendable {
+    /// A broker's host and port.
+    public struct Address: Sendable, Equatable {
+        public var host: String
+        public var port: Int
+
+        public init(host: String, port: Int) {
+            (self.host, self.port) = (host, port)
+        }
+    }
+
     /// Where and how to connect.
     public struct Options: Sendable {
         public var host: String
         public var port: Int
+        /// Brokers tried in turn after `host`:`port` when the connection is lost or cannot be made:
+        /// the other servers of a broker cluster.
+        public var otherBrokers: [Address] = []
         public var clientID: String
+        /// Whether the broker keeps the client's session while it is away (its subscriptions, and
+        /// the QoS 1 messages for it, delivered when it is back, through any server of a cluster).
+        public var keepsSession = false
         public var username: String?
         public var password: String?
         /// A CA certificate file: connect with TLS, checking the broker's certificate against it.
@@ -32,6 +49,9 @@ public final class MQTTClient: Sendable {
         public init(host: String, port: Int = 1883, clientID: String) {
             (self.host, self.port, self.clientID) = (host, port, clientID)
         }
+
+        /// Every broker, the first first.
+        public var brokers: [Address] { [Address(host: host, port: port)] + otherBrokers }
     }
 
     /// A message received.
@@ -44,6 +64,7 @@ public final class MQTTClient: Sendable {
     private let handle: Handle
     private let context: Unmanaged<Context>
     private let mosquitto: Mosquitto
+    private let network: NetworkThread
 
     /// Starts connecting (and keeps at it) with `options`.
     ///
@@ -53,7 +74,7 @@ public final class MQTTClient: Sendable {
                 onConnection: @escaping @Sendable (_ connected: Bool, _ reason: String) -> Void = { _, _ in }) throws(MQTTError) {
         let mosquitto = try Mosquitto.functions()
         let context = Unmanaged.passRetained(Context(onMessage: onMessage, onConnection: onConnection, mosquitto: mosquitto))
-        guard let raw = mosquitto.client_new(options.clientID, true, context.toOpaque()) else {
+        guard let raw = mosquitto.client_new(options.clientID, !options.keepsSession, context.toOpaque()) else {
             context.release()
             throw MQTTError("the MQTT client could not be made")
         }
@@ -87,12 +108,13 @@ public final class MQTTClient: Sendable {
             Unmanaged<Context>.fromOpaque(context).takeUnretainedValue()
                 .onMessage(Message(topic: String(cString: topic), payload: payload, isRetained: message.retain))
         }
-        _ = mosquitto.reconnect_delay_set(raw, 1, 30, true)
-        _ = mosquitto.connect_async(raw, options.host, Int32(options.port), Int32(options.keepAlive))
-        _ = mosquitto.loop_start(raw)
+        _ = mosquitto.threaded_set(raw, true)  // publish and subscribe come from other threads than the network's
         handle = Handle(raw: raw)
         self.context = context
         self.mosquitto = mosquitto
+        network = NetworkThread(raw: raw, brokers: options.brokers, keepAlive: options.keepAlive, mosquitto: mosquitto,
+                                context: context.takeUnretainedValue())
+        network.start()
     }
 
     /// Subscribes to a topic filter (`+` and `#` wildcards), now and after every reconnection.
@@ -113,8 +135,7 @@ public final class MQTTClient: Sendable {
     /// Says goodbye (so the last will is not published), stops the network thread, and frees the client.
     public func stop() {
         guard let raw = handle.take() else { return }
-        _ = mosquitto.disconnect(raw)
-        _ = mosquitto.loop_stop(raw, false)
+        network.stop { _ = mosquitto.disconnect(raw) }
         mosquitto.destroy(raw)
         context.release()
     }
@@ -161,12 +182,16 @@ private struct Mosquitto: @unchecked Sendable {
     }
 }
 
-/// What the network thread's callbacks reach: the handlers and the topic filters to subscribe to
-/// again after a reconnection.
+/// What the network thread's callbacks reach: the handlers, the topic filters to subscribe to
+/// again after a reconnection, and whether the client is connected now.
 private final class Context: Sendable {
     let onMessage: @Sendable (MQTTClient.Message) -> Void
     let onConnection: @Sendable (Bool, String) -> Void
     let filters = Mutex<[String]>([])
+    let isConnected = Atomic(false)
+    /// Whether the loss of the connection (or the failure to make one) was told since the last
+    /// connection: each outage is told once, however many attempts it takes.
+    private let toldLoss = Atomic(false)
     private let mosquitto: Mosquitto
 
     init(onMessage: @escaping @Sendable (MQTTClient.Message) -> Void, onConnection: @escaping @Sendable (Bool, String) -> Void,
@@ -179,14 +204,109 @@ private final class Context: Sendable {
             onConnection(false, mosquitto.connectionRefusal(code))
             return
         }
+        isConnected.store(true, ordering: .relaxed)
+        toldLoss.store(false, ordering: .relaxed)
         for filter in filters.withLock({ $0 }) { _ = mosquitto.subscribe(client, nil, filter, 1) }
         onConnection(true, "connected")
     }
 
     /// A connection lost; one the client ended itself (code 0, by ``MQTTClient/stop()``) is no loss to tell of.
     func disconnected(code: Int32) {
+        isConnected.store(false, ordering: .relaxed)
         guard code != 0 else { return }
-        onConnection(false, mosquitto.text(of: code))
+        failed(mosquitto.text(of: code))
+    }
+
+    /// A connection lost or not made: told, once an outage.
+    func failed(_ reason: String) {
+        isConnected.store(false, ordering: .relaxed)
+        guard !toldLoss.exchange(true, ordering: .relaxed) else { return }
+        onConnection(false, reason)
+    }
+}
+
+/// The client's network thread: libmosquitto's loop, run by hand so that a connection lost, or
+/// one that cannot be made or does not come within ``attemptLimit``, is tried again after a
+/// growing delay (a quarter of a second, doubling to 8 s, back to the start once connected) at
+/// the next of the client's brokers.
+///
+/// `@unchecked Sendable`: `raw` is used by the thread alone but for libmosquitto's thread-safe
+/// calls made through the client's ``Handle`` and the `disconnect` that ``stop(saying:)`` makes
+/// before it waits for the thread; the thread's id is set before the thread can be stopped.
+private final class NetworkThread: @unchecked Sendable {
+    private let raw: OpaquePointer
+    private let brokers: [MQTTClient.Address]
+    private let keepAlive: Int
+    private let mosquitto: Mosquitto
+    private let context: Context
+    private let stopping = Atomic(false)
+    private var thread = pthread_t()
+
+    /// How long a connection may take to be made before the next broker is tried.
+    static let attemptLimit = Duration.seconds(5)
+
+    init(raw: OpaquePointer, brokers: [MQTTClient.Address], keepAlive: Int, mosquitto: Mosquitto, context: Context) {
+        (self.raw, self.brokers, self.keepAlive, self.mosquitto, self.context) = (raw, brokers, keepAlive, mosquitto, context)
+    }
+
+    func start() {
+        let box = Unmanaged.passRetained(self).toOpaque()
+        pthread_create(&thread, nil, { box in
+            let network = Unmanaged<NetworkThread>.fromOpaque(box!).takeRetainedValue()
+            network.run()
+            return nil
+        }, box)
+    }
+
+    /// Says goodbye with `goodbye` (which wakes the loop), and waits for the thread to end.
+    func stop(saying goodbye: () -> Void) {
+        stopping.store(true, ordering: .relaxed)
+        goodbye()
+        if pthread_equal(pthread_self(), thread) != 0 {
+            pthread_detach(thread)  // stopped from one of its own callbacks: it ends once the callback returns
+        } else {
+            pthread_join(thread, nil)
+        }
+    }
+
+    private func run() {
+        var index = 0
+        var delay = Duration.milliseconds(250)
+        var attempt = connect(to: index)
+        while !stopping.load(ordering: .relaxed) {
+            let result = mosquitto.loop(raw, 250, 1)
+            if context.isConnected.load(ordering: .relaxed) {
+                delay = .milliseconds(250)
+                if result == MOSQ_ERR_SUCCESS.rawValue { continue }
+            } else if result == MOSQ_ERR_SUCCESS.rawValue, ContinuousClock.now - attempt < Self.attemptLimit {
+                continue  // connecting
+            }
+            guard !stopping.load(ordering: .relaxed) else { break }
+            let broker = brokers[index]
+            context.failed(result == MOSQ_ERR_SUCCESS.rawValue
+                           ? "\(broker.host):\(broker.port) did not answer within \(Self.attemptLimit.components.seconds) s"
+                           : "\(broker.host):\(broker.port): \(mosquitto.text(of: result))")
+            sleep(for: delay)
+            delay = min(delay * 2, .seconds(8))
+            index = (index + 1) % brokers.count
+            attempt = connect(to: index)
+        }
+    }
+
+    /// Starts connecting to broker `index`; when that fails at once, says why.
+    private func connect(to index: Int) -> ContinuousClock.Instant {
+        let broker = brokers[index]
+        let result = mosquitto.connect_async(raw, broker.host, Int32(broker.port), Int32(keepAlive))
+        if result != MOSQ_ERR_SUCCESS.rawValue { context.failed("\(broker.host):\(broker.port): \(mosquitto.text(of: result))") }
+        return ContinuousClock.now
+    }
+
+    /// Sleeps `duration`, or less when the client is stopped meanwhile.
+    private func sleep(for duration: Duration) {
+        let end = ContinuousClock.now + duration
+        while !stopping.load(ordering: .relaxed), ContinuousClock.now < end {
+            usleep(20_000)
+        }
     }
 }
 

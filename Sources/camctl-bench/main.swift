@@ -5,7 +5,7 @@
 //
 // Groups: frames, latency, image (what filters, zoom, words and a green screen cost), checksum (SHA-256 against openssl), shutter, burst, heic, resources (memory and CPU, one run of --preview-seconds,
 // 60 by default), startup, serve (camctl serve: snapshots, the live picture's age, CPU per viewer), fleet (20 nodes: fan-out, skew),
-// movie (camctl record at 1080p30 for --preview-seconds: CPU, memory, stop to file), dslr (libgphoto2's virtual camera against python-gphoto2 and gphoto2), rig (200 nodes in network namespaces, as root; only with --only rig), soak (memory over --soak-minutes, 10 by default). A partial run (--only)
+// movie (camctl record at 1080p30 for --preview-seconds: CPU, memory, stop to file), dslr (libgphoto2's virtual camera against python-gphoto2 and gphoto2), rig (200 nodes in network namespaces, as root), soak (memory over --soak-minutes, 10 by default). A partial run (--only)
 // writes its table to stdout only, then its rows as BENCHMARKS.md's table lines.
 
 import Foundation
@@ -67,7 +67,7 @@ if options.includes("movie") {
         record(row)
     }
 }
-if options.groups.contains("rig") {
+if options.includes("rig") {
     for row in try await withScratchFolder({ try RigBenchmarks(folder: $0, nodes: 200, rounds: 10).run() }) { record(row) }
 }
 if options.includes("dslr") {

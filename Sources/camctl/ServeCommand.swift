@@ -172,14 +172,18 @@ struct ServeCommand: Subcommand {
         guard secure || broker.hasPrefix("mqtt://") else {
             throw CommandFailure("--broker \(broker) is not mqtt://HOST[:PORT] or mqtts://HOST[:PORT]", exitCode: .usage)
         }
-        let rest = String(broker.dropFirst(secure ? 8 : 7))
-        let (host, port) = try address(rest.contains(":") ? rest : rest + ":\(secure ? 8883 : 1883)")
+        // Several brokers (a cluster's servers), tried in turn: mqtt://HOST[:PORT],HOST[:PORT],…
+        let addresses = try String(broker.dropFirst(secure ? 8 : 7)).split(separator: ",", omittingEmptySubsequences: false).map { part throws(CommandFailure) in
+            try address(part.contains(":") ? String(part) : part + ":\(secure ? 8883 : 1883)")
+        }
+        guard let (host, port) = addresses.first else { throw CommandFailure("--broker \(broker) names no broker", exitCode: .usage) }
         guard let name = arguments.string("--fleet"), Self.isTopicWord(name) else {
             throw CommandFailure("--broker needs --fleet NAME: letters, digits, - and _", exitCode: .usage)
         }
         let node = arguments.string("--node") ?? ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "camctl"
         guard Self.isTopicWord(node) else { throw CommandFailure("--node \(node) is not a name of letters, digits, - and _", exitCode: .usage) }
         var options = MQTTClient.Options(host: host, port: port, clientID: "camctl-\(name)-\(node)")
+        options.otherBrokers = addresses.dropFirst().map { MQTTClient.Address(host: $0.host, port: $0.port) }
         options.username = arguments.string("--broker-user")
         if let file = arguments.string("--broker-password-file") {
             guard let password = try? String(contentsOfFile: file, encoding: .utf8) else {
