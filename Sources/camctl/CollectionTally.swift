@@ -15,6 +15,8 @@ actor CollectionTally {
     private var bytes = 0
     private let started = ContinuousClock.now
     private var lastShown: ContinuousClock.Instant?
+    /// Where each photo is kept, by its node and its node's name for it (`n3/20261207-….jpg`).
+    private(set) var kept: [String: String] = [:]
 
     /// How often progress is told.
     static let interval = Duration.milliseconds(250)
@@ -35,6 +37,10 @@ actor CollectionTally {
     ///
     /// - Throws: ``CommandFailure`` when standard output refuses the report.
     func kept(_ photo: FleetPhoto, _ result: PhotoCollector.Result) throws(CommandFailure) {
+        switch result {
+        case .collected(let path), .had(let path):
+            kept[photo.node + "/" + photo.fileName] = path
+        }
         switch result {
         case .collected(let path):
             collected += 1

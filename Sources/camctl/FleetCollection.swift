@@ -32,8 +32,11 @@ struct FleetCollection {
     /// How many of a node's photos in a row may fail before the node is given up for this collection.
     static let failuresInARow = 10
 
+    /// Collects the online nodes' photos; returns where each is kept, by its node and its node's
+    /// name for it (`n3/20261207-….jpg`).
+    @discardableResult
     func collect(from nodes: [FleetWatch.Node], into destination: FleetCommand.Destination, client: MQTTClient,
-                 watch: FleetWatch) async throws(CommandFailure) {
+                 watch: FleetWatch) async throws(CommandFailure) -> [String: String] {
         guard !nodes.isEmpty else {
             throw CommandFailure("the broker keeps no status of any node of the fleet \(fleet); nothing was collected (is the fleet's name right?)",
                                  exitCode: .unavailable)
@@ -73,6 +76,7 @@ struct FleetCollection {
         guard problems.isEmpty else {
             throw CommandFailure(problems.joined(separator: "; ") + "; run camctl fleet collect again to get the rest", exitCode: .unavailable)
         }
+        return await tally.kept
     }
 
     /// One node's photos, its pages listed one after another and each page's photos downloaded a

@@ -14,8 +14,8 @@ struct FleetCommand: Subcommand {
     static let name = "fleet"
     static let synopsis = """
         camctl fleet    list|capture|collect --broker mqtt://HOST[:PORT] --fleet NAME [--nodes COUNT] [--at SECONDS]
-                        [--timeout SECONDS] [--into DIR | --library DIR] [--concurrency N] [--json] [--broker-user USER] [--broker-password-file FILE]
-                        [--broker-ca FILE]
+                        [--timeout SECONDS] [--into DIR | --library DIR] [--concurrency N] [--bullet-time FILE] [--json] [--broker-user USER]
+                        [--broker-password-file FILE] [--broker-ca FILE]
         """
     static let summary = "list a fleet's nodes, take a synchronized photo on all of them, or collect their photos"
     static let help = """
@@ -26,7 +26,9 @@ struct FleetCommand: Subcommand {
                   it is from the asked one, then the skew between the nodes. A node that refuses, or
                   does not answer within --timeout seconds after the instant (10), is named, and camctl
                   exits 69. The command expires a second after the instant: a node that gets it late
-                  never fires late. With --into or --library, the photos are then collected.
+                  never fires late. With --into or --library, the photos are then collected, and with
+                  --bullet-time FILE (.mp4 or .gif) made into a clip in the nodes' order (n1, n2, …,
+                  n10), swept there and back, a frame a node at 10 frames a second.
         collect   every photo of every online node's library that is not yet in the folder of --into
                   (a folder per node) or the library of --library (an album per node): each download is
                   checked against the size and SHA-256 its node reports, and kept durably; run it again
@@ -46,6 +48,7 @@ struct FleetCommand: Subcommand {
         .init(name: "--at", value: "SECONDS"),
         .init(name: "--timeout", value: "SECONDS"), .init(name: "--json", value: nil),
         .init(name: "--into", value: "DIR"), .init(name: "--library", value: "DIR"), .init(name: "--concurrency", value: "N"),
+        .init(name: "--bullet-time", value: "FILE"),
         .init(name: "--broker-user", value: "USER"), .init(name: "--broker-password-file", value: "FILE"),
         .init(name: "--broker-ca", value: "FILE"),
     ]
@@ -73,6 +76,8 @@ struct FleetCommand: Subcommand {
     let printsJSON: Bool
     /// Photos downloaded at once while collecting (`--concurrency`).
     let concurrency: Int
+    /// Where a capture's photos are made into a clip (`--bullet-time`).
+    let bulletTime: BulletTime?
 
     init(_ arguments: ParsedArguments) throws(CommandFailure) {
         guard arguments.positionals.count == 1, let word = arguments.positionals.first, Self.words.contains(word) else {
@@ -108,6 +113,10 @@ struct FleetCommand: Subcommand {
         awaitedNodes = try arguments.integer("--nodes", in: 1...10_000)
         printsJSON = arguments.flag("--json")
         concurrency = try arguments.integer("--concurrency", in: 1...256) ?? FleetCollection.defaultConcurrency
+        bulletTime = try arguments.string("--bullet-time").map { path throws(CommandFailure) in try BulletTime(path) }
+        if bulletTime != nil, case .capture(collectingInto: .some) = job {} else if bulletTime != nil {
+            throw CommandFailure("--bullet-time goes with camctl fleet capture and --into DIR or --library DIR, which collect its photos", exitCode: .usage)
+        }
     }
 
     func run() async throws(CommandFailure) {
@@ -141,15 +150,11 @@ struct FleetCommand: Subcommand {
                 if printsJSON { try Console.json(node.record) } else { try Console.result(node.line.terminalSafe(limit: 500)) }  // a node's words, on one line
             }
         case .capture(let destination):
-            var failure: CommandFailure?
-            do {
-                try await capture(on: nodes, client: client, watch: watch)
-            } catch {
-                failure = error
-            }
+            let (photos, failure) = try await capture(on: nodes, client: client, watch: watch)
             if let destination {
-                try await FleetCollection(fleet: fleet.name, timeout: timeout, printsJSON: printsJSON, concurrency: concurrency)
+                let kept = try await FleetCollection(fleet: fleet.name, timeout: timeout, printsJSON: printsJSON, concurrency: concurrency)
                     .collect(from: nodes, into: destination, client: client, watch: watch)
+                try await bulletTime?.make(of: photos, kept: kept, printsJSON: printsJSON)
             }
             if let failure { throw failure }
         case .collect(let destination):
@@ -177,31 +182,40 @@ struct FleetCommand: Subcommand {
         return watch.nodes()
     }
 
-    private func capture(on nodes: [FleetWatch.Node], client: MQTTClient, watch: FleetWatch) async throws(CommandFailure) {
+    /// A synchronized capture on every online node, told as it is answered; the photos taken (each
+    /// node's, and its path there), and what failed (no node online, a node that refused or did
+    /// not answer), which the caller throws once the photos are collected.
+    ///
+    /// - Throws: ``CommandFailure`` when standard output refuses the report.
+    private func capture(on nodes: [FleetWatch.Node], client: MQTTClient,
+                         watch: FleetWatch) async throws(CommandFailure) -> (photos: [(node: String, path: String)], failure: CommandFailure?) {
         let online = nodes.filter(\.isOnline).map(\.name)
         guard !online.isEmpty else {
-            throw CommandFailure("no node of the fleet \(fleet.name) is online on the broker; start one with camctl serve --broker … --fleet \(fleet.name)",
-                                 exitCode: .unavailable)
+            return ([], CommandFailure("no node of the fleet \(fleet.name) is online on the broker; start one with camctl serve --broker … --fleet \(fleet.name)",
+                                       exitCode: .unavailable))
         }
         let instant = Date().timeIntervalSince1970 + delay
         let command = NodeCommand.capture(at: instant)
         let id = command.id
         guard client.publish("camctl/\(fleet.name)/command", command.payload) else {
-            throw CommandFailure("the command could not be sent to the broker", exitCode: .unavailable)
+            return ([], CommandFailure("the command could not be sent to the broker", exitCode: .unavailable))
         }
         let deadline = ContinuousClock.now + .seconds(delay + timeout)
         while ContinuousClock.now < deadline, watch.answers(to: id).count < online.count {
             try? await Task.sleep(for: .milliseconds(50))
         }
-        try report(watch.answers(to: id), nodes: online, instant: instant)
+        return try report(watch.answers(to: id), nodes: online, instant: instant)
     }
 
     /// How far from the asked instant a node's frame may be.
     static let farthestFrame: Double = 5
 
-    /// Prints each node's answer and the skew; fails naming the nodes without a photo.
-    private func report(_ answers: [String: FleetWatch.Answer], nodes: [String], instant: Double) throws(CommandFailure) {
+    /// Prints each node's answer and the skew; returns the photos, and the failure that names the
+    /// nodes without one.
+    private func report(_ answers: [String: FleetWatch.Answer], nodes: [String],
+                        instant: Double) throws(CommandFailure) -> (photos: [(node: String, path: String)], failure: CommandFailure?) {
         var taken: [Double] = []
+        var photos: [(node: String, path: String)] = []
         var answers = answers
         for (node, answer) in answers {
             // A frame is the nearest the node's camera took: within a frame interval, a few
@@ -214,6 +228,7 @@ struct FleetCommand: Subcommand {
             switch answers[node] {
             case .photo(let capturedAt, let path)?:
                 taken.append(capturedAt)
+                photos.append((node, path))
                 let offset = (capturedAt - instant) * 1000
                 if printsJSON {
                     try Console.json(["node": .string(node), "captured_at_us": .integer(Int64((capturedAt * 1e6).rounded())), "offset_ms": .number(offset),
@@ -239,7 +254,8 @@ struct FleetCommand: Subcommand {
             let refused = missing.filter { answers[$0] != nil }, silent = missing.filter { answers[$0] == nil }
             let parts = (silent.isEmpty ? [] : ["\(silent.joined(separator: ", ")) did not answer in time"])
                 + (refused.isEmpty ? [] : ["\(refused.joined(separator: ", ")) refused"])
-            throw CommandFailure(parts.joined(separator: "; ") + "; their photos were not taken", exitCode: .unavailable)
+            return (photos, CommandFailure(parts.joined(separator: "; ") + "; their photos were not taken", exitCode: .unavailable))
         }
+        return (photos, nil)
     }
 }

@@ -177,6 +177,43 @@ struct FleetCollectTests {
         }
     }
 
+    @Test("capture --bullet-time makes the synchronized photos into a clip in the nodes' order (n1, n2, n10), swept there and back: an MP4 and a GIF, read back frame by frame",
+          .enabled(if: Broker.isAvailable, "needs mosquitto and mosquitto-clients"))
+    func bulletTime() async throws {
+        let broker = try await Broker()
+        var nodes: [ServedCamera] = []
+        defer { for node in nodes { node.process.send(SIGTERM) } }
+        // Each node's camera a plain colour, so the clip's frames say whose photo each is.
+        for (name, pattern) in [("n10", "blue"), ("n2", "green"), ("n1", "red")] {
+            nodes.append(try await ServedCamera(extra: ["--device", "test:\(pattern)", "--resolution", "320x240@30",
+                                                        "--broker", "mqtt://127.0.0.1:\(broker.port)", "--fleet", "wiggle", "--node", name]))
+        }
+        let folder = try TemporaryFolder()
+        let fleet = ["--broker", "mqtt://127.0.0.1:\(broker.port)", "--fleet", "wiggle", "--nodes", "3", "--timeout", "60"]
+        let movie = folder.path("sweep.mp4")
+        let made = try await ChildProcess.run(Self.camctl, ["fleet", "capture", "--into", folder.path("all"), "--bullet-time", movie, "--json"] + fleet)
+        #expect(made.status == 0, "\(made.standardError)")
+        #expect(Camctl.objects(made.standardOutput).last?["bullet_time"] as? String == movie, "\(made.standardOutput)")
+        // Every frame's colour, as ffmpeg decodes the file: one frame a node, there and back, twice.
+        let frames = try await ChildProcess.run("ffmpeg", ["-loglevel", "error", "-i", movie, "-vf", "scale=1:1", "-f", "rawvideo", "-pix_fmt", "rgb24",
+                                                          folder.path("frames.rgb")])
+        try #require(frames.status == 0, "\(frames.standardError)")
+        let colours = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder.path("frames.rgb"))))
+        let named = stride(from: 0, to: colours.count - 2, by: 3).map { index -> String in
+            let (red, green, blue) = (colours[index], colours[index + 1], colours[index + 2])
+            return red > 150 && green < 100 ? "red" : green > 150 && red < 100 ? "green" : blue > 150 && red < 100 ? "blue" : "?"
+        }
+        #expect(named == ["red", "green", "blue", "green", "red", "green", "blue", "green"], "\(named)")
+        let gif = folder.path("sweep.gif")
+        let looped = try await ChildProcess.run(Self.camctl, ["fleet", "capture", "--into", folder.path("all"), "--bullet-time", gif] + fleet)
+        #expect(looped.status == 0, "\(looped.standardError)")
+        let counted = try await ChildProcess.run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=codec_name,nb_read_frames",
+                                                             "-of", "csv=p=0", gif])
+        #expect(counted.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "gif,4", "\(counted.standardOutput) \(counted.standardError)")
+        let refused = try await ChildProcess.run(Self.camctl, ["fleet", "capture", "--bullet-time", folder.path("x.mov")] + fleet)
+        #expect(refused.status == 64 && refused.standardError.contains("names no .mp4 or .gif file"), "\(refused.standardError)")
+    }
+
     /// A fake node "evil" of the fleet "rig": online, and answering each command with the result
     /// `answer`, a Python expression of `command` (the command's JSON object).
     static func fakeNode(_ broker: Broker, answering answer: String) async throws -> ChildProcess.Running {

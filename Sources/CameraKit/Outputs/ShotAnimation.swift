@@ -31,24 +31,51 @@ public enum ShotAnimation {
     /// The clip's frame rate.
     static let frameRate = 10
 
+    /// How a clip shows its pictures: in what order, how many frames each stays, how many times
+    /// over, and whether as a GIF.
+    struct Sequence {
+        let order: [Int]
+        let framesEach: Int
+        let rounds: Int
+        let isGIF: Bool
+    }
+
     /// The order the shots are shown in, and how many frames each stays.
-    static func sequence(shots count: Int, style: Style) -> (order: [Int], framesEach: Int, rounds: Int) {
+    static func sequence(shots count: Int, style: Style) -> Sequence {
         switch style {
-        case .mp4: (Array(0..<count), 6, 3)
-        case .gif: (Array(0..<count), 6, 1)
-        case .boomerang: (Array(0..<count) + Array((1..<max(1, count - 1)).reversed()), 3, 4)
+        case .mp4: Sequence(order: Array(0..<count), framesEach: 6, rounds: 3, isGIF: false)
+        case .gif: Sequence(order: Array(0..<count), framesEach: 6, rounds: 1, isGIF: true)
+        case .boomerang: Sequence(order: there(count) + back(count), framesEach: 3, rounds: 4, isGIF: false)
         }
     }
+
+    private static func there(_ count: Int) -> [Int] { Array(0..<count) }
+    /// Back from the last but one to the second: with ``there(_:)``, a loop that repeats no end.
+    private static func back(_ count: Int) -> [Int] { Array((1..<max(1, count - 1)).reversed()) }
 
     /// Makes the clip from JPEG shots of one size (a booth's thumbnails), `width` pixels wide.
     ///
     /// - Throws: A ``CaptureError`` when there are no shots, or one cannot be decoded or encoded.
     public static func make(_ shots: [[UInt8]], style: Style, width: Int = 640, folder: String) async throws(CaptureError) -> Clip {
+        try await make(shots, sequence: sequence(shots: shots.count, style: style), width: width, folder: folder)
+    }
+
+    /// A rig's bullet time: the photos of one instant from cameras side by side, one frame each
+    /// at 10 frames a second, swept there and back (twice in an MP4; a GIF loops it for ever),
+    /// `width` pixels wide.
+    ///
+    /// - Throws: A ``CaptureError`` when there are no photos, or one cannot be decoded or encoded.
+    public static func sweep(_ photos: [[UInt8]], asGIF: Bool, width: Int = 640, folder: String) async throws(CaptureError) -> Clip {
+        let sequence = Sequence(order: there(photos.count) + back(photos.count), framesEach: 1, rounds: asGIF ? 1 : 2, isGIF: asGIF)
+        return try await make(photos, sequence: sequence, width: width, folder: folder)
+    }
+
+    private static func make(_ shots: [[UInt8]], sequence: Sequence, width: Int, folder: String) async throws(CaptureError) -> Clip {
         guard let first = shots.first, let size = JPEGFile.dimensions(of: first), size.width > 0 else {
             throw CaptureError(.invalidSetting, "there are no shots to animate, or the first is not a JPEG")
         }
         let height = max(2, (width * size.height / size.width) / 2 * 2)
-        if style == .gif { return try await gif(of: shots, width: width, height: height) }
+        if sequence.isGIF { return try await gif(of: shots, sequence: sequence, width: width, height: height) }
         // Named as the library's temporary files are, so one left by a process killed meanwhile is
         // removed when the library next opens.
         let path = folder + "/.animation-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
@@ -66,7 +93,7 @@ public enum ShotAnimation {
         guard let source = pipeline.element(named: "input", as: AppSource.self) else {
             throw CaptureError(.pipeline, "the clip's encoder has no app source")
         }
-        let (order, framesEach, rounds) = sequence(shots: shots.count, style: style)
+        let (order, framesEach, rounds) = (sequence.order, sequence.framesEach, sequence.rounds)
         let frame = ClockTime(nanoseconds: 1_000_000_000 / UInt64(frameRate))
         var frames = 0
         do {
@@ -93,10 +120,10 @@ public enum ShotAnimation {
         return Clip(data: data, codec: "h264", width: width, height: height, duration: Double(frames) / Double(frameRate))
     }
 
-    /// The shots in turn as an animated GIF: decoded and scaled by GStreamer, one palette chosen
-    /// for them all, each shown for 0.6 s.
-    private static func gif(of shots: [[UInt8]], width: Int, height: Int) async throws(CaptureError) -> Clip {
-        let (order, framesEach, _) = sequence(shots: shots.count, style: .gif)
+    /// The shots in the sequence's order as an animated GIF: decoded and scaled by GStreamer, one
+    /// palette chosen for them all, each shown for the sequence's frames.
+    private static func gif(of shots: [[UInt8]], sequence: Sequence, width: Int, height: Int) async throws(CaptureError) -> Clip {
+        let (order, framesEach) = (sequence.order, sequence.framesEach)
         let centiseconds = framesEach * 100 / frameRate
         var started: AppPipeline?
         do {
