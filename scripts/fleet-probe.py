@@ -69,6 +69,33 @@ def wait(condition, seconds):
     return condition()
 
 
+def measure_rounds(send, answers_to, nodes, rounds, patience=12):
+    """ROUNDS times, a command to the whole fleet (a one-photo listing of each library) and a
+    synchronized capture one second ahead, sent by `send` (which returns the moment it sent) and
+    answered as `answers_to(command)` says: the fan-outs, the skews and the offsets in ms, and
+    the photos missing. Waits at most `patience` seconds for each command's answers."""
+    fanout, skews, offsets, missing = [], [], [], 0
+    for round in range(rounds):
+        command = "fanout-%d" % round
+        sent = send({"id": command, "action": "photos", "limit": 1})
+        wait(lambda: len(answers_to(command)) >= nodes, patience)
+        answers = answers_to(command)
+        if len(answers) >= nodes:
+            fanout.append((max(moment for moment, _, _ in answers) - sent) * 1000)
+
+        command = "capture-%d" % round
+        instant = time.time() + 1.0
+        send({"id": command, "action": "capture", "at": instant, "expires_at": instant + 2})
+        wait(lambda: len(answers_to(command)) >= nodes, patience)
+        taken = [event["photos"][0]["captured_at_us"] / 1e6 for _, _, event in answers_to(command)
+                 if event.get("event") == "result" and event.get("photos")]
+        missing += nodes - len(taken)
+        if taken:
+            offsets += [(moment - instant) * 1000 for moment in taken]
+            skews.append((max(taken) - min(taken)) * 1000)
+    return fanout, skews, offsets, missing
+
+
 def main():
     camctl, nodes, rounds, folder = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
     port, fleet = free_port(), "bench%d" % random.randrange(1 << 30)
@@ -95,25 +122,7 @@ def main():
             publisher.stdin.flush()
             return time.monotonic()
 
-        fanout, skews, offsets, missing = [], [], [], 0
-        for round in range(rounds):
-            command = "fanout-%d" % round
-            sent = send({"id": command, "action": "photos", "limit": 1})
-            wait(lambda: len(watcher.answers(command)) >= nodes, 10)
-            answers = watcher.answers(command)
-            if len(answers) >= nodes:
-                fanout.append((max(moment for moment, _, _ in answers) - sent) * 1000)
-
-            command = "capture-%d" % round
-            instant = time.time() + 1.0
-            send({"id": command, "action": "capture", "at": instant, "expires_at": instant + 2})
-            wait(lambda: len(watcher.answers(command)) >= nodes, 12)
-            taken = [event["photos"][0]["captured_at_us"] / 1e6 for _, _, event in watcher.answers(command)
-                     if event.get("event") == "result" and event.get("photos")]
-            missing += nodes - len(taken)
-            if taken:
-                offsets += [(moment - instant) * 1000 for moment in taken]
-                skews.append((max(taken) - min(taken)) * 1000)
+        fanout, skews, offsets, missing = measure_rounds(send, watcher.answers, nodes, rounds)
         print(json.dumps({"nodes": nodes, "fanout_ms": fanout, "skew_ms": skews, "offset_ms": offsets, "missing": missing}))
     finally:
         for child in reversed(children):
@@ -125,4 +134,5 @@ def main():
                 child.kill()
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -29,9 +29,18 @@ import time
 import types
 
 here = os.path.dirname(os.path.abspath(__file__))
-loader = importlib.machinery.SourceFileLoader("rig", os.path.join(here, "rig"))
-rig_module = types.ModuleType(loader.name)
-loader.exec_module(rig_module)
+
+
+def load(name, file):
+    """A script of this folder as a module."""
+    loader = importlib.machinery.SourceFileLoader(name, os.path.join(here, file))
+    module = types.ModuleType(loader.name)
+    loader.exec_module(module)
+    return module
+
+
+rig_module = load("rig", "rig")
+fleet_probe = load("fleet_probe", "fleet-probe.py")
 
 
 class Watcher:
@@ -69,15 +78,6 @@ class Watcher:
         with self.lock:
             return [(moment, node, event) for moment, node, event in self.lines
                     if event.get("id") == command and event.get("event") in ("result", "error")]
-
-
-def wait(condition, seconds):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if condition():
-            return True
-        time.sleep(0.01)
-    return condition()
 
 
 def stem():
@@ -146,23 +146,7 @@ def main():
             publisher.stdin.flush()
             return time.monotonic()
 
-        fanout, skews, offsets = [], [], []
-        for round in range(rounds):
-            command = "fanout-%d" % round
-            sent = send({"id": command, "action": "photos", "limit": 1})
-            wait(lambda: len(watcher.answers(command)) >= nodes, 20)
-            answers = watcher.answers(command)
-            if len(answers) >= nodes:
-                fanout.append((max(moment for moment, _, _ in answers) - sent) * 1000)
-            command = "capture-%d" % round
-            instant = time.time() + 1.0
-            send({"id": command, "action": "capture", "at": instant, "expires_at": instant + 2})
-            wait(lambda: len(watcher.answers(command)) >= nodes, 20)
-            taken = [event["photos"][0]["captured_at_us"] / 1e6 for _, _, event in watcher.answers(command)
-                     if event.get("event") == "result" and event.get("photos")]
-            if taken:
-                offsets += [(moment - instant) * 1000 for moment in taken]
-                skews.append((max(taken) - min(taken)) * 1000)
+        fanout, skews, offsets, _ = fleet_probe.measure_rounds(send, watcher.answers, nodes, rounds, patience=20)
         result.update(fanout_ms=fanout, skew_ms=skews, offset_ms=offsets)
         publisher.stdin.close()
         publisher.wait()

@@ -8,17 +8,23 @@ import TestSupport
 /// A DSLR set to RAW+JPEG: one photo in the library, two files.
 @Suite("RAW+JPEG from a DSLR: one photo, two files", .startsPrograms, .hangGuard(minutes: 2))
 struct RawPlusJPEGTests {
-    @Test("The RAW file is kept beside the JPEG byte for byte, told in the photo's record, leaves the card only once both are kept, and goes with the photo when it is deleted")
-    func keptBeside() async throws {
+    /// A running session on a scripted DSLR that deletes its photos from the card once kept.
+    static func running() async throws -> (ScriptedDSLR, CaptureSession, CaptureDevice) {
         let camera = ScriptedDSLR()
         var configuration = SessionConfiguration()
         configuration.device = .gphoto2(model: camera.model, port: camera.port)
         configuration.deletesFromCameraCard = true
         let session = CaptureSession(configuration: configuration, tetheredCameras: camera)
         try await session.start()
+        return (camera, session, configuration.device)
+    }
+
+    @Test("The RAW file is kept beside the JPEG byte for byte, told in the photo's record, leaves the card only once both are kept, and goes with the photo when it is deleted")
+    func keptBeside() async throws {
+        let (camera, session, device) = try await Self.running()
         let folder = try TemporaryFolder()
         let taker = SessionOperator(camera: session, delivery: try PhotoDelivery(library: PhotoLibrary(folder: folder.url.path), pictureCount: nil),
-                                    device: configuration.device)
+                                    device: device)
         let library = try PhotoLibrary(folder: folder.url.path)
 
         let jpeg = try await ScriptedDSLR.jpeg(color: 0x60_8040, width: 900, height: 600)
@@ -61,16 +67,11 @@ struct RawPlusJPEGTests {
 
     @Test("Kept as a copy alone (no library), a RAW+JPEG shot stays on the card with --delete-from-card: the copy holds no RAW file")
     func copyKeepsCard() async throws {
-        let camera = ScriptedDSLR()
-        var configuration = SessionConfiguration()
-        configuration.device = .gphoto2(model: camera.model, port: camera.port)
-        configuration.deletesFromCameraCard = true
-        let session = CaptureSession(configuration: configuration, tetheredCameras: camera)
-        try await session.start()
+        let (camera, session, device) = try await Self.running()
         let folder = try TemporaryFolder()
         let copy = OutputPattern(folder.path("copy.jpg"))
         let taker = SessionOperator(camera: session, delivery: try PhotoDelivery(library: nil, copy: .pattern(copy), pictureCount: 1),
-                                    device: configuration.device)
+                                    device: device)
         let jpeg = try await ScriptedDSLR.jpeg(color: 0x30_3030, width: 600, height: 400)
         camera.willShoot([("DSC_0050.JPG", jpeg), ("DSC_0050.NEF", [7, 7, 7])])
         guard case .photos(let shots) = try await taker.perform(.takePhoto(PhotoSettings())) else {
@@ -84,12 +85,7 @@ struct RawPlusJPEGTests {
 
     @Test("A camera set to RAW only: the shot is refused in one sentence, and its file stays on the card")
     func rawOnly() async throws {
-        let camera = ScriptedDSLR()
-        var configuration = SessionConfiguration()
-        configuration.device = .gphoto2(model: camera.model, port: camera.port)
-        configuration.deletesFromCameraCard = true
-        let session = CaptureSession(configuration: configuration, tetheredCameras: camera)
-        try await session.start()
+        let (camera, session, _) = try await Self.running()
         camera.willShoot([("DSC_0044.NEF", [1, 2, 3])])
         let error = await #expect(throws: CaptureError.self) { try await session.photoOutput.capture() }
         #expect(error?.message.contains("the camera wrote DSC_0044.NEF and no JPEG beside it, so camctl kept nothing (it stays on the card); set the camera's image format to JPEG or RAW+JPEG") == true,
