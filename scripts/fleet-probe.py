@@ -77,7 +77,7 @@ def measure_rounds(send, answers_to, nodes, rounds, patience=12):
     fanout, skews, offsets, missing = [], [], [], 0
     for round in range(rounds):
         command = "fanout-%d" % round
-        sent = send({"id": command, "action": "photos", "limit": 1})
+        sent = send({"id": command, "action": "photos", "limit": 1, "expires_at": time.time() + 60})
         wait(lambda: len(answers_to(command)) >= nodes, patience)
         answers = answers_to(command)
         if len(answers) >= nodes:

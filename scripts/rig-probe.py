@@ -104,6 +104,7 @@ def main():
                                     link="100mbit", uplink="1gbit", folder=folder, timeout=600)
     rig = rig_module.Rig(options)
     result = {"nodes": nodes, "photo_bytes": size}
+    listeners = []  # the watcher and the publisher, stopped with the rig
     try:
         rig.make_network()
         rig.start_broker()
@@ -136,9 +137,11 @@ def main():
                       uplink_bits_per_second=1e9)
 
         watcher = Watcher(rig)
+        listeners.append(watcher)
         publisher = subprocess.Popen(["ip", "netns", "exec", rig.controller["namespace"], "mosquitto_pub", "-h", str(rig.bridge_address),
                                       "-p", str(rig.broker_port), "-q", "1", "-t", "camctl/%s/command" % options.fleet, "-l"],
                                      stdin=subprocess.PIPE, text=True)
+        listeners.append(types.SimpleNamespace(process=publisher))
         time.sleep(1)
 
         def send(command):
@@ -176,8 +179,11 @@ def main():
         _, records, status, errors = collect("after")
         kept = {(record["node"], os.path.basename(record["path"])) for record in records if record.get("result") == "collected"}
         result.update(reported=len(reported), lost=len(reported - kept), killed=len(victims), collect_status=status)
-        watcher.process.kill()
     finally:
+        for listener in listeners:
+            if listener.process.poll() is None:
+                listener.process.kill()
+                listener.process.wait()
         rig.take_down()
     print(json.dumps(result))
 

@@ -57,8 +57,9 @@ public final class FleetWatch: Sendable {
 
     /// A node's answer to a command.
     public enum Answer: Sendable {
-        /// A photo: its frame instant (seconds since 1970) and where the node keeps it.
-        case photo(capturedAt: Double, path: String)
+        /// A photo: its frame instant (seconds since 1970), where the node keeps it (its download
+        /// link, else its file), and the node's name for it (what a collection keeps it under).
+        case photo(capturedAt: Double, path: String, fileName: String)
         /// A page of the node's library, and whether more follow.
         case listing([FleetPhoto], more: Bool)
         case refused(String)
@@ -129,15 +130,15 @@ public final class FleetWatch: Sendable {
             guard (0...FleetPhoto.latestMicroseconds).contains(microseconds) else {
                 return .refused("the node answered with a capture time that cannot be")
             }
-            // Where the photo is: its download link, else its file in the node's library.
-            if let url = photo.url, FleetPhoto.isWebAddress(url) {
-                return .photo(capturedAt: microseconds / 1e6, path: url)
-            }
             guard let name = photo.path.split(separator: "/").last, FleetPhoto.isPhotoFileName(String(name)),
                   !photo.path.contains(where: { $0.asciiValue.map { $0 < 0x20 } == true }) else {
                 return .refused("the node answered with no photo of its library")
             }
-            return .photo(capturedAt: microseconds / 1e6, path: photo.path)
+            // Where the photo is: its download link, else its file in the node's library.
+            if let url = photo.url, FleetPhoto.isWebAddress(url) {
+                return .photo(capturedAt: microseconds / 1e6, path: url, fileName: String(name))
+            }
+            return .photo(capturedAt: microseconds / 1e6, path: photo.path, fileName: String(name))
         case .error(_, _, let message):
             return .refused(message)
         default:

@@ -112,8 +112,7 @@ public final class MQTTClient: Sendable {
         handle = Handle(raw: raw)
         self.context = context
         self.mosquitto = mosquitto
-        network = NetworkThread(raw: raw, brokers: options.brokers, keepAlive: options.keepAlive, mosquitto: mosquitto,
-                                context: context.takeUnretainedValue())
+        network = NetworkThread(raw: raw, brokers: options.brokers, keepAlive: options.keepAlive, mosquitto: mosquitto, context: context)
         network.start()
     }
 
@@ -132,12 +131,12 @@ public final class MQTTClient: Sendable {
         }
     }
 
-    /// Says goodbye (so the last will is not published), stops the network thread, and frees the client.
+    /// Says goodbye (so the last will is not published), stops the network thread, and frees the
+    /// client: at once, or, when called on the network thread itself (from a handler), once the
+    /// thread has left libmosquitto's loop.
     public func stop() {
-        guard let raw = handle.take() else { return }
-        network.stop { _ = mosquitto.disconnect(raw) }
-        mosquitto.destroy(raw)
-        context.release()
+        guard handle.take() != nil else { return }
+        network.stop()
     }
 
     deinit {
@@ -231,49 +230,81 @@ private final class Context: Sendable {
 /// the next of the client's brokers.
 ///
 /// `@unchecked Sendable`: `raw` is used by the thread alone but for libmosquitto's thread-safe
-/// calls made through the client's ``Handle`` and the `disconnect` that ``stop(saying:)`` makes
-/// before it waits for the thread; the thread's id is set before the thread can be stopped.
+/// calls made through the client's ``Handle`` and the `disconnect` that ``stop()`` makes, and is
+/// freed once, after the thread is done; `thread` and `started` are set before it can be stopped.
 private final class NetworkThread: @unchecked Sendable {
     private let raw: OpaquePointer
     private let brokers: [MQTTClient.Address]
     private let keepAlive: Int
     private let mosquitto: Mosquitto
-    private let context: Context
+    /// The client's context, which the client keeps alive (retained) until the thread is done with it.
+    private let context: Unmanaged<Context>
     private let stopping = Atomic(false)
     private var thread = pthread_t()
+    private var started = false
+    /// Whether the thread frees the client as it ends (stopped from within, by a handler).
+    private let freesItself = Atomic(false)
 
     /// How long a connection may take to be made before the next broker is tried.
     static let attemptLimit = Duration.seconds(5)
 
-    init(raw: OpaquePointer, brokers: [MQTTClient.Address], keepAlive: Int, mosquitto: Mosquitto, context: Context) {
+    init(raw: OpaquePointer, brokers: [MQTTClient.Address], keepAlive: Int, mosquitto: Mosquitto, context: Unmanaged<Context>) {
         (self.raw, self.brokers, self.keepAlive, self.mosquitto, self.context) = (raw, brokers, keepAlive, mosquitto, context)
     }
 
     func start() {
-        let box = Unmanaged.passRetained(self).toOpaque()
-        pthread_create(&thread, nil, { box in
+        let box = Unmanaged.passRetained(self)
+        let made = pthread_create(&thread, nil, { box in
             let network = Unmanaged<NetworkThread>.fromOpaque(box!).takeRetainedValue()
             network.run()
             return nil
-        }, box)
-    }
-
-    /// Says goodbye with `goodbye` (which wakes the loop), and waits for the thread to end.
-    func stop(saying goodbye: () -> Void) {
-        stopping.store(true, ordering: .relaxed)
-        goodbye()
-        if pthread_equal(pthread_self(), thread) != 0 {
-            pthread_detach(thread)  // stopped from one of its own callbacks: it ends once the callback returns
-        } else {
-            pthread_join(thread, nil)
+        }, box.toOpaque())
+        started = made == 0
+        if made != 0 {
+            box.release()
+            stopping.store(true, ordering: .relaxed)
+            context.takeUnretainedValue().failed("the MQTT client's network thread could not start (\(String(cString: strerror(made))))")
         }
     }
 
+    /// Says goodbye (so the last will is not published), waits for the thread to send it (a second
+    /// at most) and end, then frees the client; from the thread itself (a handler), leaves that to
+    /// the thread, which does it once it is out of libmosquitto's loop.
+    func stop() {
+        _ = mosquitto.disconnect(raw)
+        if started, pthread_equal(pthread_self(), thread) != 0 {
+            freesItself.store(true, ordering: .relaxed)
+            stopping.store(true, ordering: .relaxed)
+            pthread_detach(thread)
+            return
+        }
+        stopping.store(true, ordering: .relaxed)
+        if started { pthread_join(thread, nil) }
+        free()
+    }
+
+    /// Frees libmosquitto's client and lets the client's context go.
+    private func free() {
+        mosquitto.destroy(raw)
+        context.release()
+    }
+
     private func run() {
+        defer { if freesItself.load(ordering: .relaxed) { free() } }
         var index = 0
         var delay = Duration.milliseconds(250)
         var attempt = connect(to: index)
-        while !stopping.load(ordering: .relaxed) {
+        let context = self.context.takeUnretainedValue()
+        var stopDeadline: ContinuousClock.Instant?
+        while true {
+            if stopping.load(ordering: .relaxed) {
+                // The goodbye (and what was queued before it) goes out before the thread ends.
+                let deadline = stopDeadline ?? ContinuousClock.now + .seconds(1)
+                stopDeadline = deadline
+                guard context.isConnected.load(ordering: .relaxed), ContinuousClock.now < deadline else { break }
+                _ = mosquitto.loop(raw, 50, 1)
+                continue
+            }
             let result = mosquitto.loop(raw, 250, 1)
             if context.isConnected.load(ordering: .relaxed) {
                 delay = .milliseconds(250)
@@ -281,7 +312,7 @@ private final class NetworkThread: @unchecked Sendable {
             } else if result == MOSQ_ERR_SUCCESS.rawValue, ContinuousClock.now - attempt < Self.attemptLimit {
                 continue  // connecting
             }
-            guard !stopping.load(ordering: .relaxed) else { break }
+            guard !stopping.load(ordering: .relaxed) else { continue }
             let broker = brokers[index]
             context.failed(result == MOSQ_ERR_SUCCESS.rawValue
                            ? "\(broker.host):\(broker.port) did not answer within \(Self.attemptLimit.components.seconds) s"
@@ -297,7 +328,7 @@ private final class NetworkThread: @unchecked Sendable {
     private func connect(to index: Int) -> ContinuousClock.Instant {
         let broker = brokers[index]
         let result = mosquitto.connect_async(raw, broker.host, Int32(broker.port), Int32(keepAlive))
-        if result != MOSQ_ERR_SUCCESS.rawValue { context.failed("\(broker.host):\(broker.port): \(mosquitto.text(of: result))") }
+        if result != MOSQ_ERR_SUCCESS.rawValue { context.takeUnretainedValue().failed("\(broker.host):\(broker.port): \(mosquitto.text(of: result))") }
         return ContinuousClock.now
     }
 

@@ -29,13 +29,18 @@ struct BulletTime {
     }
 
     /// Makes the clip of the capture's `photos` (each node's name for its photo), found where
-    /// the collection keeps them (`kept`, by node and name), and tells where it is.
-    func make(of photos: [(node: String, path: String)], kept: [String: String], printsJSON: Bool) async throws(CommandFailure) {
-        let ordered = photos.sorted { Self.precedes($0.node, $1.node) }
-            .compactMap { photo in kept[photo.node + "/" + (photo.path.split(separator: "/").last.map(String.init) ?? "")] }
-        guard !ordered.isEmpty else {
-            throw CommandFailure("the capture's photos were not collected, so no bullet time was made; collect them and try again", exitCode: .unavailable)
+    /// the collection keeps them (`kept`, by ``CollectionTally/key(_:_:)``), and tells where it is.
+    ///
+    /// - Throws: ``CommandFailure`` when a photo of the capture was not collected (naming its
+    ///   node: a sweep with a gap is no bullet time), or the clip cannot be made or written.
+    func make(of photos: [(node: String, fileName: String)], kept: [String: String], printsJSON: Bool) async throws(CommandFailure) {
+        let sorted = photos.sorted { Self.precedes($0.node, $1.node) }
+        let missing = sorted.filter { kept[CollectionTally.key($0.node, $0.fileName)] == nil }.map(\.node)
+        guard missing.isEmpty, !sorted.isEmpty else {
+            throw CommandFailure("the photos of \(missing.isEmpty ? "the capture" : missing.joined(separator: ", ")) were not collected, "
+                + "so no bullet time was made; collect them (camctl fleet collect) and capture again", exitCode: .unavailable)
         }
+        let ordered = sorted.compactMap { kept[CollectionTally.key($0.node, $0.fileName)] }
         let lane = BlockingLane(label: "bullet-time")
         let read = await lane.run { () -> Result<[[UInt8]], CommandFailure> in
             Result { () throws(CommandFailure) in

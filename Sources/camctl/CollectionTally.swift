@@ -15,8 +15,13 @@ actor CollectionTally {
     private var bytes = 0
     private let started = ContinuousClock.now
     private var lastShown: ContinuousClock.Instant?
-    /// Where each photo is kept, by its node and its node's name for it (`n3/20261207-….jpg`).
+    /// Where each photo is kept, by ``key(_:_:)``.
     private(set) var kept: [String: String] = [:]
+
+    /// What a kept photo is found by: its node and its node's name for it (`n3/20261207-….jpg`).
+    static func key(_ node: String, _ fileName: String) -> String {
+        node + "/" + fileName
+    }
 
     /// How often progress is told.
     static let interval = Duration.milliseconds(250)
@@ -39,7 +44,7 @@ actor CollectionTally {
     func kept(_ photo: FleetPhoto, _ result: PhotoCollector.Result) throws(CommandFailure) {
         switch result {
         case .collected(let path), .had(let path):
-            kept[photo.node + "/" + photo.fileName] = path
+            kept[Self.key(photo.node, photo.fileName)] = path
         }
         switch result {
         case .collected(let path):

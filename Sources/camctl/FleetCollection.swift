@@ -32,11 +32,13 @@ struct FleetCollection {
     /// How many of a node's photos in a row may fail before the node is given up for this collection.
     static let failuresInARow = 10
 
-    /// Collects the online nodes' photos; returns where each is kept, by its node and its node's
-    /// name for it (`n3/20261207-….jpg`).
-    @discardableResult
+    /// Collects the online nodes' photos; returns where each is kept (``CollectionTally/key(_:_:)``),
+    /// and what kept some from being collected (an offline node, a photo that could not be had),
+    /// for the caller to throw once it has used those kept.
+    ///
+    /// - Throws: ``CommandFailure`` when the destination cannot be written, or standard output refuses a report.
     func collect(from nodes: [FleetWatch.Node], into destination: FleetCommand.Destination, client: MQTTClient,
-                 watch: FleetWatch) async throws(CommandFailure) -> [String: String] {
+                 watch: FleetWatch) async throws(CommandFailure) -> (kept: [String: String], unfinished: CommandFailure?) {
         guard !nodes.isEmpty else {
             throw CommandFailure("the broker keeps no status of any node of the fleet \(fleet); nothing was collected (is the fleet's name right?)",
                                  exitCode: .unavailable)
@@ -73,10 +75,11 @@ struct FleetCollection {
         } else {
             try Console.result("collected \(collected) new photo\(collected == 1 ? "" : "s") from the fleet \(fleet); \(had) were there already")
         }
+        let kept = await tally.kept
         guard problems.isEmpty else {
-            throw CommandFailure(problems.joined(separator: "; ") + "; run camctl fleet collect again to get the rest", exitCode: .unavailable)
+            return (kept, CommandFailure(problems.joined(separator: "; ") + "; run camctl fleet collect again to get the rest", exitCode: .unavailable))
         }
-        return await tally.kept
+        return (kept, nil)
     }
 
     /// One node's photos, its pages listed one after another and each page's photos downloaded a
@@ -132,6 +135,7 @@ struct FleetCollection {
             var outcomes = [Result<String?, CommandFailure>?](repeating: nil, count: photos.count)
             func start() {
                 guard next < photos.count else { return }
+                guard !Task.isCancelled else { return }  // the collection is failing: no more is started
                 let (index, photo) = (next, photos[next])
                 next += 1
                 group.addTask {

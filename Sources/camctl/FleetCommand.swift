@@ -13,7 +13,7 @@ import PhotoLibrary
 struct FleetCommand: Subcommand {
     static let name = "fleet"
     static let synopsis = """
-        camctl fleet    list|capture|collect --broker mqtt://HOST[:PORT] --fleet NAME [--nodes COUNT] [--at SECONDS]
+        camctl fleet    list|capture|collect --broker mqtt://HOST[:PORT][,HOST[:PORT]…] --fleet NAME [--nodes COUNT] [--at SECONDS]
                         [--timeout SECONDS] [--into DIR | --library DIR] [--concurrency N] [--bullet-time FILE] [--json] [--broker-user USER]
                         [--broker-password-file FILE] [--broker-ca FILE]
         """
@@ -136,7 +136,8 @@ struct FleetCommand: Subcommand {
         defer { client.stop() }
         client.subscribe("camctl/\(fleet.name)/+/status")
         client.subscribe("camctl/\(fleet.name)/+/events")
-        if let reason = await watch.connected(by: .now + .seconds(min(timeout, 5))) {
+        // Given several brokers, one that does not answer is left for the next after 5 s: they have --timeout.
+        if let reason = await watch.connected(by: .now + .seconds(fleet.broker.otherBrokers.isEmpty ? min(timeout, 5) : timeout)) {
             throw CommandFailure("the broker at \(fleet.broker.host):\(fleet.broker.port) cannot be reached (\(reason)); check --broker and that the broker runs there",
                                  exitCode: .unavailable)
         }
@@ -152,14 +153,17 @@ struct FleetCommand: Subcommand {
         case .capture(let destination):
             let (photos, failure) = try await capture(on: nodes, client: client, watch: watch)
             if let destination {
-                let kept = try await FleetCollection(fleet: fleet.name, timeout: timeout, printsJSON: printsJSON, concurrency: concurrency)
+                let (kept, unfinished) = try await FleetCollection(fleet: fleet.name, timeout: timeout, printsJSON: printsJSON, concurrency: concurrency)
                     .collect(from: nodes, into: destination, client: client, watch: watch)
+                // Made of what was kept, though other photos could not be had.
                 try await bulletTime?.make(of: photos, kept: kept, printsJSON: printsJSON)
+                if let unfinished, failure == nil { throw unfinished }
             }
             if let failure { throw failure }
         case .collect(let destination):
-            try await FleetCollection(fleet: fleet.name, timeout: timeout, printsJSON: printsJSON, concurrency: concurrency)
+            let (_, unfinished) = try await FleetCollection(fleet: fleet.name, timeout: timeout, printsJSON: printsJSON, concurrency: concurrency)
                 .collect(from: nodes, into: destination, client: client, watch: watch)
+            if let unfinished { throw unfinished }
         }
     }
 
@@ -183,12 +187,12 @@ struct FleetCommand: Subcommand {
     }
 
     /// A synchronized capture on every online node, told as it is answered; the photos taken (each
-    /// node's, and its path there), and what failed (no node online, a node that refused or did
+    /// node's, and its name for it), and what failed (no node online, a node that refused or did
     /// not answer), which the caller throws once the photos are collected.
     ///
     /// - Throws: ``CommandFailure`` when standard output refuses the report.
     private func capture(on nodes: [FleetWatch.Node], client: MQTTClient,
-                         watch: FleetWatch) async throws(CommandFailure) -> (photos: [(node: String, path: String)], failure: CommandFailure?) {
+                         watch: FleetWatch) async throws(CommandFailure) -> (photos: [(node: String, fileName: String)], failure: CommandFailure?) {
         let online = nodes.filter(\.isOnline).map(\.name)
         guard !online.isEmpty else {
             return ([], CommandFailure("no node of the fleet \(fleet.name) is online on the broker; start one with camctl serve --broker … --fleet \(fleet.name)",
@@ -213,22 +217,22 @@ struct FleetCommand: Subcommand {
     /// Prints each node's answer and the skew; returns the photos, and the failure that names the
     /// nodes without one.
     private func report(_ answers: [String: FleetWatch.Answer], nodes: [String],
-                        instant: Double) throws(CommandFailure) -> (photos: [(node: String, path: String)], failure: CommandFailure?) {
+                        instant: Double) throws(CommandFailure) -> (photos: [(node: String, fileName: String)], failure: CommandFailure?) {
         var taken: [Double] = []
-        var photos: [(node: String, path: String)] = []
+        var photos: [(node: String, fileName: String)] = []
         var answers = answers
         for (node, answer) in answers {
             // A frame is the nearest the node's camera took: within a frame interval, a few
             // seconds at the slowest. One further off is no answer to this capture.
-            if case .photo(let capturedAt, _) = answer, abs(capturedAt - instant) > Self.farthestFrame {
+            if case .photo(let capturedAt, _, _) = answer, abs(capturedAt - instant) > Self.farthestFrame {
                 answers[node] = .refused(String(printf: "its photo's frame was %.0f s from the asked instant", capturedAt - instant))
             }
         }
         for node in nodes {
             switch answers[node] {
-            case .photo(let capturedAt, let path)?:
+            case .photo(let capturedAt, let path, let fileName)?:
                 taken.append(capturedAt)
-                photos.append((node, path))
+                photos.append((node, fileName))
                 let offset = (capturedAt - instant) * 1000
                 if printsJSON {
                     try Console.json(["node": .string(node), "captured_at_us": .integer(Int64((capturedAt * 1e6).rounded())), "offset_ms": .number(offset),

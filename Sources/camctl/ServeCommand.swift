@@ -18,7 +18,7 @@ struct ServeCommand: Subcommand {
     static let synopsis = """
         camctl serve    [--listen ADDR:PORT] [--public-url URL] [--rtsp PORT] [--device D] [--resolution WxH[@FPS]] [--library DIR] [--json]
                         [--settings FILE] [--settings-pin-file FILE] [--templates DIR] [--backgrounds DIR]
-                        [--broker mqtt://HOST[:PORT] --fleet NAME [--node NAME] [--broker-user USER] [--broker-password-file FILE]
+                        [--broker mqtt://HOST[:PORT][,HOST[:PORT]…] --fleet NAME [--node NAME] [--broker-user USER] [--broker-password-file FILE]
                         [--broker-ca FILE]]
                         [--mail-server smtp[s]://HOST[:PORT] --mail-from ADDRESS [--mail-user USER --mail-password-file FILE]]
         """
@@ -160,7 +160,8 @@ struct ServeCommand: Subcommand {
         }
     }
 
-    /// `--broker mqtt://HOST[:PORT]` (or `mqtts://`, port 8883 by default) with `--fleet`, and the
+    /// `--broker mqtt://HOST[:PORT][,HOST[:PORT]…]` (or `mqtts://`, port 8883 by default: several
+    /// brokers tried in turn) with `--fleet`, and the
     /// options passed through to the broker's client.
     static func fleet(_ arguments: ParsedArguments) throws(CommandFailure) -> CameraServer.Fleet? {
         guard let broker = arguments.string("--broker") else {
@@ -174,9 +175,9 @@ struct ServeCommand: Subcommand {
         }
         // Several brokers (a cluster's servers), tried in turn: mqtt://HOST[:PORT],HOST[:PORT],…
         let addresses = try String(broker.dropFirst(secure ? 8 : 7)).split(separator: ",", omittingEmptySubsequences: false).map { part throws(CommandFailure) in
-            try address(part.contains(":") ? String(part) : part + ":\(secure ? 8883 : 1883)")
+            try address(part.contains(":") ? String(part) : part + ":\(secure ? 8883 : 1883)", of: "--broker")
         }
-        guard let (host, port) = addresses.first else { throw CommandFailure("--broker \(broker) names no broker", exitCode: .usage) }
+        let (host, port) = addresses[0]  // split never gives none
         guard let name = arguments.string("--fleet"), Self.isTopicWord(name) else {
             throw CommandFailure("--broker needs --fleet NAME: letters, digits, - and _", exitCode: .usage)
         }
@@ -233,12 +234,12 @@ struct ServeCommand: Subcommand {
         return !host.isEmpty && !url.contains { $0.isWhitespace || $0 == "?" || $0 == "#" || $0.asciiValue.map { $0 < 0x20 } == true }
     }
 
-    static func address(_ text: String) throws(CommandFailure) -> (host: String, port: Int) {
+    static func address(_ text: String, of option: String = "--listen") throws(CommandFailure) -> (host: String, port: Int) {
         let split = text.lastIndex(of: ":")
         let host = split.map { String(text[..<$0]) } ?? "127.0.0.1"
         let portText = split.map { String(text[text.index(after: $0)...]) } ?? text
         guard let port = Int(portText), (0...65535).contains(port), !host.isEmpty else {
-            throw CommandFailure("--listen \(text) is not ADDRESS:PORT, such as 127.0.0.1:8080 or 0.0.0.0:8080", exitCode: .usage)
+            throw CommandFailure("\(option) \(text) is not ADDRESS:PORT, such as 127.0.0.1:8080 or 0.0.0.0:8080", exitCode: .usage)
         }
         return (host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host, port)
     }

@@ -35,6 +35,7 @@ struct RigTests {
         try #require(await rig.output(containing: #""ready": true"#), "\(rig.errorsSoFar)")
         let ready = try #require(Camctl.objects(rig.outputSoFar).first)
         let broker = try #require(ready["broker"] as? String), folder = try #require(ready["folder"] as? String)
+        let id = try #require(ready["id"] as? String)
         let fleet = ["--broker", broker, "--fleet", "rig", "--json"]
         var saved: [String: Int] = [:]
         func capture(nodes: Int) async throws {
@@ -66,6 +67,8 @@ struct RigTests {
         rig.closeInput()  // nothing more: the input ends, and the rig is taken down
         #expect(await rig.finished(timeout: 120).status == 0)
         let namespaces = try await ChildProcess.run("/usr/sbin/ip", ["netns", "list"])
-        #expect(!namespaces.standardOutput.contains("camctl-rig-"), "every namespace removed: \(namespaces.standardOutput)")
+        #expect(!namespaces.standardOutput.contains("camctl-rig-\(id)-"), "every namespace removed: \(namespaces.standardOutput)")
+        let links = try await ChildProcess.run("/usr/sbin/ip", ["-o", "link"])
+        #expect(!links.standardOutput.contains(": cr\(id)"), "every link removed")
     }
 }
