@@ -64,7 +64,7 @@ public final class PhotoCollector: @unchecked Sendable {
             thumbnail = bytes
         }
         let kept = thumbnail
-        return .collected(try await onWriter { () throws(CollectionError) in try self.keep(photo, data: data, thumbnail: kept) })
+        return try await onWriter { () throws(CollectionError) in try self.keep(photo, data: data, thumbnail: kept) }
     }
 
     /// Runs `work` on the writer's queue.
@@ -94,8 +94,10 @@ public final class PhotoCollector: @unchecked Sendable {
         }
     }
 
-    /// Keeps a downloaded photo durably; returns where.
-    private func keep(_ photo: FleetPhoto, data: [UInt8], thumbnail: [UInt8]) throws(CollectionError) -> String {
+    /// Keeps a downloaded photo durably; returns where, or where it was kept meanwhile (by
+    /// another collection of the same photo, between the look and the download).
+    private func keep(_ photo: FleetPhoto, data: [UInt8], thumbnail: [UInt8]) throws(CollectionError) -> Result {
+        if let had = try existing(photo) { return .had(had) }
         switch destination {
         case .folder(let folder):
             let nodeFolder = folder + "/" + photo.node
@@ -105,17 +107,23 @@ public final class PhotoCollector: @unchecked Sendable {
             }
             do {
                 try DurableFile.write(data, to: path, exclusive: true)
+            } catch where error.code == EEXIST {
+                // Written meanwhile by another collection: the same photo, or another file there.
+                if let had = try existing(photo) { return .had(had) }
+                throw CollectionError(photo, .conflict(path))
             } catch {
-                throw CollectionError(photo, error.code == EEXIST ? .conflict(path) : .cannotWrite(error))
+                throw CollectionError(photo, .cannotWrite(error))
             }
-            return path
+            return .collected(path)
         case .library(let library):
             let new = NewPhoto(data: data, thumbnail: thumbnail, codec: photo.codec, width: photo.width, height: photo.height,
                                orientation: photo.orientation, capturedAt: photo.capturedAt, device: photo.device,
                                albums: [photo.node], origin: origin(of: photo))
             do {
-                return try library.add(new).path
+                return .collected(try library.add(new).path)
             } catch {
+                // Kept meanwhile by another collection (another process's, into the same library).
+                if let had = try? existing(photo) { return .had(had) }
                 throw CollectionError(photo, .library(error))
             }
         }

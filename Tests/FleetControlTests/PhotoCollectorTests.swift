@@ -126,6 +126,24 @@ struct PhotoCollectorTests {
         await #expect { try await HTTPClient().get(server.base + "/missing.jpg", limit: 1000) } throws: { ($0 as? HTTPClientError)?.status == 404 }
     }
 
+    @Test("Two collections of one photo at once, into one folder or two processes' libraries: it is kept once, and each says where, neither failing",
+          arguments: [false, true])
+    func sameAtOnce(intoLibrary: Bool) async throws {
+        let server = try await FileServer()
+        let target = try TemporaryFolder()
+        // Two collectors on one destination, as two camctl processes collecting the same rig are.
+        let collectors = try (0..<2).map { _ in
+            PhotoCollector(into: intoLibrary ? .library(try PhotoLibrary(folder: target.url.path)) : .folder(target.url.path), fleet: "rig")
+        }
+        let photo = try #require(FleetPhoto(sent: Self.record(url: try server.serve(Self.picture, as: "a.jpg")), node: "a"))
+        async let first = collectors[0].collect(photo)
+        async let second = collectors[1].collect(photo)
+        let results = try await [first, second]
+        let paths = Set(results.map { switch $0 { case .collected(let path), .had(let path): path } })
+        #expect(paths.count == 1 && results.contains { if case .collected = $0 { true } else { false } }, "\(results)")
+        if intoLibrary { #expect(try PhotoLibrary(folder: target.url.path).photos().count == 1) }
+    }
+
     @Test("Into a library: each photo once, in its node's album, with its capture instant and thumbnail")
     func intoLibrary() async throws {
         let server = try await FileServer()
