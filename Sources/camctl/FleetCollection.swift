@@ -5,6 +5,7 @@ import GStreamer
 import JSON
 import MQTTClient
 import PhotoLibrary
+import Synchronization
 
 /// `camctl fleet collect`: asks each online node for its library, a page at a time, and keeps
 /// every photo the destination does not have yet. The nodes are collected side by side, their
@@ -25,8 +26,9 @@ struct FleetCollection {
     /// The photos asked of a node at once.
     static let pageSize = 50
 
-    /// How long one node's photos may take to collect; the rest wait for the next collection,
-    /// which goes on where this one stopped. A node that lists without end cannot hold it.
+    /// How long one node's photos may take to collect, counted from its first download (not its
+    /// wait for a turn among the others); the rest wait for the next collection, which goes on
+    /// where this one stopped. A node that lists without end cannot hold it.
     static let nodeDeadline = Duration.seconds(600)
 
     /// How many of a node's photos in a row may fail before the node is given up for this collection.
@@ -91,10 +93,10 @@ struct FleetCollection {
         var after: Int64 = 0
         var failed = 0
         var problems: [String] = []
-        let deadline = ContinuousClock.now + Self.nodeDeadline
+        let clock = NodeClock()
         while true {
             guard !Task.isCancelled else { return problems }
-            guard ContinuousClock.now < deadline else {
+            guard clock.elapsed < Self.nodeDeadline else {
                 return problems + ["\(node.name)'s photos took longer than \(Self.nodeDeadline.components.seconds / 60) minutes to collect, so the rest were not collected"]
             }
             switch try await page(of: node.name, after: after, client: client, watch: watch) {
@@ -106,7 +108,7 @@ struct FleetCollection {
                 after = photos.map(\.id).max() ?? after
                 await tally.listed(photos.count)
                 // The page's photos in their order: a failure counts toward a run of them.
-                for result in try await collectPage(photos, with: collector, slots: slots, tally: tally) {
+                for result in try await collectPage(photos, with: collector, slots: slots, tally: tally, clock: clock) {
                     guard let problem = result else {
                         failed = 0
                         continue
@@ -129,7 +131,7 @@ struct FleetCollection {
     /// A page's photos collected, at most ``perNode`` at once and each within the fleet's slots;
     /// for each in the page's order, `nil` or what kept it from being collected.
     private func collectPage(_ photos: [FleetPhoto], with collector: PhotoCollector, slots: Turnstile,
-                             tally: CollectionTally) async throws(CommandFailure) -> [String?] {
+                             tally: CollectionTally, clock: NodeClock) async throws(CommandFailure) -> [String?] {
         let outcomes = await withTaskGroup(of: (Int, Result<String?, CommandFailure>).self) { group in
             var next = 0
             var outcomes = [Result<String?, CommandFailure>?](repeating: nil, count: photos.count)
@@ -140,6 +142,7 @@ struct FleetCollection {
                 next += 1
                 group.addTask {
                     let result = await slots.pass { () async -> Result<PhotoCollector.Result, CollectionError> in
+                        clock.start()
                         do throws(CollectionError) {
                             return .success(try await collector.collect(photo))
                         } catch {
@@ -205,5 +208,21 @@ struct FleetCollection {
                 throw CommandFailure(error.message, exitCode: .cannotCreate)
             }
         }
+    }
+}
+
+/// A node's time at collecting, from its first download (its turn among the other nodes' is not
+/// its own time).
+private final class NodeClock: Sendable {
+    private let first = Mutex<ContinuousClock.Instant?>(nil)
+
+    /// Starts the clock, the first time.
+    func start() {
+        first.withLock { $0 = $0 ?? .now }
+    }
+
+    /// The time since the first download; none before it.
+    var elapsed: Duration {
+        first.withLock { $0.map { .now - $0 } ?? .zero }
     }
 }
