@@ -53,8 +53,15 @@ struct KillTests {
         #expect(processed.status == 0, "\(processed.standardError)")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: camctl.library.url.path).filter { $0.hasSuffix(".tmp") }
         #expect(leftovers.isEmpty, "the first command after the kills that writes the library removed the temporary files: \(leftovers)")
+        // The listing above only read the library; this first writing opening also indexed any
+        // photo a kill left written whole but not yet in the index (the last round's kill may
+        // land between the two), so every photo listed before is there, and perhaps one more.
+        // A photo is known by its name's stem: a HEIC finished from its proxy keeps the proxy's.
         let final = try await camctl.photos()
-        #expect(final.count == photos.count && final.allSatisfy { $0["state"] as? String == "final" })
+        let stem = { (path: String) in String(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent) }
+        let before = Set(paths.map(stem)), after = Set(final.compactMap { ($0["path"] as? String).map(stem) })
+        #expect(before.isSubset(of: after) && final.count <= photos.count + 1 && final.allSatisfy { $0["state"] as? String == "final" },
+                "\(photos.count) photos before, \(final.count) after: \(final.map { "\($0["path"] ?? "") \($0["state"] ?? "")" })")
         let spool = (try? FileManager.default.contentsOfDirectory(atPath: camctl.library.path("spool"))) ?? []
         #expect(spool.isEmpty, "\(spool)")
     }

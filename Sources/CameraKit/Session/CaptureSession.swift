@@ -468,8 +468,11 @@ public actor CaptureSession {
         // never prerolls (a race inside GStreamer 1.22's decodebin we have not pinned down): such a
         // start is given up after a few seconds and made once more, given longer (a machine loaded
         // far beyond its cores has taken over 15 s to preroll a picture).
+        // A DSLR's first picture is its first live view picture, or a dark frame made by a pipeline
+        // of its own: on a machine that busy, that too takes longer than a webcam's first frame.
         let isFile = if case .file = device.kind { true } else { false }
-        let allowed: Duration = isFile ? (attempt == 1 ? .seconds(5) : .seconds(30)) : .seconds(15)
+        let isDSLR = if case .gphoto2 = device.kind { true } else { false }
+        let allowed: Duration = isFile ? (attempt == 1 ? .seconds(5) : .seconds(30)) : isDSLR ? .seconds(60) : .seconds(15)
         do {
             try await graph.pipeline.play(timeout: allowed)
         } catch {
