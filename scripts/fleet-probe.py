@@ -30,17 +30,27 @@ def free_port():
 
 
 class Watcher:
-    """The fleet's events, each kept with the moment it was read."""
+    """The fleet's events, each kept with the moment it was read, as `command` (a mosquitto_sub
+    with -v, however it is run) prints them."""
 
-    def __init__(self, port, fleet):
-        self.process = subprocess.Popen(["mosquitto_sub", "-p", str(port), "-t", "camctl/%s/#" % fleet, "-v"],
-                                        stdout=subprocess.PIPE, text=True)
+    def __init__(self, command):
+        self.command = command
         self.lines = []
         self.lock = threading.Lock()
-        threading.Thread(target=self.read, daemon=True).start()
+        self.start()
 
-    def read(self):
-        for line in self.process.stdout:
+    def start(self):
+        self.process = subprocess.Popen(self.command, stdout=subprocess.PIPE, text=True)
+        threading.Thread(target=self.read, args=(self.process,), daemon=True).start()
+
+    def restart(self):
+        """Subscribes anew (after the broker was restarted)."""
+        self.process.kill()
+        self.process.wait()
+        self.start()
+
+    def read(self, process):
+        for line in process.stdout:
             topic, _, payload = line.partition(" ")
             try:
                 event = json.loads(payload)
@@ -103,7 +113,7 @@ def main():
     children = [broker]
     try:
         time.sleep(0.5)
-        watcher = Watcher(port, fleet)
+        watcher = Watcher(["mosquitto_sub", "-p", str(port), "-t", "camctl/%s/#" % fleet, "-v"])
         children.append(watcher.process)
         for number in range(nodes):
             children.append(subprocess.Popen(

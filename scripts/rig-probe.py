@@ -24,7 +24,6 @@ import random
 import signal
 import subprocess
 import sys
-import threading
 import time
 import types
 
@@ -41,43 +40,6 @@ def load(name, file):
 
 rig_module = load("rig", "rig")
 fleet_probe = load("fleet_probe", "fleet-probe.py")
-
-
-class Watcher:
-    """The fleet's events as the controller's namespace hears them, each with the moment it was read."""
-
-    def __init__(self, rig):
-        self.rig = rig
-        self.lines = []
-        self.lock = threading.Lock()
-        self.start()
-
-    def start(self):
-        self.process = subprocess.Popen(["ip", "netns", "exec", self.rig.controller["namespace"], "mosquitto_sub", "-h",
-                                         str(self.rig.bridge_address), "-p", str(self.rig.broker_port), "-q", "1",
-                                         "-t", "camctl/%s/+/events" % self.rig.options.fleet, "-v"],
-                                        stdout=subprocess.PIPE, text=True)
-        threading.Thread(target=self.read, args=(self.process,), daemon=True).start()
-
-    def read(self, process):
-        for line in process.stdout:
-            topic, _, payload = line.partition(" ")
-            try:
-                event = json.loads(payload)
-            except ValueError:
-                continue
-            with self.lock:
-                self.lines.append((time.monotonic(), topic.split("/")[2], event))
-
-    def restart(self):
-        self.process.kill()
-        self.process.wait()
-        self.start()
-
-    def answers(self, command):
-        with self.lock:
-            return [(moment, node, event) for moment, node, event in self.lines
-                    if event.get("id") == command and event.get("event") in ("result", "error")]
 
 
 def stem():
@@ -136,7 +98,8 @@ def main():
                       collect_bytes=sum(1 for record in records if record.get("result") == "collected") * size,
                       uplink_bits_per_second=1e9)
 
-        watcher = Watcher(rig)
+        watcher = fleet_probe.Watcher(["ip", "netns", "exec", rig.controller["namespace"], "mosquitto_sub", "-h", str(rig.bridge_address),
+                                       "-p", str(rig.broker_port), "-q", "1", "-t", "camctl/%s/+/events" % options.fleet, "-v"])
         listeners.append(watcher)
         publisher = subprocess.Popen(["ip", "netns", "exec", rig.controller["namespace"], "mosquitto_pub", "-h", str(rig.bridge_address),
                                       "-p", str(rig.broker_port), "-q", "1", "-t", "camctl/%s/command" % options.fleet, "-l"],
