@@ -138,7 +138,7 @@ public final class CameraServer: Sendable {
                                  ledger: try CommandLedger(library: library)) {
                 var status = await router.status()
                 (status.fleet, status.node, status.url, status.camctlVersion) = (fleet.name, fleet.node, base + "/", fleet.version)
-                (status.clock, status.rtspURL) = (SystemClock.now()?.record, rtspURL)
+                (status.clock, status.rtspURL, status.tileURL) = (SystemClock.now()?.record, rtspURL, links.map { base + $0.tilePath })
                 return status
             }
         }

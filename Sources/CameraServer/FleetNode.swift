@@ -107,7 +107,12 @@ final class FleetNode: Sendable {
             do throws(APIError) {
                 let outcome = object["action"]?.string == "photos"
                     ? try await router.listing(object, base: base) : try await router.outcome(of: object)
-                publish(.result(id: id, outcome))
+                // Each photo with where other machines download it (a rig page links a node's last photo).
+                publish(.result(id: id, outcome.withPhotos { photo in
+                    var photo = photo
+                    photo.url = photo.url ?? photo.guestLink.map { base + $0 + "/file" }
+                    return photo
+                }))
             } catch {
                 publish(.error(id: id, status: error.status, message: error.message))
             }

@@ -33,6 +33,18 @@ struct GuestLinks: Sendable {
         return record
     }
 
+    /// The path of the live picture's tile (``Router``'s `/tile/TAG.jpg`): as a photo's link, it
+    /// needs no token and cannot be guessed; it is handed to the fleet's controller in the
+    /// node's status, for its rig page.
+    var tilePath: String {
+        "/tile/\(HMAC.sha256(key: key, message: Array("camctl tile".utf8)).prefix(16).hexDigits).jpg"
+    }
+
+    /// Whether `path` is the tile's path.
+    func isTile(_ path: String) -> Bool {
+        HMAC.matches(path, tilePath)
+    }
+
     /// 128 bits of the HMAC of the id, as hex.
     private func tag(for id: Int64) -> String {
         HMAC.sha256(key: key, message: Array("camctl photo \(id)".utf8)).prefix(16).hexDigits

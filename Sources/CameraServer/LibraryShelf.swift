@@ -178,7 +178,12 @@ final class LibraryShelf: @unchecked Sendable {
         try await run { library throws(LibraryError) in try library.delete(id: id) }
     }
 
-    func count() async throws(LibraryError) -> Int {
-        try await run { library throws(LibraryError) in try library.count() }
+    /// The photos in the library, and the bytes free for it on its disk (`nil` when the disk does not say).
+    func census() async throws(LibraryError) -> (photos: Int, freeBytes: Int64?) {
+        try await run { library throws(LibraryError) in
+            var disk = statvfs()
+            let free = statvfs(library.folder, &disk) == 0 ? Int64(disk.f_bavail) * Int64(disk.f_frsize) : nil
+            return (try library.count(), free)
+        }
     }
 }

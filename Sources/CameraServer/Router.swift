@@ -64,6 +64,10 @@ struct Router: Sendable {
             default: throw APIError.notFound("this download link is not valid")
             }
         }
+        if parts.first == "tile", method == "GET" {
+            guard let links, links.isTile(request.path) else { throw APIError.notFound("this tile link is not valid") }
+            return try await tile()
+        }
         if parts.first == "api" || ["stream.mjpg", "snapshot.jpg"].contains(parts.first ?? "") {
             guard access.allows(request) else {
                 throw APIError(401, access.isOnLoopback
@@ -441,6 +445,19 @@ struct Router: Sendable {
         }
     }
 
+    /// The tile of a rig page: the frame held now, at most ``tileSide`` pixels on its longer side.
+    private func tile() async throws(APIError) -> HTTPResponse {
+        do {
+            return HTTPResponse(type: "image/jpeg", bytes: try await session.photoOutput.snapshot(quality: 70, maximumSide: Self.tileSide),
+                                headers: [("Cache-Control", "no-store")])
+        } catch {
+            throw APIError(error)
+        }
+    }
+
+    /// The longer side of a rig page's tile.
+    static let tileSide = 320
+
     /// What the server says of itself at `/api/status` (and a fleet node in its status).
     func status() async -> StatusRecord {
         let configuration = await session.configuration
@@ -456,7 +473,7 @@ struct Router: Sendable {
         status.printer = printDesk.map { $0.printing.printer ?? "default" }
         status.guestWarning = address.guestWarning
         status.mail = mailDesk != nil
-        if let shelf { status.photos = try? await shelf.count() }
+        if let census = try? await shelf?.census() { (status.photos, status.freeBytes) = census }
         return status
     }
 

@@ -18,6 +18,11 @@ public final class FleetWatch: Sendable {
         public let clockSynchronized: Bool?
         /// The largest error its clock admits, in seconds, when it says.
         public let clockError: Double?
+        /// Its small live picture's link, the photos in its library and the bytes free for them,
+        /// when it says.
+        public let tileURL: String?
+        public let photos: Int?
+        public let freeBytes: Int64?
 
         /// The node as `camctl fleet nodes --json` prints it.
         public var record: Record {
@@ -95,7 +100,8 @@ public final class FleetWatch: Sendable {
         if levels[3] == "status" {
             guard let status = try? WireJSON.decode(StatusRecord.self, from: message.payload) else { return }
             let entry = Node(name: node, isOnline: status.state == "online", device: status.device ?? "", url: status.url ?? "",
-                             clockSynchronized: status.clock?.synchronized, clockError: status.clock?.maximumError)
+                             clockSynchronized: status.clock?.synchronized, clockError: status.clock?.maximumError,
+                             tileURL: status.tileURL.flatMap { FleetPhoto.isWebAddress($0) ? $0 : nil }, photos: status.photos, freeBytes: status.freeBytes)
             statuses.withLock { $0[node] = entry }
             return
         }

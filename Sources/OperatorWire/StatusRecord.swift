@@ -30,6 +30,11 @@ public struct StatusRecord: Codable, Sendable, Equatable {
     /// Whether requests need the token, and the photos in the library.
     public var tokenRequired: Bool?
     public var photos: Int?
+    /// Bytes free for the library on its disk.
+    public var freeBytes: Int64?
+    /// A fleet node's small live picture (at most 320 pixels wide), a new JPEG at each request:
+    /// a link that needs no token, as a photo's download link, for its controller's rig page.
+    public var tileURL: String?
     /// The printer the `print` action prints on, when the server has one.
     public var printer: String?
     /// Why guests' phones cannot open the QR codes' links, when they cannot: one sentence.
@@ -44,6 +49,7 @@ public struct StatusRecord: Codable, Sendable, Equatable {
         case camctlVersion = "camctl_version", rtspURL = "rtsp_url", deviceID = "device_id", eventClients = "event_clients"
         case framesEncoded = "frames_encoded", framesPassedThrough = "frames_passed_through", h264FramesEncoded = "h264_frames_encoded"
         case cameraFrames = "camera_frames", tokenRequired = "token_required", guestWarning = "guest_warning"
+        case freeBytes = "free_bytes", tileURL = "tile_url"
     }
 }
 

@@ -8,11 +8,16 @@ import JSON
 /// against those listed so far, on a terminal's one rewritten line or as `collect_progress`
 /// JSON lines, at most a few times a second and once at the end.
 actor CollectionTally {
-    private let printsJSON: Bool
-    private(set) var collected = 0
-    private(set) var had = 0
-    private var listed = 0
-    private var bytes = 0
+    /// How a collection tells what it does.
+    enum Reporting: Sendable {
+        /// Each photo and the progress on standard output, for a person or (`json`) a program.
+        case console(json: Bool)
+        /// Only the progress, to a watcher of its own (a rig page's).
+        case progress(@Sendable (CollectionProgress) -> Void)
+    }
+
+    private let reporting: Reporting
+    private var progress = CollectionProgress()
     private let started = ContinuousClock.now
     private var lastShown: ContinuousClock.Instant?
     /// Where each photo is kept, by ``key(_:_:)``.
@@ -26,16 +31,16 @@ actor CollectionTally {
     /// How often progress is told.
     static let interval = Duration.milliseconds(250)
 
-    init(printsJSON: Bool) {
-        self.printsJSON = printsJSON
+    init(reporting: Reporting) {
+        self.reporting = reporting
     }
 
     /// Photos collected and photos that were there already.
-    var counts: (collected: Int, had: Int) { (collected, had) }
+    var counts: (collected: Int, had: Int) { (progress.collected, progress.had) }
 
     /// A node listed `count` more photos.
     func listed(_ count: Int) {
-        listed += count
+        progress.listed += count
     }
 
     /// A photo kept now or found there already: told (when kept) and counted.
@@ -48,8 +53,9 @@ actor CollectionTally {
         }
         switch result {
         case .collected(let path):
-            collected += 1
-            bytes += photo.byteCount
+            progress.collected += 1
+            progress.bytes += photo.byteCount
+            guard case .console(let printsJSON) = reporting else { break }
             if printsJSON {
                 try Console.json(["node": .string(photo.node), "id": .integer(photo.id), "result": .string("collected"), "path": .string(path),
                                   "sha256": .string(photo.sha256),
@@ -58,7 +64,7 @@ actor CollectionTally {
                 try Console.result("\(photo.node)  \(photo.id)  \(path)")
             }
         case .had:
-            had += 1
+            progress.had += 1
         }
         try show(final: false)
     }
@@ -73,14 +79,19 @@ actor CollectionTally {
         guard final || lastShown.map({ now - $0 >= Self.interval }) ?? true else { return }
         lastShown = now
         let elapsed = max(0.001, Double((now - started).components.seconds) + Double((now - started).components.attoseconds) / 1e18)
-        let megabytes = Double(bytes) / 1_048_576
-        if printsJSON {
-            try Console.json(["event": .string("collect_progress"), "collected": .integer(Int64(collected)), "had": .integer(Int64(had)),
-                              "listed": .integer(Int64(listed)), "bytes": .integer(Int64(bytes)),
-                              "seconds": .number((elapsed * 1000).rounded() / 1000)] as JSONValue)
-        } else {
+        progress.seconds = (elapsed * 1000).rounded() / 1000
+        let megabytes = Double(progress.bytes) / 1_048_576
+        switch reporting {
+        case .progress(let watch):
+            watch(progress)
+        case .console(json: true):
+            try Console.json(["event": .string("collect_progress"), "collected": .integer(Int64(progress.collected)), "had": .integer(Int64(progress.had)),
+                              "listed": .integer(Int64(progress.listed)), "bytes": .integer(Int64(progress.bytes)),
+                              "seconds": .number(progress.seconds)] as JSONValue)
+        case .console(json: false):
             Console.progress(String(printf: "collecting: %d of %d photos listed (%d there already), %.1f MB at %.1f MB/s",
-                                    collected + had, listed, had, megabytes, megabytes / elapsed), replacing: !final)
+                                    progress.collected + progress.had, progress.listed, progress.had, megabytes, megabytes / elapsed),
+                             replacing: !final)
         }
     }
 }

@@ -15,7 +15,8 @@ struct FleetCollection {
     let fleet: String
     /// How long a node has to answer each page.
     let timeout: Double
-    let printsJSON: Bool
+    /// How it tells what it does.
+    var reporting: CollectionTally.Reporting
     /// Photos downloaded at once, from all nodes together (`--concurrency`).
     var concurrency = Self.defaultConcurrency
 
@@ -46,7 +47,7 @@ struct FleetCollection {
                                  exitCode: .unavailable)
         }
         let collector = PhotoCollector(into: try open(destination), fleet: fleet)
-        let tally = CollectionTally(printsJSON: printsJSON)
+        let tally = CollectionTally(reporting: reporting)
         let slots = Turnstile(permits: concurrency)
         var problems: [String] = nodes.filter { !$0.isOnline }.map { "\($0.name) is offline, so its photos were not collected" }
         let outcomes = await withTaskGroup(of: Result<[String], CommandFailure>.self) { group in
@@ -71,11 +72,14 @@ struct FleetCollection {
         for case .failure(let failure) in outcomes { throw failure }
         for case .success(let nodeProblems) in outcomes { problems += nodeProblems }
         let (collected, had) = await tally.counts
-        if printsJSON {
+        switch reporting {
+        case .console(json: true):
             try Console.json(["fleet": .string(fleet), "collected": .integer(Int64(collected)), "had": .integer(Int64(had)),
                               "problems": .array(problems.map(JSONValue.string))] as JSONValue)
-        } else {
+        case .console(json: false):
             try Console.result("collected \(collected) new photo\(collected == 1 ? "" : "s") from the fleet \(fleet); \(had) were there already")
+        case .progress:
+            break
         }
         let kept = await tally.kept
         guard problems.isEmpty else {
@@ -190,7 +194,8 @@ struct FleetCollection {
         return await watch.answer(to: command.id, from: node, by: .now + .seconds(timeout))
     }
 
-    private func open(_ destination: FleetCommand.Destination) throws(CommandFailure) -> PhotoCollector.Destination {
+    /// The destination, made when it is not there.
+    func open(_ destination: FleetCommand.Destination) throws(CommandFailure) -> PhotoCollector.Destination {
         switch destination {
         case .folder(let folder):
             var isFolder = false

@@ -4,8 +4,10 @@ import FleetControl
 import Formatting
 import FoundationEssentials
 import Glibc
+import HTTPServer
 import JSON
 import MQTTClient
+import OperatorWire
 import PhotoLibrary
 
 /// `camctl fleet`: the controller of a fleet of `camctl serve --broker` nodes: which nodes there
@@ -13,11 +15,11 @@ import PhotoLibrary
 struct FleetCommand: Subcommand {
     static let name = "fleet"
     static let synopsis = """
-        camctl fleet    list|capture|collect --broker mqtt://HOST[:PORT][,HOST[:PORT]…] --fleet NAME [--nodes COUNT] [--at SECONDS]
-                        [--timeout SECONDS] [--into DIR | --library DIR] [--concurrency N] [--bullet-time FILE] [--json] [--broker-user USER]
-                        [--broker-password-file FILE] [--broker-ca FILE]
+        camctl fleet    list|capture|collect|serve --broker mqtt://HOST[:PORT][,HOST[:PORT]…] --fleet NAME [--nodes COUNT] [--at SECONDS]
+                        [--timeout SECONDS] [--into DIR | --library DIR] [--concurrency N] [--bullet-time FILE] [--listen ADDR:PORT] [--json]
+                        [--broker-user USER] [--broker-password-file FILE] [--broker-ca FILE]
         """
-    static let summary = "list a fleet's nodes, take a synchronized photo on all of them, or collect their photos"
+    static let summary = "list a fleet's nodes, take a synchronized photo on all of them, collect their photos, or serve the rig's page"
     static let help = """
         list      the nodes whose status the broker keeps: name, online or offline, camera, address,
                   whether its clock is synchronized
@@ -37,6 +39,12 @@ struct FleetCommand: Subcommand {
                   are collected side by side, --concurrency photos at once in all (16; 4 at most from
                   one node); a terminal is shown the progress (photos, megabytes and their rate), and
                   --json tells it as collect_progress objects between the photos'.
+        serve     the rig's page on --listen (127.0.0.1:8090 by default), with --library DIR, where its
+                  collections keep the photos and its access token is kept (as camctl serve's): every
+                  node's live picture as a small tile, fetched by the browser from the node itself (so
+                  the browser must reach the nodes' addresses); each node's state, photos, free disk,
+                  last photo and missed captures; one shutter for the whole rig, a capture at a time of
+                  day, and collection with its progress. The same token rules as camctl serve's.
         --nodes waits until that many nodes are online (nodes just started announce themselves in a
         moment), for --timeout seconds at most, then exits 69 naming how many came; without it the
         nodes online when the broker has told their statuses are taken.
@@ -48,17 +56,19 @@ struct FleetCommand: Subcommand {
         .init(name: "--at", value: "SECONDS"),
         .init(name: "--timeout", value: "SECONDS"), .init(name: "--json", value: nil),
         .init(name: "--into", value: "DIR"), .init(name: "--library", value: "DIR"), .init(name: "--concurrency", value: "N"),
-        .init(name: "--bullet-time", value: "FILE"),
+        .init(name: "--bullet-time", value: "FILE"), .init(name: "--listen", value: "ADDR:PORT"),
         .init(name: "--broker-user", value: "USER"), .init(name: "--broker-password-file", value: "FILE"),
         .init(name: "--broker-ca", value: "FILE"),
     ]
-    static let words = ["list", "capture", "collect"]
+    static let words = ["list", "capture", "collect", "serve"]
 
     enum Job {
         case list
         /// A synchronized capture, its photos then collected when a destination is given.
         case capture(collectingInto: Destination?)
         case collect(into: Destination)
+        /// The rig's page, its collections kept in the library in `folder`.
+        case serve(library: String, host: String, port: Int)
     }
 
     /// Where `collect` keeps photos.
@@ -100,8 +110,15 @@ struct FleetCommand: Subcommand {
         case ("collect", let destination?): job = .collect(into: destination)
         case ("collect", nil): throw CommandFailure("camctl fleet collect needs --into DIR or --library DIR", exitCode: .usage)
         case ("capture", _): job = .capture(collectingInto: destination)
+        case ("serve", .library(let folder)?):
+            let (host, port) = try ServeCommand.address(arguments.string("--listen") ?? "127.0.0.1:8090")
+            job = .serve(library: folder, host: host, port: port)
+        case ("serve", _): throw CommandFailure("camctl fleet serve needs --library DIR, where its collections keep the photos", exitCode: .usage)
         case (_, nil): job = .list
         default: throw CommandFailure("--into and --library go with camctl fleet capture or collect", exitCode: .usage)
+        }
+        if arguments.string("--listen") != nil, case .serve = job {} else if arguments.string("--listen") != nil {
+            throw CommandFailure("--listen goes with camctl fleet serve", exitCode: .usage)
         }
         guard var fleet = try ServeCommand.fleet(arguments) else {
             throw CommandFailure("camctl fleet needs --broker mqtt://HOST[:PORT] and --fleet NAME", exitCode: .usage)
@@ -123,7 +140,7 @@ struct FleetCommand: Subcommand {
         // Collected photos are checked against their SHA-256.
         switch job {
         case .list, .capture(collectingInto: nil): break
-        case .capture, .collect:
+        case .capture, .collect, .serve:
             guard CryptoLibrary.isAvailable else { throw CommandFailure(CryptoLibrary.missing, exitCode: .unavailable) }
         }
         let watch = FleetWatch()
@@ -141,6 +158,9 @@ struct FleetCommand: Subcommand {
             throw CommandFailure("the broker at \(fleet.broker.host):\(fleet.broker.port) cannot be reached (\(reason)); check --broker and that the broker runs there",
                                  exitCode: .unavailable)
         }
+        if case .serve(let folder, let host, let port) = job {
+            return try await serve(folder: folder, host: host, port: port, client: client, watch: watch)
+        }
         let nodes = try await nodesOnline(watch)
         for node in nodes where node.isOnline && node.clockSynchronized == false {
             Console.note("\(node.name)'s clock is not synchronized: its frame instants are only as good as its clock; run a time daemon (chrony, or linuxptp for a rig) on it")
@@ -153,7 +173,7 @@ struct FleetCommand: Subcommand {
         case .capture(let destination):
             let (photos, failure) = try await capture(on: nodes, client: client, watch: watch)
             if let destination {
-                let (kept, unfinished) = try await FleetCollection(fleet: fleet.name, timeout: timeout, printsJSON: printsJSON, concurrency: concurrency)
+                let (kept, unfinished) = try await FleetCollection(fleet: fleet.name, timeout: timeout, reporting: .console(json: printsJSON), concurrency: concurrency)
                     .collect(from: nodes, into: destination, client: client, watch: watch)
                 // Made of what was kept, though other photos could not be had.
                 try await bulletTime?.make(of: photos, kept: kept, printsJSON: printsJSON)
@@ -161,9 +181,49 @@ struct FleetCommand: Subcommand {
             }
             if let failure { throw failure }
         case .collect(let destination):
-            let (_, unfinished) = try await FleetCollection(fleet: fleet.name, timeout: timeout, printsJSON: printsJSON, concurrency: concurrency)
+            let (_, unfinished) = try await FleetCollection(fleet: fleet.name, timeout: timeout, reporting: .console(json: printsJSON), concurrency: concurrency)
                 .collect(from: nodes, into: destination, client: client, watch: watch)
             if let unfinished { throw unfinished }
+        case .serve:
+            break
+        }
+    }
+
+    /// Serves the rig's page until told to stop; its collections keep the photos in the library in `folder`.
+    private func serve(folder: String, host: String, port: Int, client: MQTTClient, watch: FleetWatch) async throws(CommandFailure) {
+        let controls = ControlInbox.shared.claimed()
+        let collection = FleetCollection(fleet: fleet.name, timeout: timeout, reporting: .console(json: false), concurrency: concurrency)
+        _ = try collection.open(.library(folder))  // made now, for its token, and so that a library that cannot be is said at once
+        let access = try ServeCommand.accessControl(folder: folder, host: host)
+        let server: RigServer
+        do throws(HTTPServerError) {
+            server = try RigServer(fleet: fleet.name, client: client, watch: watch, timeout: timeout, host: host, port: port, access: access) { progressed in
+                var collection = collection
+                collection.reporting = .progress(progressed)
+                do throws(CommandFailure) {
+                    return try await collection.collect(from: watch.nodes(), into: .library(folder), client: client, watch: watch).unfinished.map { [$0.message] } ?? []
+                } catch {
+                    return [error.message]
+                }
+            }
+        } catch {
+            throw CommandFailure("\(error.description); choose another with --listen", exitCode: .unavailable)
+        }
+        if printsJSON {
+            try Console.json(EventRecord.serving(url: server.url, port: server.port, tokenRequired: !access.isOnLoopback, rtspURL: nil, rtspPort: nil))
+        } else {
+            try Console.result("serving the rig of the fleet \(fleet.name) at \(server.url)")
+        }
+        ServiceManager.tell("READY=1\nSTATUS=serving the rig of the fleet \(fleet.name) at \(server.url)")
+        while true {
+            switch await controls.next(within: nil) {
+            case .interrupt?, .finish?, nil:
+                ServiceManager.tell("STOPPING=1")
+                await server.stop()
+                return
+            default:
+                continue
+            }
         }
     }
 
@@ -193,47 +253,32 @@ struct FleetCommand: Subcommand {
     /// - Throws: ``CommandFailure`` when standard output refuses the report.
     private func capture(on nodes: [FleetWatch.Node], client: MQTTClient,
                          watch: FleetWatch) async throws(CommandFailure) -> (photos: [(node: String, fileName: String)], failure: CommandFailure?) {
-        let online = nodes.filter(\.isOnline).map(\.name)
-        guard !online.isEmpty else {
+        let capture: SynchronizedCapture
+        do {
+            capture = try await SynchronizedCapture.run(fleet: fleet.name, nodes: nodes, delay: delay, timeout: timeout, client: client, watch: watch)
+        } catch .noNodeOnline {
             return ([], CommandFailure("no node of the fleet \(fleet.name) is online on the broker; start one with camctl serve --broker … --fleet \(fleet.name)",
                                        exitCode: .unavailable))
-        }
-        let instant = Date().timeIntervalSince1970 + delay
-        let command = NodeCommand.capture(at: instant)
-        let id = command.id
-        guard client.publish("camctl/\(fleet.name)/command", command.payload) else {
+        } catch {
             return ([], CommandFailure("the command could not be sent to the broker", exitCode: .unavailable))
         }
-        let deadline = ContinuousClock.now + .seconds(delay + timeout)
-        while ContinuousClock.now < deadline, watch.answers(to: id).count < online.count {
-            try? await Task.sleep(for: .milliseconds(50))
+        try report(capture)
+        let photos = capture.photos.map { (node: $0.node, fileName: $0.fileName) }
+        let (refused, silent) = capture.missing
+        guard refused.isEmpty, silent.isEmpty else {
+            let parts = (silent.isEmpty ? [] : ["\(silent.joined(separator: ", ")) did not answer in time"])
+                + (refused.isEmpty ? [] : ["\(refused.joined(separator: ", ")) refused"])
+            return (photos, CommandFailure(parts.joined(separator: "; ") + "; their photos were not taken", exitCode: .unavailable))
         }
-        return try report(watch.answers(to: id), nodes: online, instant: instant)
+        return (photos, nil)
     }
 
-    /// How far from the asked instant a node's frame may be.
-    static let farthestFrame: Double = 5
-
-    /// Prints each node's answer and the skew; returns the photos, and the failure that names the
-    /// nodes without one.
-    private func report(_ answers: [String: FleetWatch.Answer], nodes: [String],
-                        instant: Double) throws(CommandFailure) -> (photos: [(node: String, fileName: String)], failure: CommandFailure?) {
-        var taken: [Double] = []
-        var photos: [(node: String, fileName: String)] = []
-        var answers = answers
-        for (node, answer) in answers {
-            // A frame is the nearest the node's camera took: within a frame interval, a few
-            // seconds at the slowest. One further off is no answer to this capture.
-            if case .photo(let capturedAt, _, _) = answer, abs(capturedAt - instant) > Self.farthestFrame {
-                answers[node] = .refused(String(printf: "its photo's frame was %.0f s from the asked instant", capturedAt - instant))
-            }
-        }
-        for node in nodes {
-            switch answers[node] {
-            case .photo(let capturedAt, let path, let fileName)?:
-                taken.append(capturedAt)
-                photos.append((node, fileName))
-                let offset = (capturedAt - instant) * 1000
+    /// Prints each node's answer, then the skew.
+    private func report(_ capture: SynchronizedCapture) throws(CommandFailure) {
+        for node in capture.nodes {
+            switch capture.answers[node] {
+            case .photo(let capturedAt, let path, _)?:
+                let offset = (capturedAt - capture.instant) * 1000
                 if printsJSON {
                     try Console.json(["node": .string(node), "captured_at_us": .integer(Int64((capturedAt * 1e6).rounded())), "offset_ms": .number(offset),
                                       "path": .string(path)] as JSONValue)
@@ -246,20 +291,12 @@ struct FleetCommand: Subcommand {
                 if printsJSON { try Console.json(["node": .string(node), "error": "no answer"] as JSONValue) } else { try Console.result("\(node)  no answer") }
             }
         }
-        let skew = ((taken.max() ?? 0) - (taken.min() ?? 0)) * 1000
+        let taken = capture.photos.count
         if printsJSON {
-            try Console.json(["fleet": .string(fleet.name), "at_us": .integer(Int64((instant * 1e6).rounded())), "photos": .integer(Int64(taken.count)),
-                              "skew_ms": .number(skew)] as JSONValue)
-        } else if taken.count > 1 {
-            try Console.result(String(printf: "skew %.1f ms over %ld nodes", skew, taken.count))
+            try Console.json(["fleet": .string(fleet.name), "at_us": .integer(Int64((capture.instant * 1e6).rounded())), "photos": .integer(Int64(taken)),
+                              "skew_ms": .number(capture.skewMilliseconds)] as JSONValue)
+        } else if taken > 1 {
+            try Console.result(String(printf: "skew %.1f ms over %ld nodes", capture.skewMilliseconds, taken))
         }
-        let missing = nodes.filter { if case .photo? = answers[$0] { false } else { true } }
-        guard missing.isEmpty else {
-            let refused = missing.filter { answers[$0] != nil }, silent = missing.filter { answers[$0] == nil }
-            let parts = (silent.isEmpty ? [] : ["\(silent.joined(separator: ", ")) did not answer in time"])
-                + (refused.isEmpty ? [] : ["\(refused.joined(separator: ", ")) refused"])
-            return (photos, CommandFailure(parts.joined(separator: "; ") + "; their photos were not taken", exitCode: .unavailable))
-        }
-        return (photos, nil)
     }
 }

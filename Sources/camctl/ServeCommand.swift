@@ -250,7 +250,7 @@ struct ServeCommand: Subcommand {
         let library = arguments.string("--library").map(PhotoSaving.Library.folder) ?? .standard
         let delivery = try PhotoSaving.delivery(library: library, output: nil, photoCount: nil)
         guard let folder = delivery.library?.folder else { throw CommandFailure("camctl serve needs a library", exitCode: .usage) }
-        let access = try accessControl(folder: folder)
+        let access = try Self.accessControl(folder: folder, host: host)
         if rtspPort != nil {
             let missing = [("x264enc", "gstreamer1.0-plugins-ugly"), ("h264parse", "gstreamer1.0-plugins-bad"), ("rtph264pay", "gstreamer1.0-plugins-good")]
                 .filter { !GStreamerRuntime.hasElement($0.0) }
@@ -326,7 +326,7 @@ struct ServeCommand: Subcommand {
 
     /// The library's access token: on loopback only what changes anything needs it (the page
     /// has its own cookie); on any other address everything but the page, and it is printed when made.
-    private func accessControl(folder: String) throws(CommandFailure) -> AccessControl {
+    static func accessControl(folder: String, host: String) throws(CommandFailure) -> AccessControl {
         do {
             let (token, created) = try AccessControl.token(in: folder)
             if AccessControl.isLoopback(host) { return AccessControl(token: token, onLoopback: true) }

@@ -29,11 +29,11 @@ struct SnapshotTests {
         func letGo() { release.yield() }
     }
 
-    @Test("Requests for the same frame and quality share one encode, while it runs and after; another frame or quality is encoded anew")
+    @Test("Requests for the same frame and quality share one encode, while it runs and after; another frame, quality or size is encoded anew")
     func sharedByFrameAndQuality() async throws {
         let recent = RecentSnapshot()
         let held = HeldEncode()
-        let key = RecentSnapshot.Key(frame: 7, quality: 85)
+        let key = RecentSnapshot.Key(frame: 7, quality: 85, width: nil)
         async let first = recent.snapshot(of: key) { () async throws(CaptureError) in try await held.encode([1]) }
         for await _ in held.starts { break }
         async let second = recent.snapshot(of: key) { () async throws(CaptureError) in try await held.encode([2]) }
@@ -44,17 +44,19 @@ struct SnapshotTests {
         #expect(held.runs.load(ordering: .relaxed) == 1)
 
         held.letGo()
-        #expect(try await recent.snapshot(of: .init(frame: 8, quality: 85)) { () async throws(CaptureError) in try await held.encode([4]) } == [4])
+        #expect(try await recent.snapshot(of: .init(frame: 8, quality: 85, width: nil)) { () async throws(CaptureError) in try await held.encode([4]) } == [4])
         held.letGo()
-        #expect(try await recent.snapshot(of: .init(frame: 8, quality: 60)) { () async throws(CaptureError) in try await held.encode([5]) } == [5])
-        #expect(held.runs.load(ordering: .relaxed) == 3)
+        #expect(try await recent.snapshot(of: .init(frame: 8, quality: 60, width: nil)) { () async throws(CaptureError) in try await held.encode([5]) } == [5])
+        held.letGo()
+        #expect(try await recent.snapshot(of: .init(frame: 8, quality: 60, width: 320)) { () async throws(CaptureError) in try await held.encode([6]) } == [6])
+        #expect(held.runs.load(ordering: .relaxed) == 4)
     }
 
     @Test("A failed encode is not kept: the next request for the frame encodes it again")
     func failureForgotten() async throws {
         let recent = RecentSnapshot()
         let held = HeldEncode()
-        let key = RecentSnapshot.Key(frame: 1, quality: 85)
+        let key = RecentSnapshot.Key(frame: 1, quality: 85, width: nil)
         held.letGo()
         await #expect(throws: CaptureError.self) {
             try await recent.snapshot(of: key) { () async throws(CaptureError) in try await held.encode([1], failing: true) }

@@ -129,29 +129,36 @@ public final class PhotoOutput: Sendable {
     /// A frame of another output (a movie's first) as a JPEG thumbnail whose longer side is at
     /// most `maximumSide`; `nil` when the session is not running.
     func thumbnail(of frame: Sample, maximumSide: Int) async -> [UInt8]? {
-        guard let info = frame.videoInfo, let encoders = state.withLock({ $0.attachment?.encoders }) else { return nil }
-        let scale = min(1, Double(maximumSide) / Double(max(info.width, info.height, 1)))
-        let width = max(2, Int((Double(info.width) * scale / 2).rounded()) * 2)
-        let height = max(2, Int((Double(info.height) * scale / 2).rounded()) * 2)
-        return try? await encoders.encodeJPEG(RangeExpansion.fullRange(frame) ?? frame, quality: 80, width: width, height: height)
+        guard let size = Self.size(of: frame, within: maximumSide), let encoders = state.withLock({ $0.attachment?.encoders }) else { return nil }
+        return try? await encoders.encodeJPEG(RangeExpansion.fullRange(frame) ?? frame, quality: 80, width: size.width, height: size.height)
     }
 
-    /// The frame held now (the one a photo taken now would be of) as a JPEG of its own size and
-    /// without metadata, answered without waiting for a new frame: a snapshot. A frame is encoded
-    /// once: requests for the frame already encoded, or being encoded, at the same quality are
-    /// answered with those bytes.
+    /// A frame's size brought down (never up) so that its longer side is at most `maximumSide`,
+    /// in even numbers; `nil` when the frame does not say its size.
+    private static func size(of frame: Sample, within maximumSide: Int) -> (width: Int, height: Int)? {
+        guard let info = frame.videoInfo else { return nil }
+        let scale = min(1, Double(maximumSide) / Double(max(info.width, info.height, 1)))
+        return (max(2, Int((Double(info.width) * scale / 2).rounded()) * 2), max(2, Int((Double(info.height) * scale / 2).rounded()) * 2))
+    }
+
+    /// The frame held now (the one a photo taken now would be of) as a JPEG of its own size, or
+    /// brought down to a longer side of `maximumSide`, without metadata, answered without waiting
+    /// for a new frame: a snapshot. A frame is encoded once: requests for the frame already
+    /// encoded, or being encoded, at the same quality and size are answered with those bytes.
     ///
     /// - Throws: A ``CaptureError`` when the session is not running, takes no photos (and so
     ///   holds no frame), or has no frame yet.
-    public func snapshot(quality: Int = 85) async throws(CaptureError) -> [UInt8] {
+    public func snapshot(quality: Int = 85, maximumSide: Int? = nil) async throws(CaptureError) -> [UInt8] {
         if state.withLock({ $0.attachment?.takesPhotos == false }) {
             throw CaptureError(.invalidSetting, "this session takes no photos, so it holds no frame for a snapshot; configure it with capturesPhotos")
         }
         guard let encoders = state.withLock({ $0.attachment?.encoders }), let (frame, number) = try feed.latestNumbered() else {
             throw CaptureError(.notRunning, "the camera has no picture yet; try again in a moment")
         }
-        return try await recentSnapshot.snapshot(of: RecentSnapshot.Key(frame: number, quality: quality)) { () async throws(CaptureError) in
-            try await encoders.encodeJPEG(RangeExpansion.fullRange(frame) ?? frame, quality: quality)
+        let size = maximumSide.flatMap { Self.size(of: frame, within: $0) }
+        let key = RecentSnapshot.Key(frame: number, quality: quality, width: size?.width)
+        return try await recentSnapshot.snapshot(of: key) { () async throws(CaptureError) in
+            try await encoders.encodeJPEG(RangeExpansion.fullRange(frame) ?? frame, quality: quality, width: size?.width, height: size?.height)
         }
     }
 

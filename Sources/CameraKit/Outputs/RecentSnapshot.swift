@@ -6,10 +6,12 @@ import Synchronization
 /// interval cost one encode. Only one is kept; an encode that fails is forgotten, so the next
 /// request tries again.
 final class RecentSnapshot: Sendable {
-    /// What a snapshot is of: a frame's number in the feed and the JPEG quality.
+    /// What a snapshot is of: a frame's number in the feed, the JPEG quality, and the width it is
+    /// brought down to (`nil`: the frame's own).
     struct Key: Equatable, Sendable {
         let frame: UInt64
         let quality: Int
+        let width: Int?
     }
 
     private let newest = Mutex<(key: Key, encoding: Task<[UInt8], any Error>)?>(nil)
