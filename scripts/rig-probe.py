@@ -12,6 +12,11 @@ Each node's library starts with one photo of about 1 MB. Then, in the controller
     last answer, in ms;
   - skew: ROUNDS synchronized captures one second ahead, the latest less the earliest frame
     instant, in ms, and each node's distance from the instant;
+  - the rig page: `camctl fleet serve` in the controller's namespace, opened ROUNDS times in
+    headless Chromium (outside the namespaces, reaching every address through the bridge): the
+    seconds from asking for the page to every node's tile showing its picture, against a static
+    page of the same tile links as bare images; the controller's share of a core while the page
+    shows every tile, and the tiles' pictures a second;
   - loss: 10 synchronized captures while 10 % of the nodes are killed (SIGKILL) and started again
     and the broker is restarted twice, then one collection: how many photos the nodes reported
     saved are not in it.
@@ -40,6 +45,70 @@ def load(name, file):
 
 rig_module = load("rig", "rig")
 fleet_probe = load("fleet_probe", "fleet-probe.py")
+sys.path.insert(0, os.path.join(here, "..", "Tests", "Browser"))
+
+
+def cpu_seconds(pid):
+    """The processor time a process has used so far: user and system, in seconds."""
+    with open("/proc/%d/stat" % pid) as stat:
+        fields = stat.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def measure_page(rig, camctl, folder, fleet, nodes, rounds):
+    """The rig page's figures: each load's seconds to every tile showing, the same tiles' as bare
+    images, the controller's share of a core while every tile shows, and the tiles' pictures a second."""
+    import browser  # Tests/Browser's: selenium and Debian's chromium
+    library = os.path.join(folder, "controller")
+    url = "http://%s:8090/" % rig.controller["address"]
+    server = subprocess.Popen(["ip", "netns", "exec", rig.controller["namespace"], camctl, "fleet", "serve", "--broker", rig.broker_url,
+                               "--fleet", fleet, "--library", library, "--listen", rig.controller["address"] + ":8090", "--json"],
+                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+    driver = None
+    try:
+        if "serving" not in server.stdout.readline():
+            raise SystemExit("rig-probe: camctl fleet serve did not start")
+        with open(os.path.join(library, "serve-token")) as file:
+            token = file.read().strip()
+        driver, wait = browser.start()
+        shown = "return document.querySelectorAll('.tile[data-shown]').length"
+        loads = []
+        for _ in range(rounds):
+            driver.get("about:blank")
+            start = time.monotonic()
+            driver.get(url + "?token=" + token)
+            wait.until(lambda d: d.execute_script(shown) >= nodes)
+            loads.append(time.monotonic() - start)
+        tiles = driver.execute_script("return [...document.querySelectorAll('.tile img')].map(i => i.src.split('?')[0])")
+        # The tiles keep coming: the controller's work and the pictures' rate over ten seconds.
+        counted = "return [...document.querySelectorAll('.tile img')].reduce((n, i) => n + Number(new URL(i.src).searchParams.get('n')), 0)"
+        pictures, cpu, began = driver.execute_script(counted), cpu_seconds(server.pid), time.monotonic()
+        time.sleep(10)
+        seconds = time.monotonic() - began
+        tile_fps = (driver.execute_script(counted) - pictures) / seconds / nodes
+        controller_cores = (cpu_seconds(server.pid) - cpu) / seconds
+        # The floor: the same links as bare images in a page of nothing else.
+        bare = os.path.join(folder, "bare.html")
+        with open(bare, "w") as page:
+            page.write("<!doctype html><body>" + "".join('<img width="150" src="%s?b=%d">' % (tile, index) for index, tile in enumerate(tiles)))
+        done = "return [...document.images].every(i => i.complete && i.naturalWidth > 0)"
+        bare_loads = []
+        for round in range(rounds):
+            driver.get("about:blank")
+            start = time.monotonic()
+            driver.get("file://%s?round=%d" % (bare, round))
+            wait.until(lambda d: d.execute_script(done))
+            bare_loads.append(time.monotonic() - start)
+        return dict(page_load_seconds=loads, bare_load_seconds=bare_loads, controller_cores=controller_cores, tile_fps=tile_fps)
+    finally:
+        if driver:
+            driver.quit()
+        server.terminate()
+        try:
+            server.wait(30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
 
 
 def stem():
@@ -117,6 +186,8 @@ def main():
         publisher.stdin.close()
         publisher.wait()
 
+        result.update(measure_page(rig, camctl, folder, options.fleet, nodes, rounds))
+
         # Ten captures through kills and broker restarts: what each node reported saved.
         reported = set()
         victims = random.sample(sorted(rig.nodes), max(1, nodes // 10))
@@ -136,8 +207,8 @@ def main():
                            "--timeout", "10", "--at", "2"])
             for line in ran.stdout.splitlines():
                 record = json.loads(line) if line.startswith("{") else {}
-                if record.get("node") and record.get("path"):
-                    reported.add((record["node"], os.path.basename(record["path"])))
+                if record.get("node") and record.get("file_name"):
+                    reported.add((record["node"], record["file_name"]))
         rig.online(120)
         _, records, status, errors = collect("after")
         kept = {(record["node"], os.path.basename(record["path"])) for record in records if record.get("result") == "collected"}

@@ -4,8 +4,8 @@ import Glibc
 /// A rig of `camctl serve` nodes, each in a network namespace of its own behind a 100 Mbit/s
 /// link, the controller behind 1 Gbit/s (`scripts/rig`, measured by `scripts/rig-probe.py`, as
 /// root): a command's fan-out and a synchronized capture's skew at 200 nodes, photos lost through
-/// killed nodes and broker restarts, and a collection against the wire's time and against
-/// collecting one photo at a time.
+/// killed nodes and broker restarts, a collection against the wire's time and against
+/// collecting one photo at a time, and the rig page's load in Chromium and its controller's work.
 struct RigBenchmarks {
     let folder: String
     let nodes: Int
@@ -35,6 +35,14 @@ struct RigBenchmarks {
             BenchmarkRow(name: "Collecting \(nodes) photos of \(rig.photo_bytes / 1024) KiB side by side, against one at a time (*rig*)",
                          unit: "s", camctl: Measurement(samples: [rig.collect_seconds]), reference: Measurement(samples: [rig.collect_one_at_a_time_seconds]),
                          referenceName: "fleet collect --concurrency 1, as the collector was"),
+            BenchmarkRow(name: "The rig page with \(nodes) tiles in headless Chromium: asked for to every tile showing its node's picture (*rig*)",
+                         unit: "s", camctl: Measurement(samples: rig.page_load_seconds), reference: Measurement(samples: rig.bare_load_seconds),
+                         referenceName: "the same tile links as bare images in a static page")
+                .goal("≤ 3 s", met: Measurement(samples: rig.page_load_seconds).median <= 3),
+            BenchmarkRow(name: String(format: "The controller's share of a core while the page shows \(nodes) tiles, each at %.1f pictures a second (*rig*)",
+                                      rig.tile_fps),
+                         unit: "cores", camctl: Measurement(samples: [rig.controller_cores]), reference: Measurement(samples: [1]),
+                         referenceName: "one core").goal("≤ 1 core", met: rig.controller_cores <= 1),
         ]
     }
 
@@ -50,6 +58,10 @@ struct RigBenchmarks {
         let reported: Int
         let lost: Int
         let killed: Int
+        let page_load_seconds: [Double]
+        let bare_load_seconds: [Double]
+        let controller_cores: Double
+        let tile_fps: Double
     }
 
     /// `scripts/rig-probe.py` with `nodes` nodes, its figures.

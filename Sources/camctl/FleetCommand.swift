@@ -277,11 +277,11 @@ struct FleetCommand: Subcommand {
     private func report(_ capture: SynchronizedCapture) throws(CommandFailure) {
         for node in capture.nodes {
             switch capture.answers[node] {
-            case .photo(let capturedAt, let path, _)?:
+            case .photo(let capturedAt, let path, let fileName)?:
                 let offset = (capturedAt - capture.instant) * 1000
                 if printsJSON {
                     try Console.json(["node": .string(node), "captured_at_us": .integer(Int64((capturedAt * 1e6).rounded())), "offset_ms": .number(offset),
-                                      "path": .string(path)] as JSONValue)
+                                      "path": .string(path), "file_name": .string(fileName)] as JSONValue)
                 } else {
                     try Console.result("\(node)  " + String(printf: "%+.1f", offset) + " ms  \(path)")
                 }
