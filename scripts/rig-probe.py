@@ -2,14 +2,16 @@
 behind a rate-limited link) for the fleet benchmarks (Sources/camctl-bench/FleetBenchmarks.swift).
 Run as root with Debian's Python:
 
-    rig-probe.py CAMCTL NODES ROUNDS FOLDER
+    rig-probe.py CAMCTL NODES ROUNDS FOLDER [nats]
 
 Each node's library starts with one photo of about 1 MB. Then, in the controller's namespace
 (its uplink 1 Gbit/s):
   - collection: those photos collected by `camctl fleet collect` side by side (its default), then
-    again one at a time (--concurrency 1, as the collector was), each into a folder of its own;
+    again one at a time (--concurrency 1, as the collector was), each into a folder of its own,
+    and side by side again into memory (a tmpfs folder), where nothing waits for a disk;
   - fan-out: ROUNDS commands to the whole fleet (a one-photo listing each), publication to the
-    last answer, in ms;
+    last answer, in ms; and the processor time the nodes and the broker spend on one, beyond
+    their idle work, which over this machine's cores is the least a fan-out can take here;
   - skew: ROUNDS synchronized captures one second ahead, the latest less the earliest frame
     instant, in ms, and each node's distance from the instant;
   - the rig page: `camctl fleet serve` in the controller's namespace, opened ROUNDS times in
@@ -20,15 +22,19 @@ Each node's library starts with one photo of about 1 MB. Then, in the controller
   - loss: 10 synchronized captures while 10 % of the nodes are killed (SIGKILL) and started again
     and the broker is restarted twice, then one collection: how many photos the nodes reported
     saved are not in it.
+With `nats`, the rig's broker is a cluster of three nats-server servers, and only the loss is
+measured, one of its servers killed and started again where the broker is restarted.
 Prints one JSON object."""
 
 import importlib.machinery
 import json
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import types
 
@@ -118,6 +124,7 @@ def stem():
 
 def main():
     camctl, nodes, rounds, folder = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+    cluster = sys.argv[5:] == ["nats"]
     # What it starts inherits no blocked signal (mosquitto_sub -W needs SIGALRM; its parent may block
     # some); SIGTERM takes the rig down as an error does.
     def interrupted(number, frame):
@@ -132,7 +139,7 @@ def main():
                     "!", "jpegenc", "quality=90", "!", "filesink", "location=" + photo], check=True)
     size = os.path.getsize(photo)
     options = types.SimpleNamespace(nodes=nodes, camctl=os.path.abspath(camctl), fleet="bench", resolution="320x240@5",
-                                    link="100mbit", uplink="1gbit", folder=folder, timeout=600)
+                                    link="100mbit", uplink="1gbit", folder=folder, timeout=600, broker="nats" if cluster else "mosquitto")
     rig = rig_module.Rig(options)
     result = {"nodes": nodes, "photo_bytes": size}
     listeners = []  # the watcher and the publisher, stopped with the rig
@@ -157,62 +164,10 @@ def main():
             records = [json.loads(line) for line in ran.stdout.splitlines() if line.startswith("{")]
             return seconds, records, ran.returncode, ran.stderr
 
-        parallel, records, status, errors = collect("side-by-side")
-        if status != 0:
-            raise SystemExit("rig-probe: the collection failed: " + errors[-500:])
-        one_at_a_time, _, status, errors = collect("one-at-a-time", "--concurrency", "1")
-        if status != 0:
-            raise SystemExit("rig-probe: the one-at-a-time collection failed: " + errors[-500:])
-        result.update(collect_seconds=parallel, collect_one_at_a_time_seconds=one_at_a_time,
-                      collect_bytes=sum(1 for record in records if record.get("result") == "collected") * size,
-                      uplink_bits_per_second=1e9)
-
-        watcher = fleet_probe.Watcher(["ip", "netns", "exec", rig.controller["namespace"], "mosquitto_sub", "-h", str(rig.bridge_address),
-                                       "-p", str(rig.broker_port), "-q", "1", "-t", "camctl/%s/+/events" % options.fleet, "-v"])
-        listeners.append(watcher)
-        publisher = subprocess.Popen(["ip", "netns", "exec", rig.controller["namespace"], "mosquitto_pub", "-h", str(rig.bridge_address),
-                                      "-p", str(rig.broker_port), "-q", "1", "-t", "camctl/%s/command" % options.fleet, "-l"],
-                                     stdin=subprocess.PIPE, text=True)
-        listeners.append(types.SimpleNamespace(process=publisher))
-        time.sleep(1)
-
-        def send(command):
-            publisher.stdin.write(json.dumps(command) + "\n")
-            publisher.stdin.flush()
-            return time.monotonic()
-
-        fanout, skews, offsets, _ = fleet_probe.measure_rounds(send, watcher.answers, nodes, rounds, patience=20)
-        result.update(fanout_ms=fanout, skew_ms=skews, offset_ms=offsets)
-        publisher.stdin.close()
-        publisher.wait()
-
-        result.update(measure_page(rig, camctl, folder, options.fleet, nodes, rounds))
-
-        # Ten captures through kills and broker restarts: what each node reported saved.
-        reported = set()
-        victims = random.sample(sorted(rig.nodes), max(1, nodes // 10))
-        for round in range(10):
-            if round == 2:
-                for name in victims:
-                    rig.kill_node(name)
-            if round == 4:
-                for name in victims:
-                    rig.start_node(name)
-            if round in (6, 8):
-                rig.stop_broker()
-                rig.start_broker()
-                watcher.restart()
-            rig.online(120) if round in (5, 7, 9) else None
-            ran = rig.run([camctl, "fleet", "capture", "--json", "--broker", rig.broker_url, "--fleet", options.fleet,
-                           "--timeout", "10", "--at", "2"])
-            for line in ran.stdout.splitlines():
-                record = json.loads(line) if line.startswith("{") else {}
-                if record.get("node") and record.get("file_name"):
-                    reported.add((record["node"], record["file_name"]))
-        rig.online(120)
-        _, records, status, errors = collect("after")
-        kept = {(record["node"], os.path.basename(record["path"])) for record in records if record.get("result") == "collected"}
-        result.update(reported=len(reported), lost=len(reported - kept), killed=len(victims), collect_status=status)
+        if cluster:
+            result.update(count_losses(rig, camctl, options.fleet, collect, watcher=None))
+        else:
+            measure_all(rig, camctl, options, folder, nodes, rounds, size, collect, listeners, result)
     finally:
         for listener in listeners:
             if listener.process.poll() is None:
@@ -220,6 +175,106 @@ def main():
                 listener.process.wait()
         rig.take_down()
     print(json.dumps(result))
+
+
+def measure_all(rig, camctl, options, folder, nodes, rounds, size, collect, listeners, result):
+    """Everything but the cluster's loss: collection, fan-out, skew, the page, and the loss through
+    a mosquitto broker restarted."""
+    parallel, records, status, errors = collect("side-by-side")
+    if status != 0:
+        raise SystemExit("rig-probe: the collection failed: " + errors[-500:])
+    one_at_a_time, _, status, errors = collect("one-at-a-time", "--concurrency", "1")
+    if status != 0:
+        raise SystemExit("rig-probe: the one-at-a-time collection failed: " + errors[-500:])
+    # The same into memory: what writing durably to disk adds.
+    memory = tempfile.mkdtemp(prefix="camctl-rig-collect-", dir="/dev/shm")
+    try:
+        in_memory, _, status, errors = collect(memory)
+    finally:
+        shutil.rmtree(memory, ignore_errors=True)
+    if status != 0:
+        raise SystemExit("rig-probe: the collection into memory failed: " + errors[-500:])
+    result.update(collect_seconds=parallel, collect_one_at_a_time_seconds=one_at_a_time, collect_memory_seconds=in_memory,
+                  collect_bytes=sum(1 for record in records if record.get("result") == "collected") * size,
+                  uplink_bits_per_second=1e9)
+
+    watcher = fleet_probe.Watcher(["ip", "netns", "exec", rig.controller["namespace"], "mosquitto_sub", "-h", str(rig.bridge_address),
+                                   "-p", str(rig.broker_port), "-q", "1", "-t", "camctl/%s/+/events" % options.fleet, "-v"])
+    listeners.append(watcher)
+    publisher = subprocess.Popen(["ip", "netns", "exec", rig.controller["namespace"], "mosquitto_pub", "-h", str(rig.bridge_address),
+                                  "-p", str(rig.broker_port), "-q", "1", "-t", "camctl/%s/command" % options.fleet, "-l"],
+                                 stdin=subprocess.PIPE, text=True)
+    listeners.append(types.SimpleNamespace(process=publisher))
+    time.sleep(1)
+
+    def send(command):
+        publisher.stdin.write(json.dumps(command) + "\n")
+        publisher.stdin.flush()
+        return time.monotonic()
+
+    fanout, skews, offsets, _ = fleet_probe.measure_rounds(send, watcher.answers, nodes, rounds, patience=20)
+    result.update(fanout_ms=fanout, skew_ms=skews, offset_ms=offsets)
+    result.update(command_cost(rig, send, watcher, nodes))
+    publisher.stdin.close()
+    publisher.wait()
+
+    result.update(measure_page(rig, camctl, folder, options.fleet, nodes, rounds))
+
+    result.update(count_losses(rig, camctl, options.fleet, collect, watcher))
+
+
+def command_cost(rig, send, watcher, nodes, commands=5):
+    """The processor time the nodes and the broker spend on one command to the whole fleet (a
+    one-photo listing), beyond what they spend meanwhile without one (the cameras run on): with
+    this machine's cores, the least a fan-out can take here."""
+    processes = [node["process"].pid for node in rig.nodes.values() if node["process"].poll() is None] + [rig.broker.pid]
+
+    def spent():
+        return sum(cpu_seconds(pid) for pid in processes)
+    before, began = spent(), time.monotonic()
+    time.sleep(5)
+    idle = (spent() - before) / (time.monotonic() - began)
+    before, began = spent(), time.monotonic()
+    for index in range(commands):
+        command = "cost-%d" % index
+        send({"id": command, "action": "photos", "limit": 1, "expires_at": time.time() + 60})
+        fleet_probe.wait(lambda: len(watcher.answers(command)) >= nodes, 20)
+    busy = spent() - before - idle * (time.monotonic() - began)
+    return dict(command_cpu_ms=busy / commands * 1000, cores=os.cpu_count())
+
+
+def count_losses(rig, camctl, fleet, collect, watcher):
+    """Ten captures while a tenth of the nodes are killed and started again and the broker is lost
+    twice (mosquitto restarted; a cluster's second server killed, then started again), then one
+    collection: the photos the nodes reported saved that it does not hold."""
+    reported = set()
+    victims = random.sample(sorted(rig.nodes), max(1, len(rig.nodes) // 10))
+    for round in range(10):
+        if round == 2:
+            for name in victims:
+                rig.kill_node(name)
+        if round == 4:
+            for name in victims:
+                rig.start_node(name)
+        if round in (6, 8) and watcher:
+            rig.stop_broker()
+            rig.start_broker()
+            watcher.restart()
+        if round == 6 and not watcher:
+            rig.kill_server(1)
+        if round == 8 and not watcher:
+            rig.start_server(1)
+            rig.await_servers()
+        rig.online(120) if round in (5, 7, 9) else None
+        ran = rig.run([camctl, "fleet", "capture", "--json", "--broker", rig.broker_url, "--fleet", fleet, "--timeout", "10", "--at", "2"])
+        for line in ran.stdout.splitlines():
+            record = json.loads(line) if line.startswith("{") else {}
+            if record.get("node") and record.get("file_name"):
+                reported.add((record["node"], record["file_name"]))
+    rig.online(120)
+    _, records, status, errors = collect("after")
+    kept = {(record["node"], os.path.basename(record["path"])) for record in records if record.get("result") == "collected"}
+    return dict(reported=len(reported), lost=len(reported - kept), killed=len(victims), collect_status=status)
 
 
 main()

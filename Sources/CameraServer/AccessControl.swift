@@ -44,6 +44,19 @@ public struct AccessControl: Sendable {
         return ("Set-Cookie", "\(Self.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict")
     }
 
+    /// The answer to a request: refused when ``SiteGuard`` keeps it out, else `route`'s (or its
+    /// failure as JSON), with the cookie that keeps the token in the browser when it hands one.
+    func answer(_ request: HTTPRequest, by route: (HTTPRequest) async throws(APIError) -> HTTPResponse) async -> HTTPResponse {
+        do {
+            try SiteGuard(isOnLoopback: isOnLoopback).check(request)
+            var response = try await route(request)
+            if let cookie = cookieHeader(for: request) { response.headers.append(cookie) }
+            return response
+        } catch {
+            return error.response
+        }
+    }
+
     /// Whether the request carries the token in `Authorization: Bearer`, as a program does (a
     /// browser's cookie is not it).
     func carriesBearerToken(_ request: HTTPRequest) -> Bool {

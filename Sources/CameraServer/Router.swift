@@ -38,17 +38,10 @@ struct Router: Sendable {
     static let printerCheckWait = Duration.seconds(8)
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
-        do {
-            var response = try await route(request)
-            if let cookie = access.cookieHeader(for: request) { response.headers.append(cookie) }
-            return response
-        } catch {
-            return error.response
-        }
+        await access.answer(request) { request throws(APIError) in try await route(request) }
     }
 
     private func route(_ request: HTTPRequest) async throws(APIError) -> HTTPResponse {
-        try SiteGuard(isOnLoopback: access.isOnLoopback).check(request)
         let parts = request.pathParts.map(String.init)
         // HEAD is answered as GET, without the body (a shared link's preview asks so).
         let method = request.method == "HEAD" ? "GET" : request.method

@@ -7,15 +7,7 @@
 /// pictures: between guests, and once a result has stood for the settings' `attract_after`
 /// seconds, it shows the attract screen (the booth album's pictures in turn, and an invitation).
 enum WebPage {
-    static let html = #"""
-        <!doctype html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>camctl</title>
-        <style>
-          :root { color-scheme: dark; --accent: #ffd23f; }
+    static let html = PageHead.opening(title: "camctl") + #"""
           * { box-sizing: border-box; }
           body { margin: 0; font: 16px/1.4 system-ui, sans-serif; background: #111; color: #eee; }
           main { display: flex; flex-direction: column; gap: 12px; padding: 12px; max-width: 1100px; margin: auto; }

@@ -112,6 +112,22 @@ final class ControlInbox: Sendable {
         }
     }
 
+    /// Waits until told to stop (an interrupt, a finish, or the end of the controls) and tells a
+    /// service manager it is stopping; each `captureNow` meanwhile is given to `capture`.
+    func awaitStop(capturing capture: () async -> Void = {}) async {
+        while true {
+            switch await next(within: nil) {
+            case .interrupt?, .finish?, nil:
+                ServiceManager.tell("STOPPING=1")
+                return
+            case .captureNow?:
+                await capture()
+            default:
+                continue
+            }
+        }
+    }
+
     private func waitForNext(within timeout: Duration?) async -> Control? {
         await withCheckedContinuation { continuation in
             let id = state.withLock { state in

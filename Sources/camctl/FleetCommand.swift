@@ -215,16 +215,8 @@ struct FleetCommand: Subcommand {
             try Console.result("serving the rig of the fleet \(fleet.name) at \(server.url)")
         }
         ServiceManager.tell("READY=1\nSTATUS=serving the rig of the fleet \(fleet.name) at \(server.url)")
-        while true {
-            switch await controls.next(within: nil) {
-            case .interrupt?, .finish?, nil:
-                ServiceManager.tell("STOPPING=1")
-                await server.stop()
-                return
-            default:
-                continue
-            }
-        }
+        await controls.awaitStop()
+        await server.stop()
     }
 
     /// The fleet's nodes, once the broker has told their retained statuses (a second), or once

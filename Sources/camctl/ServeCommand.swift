@@ -305,23 +305,15 @@ struct ServeCommand: Subcommand {
         ServiceManager.tell("READY=1\nSTATUS=serving \(camera.name) at \(url)")
         let watchdog = Self.pingWatchdog(while: captureSession)
         defer { watchdog?.cancel() }
-        while true {
-            switch await controls.next(within: nil) {
-            case .interrupt?, .finish?, nil:
-                ServiceManager.tell("STOPPING=1")
-                await server.stop()
-                return
-            case .captureNow?:
-                // As every command takes a photo on SIGUSR1: told to the clients as the page's are.
-                do {
-                    _ = try await server.sessionOperator.perform(.takePhoto(PhotoSettings()))
-                } catch {
-                    Console.note("no photo: \(CommandFailure(error).message)")
-                }
-            default:
-                continue
+        await controls.awaitStop {
+            // As every command takes a photo on SIGUSR1: told to the clients as the page's are.
+            do throws(OperatorError) {
+                _ = try await server.sessionOperator.perform(.takePhoto(PhotoSettings()))
+            } catch {
+                Console.note("no photo: \(CommandFailure(error).message)")
             }
         }
+        await server.stop()
     }
 
     /// The library's access token: on loopback only what changes anything needs it (the page

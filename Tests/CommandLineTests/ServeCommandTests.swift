@@ -415,7 +415,9 @@ struct ServeCommandTests {
                 == "countdown_ended")
         #expect(try await served.json("/api/capture", ["-X", "POST"]).status == 200)
         #expect(await listener.output(containing: #""event":"photo""#))
-        listener.send(SIGTERM)
+        // SIGKILL: a child of the tests starts with SIGTERM blocked, as their threads have it, and
+        // would be let run until the time-out below.
+        listener.send(SIGKILL)
         let lines = await listener.finished(timeout: 120).standardOutput.split(separator: "\n").filter { $0.hasPrefix("data: ") }
         let events = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.dropFirst(6).utf8)) as? [String: Any] }
         #expect(events.contains { $0["event"] as? String == "countdown" && $0["seconds_left"] as? Int == 2 }, "\(lines)")

@@ -6,15 +6,7 @@
 /// takes it at that instant; Collect brings every node's photos into the controller's library,
 /// with a bar of its progress.
 enum RigPage {
-    static let html = #"""
-        <!doctype html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>camctl rig</title>
-        <style>
-          :root { color-scheme: dark; --accent: #ffd23f; }
+    static let html = PageHead.opening(title: "camctl rig") + #"""
           * { box-sizing: border-box; }
           body { margin: 0; font: 14px/1.35 system-ui, sans-serif; background: #111; color: #eee; }
           header { position: sticky; top: 0; z-index: 1; display: flex; flex-wrap: wrap; gap: 10px; align-items: center; padding: 10px 12px;

@@ -70,13 +70,7 @@ private final class RigRoutes: Sendable {
     }
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
-        do {
-            var response = try await route(request)
-            if let cookie = access.cookieHeader(for: request) { response.headers.append(cookie) }
-            return response
-        } catch {
-            return error.response
-        }
+        await access.answer(request) { request throws(APIError) in try await route(request) }
     }
 
     func stop() async {
@@ -86,7 +80,6 @@ private final class RigRoutes: Sendable {
     }
 
     private func route(_ request: HTTPRequest) async throws(APIError) -> HTTPResponse {
-        try SiteGuard(isOnLoopback: access.isOnLoopback).check(request)
         let path = request.pathParts.joined(separator: "/")
         let method = request.method == "HEAD" ? "GET" : request.method
         if path.hasPrefix("api/"), !access.allows(request) {
