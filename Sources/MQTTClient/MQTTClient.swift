@@ -271,14 +271,15 @@ private final class NetworkThread: @unchecked Sendable {
     /// at most) and end, then frees the client; from the thread itself (a handler), leaves that to
     /// the thread, which does it once it is out of libmosquitto's loop.
     func stop() {
+        // Stopping before the goodbye: the loop that finds the connection gone after it must not
+        // take that for a connection lost, to be told and tried again.
+        stopping.store(true, ordering: .relaxed)
         _ = mosquitto.disconnect(raw)
         if started, pthread_equal(pthread_self(), thread) != 0 {
             freesItself.store(true, ordering: .relaxed)
-            stopping.store(true, ordering: .relaxed)
             pthread_detach(thread)
             return
         }
-        stopping.store(true, ordering: .relaxed)
         if started { pthread_join(thread, nil) }
         free()
     }
