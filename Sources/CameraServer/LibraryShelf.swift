@@ -14,9 +14,12 @@ import Synchronization
 /// connection to the index of its own, used only on a serial queue of its own: its reads, its
 /// waits for a busy index and its checksums never hold a thread of Swift's shared pool.
 final class LibraryShelf: @unchecked Sendable {
-    // Safe to share: `library` (an index connection) is touched only by work given to `lane`,
-    // which runs one piece at a time; `links` is immutable and Sendable; `renditions` is a Mutex.
+    // Safe to share: `library` (an index connection) and `checksums` are touched only by work
+    // given to `lane`, which runs one piece at a time; `links` is immutable and Sendable;
+    // `renditions` is a Mutex.
     private let library: PhotoLibrary
+    /// The checksums of the files listed so far.
+    private var checksums = FileChecksums()
     private let links: GuestLinks?
     private let lane = BlockingLane(label: "library-shelf")
     /// The renditions being made, by photo: a second request waits for the first's.
@@ -73,22 +76,11 @@ final class LibraryShelf: @unchecked Sendable {
             let listed = photos.prefix(limit).compactMap { photo -> (LibraryPhoto, sha256: String)? in
                 guard let descriptor = try? library.openFile(of: photo) else { return nil }
                 defer { close(descriptor) }
-                return Self.sha256(of: descriptor).map { (photo, $0) }
+                // A file listed before and unchanged since is not read again: a controller's
+                // collections and its commands list the same photos again and again.
+                return self.checksums.sha256(of: descriptor, key: photo.id).map { (photo, $0) }
             }
             return (listed, photos.count > limit)
-        }
-    }
-
-    /// The SHA-256 of what is left to read of `descriptor`, in hex; `nil` when reading fails.
-    private static func sha256(of descriptor: Int32) -> String? {
-        var hash = SHA256()
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            guard count > 0 else { return hash.finish().hexDigits }
-            hash.update(chunk[..<count])
         }
     }
 

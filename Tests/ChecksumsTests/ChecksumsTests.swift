@@ -1,4 +1,6 @@
 import Checksums
+import Glibc
+import Synchronization
 import Testing
 import TestSupport
 
@@ -45,5 +47,38 @@ struct ChecksumsTests {
     func matching() async {
         #expect(HMAC.matches("abc123", "abc123") && HMAC.matches("", ""))
         #expect(!HMAC.matches("abc123", "abc124") && !HMAC.matches("abc", "abc123") && !HMAC.matches("", "a"))
+    }
+
+    @Test("A file's checksum is remembered while the file is unchanged: one just written is not yet, one written since or replaced by another is read again")
+    func rememberedFiles() async throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.file("photo.jpg", holding: "first")
+        let clock = Atomic<Int64>(Int64(time(nil)))
+        var checksums = FileChecksums { clock.load(ordering: .relaxed) }
+        func checksum() -> String? {
+            let descriptor = open(path, O_RDONLY)
+            defer { close(descriptor) }
+            return checksums.sha256(of: descriptor, key: 7)
+        }
+        let first = SHA256.hash(Array("first".utf8)).hexDigits
+        // Changed this second: a write within the same tick could leave its change time as it is.
+        #expect(checksum() == first && checksum() == first && checksums.filesHashed == 2)
+
+        clock.add(FileChecksums.settled, ordering: .relaxed)
+        #expect(checksum() == first && checksum() == first && checksums.filesHashed == 3, "settled, it is read once more and then remembered")
+
+        // Written in place.
+        let descriptor = open(path, O_WRONLY)
+        _ = Array("second".utf8).withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        clock.add(FileChecksums.settled, ordering: .relaxed)
+        #expect(checksum() == SHA256.hash(Array("second".utf8)).hexDigits && checksums.filesHashed == 4)
+
+        // Replaced by another file under its name.
+        let replacement = try folder.file("new.jpg", holding: "third")
+        #expect(rename(replacement, path) == 0)
+        clock.add(FileChecksums.settled, ordering: .relaxed)
+        #expect(checksum() == SHA256.hash(Array("third".utf8)).hexDigits && checksums.filesHashed == 5)
+        #expect(checksum() == SHA256.hash(Array("third".utf8)).hexDigits && checksums.filesHashed == 5)
     }
 }
