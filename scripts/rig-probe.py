@@ -262,6 +262,7 @@ def count_losses(rig, camctl, fleet, collect, watcher):
             watcher.restart()
         if round == 6 and not watcher:
             rig.kill_server(1)
+            rig.await_servers(timeout=300)
         if round == 8 and not watcher:
             rig.start_server(1)
             rig.await_servers()

@@ -12,11 +12,14 @@ import PhotoLibrary
 /// Every download is checked against the size and SHA-256 its node reported before it is kept,
 /// and kept durably; a photo already there is not downloaded again, so collecting again after an
 /// interruption goes on where it stopped. Photos may be collected many at once: their downloads
-/// run side by side, and what touches the destination (disk and index) runs on a queue of the
-/// collector's own, one piece at a time, off Swift's shared threads.
+/// run side by side, and what touches the destination runs on a queue of the collector's own, off
+/// Swift's shared threads: a library's (its index) one piece at a time; a folder's side by side,
+/// so the disk syncs many files together, each file made whole under its name only if no other
+/// is there (a `link`, which never replaces).
 public final class PhotoCollector: @unchecked Sendable {
-    // @unchecked Sendable: `destination` (a folder, or a library whose index connection may not be
-    // shared) is used only by work given to `writer`, which runs one piece at a time; the rest is
+    // @unchecked Sendable: a library (whose index connection may not be shared) is used only by
+    // work given to `writer`, which is serial for a library; a folder is only a path, and its
+    // files are made by exclusive links, which two writers cannot both make; the rest is
     // immutable and Sendable.
 
     /// Where collected photos go.
@@ -36,7 +39,8 @@ public final class PhotoCollector: @unchecked Sendable {
     private let destination: Destination
     private let fleet: String
     private let client: HTTPClient
-    private let writer = DispatchQueue(label: "camctl.collector")
+    /// Where the destination is touched: one piece at a time for a library, side by side for a folder.
+    private let writer: DispatchQueue
 
     /// The most pixels a collected thumbnail may declare (a photo's are 320 pixels long, a booth's
     /// shots' as large as their template's places): a larger one is no thumbnail and would cost
@@ -48,6 +52,11 @@ public final class PhotoCollector: @unchecked Sendable {
     /// Collects `fleet`'s photos into `destination`, downloading through `client`.
     public init(into destination: Destination, fleet: String, client: HTTPClient = HTTPClient()) {
         (self.destination, self.fleet, self.client) = (destination, fleet, client)
+        if case .folder = destination {
+            writer = DispatchQueue(label: "camctl.collector", attributes: .concurrent)
+        } else {
+            writer = DispatchQueue(label: "camctl.collector")
+        }
     }
 
     /// Keeps one photo, unless it is there already.
