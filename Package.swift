@@ -15,6 +15,7 @@ let gstreamerPackages = FileManager.default.fileExists(atPath: "/usr/local/lib/p
 let package = Package(
     name: "camctl",
     products: [
+        .library(name: "Blocking", targets: ["Blocking"]),
         .library(name: "GStreamer", targets: ["GStreamer"]),
         .library(name: "CameraKit", targets: ["CameraKit"]),
         // A front end of one's own: the operator and its delivery, the library, the server.
@@ -64,7 +65,7 @@ let package = Package(
         // malloc tuning and the control signals' handler, for the command-line tool.
         .systemLibrary(name: "CProcess"),
         // Layer 2: safe, ARC-owned Swift wrappers. Knows nothing about cameras.
-        .target(name: "GStreamer", dependencies: ["CGStreamer"]),
+        .target(name: "GStreamer", dependencies: ["CGStreamer", "Blocking"]),
         // An HTTP/1.1 server over libmicrohttpd: requests to async handlers, streamed responses.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         // An MQTT client over libmosquitto: reconnecting, resubscribing, messages to a handler.
@@ -93,31 +94,32 @@ let package = Package(
         // JSON values read from outside bytes and written as text,
         .target(name: "JSON"),
         // child processes and threads of their own, for work that blocks,
-        .target(name: "Processes", dependencies: ["CSpawn"]),
+        .target(name: "Processes", dependencies: ["CSpawn", "Blocking"]),
         // text laid out: numbers as printf lays them out in any locale, trimmed ends, padded columns,
         .target(name: "Formatting"),
         // Composition templates read from their JSON files, and colours by name or #RRGGBB.
         .target(name: "Templates", dependencies: ["JSON"]),
         // and files read and written safely: durable writes, destinations as cp treats them,
         // inputs that are never special files.
-        .target(name: "FileSystem"),
+        .target(name: "Blocking"),
+        .target(name: "FileSystem", dependencies: ["Blocking"]),
         // Layer 4: the capture model (session, devices, outputs, photos). Knows nothing about the command line.
-        .target(name: "CameraKit", dependencies: ["GStreamer", "Windowing", "HEIFDecoding", "ImageMetadata", "HEIF", "GIF", "FileSystem", "JSON", "Processes", "Formatting", "Templates", "CV4L2", "GPhoto2", "CGPhoto2"]),
+        .target(name: "CameraKit", dependencies: ["Blocking", "GStreamer", "Windowing", "HEIFDecoding", "ImageMetadata", "HEIF", "GIF", "FileSystem", "JSON", "Processes", "Formatting", "Templates", "CV4L2", "GPhoto2", "CGPhoto2"]),
         // Layer 5: the photo library, files and an SQLite index.
-        .target(name: "PhotoLibrary", dependencies: ["CSQLite", "ImageMetadata", "HEIF", "GIF", "FileSystem", "Formatting"]),
+        .target(name: "PhotoLibrary", dependencies: ["Blocking", "CSQLite", "ImageMetadata", "HEIF", "GIF", "FileSystem", "Formatting"]),
         // The words on the wire: the records of photos, movies, events, outcomes and statuses,
         // as Codable values every transport and client shares.
         .target(name: "OperatorWire", dependencies: ["JSON"]),
         // Layer 6: the operator layer, which every front end drives: photo delivery (library,
         // copies, links, sidecars, hooks), as data; actions read from requests, and what the
         // operator does told in the wire's records.
-        .target(name: "CameraOperator", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary", "OperatorWire", "ImageMetadata", "Printing", "HEIF", "FileSystem", "JSON", "Processes", "Formatting", "GPhoto2"]),
+        .target(name: "CameraOperator", dependencies: ["Blocking", "GStreamer", "CameraKit", "PhotoLibrary", "OperatorWire", "ImageMetadata", "Printing", "HEIF", "FileSystem", "JSON", "Processes", "Formatting", "GPhoto2"]),
         // Layer 7, front ends: camctl serve's web page, HTTP API, live picture and events,
-        .target(name: "CameraServer", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "OperatorWire", "PhotoLibrary", "FileSystem", "HTTPServer", "MQTTClient", "MailClient", "Printing", "Checksums", "JSON", "Formatting", "CQRencode", "CTimex", "FleetControl"]),
+        .target(name: "CameraServer", dependencies: ["Blocking", "GStreamer", "CameraKit", "CameraOperator", "OperatorWire", "PhotoLibrary", "FileSystem", "HTTPServer", "MQTTClient", "MailClient", "Printing", "Checksums", "JSON", "Formatting", "CQRencode", "CTimex", "FleetControl"]),
         // a fleet's controller: its nodes' statuses and answers, and their photos collected,
         .target(name: "FleetControl", dependencies: ["MQTTClient", "HTTPClient", "PhotoLibrary", "OperatorWire", "Checksums", "FileSystem", "ImageMetadata", "JSON", "Formatting"]),
         // and the command-line tool.
-        .executableTarget(name: "camctl", dependencies: ["GStreamer", "CameraKit", "CameraOperator", "OperatorWire", "CameraServer", "FleetControl", "Checksums", "MQTTClient", "MailClient", "Printing", "PhotoLibrary", "HEIF", "PipelineScript", "FileSystem", "ImageMetadata", "JSON", "Processes", "Formatting", "CProcess", "GPhoto2", "CGPhoto2"]),
+        .executableTarget(name: "camctl", dependencies: ["Blocking", "GStreamer", "CameraKit", "CameraOperator", "OperatorWire", "CameraServer", "FleetControl", "Checksums", "MQTTClient", "MailClient", "Printing", "PhotoLibrary", "HEIF", "PipelineScript", "FileSystem", "ImageMetadata", "JSON", "Processes", "Formatting", "CProcess", "GPhoto2", "CGPhoto2"]),
         // Benchmarks against gst-launch-1.0 in the same run: swift run -c release camctl-bench
         .executableTarget(name: "camctl-bench", dependencies: ["GStreamer", "CameraKit", "PhotoLibrary", "OperatorWire", "HEIF", "Processes", "Checksums"]),
 
@@ -133,6 +135,7 @@ let package = Package(
         .testTarget(name: "GIFTests", dependencies: ["GIF", "TestSupport"]),
         .testTarget(name: "PipelineScriptTests", dependencies: ["PipelineScript", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
+        .testTarget(name: "BlockingTests", dependencies: ["Blocking", "TestSupport"]),
         .testTarget(name: "ChecksumsTests", dependencies: ["Checksums", "TestSupport"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
         .testTarget(name: "MailClientTests", dependencies: ["MailClient"]),

@@ -1,3 +1,4 @@
+import Blocking
 import FoundationEssentials
 import Glibc
 
@@ -100,6 +101,7 @@ public enum DurableFile {
     /// Writes a file through a temporary beside it, which `fill` writes into; returns 0 or the
     /// `errno` of the failure.
     private static func write(to path: String, exclusive: Bool, syncing: Bool, fill: (Int32) -> Int32) throws(WriteError) {
+        SharedThreads.forbid("writing \(path) durably")
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         let temporary = folder + "/" + temporaryName(for: url.lastPathComponent)

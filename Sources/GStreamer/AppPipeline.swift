@@ -1,3 +1,4 @@
+import Blocking
 /// A pipeline fed through app sources and read through one app sink, worked on a lane of its
 /// own so no push or pull holds a cooperative thread. The still encoders keep one playing between
 /// photos; a drawing laid over a photo and shots composed into one picture use one once.

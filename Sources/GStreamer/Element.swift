@@ -1,3 +1,4 @@
+import Blocking
 internal import CGStreamer
 
 /// A GStreamer element: a source, filter, encoder or sink that a pipeline links together.

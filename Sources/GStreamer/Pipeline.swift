@@ -1,3 +1,4 @@
+import Blocking
 internal import CGStreamer
 
 /// A top-level bin with a clock and a bus: the unit that plays.

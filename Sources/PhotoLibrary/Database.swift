@@ -1,3 +1,4 @@
+import Blocking
 internal import CSQLite
 import FoundationEssentials
 import Glibc
@@ -87,6 +88,7 @@ final class Database {
     /// Runs one statement with parameters and returns its rows.
     @discardableResult
     func query(_ sql: String, _ parameters: [Parameter] = []) throws(DatabaseError) -> [Row] {
+        SharedThreads.forbid("the library's SQLite (\(sql.prefix(60)))")
         var statement: OpaquePointer?
         try retryingWhileBusy { () throws(DatabaseError) in
             guard sqlite3_prepare_v2(connection, sql, -1, &statement, nil) == SQLITE_OK, statement != nil else {

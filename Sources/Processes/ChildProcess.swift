@@ -1,3 +1,4 @@
+import Blocking
 import Dispatch
 import FoundationEssentials
 import CSpawn
@@ -40,6 +41,7 @@ public struct ChildProcess: Sendable {
     /// socket (a hook's `sleep &`) never holds it open.
     public static func start(_ program: String, _ arguments: [String], environment: [String],
                              output: Output = .inherited, quiet: Bool = false, ownGroup: Bool = false) throws(StartError) -> ChildProcess {
+        SharedThreads.forbid("starting \(program)")
         var attributes = posix_spawnattr_t()
         var actions = posix_spawn_file_actions_t()
         posix_spawnattr_init(&attributes)

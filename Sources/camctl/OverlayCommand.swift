@@ -1,3 +1,4 @@
+import Blocking
 import CameraKit
 import CameraOperator
 import FileSystem

@@ -1,3 +1,4 @@
+import Blocking
 import GStreamer
 import HEIFDecoding
 import ImageMetadata

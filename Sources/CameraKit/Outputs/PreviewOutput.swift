@@ -1,3 +1,4 @@
+import Blocking
 import Dispatch
 import FoundationEssentials
 import Glibc

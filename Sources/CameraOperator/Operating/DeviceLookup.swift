@@ -1,3 +1,4 @@
+import Blocking
 import GStreamer
 
 /// Where the operator lists and looks up cameras: listing them runs programs (pw-dump), so it
