@@ -28,4 +28,28 @@ public struct BlockingLane: Sendable {
         let result: Result<T, Failure> = await run { Result { () throws(Failure) in try work() } }
         return try result.get()
     }
+
+    /// Makes a value on the lane that is handed over whole to the caller, who alone uses it from
+    /// then on (a library opened, with its connection), or throws what making it throws.
+    public func make<T, Failure: Error>(_ work: @escaping @Sendable () throws(Failure) -> sending T) async throws(Failure) -> sending T {
+        let made: Made<T, Failure> = await withCheckedContinuation { continuation in
+            queue.async {
+                do throws(Failure) {
+                    continuation.resume(returning: .made(try work()))
+                } catch {
+                    continuation.resume(returning: .failed(error))
+                }
+            }
+        }
+        switch consume made {
+        case .made(let value): return value
+        case .failed(let error): throw error
+        }
+    }
+
+    /// A value made, or why it could not be.
+    private enum Made<T, Failure: Error> {
+        case made(T)
+        case failed(Failure)
+    }
 }

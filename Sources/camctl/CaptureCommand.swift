@@ -82,7 +82,9 @@ struct CaptureCommand: Subcommand {
     func run() async throws(CommandFailure) {
         let controls = ControlInbox.shared.claimed()
         try window.check()
-        let saving = try PhotoSaving(arguments, photoCount: count)
+        let (arguments, count) = (arguments, count)
+        // The library is opened (and mended) off Swift's shared threads.
+        let saving = try await PhotoSaving.lane.make { () throws(CommandFailure) -> sending PhotoSaving in try PhotoSaving(arguments, photoCount: count) }
         let camera = try await session.camera(controls: controls)
         var configuration = session.configuration(for: camera)
         configuration.preview = window.preview(PreviewConfiguration(showsText: countdown > 0 || review.isOn,

@@ -1,3 +1,4 @@
+import Blocking
 import CameraKit
 import CameraOperator
 import FileSystem
@@ -60,6 +61,9 @@ struct PhotoSaving {
         delivery = try Self.delivery(library: library, output: output, latest: latest, hook: hook, metadata: metadata,
                                      photoCount: photoCount)
     }
+
+    /// Where libraries are opened: their SQLite and their mending block.
+    static let lane = BlockingLane(label: "library-opening")
 
     /// Opens the library and makes the delivery the options ask for, checking every destination.
     static func delivery(library: Library, output: String?, latest: String? = nil, hook: String? = nil, metadata: String? = nil,

@@ -8,7 +8,8 @@ import PhotoLibrary
 /// wait behind another run's. A spooled frame that cannot be read or encoded leaves the proxy as
 /// the photo.
 ///
-/// It keeps a library connection of its own, so finishing never waits for the operator's.
+/// It keeps a library connection of its own, so finishing never waits for the operator's, used
+/// on a lane of its own (``FinishingLibrary``).
 public actor PhotoFinishing {
     /// A photo this process took to finish, with what to tell of it once final, or a picture
     /// delivered after photos still processing, to tell of after them.
@@ -17,8 +18,7 @@ public actor PhotoFinishing {
         case tell(Delivered)
     }
 
-    private let folder: String
-    private var library: PhotoLibrary?
+    private let library: FinishingLibrary
     private let finisher = HEICFinisher()
     private let report: (@Sendable (Delivered) throws -> Void)?
     /// Tells of each photo finished, or left as its proxy.
@@ -36,7 +36,7 @@ public actor PhotoFinishing {
     private var reportFailure: (any Error)?
 
     init(folder: String, report: (@Sendable (Delivered) throws -> Void)?, tell: @escaping @Sendable (OperatorEvent) -> Void) {
-        self.folder = folder
+        library = FinishingLibrary(folder: folder)
         self.report = report
         self.tell = tell
     }
@@ -76,8 +76,9 @@ public actor PhotoFinishing {
 
     /// Finishes every photo the library still has processing. With `whenSpooled`, the library is
     /// opened only when its spool holds a photo (so a start pays nothing when there is none).
-    func resume(whenSpooled: Bool = true) {
-        guard !whenSpooled || PhotoLibrary.hasSpooledPhotos(folder: folder), let photos = try? openLibrary().processingPhotos() else { return }
+    func resume(whenSpooled: Bool = true) async {
+        if whenSpooled, await !library.hasSpooledPhotos() { return }
+        guard let photos = try? await library.run({ library throws(LibraryError) in try library.processingPhotos() }) else { return }
         for photo in photos where queued.insert(photo.id).inserted { leftovers.append(photo.id) }
         startWorking()
     }
@@ -128,8 +129,7 @@ public actor PhotoFinishing {
 
     private func finish(_ id: Int64, item: DeliveryItem?, device: (name: String, id: String)?) async {
         do {
-            let library = try openLibrary()
-            let photo = try library.photo(id: id)
+            let photo = try await library.run { library throws(LibraryError) in try library.photo(id: id) }
             guard photo.isProcessing else {
                 // Finished meanwhile (as a leftover of another run, or by another process).
                 if photo.codec == "hevc", let item, let device { tellFinal(photo, item: item, device: device) }
@@ -137,13 +137,16 @@ public actor PhotoFinishing {
             }
             let final: LibraryPhoto
             do {
-                let pending = PendingHEVC(spooled: try library.pendingData(of: photo, limit: PendingHEVC.maximumSpoolBytes))
-                final = try library.finish(id: id, data: try await finisher.heicFile(of: pending), codec: "hevc")
+                let spooled = try await library.run { library throws(LibraryError) in
+                    try library.pendingData(of: photo, limit: PendingHEVC.maximumSpoolBytes)
+                }
+                let heic = try await finisher.heicFile(of: PendingHEVC(spooled: spooled))
+                final = try await library.run { library throws(LibraryError) in try library.finish(id: id, data: heic, codec: "hevc") }
             } catch {
                 // A photo deleted or finished by another process meanwhile is nothing to tell of.
-                guard (try? library.photo(id: id))?.isProcessing == true else { return }
+                guard (try? await library.run({ library throws(LibraryError) in try library.photo(id: id) }))?.isProcessing == true else { return }
                 // What cannot be made final from its frame stays as its proxy, a whole picture.
-                try library.settle(id: id)
+                _ = try await library.run { library throws(LibraryError) in try library.settle(id: id) }
                 tell(.processingFailed(id: id, reason: Self.sentence(error)))
                 return
             }
@@ -170,13 +173,6 @@ public actor PhotoFinishing {
         } catch {
             reportFailure = error
         }
-    }
-
-    private func openLibrary() throws(LibraryError) -> PhotoLibrary {
-        if let library { return library }
-        let opened = try PhotoLibrary(folder: folder)
-        library = opened
-        return opened
     }
 
     private static func sentence(_ error: any Error) -> String {
