@@ -27,6 +27,8 @@ driver, wait = browser.start()
 try:
     driver.get(base + "/")
     wait.until(lambda d: d.find_element(By.ID, "counts").get_attribute("data-shown") == str(nodes))
+    # Read when every tile holds a picture: one being fetched again holds none for a moment.
+    wait.until(lambda d: all(width > 0 for _, width, _ in tile_sizes(d)))
     first = {"phase": "first", "tiles": tile_sizes(driver)}
     # Tiles keep coming: a tile's picture is fetched again once it has shown.
     counts = driver.execute_script("return [...document.querySelectorAll('.tile img')].map(i => i.src)")
