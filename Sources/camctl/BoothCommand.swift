@@ -144,8 +144,8 @@ struct BoothCommand: Subcommand {
             throw CommandFailure("--no-library needs --output PATH for the composed picture, or the booth would keep nothing", exitCode: .usage)
         }
         try window.check()
-        let saving = try PhotoSaving(library: PhotoSaving.library(arguments), output: nil, printsJSON: arguments.flag("--json"),
-                                     photoCount: shots)
+        let saving = try await PhotoSaving.opened(library: PhotoSaving.library(arguments), output: nil, printsJSON: arguments.flag("--json"),
+                                                  photoCount: shots)
         if let composedOutput { try PhotoSaving.checkWritable(composedOutput) }
         // The printer and its paper before anyone poses.
         try await printing?.checkBeforeShots()

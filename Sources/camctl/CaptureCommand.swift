@@ -82,9 +82,7 @@ struct CaptureCommand: Subcommand {
     func run() async throws(CommandFailure) {
         let controls = ControlInbox.shared.claimed()
         try window.check()
-        let (arguments, count) = (arguments, count)
-        // The library is opened (and mended) off Swift's shared threads.
-        let saving = try await PhotoSaving.lane.make { () throws(CommandFailure) -> sending PhotoSaving in try PhotoSaving(arguments, photoCount: count) }
+        let saving = try await PhotoSaving.opened(arguments, photoCount: count)
         let camera = try await session.camera(controls: controls)
         var configuration = session.configuration(for: camera)
         configuration.preview = window.preview(PreviewConfiguration(showsText: countdown > 0 || review.isOn,

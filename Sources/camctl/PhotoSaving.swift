@@ -29,7 +29,7 @@ struct PhotoSaving {
     var library: PhotoLibrary? { delivery.library }
 
     /// Which photo library, if any.
-    enum Library: Equatable {
+    enum Library: Equatable, Sendable {
         /// `--library DIR`, else `$CAMCTL_LIBRARY`, else the pictures folder.
         case standard
         case folder(String)
@@ -63,7 +63,21 @@ struct PhotoSaving {
     }
 
     /// Where libraries are opened: their SQLite and their mending block.
-    static let lane = BlockingLane(label: "library-opening")
+    private static let lane = BlockingLane(label: "library-opening")
+
+    /// The saving `arguments` ask for (as ``init(_:photoCount:)``), its library opened and mended
+    /// on a lane of its own, off Swift's shared threads, for a command's `async` code.
+    static func opened(_ arguments: ParsedArguments, photoCount: Int?) async throws(CommandFailure) -> sending PhotoSaving {
+        try await lane.make { () throws(CommandFailure) -> sending PhotoSaving in try PhotoSaving(arguments, photoCount: photoCount) }
+    }
+
+    /// The saving into `library` (as ``init(library:output:latest:hook:metadata:printsJSON:photoCount:)``),
+    /// its library opened on a lane of its own, for a command's `async` code.
+    static func opened(library: Library, output: String?, printsJSON: Bool, photoCount: Int?) async throws(CommandFailure) -> sending PhotoSaving {
+        try await lane.make { () throws(CommandFailure) -> sending PhotoSaving in
+            try PhotoSaving(library: library, output: output, printsJSON: printsJSON, photoCount: photoCount)
+        }
+    }
 
     /// Opens the library and makes the delivery the options ask for, checking every destination.
     static func delivery(library: Library, output: String?, latest: String? = nil, hook: String? = nil, metadata: String? = nil,

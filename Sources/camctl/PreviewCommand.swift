@@ -44,7 +44,7 @@ struct PreviewCommand: Subcommand {
     func run() async throws(CommandFailure) {
         let controls = ControlInbox.shared.claimed()
         try window.check()
-        let saving = try PhotoSaving(arguments, photoCount: nil)
+        let saving = try await PhotoSaving.opened(arguments, photoCount: nil)
         let camera = try await session.camera(controls: controls)
         var configuration = session.configuration(for: camera)
         configuration.preview = window.preview(PreviewConfiguration(showsLastPhoto: !arguments.flag("--no-last-photo"), showsShutter: true))

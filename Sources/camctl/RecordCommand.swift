@@ -74,7 +74,8 @@ struct RecordCommand: Subcommand {
         let controls = ControlInbox.shared.claimed()
         try window.check()
         if let copy, copy != "-" { try PhotoSaving.checkWritable(copy) }
-        let saving = try PhotoSaving(library: PhotoSaving.library(arguments), output: nil, printsJSON: arguments.flag("--json"), photoCount: nil)
+        let saving = try await PhotoSaving.opened(library: PhotoSaving.library(arguments), output: nil, printsJSON: arguments.flag("--json"),
+                                                  photoCount: nil)
         let camera = try await session.camera(controls: controls)
         var configuration = session.configuration(for: camera)
         configuration.movies = true

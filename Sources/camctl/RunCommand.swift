@@ -85,8 +85,8 @@ struct RunCommand: Subcommand {
             return
         }
         let controls = ControlInbox.shared.claimed()
-        let saving = try PhotoSaving(library: library(for: script), output: script.session.output,
-                                     printsJSON: arguments.flag("--json"), photoCount: nil)
+        let saving = try await PhotoSaving.opened(library: library(for: script), output: script.session.output,
+                                                  printsJSON: arguments.flag("--json"), photoCount: nil)
         let session = CaptureSession(configuration: configuration)
         controls.listenToKeys(of: session)
         do {

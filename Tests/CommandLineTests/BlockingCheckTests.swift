@@ -18,4 +18,13 @@ struct BlockingCheckTests {
             #expect(photos.first?["codec"] as? String == "hevc", "finished before camctl ended: \(photos)")
         }
     }
+
+    @Test("booth and record into a library: no blocking call on the shared threads",
+          arguments: [["booth", "--countdown", "0", "--shots", "2", "--sink", "fakesink"], ["record", "--duration", "1"]])
+    func otherCommands(command: [String]) async throws {
+        let camctl = try Camctl()
+        let ran = try await camctl.run(command + ["--device", "test"], environment: ["CAMCTL_CHECK_BLOCKING": "1"])
+        #expect(ran.status == 0, "\(ran.standardError.suffix(1500))")
+        #expect(try await camctl.photos().isEmpty == false, "what it made is in the library")
+    }
 }
