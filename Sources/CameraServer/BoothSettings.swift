@@ -66,7 +66,7 @@ public final class BoothSettings: Sendable {
     /// The settings a booth has unless told otherwise: ``BoothPlan``'s, and no filter, background or stamp.
     static let defaults: SettingsRecord = {
         let plan = BoothPlan()
-        var record = SettingsRecord(countdown: plan.countdown, shots: plan.shots, layout: "2x2", filter: "", background: "", stamp: "",
+        var record = SettingsRecord(countdown: plan.countdown, shots: plan.shots, layout: ShotLayout.BuiltIn.grid.rawValue, filter: "", background: "", stamp: "",
                                     review: plan.review != nil, print: false, retake: plan.retakes, attractAfter: defaultAttractAfter)
         // No caption of the settings' own until one is set: a caption serve was started with stays.
         (record.animation, record.copies, record.codec, record.keyColor) = ("", 1, "jpeg", "green")
@@ -148,7 +148,7 @@ public final class BoothSettings: Sendable {
         if request["retake"] == nil, let retake = record.retake { request["retake"] = .bool(retake) }
         if request["animation"] == nil, let animation = record.animation, !animation.isEmpty { request["animation"] = .string(animation) }
         if request["codec"] == nil, let codec = record.codec { request["codec"] = .string(codec) }
-        if request["layout"] == nil, let layout = record.layout, ["2x2", "1x4"].contains(layout) { request["layout"] = .string(layout) }
+        if request["layout"] == nil, let layout = record.layout, ShotLayout.BuiltIn(rawValue: layout) != nil { request["layout"] = .string(layout) }
         return request
     }
 
@@ -193,10 +193,10 @@ public final class BoothSettings: Sendable {
             throw CaptureError(.invalidSetting, "countdown must be a number of seconds from 0 to 3600")
         }
         let layout: ShotLayout
-        switch record.layout ?? "2x2" {
-        case "2x2": layout = .standard
-        case "1x4": layout = .strip
-        case let name:
+        let name = record.layout ?? ShotLayout.BuiltIn.grid.rawValue
+        if let builtIn = ShotLayout.BuiltIn(rawValue: name) {
+            layout = builtIn.layout
+        } else {
             guard let folder = folders.templates else {
                 throw CaptureError(.invalidSetting, "there is no layout \"\(name)\"; use 2x2 or 1x4, or start camctl serve with --templates DIR")
             }

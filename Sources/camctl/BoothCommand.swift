@@ -60,10 +60,6 @@ struct BoothCommand: Subcommand {
         .init(name: "--attract-seconds", value: "SECONDS"),
     ]
 
-    enum Layout: String, CaseIterable {
-        case grid = "2x2", strip = "1x4"
-    }
-
     let session: SessionOptions
     let arguments: ParsedArguments
     let shots: Int
@@ -96,7 +92,7 @@ struct BoothCommand: Subcommand {
                 throw CommandFailure("--template: \(error.commandLineSentence)", exitCode: error.code == .unreadableFile ? .dataError : .usage)
             }
         } else {
-            layout = (try arguments.choice("--layout", as: Layout.self) ?? .grid) == .grid ? .standard : .strip
+            layout = try arguments.choice("--layout", as: ShotLayout.BuiltIn.self)?.layout ?? BoothPlan().layout
         }
         let places = layout.places
         shots = try arguments.integer("--shots", in: 1...(places ?? 16)) ?? places ?? plan.shots
@@ -157,7 +153,7 @@ struct BoothCommand: Subcommand {
         let captureSession = CaptureSession(configuration: configuration)
         controls.listenToKeys(of: captureSession)
         try await session.start(captureSession)
-        let booth = OperatorConsole(session: captureSession, device: camera, saving: saving, albums: ["booth"],
+        let booth = OperatorConsole(session: captureSession, device: camera, saving: saving, albums: [BoothPlan.album],
                                     compositionCopy: composedOutput)
         review.listen(controls, session: captureSession)
         var plan = BoothPlan()

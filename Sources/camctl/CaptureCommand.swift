@@ -46,9 +46,8 @@ struct CaptureCommand: Subcommand {
     let session: SessionOptions
     let arguments: ParsedArguments
     var settings = PhotoSettings()
-    let count: Int
-    let countdown: Double
-    let interval: Double
+    /// How many photos, the countdown and the interval: the operator's defaults where no option is given.
+    var plan = CapturePlan()
     let window: PreviewWindowOptions
     let review: ReviewOptions
     /// `--print`: each photo kept is printed.
@@ -67,9 +66,9 @@ struct CaptureCommand: Subcommand {
         }
         settings.flashMode = try arguments.choice("--flash", as: PhotoSettings.FlashMode.self) ?? settings.flashMode
         settings.prioritization = try arguments.choice("--prioritize", as: PhotoSettings.QualityPrioritization.self) ?? settings.prioritization
-        count = try arguments.integer("--count", in: 1...100_000) ?? 1
-        countdown = try arguments.seconds("--countdown") ?? 0
-        interval = try arguments.seconds("--interval") ?? 0
+        plan.count = try arguments.integer("--count", in: 1...100_000) ?? plan.count
+        plan.countdown = try arguments.seconds("--countdown") ?? plan.countdown
+        plan.interval = try arguments.seconds("--interval") ?? plan.interval
         review = try ReviewOptions(arguments)
         window = PreviewWindowOptions(arguments, defaultSink: review.isOn ? "autovideosink" : nil)
         printing = try PicturePrinting(arguments)
@@ -82,18 +81,18 @@ struct CaptureCommand: Subcommand {
     func run() async throws(CommandFailure) {
         let controls = ControlInbox.shared.claimed()
         try window.check()
-        let saving = try await PhotoSaving.opened(arguments, photoCount: count)
+        let saving = try await PhotoSaving.opened(arguments, photoCount: plan.count)
         let camera = try await session.camera(controls: controls)
         var configuration = session.configuration(for: camera)
-        configuration.preview = window.preview(PreviewConfiguration(showsText: countdown > 0 || review.isOn,
+        configuration.preview = window.preview(PreviewConfiguration(showsText: plan.countdown > 0 || review.isOn,
                                                                     showsLastPhoto: !arguments.flag("--no-last-photo"),
                                                                     showsPictures: review.isOn, showsShutter: true))
-        configuration.watchesCameras = count > 1  // a single photo is over before a camera could come or go
+        configuration.watchesCameras = plan.count > 1  // a single photo is over before a camera could come or go
         let captureSession = CaptureSession(configuration: configuration)
         // The photo's encoders start beside the camera, not after its first frame.
         captureSession.photoOutput.setPreparedPhotoSettings([settings])
         // Space cuts a countdown or an interval short; the other keys do what they do in every command.
-        if countdown > 0 || interval > 0 { controls.listenToKeys(of: captureSession) }
+        if plan.countdown > 0 || plan.interval > 0 { controls.listenToKeys(of: captureSession) }
         try await session.start(captureSession)
         let operating = OperatorConsole(session: captureSession, device: camera, saving: saving)
         review.listen(controls, session: captureSession)
@@ -116,8 +115,7 @@ struct CaptureCommand: Subcommand {
 
     /// Takes the photos; returns those kept.
     private func takePhotos(with operating: OperatorConsole, controls: ControlInbox) async throws(CommandFailure) -> [Delivered] {
-        var plan = CapturePlan()
-        (plan.count, plan.countdown, plan.interval) = (count, countdown, interval)
+        var plan = plan
         (plan.review, plan.settings) = (review.plan, settings)
         let (ending, outcome) = try await operating.run(.capture(plan), controls: controls)
         if ending == .interrupt { throw CommandFailure.interrupted }

@@ -39,10 +39,10 @@ public actor CaptureSession {
     /// How many frames the camera has delivered since the session was made: what every output's
     /// own count (frames encoded, frames recorded) is measured against.
     public nonisolated var cameraFrameCount: Int { cameraFrames.load(ordering: .relaxed) }
-    private nonisolated let cameraFrames = Atomic<Int>(0)
+    nonisolated let cameraFrames = Atomic<Int>(0)
 
     /// The configuration in force.
-    public private(set) var configuration: SessionConfiguration
+    public internal(set) var configuration: SessionConfiguration
     /// Where the session is in its life.
     public internal(set) var status: Status = .stopped
 
@@ -64,9 +64,9 @@ public actor CaptureSession {
     var running: Running?
     /// How many times ``stop()`` was asked: a start, switch or resume in flight compares it after
     /// each suspension, so one the session was stopped during ends instead of running on.
-    private var stopCount = 0
+    var stopCount = 0
     /// The green screen's background as last decoded, and the picture it was decoded from.
-    private var decodedBackdrop: (path: String, backdrop: Backdrop)?
+    var decodedBackdrop: (path: String, backdrop: Backdrop)?
     let eventStream = Broadcast<SessionEvent>()
     /// Watches cameras come and go, and the running camera's frames.
     let supervisor = CameraSupervisor()
@@ -139,191 +139,6 @@ public actor CaptureSession {
             eventStream.send(.failed(error))
             throw error
         }
-    }
-
-    /// Switches to another camera while running, keeping the preview, the frame streams and the
-    /// photo encoders (a phone's front/back switch). The first frames of the new camera are dropped
-    /// as after a start.
-    ///
-    /// The old camera's branch is blocked at its pad, unlinked and stopped, and the new camera is
-    /// linked in its place: no output is torn down, and no frame of the old camera is taken after
-    /// the switch returns.
-    public func switchDevice(to device: CaptureDevice) async throws(CaptureError) {
-        guard let current = running else {
-            configuration.device = device
-            return
-        }
-        let previous = configuration.device, stops = stopCount
-        // PipeWire's source in GStreamer 1.22 once crashed its thread when swapped in a running
-        // pipeline: such a switch restarts the pipeline on the new camera. Any other is swapped
-        // live, and restarted the same way when the new camera gives no frame in time.
-        if !Self.restartsToSwitch(from: previous, to: device) {
-            let counted = cameraFrames.load(ordering: .relaxed)
-            try await swapCamera(in: current, to: device)
-            if await framesFlow(after: counted, within: Self.switchDeadline) { return }
-        }
-        try await restart(on: device, insteadOf: previous, stopsBefore: stops)
-    }
-
-    /// How long a camera switched to has to give its first frame before the switch is made again
-    /// by restarting the pipeline.
-    static let switchDeadline = Duration.seconds(5)
-
-    /// Whether a switch between these cameras restarts the pipeline instead of swapping the camera live.
-    private static func restartsToSwitch(from old: CaptureDevice, to new: CaptureDevice) -> Bool {
-        [old, new].contains { device in
-            if case .system(_, "pipewire", _) = device.kind { true } else { false }
-        }
-    }
-
-    /// Whether the camera gives a frame beyond the `counted` frames within `deadline`.
-    private func framesFlow(after counted: Int, within deadline: Duration) async -> Bool {
-        let end = ContinuousClock.now + deadline
-        while ContinuousClock.now < end {
-            if cameraFrames.load(ordering: .relaxed) > counted { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return cameraFrames.load(ordering: .relaxed) > counted
-    }
-
-    /// Switches by starting the pipeline anew on `device`; when it cannot start, starts it on
-    /// `previous` again and says so. A stop asked since `stopsBefore` ends the switch, nothing started.
-    private func restart(on device: CaptureDevice, insteadOf previous: CaptureDevice, stopsBefore: Int) async throws(CaptureError) {
-        await tearDown(reason: CaptureError(.interrupted, "the camera was switched before the photo was taken"))
-        configuration.device = device
-        do throws(CaptureError) {
-            try await launch(stopsBefore: stopsBefore)
-            if let format = running?.format { eventStream.send(.switchedDevice(to: device.name, format: format)) }
-        } catch {
-            configuration.device = previous
-            guard stopCount == stopsBefore else { throw error }
-            do throws(CaptureError) {
-                try await launch(stopsBefore: stopsBefore)
-            } catch let again {
-                await interrupt(again)
-                throw CaptureError(.interrupted, "\(device.name) could not start (\(error.message)), and \(previous.name) could not start again (\(again.message))")
-            }
-            throw CaptureError(error.code, "\(device.name) could not start (\(error.message)); the session is back on \(previous.name)", remedy: error.remedy)
-        }
-    }
-
-    /// Swaps the camera's bin in the running pipeline, the preview covered meanwhile with its last frame.
-    private func swapCamera(in graph: Running, to device: CaptureDevice) async throws(CaptureError) {
-        var current = graph
-        var updated = configuration
-        updated.device = device
-        let format = try updated.resolvedFormat()
-        let layout = layout(of: updated, format: format)
-        let replacement = try layout.makeSource()
-        let covered = await coverPreviewWithStill(of: self.layout(of: configuration, format: current.format))
-        do {
-            try await current.graph.replaceSource(with: replacement)
-            outputs.cameraChanged(to: replacement, layout: layout)
-            layout.dropFirstFrames(at: current.graph.split, firstKept: covered ? previewOutput.uncover : nil)
-            if let look = current.graph.look { try layout.image.applyAdjustments(to: look) }  // the crop is in the new camera's pixels
-            try await replacement.changeState(to: .playing)
-        } catch {
-            let failure = CaptureError(.interrupted, "\(device.name) could not start: \(error)")
-            await interrupt(failure)
-            throw failure
-        }
-        current.description = layout.description
-        current.format = format
-        running = current
-        configuration = updated
-        eventStream.send(.switchedDevice(to: device.name, format: format))
-        watchHotPlug()
-    }
-
-    /// Covers the preview with the camera's last frame mirrored, as the preview shows it, for the
-    /// window to hold while the camera is switched (as a camera app flips its preview); `false`
-    /// when the preview has no picture element or there is no frame yet.
-    private func coverPreviewWithStill(of layout: SessionPipeline) async -> Bool {
-        guard let preview = layout.configuration.preview, preview.showsLastPhoto || preview.showsPictures else { return false }
-        let size = PreviewOutput.shownSize(layout.image, previewOutput.drawn(preview))
-        guard let still = await photoOutput.still(width: size.width, height: size.height, turn: layout.image.previewFlipMethod) else {
-            return false
-        }
-        return await previewOutput.cover(with: still)
-    }
-
-    /// Changes the filters, colour adjustments, zoom, aspect ratio, mirroring and rotation; a
-    /// running session changes its elements' properties, and swaps its filters' bin, without
-    /// restarting the camera. Photos taken from then on have the new look, size and orientation.
-    public func changeImage(to image: ImageSettings) async throws(CaptureError) {
-        try image.validate()
-        // The session may stop, or its pipeline be made anew (a camera back after a stall, a
-        // switch), while a change waits: a pipeline replaced meanwhile gets the change in turn.
-        for _ in 0..<3 {
-            guard let current = running else {
-                configuration.image = image
-                return
-            }
-            if try await change(current.graph, to: image, format: current.format) { return }
-        }
-        throw CaptureError(.notRunning, "the camera restarted again and again while its image settings were being changed")
-    }
-
-    /// Changes a running pipeline's picture; false when the session made another pipeline meanwhile.
-    private func change(_ graph: SessionGraph, to image: ImageSettings, format: CaptureFormat) async throws(CaptureError) -> Bool {
-        var updated = configuration
-        updated.image = image
-        let layout = layout(of: updated, format: format)
-        let stage = layout.image
-        func stillRunning() throws(CaptureError) -> Bool {
-            guard let running else { throw CaptureError(.notRunning, "the session stopped while its image settings were being changed") }
-            return running.graph.pipeline === graph.pipeline
-        }
-        // Everything that can be refused (a background, a look) is made before the pipeline is touched.
-        let changesElements = !stage.buildsSameElements(as: self.layout(of: configuration, format: format).image)
-        let look = changesElements ? try ImageLook.make(stage, backdrop: try await backdrop(for: stage)) : nil  // none when neutral
-        guard try stillRunning() else { return false }
-        do throws(CaptureError) {
-            if changesElements {
-                try await ImageLook.replace(graph.look, with: look, in: graph)
-                guard try stillRunning() else { return false }
-                running?.graph.look = look
-            } else {
-                try await graph.look?.adjust(to: stage, after: graph.lookInput)
-            }
-            try await outputs.imageChanged(in: graph, layout: layout)
-        } catch {
-            // Part of the change may be in the pipeline: it is made anew from the settings as they
-            // were, so the picture is exactly the one before the change.
-            if running?.graph.pipeline === graph.pipeline { await relaunchAsConfigured() }
-            throw error
-        }
-        guard try stillRunning() else { return false }
-        running?.description = layout.description
-        configuration.image = image
-        return true
-    }
-
-    /// Starts the pipeline anew from the configuration; the session is interrupted when it cannot.
-    private func relaunchAsConfigured() async {
-        let stops = stopCount
-        await tearDown(reason: CaptureError(.interrupted, "the picture was changed before the photo was taken"))
-        do throws(CaptureError) {
-            try await launch(stopsBefore: stops)
-        } catch {
-            if stopCount == stops { await interrupt(error) }
-        }
-    }
-
-    /// The green screen's background at the stage's picture size, or `nil` without a green screen;
-    /// decoded once for a picture and size, then kept while they stay.
-    private func backdrop(for stage: ImageStage) async throws(CaptureError) -> Backdrop? {
-        guard let greenScreen = stage.settings.greenScreen else {
-            decodedBackdrop = nil
-            return nil
-        }
-        let (width, height) = stage.outputSize
-        if let kept = decodedBackdrop, kept.path == greenScreen.path, kept.backdrop.width == width, kept.backdrop.height == height {
-            return kept.backdrop
-        }
-        let backdrop = try await greenScreen.backdrop(width: width, height: height)
-        decodedBackdrop = (greenScreen.path, backdrop)
-        return backdrop
     }
 
     /// The pipeline the configuration makes, in gst-launch syntax, without starting it.
@@ -409,14 +224,14 @@ public actor CaptureSession {
     // MARK: - Running the pipeline
 
     /// The pipeline a configuration makes, with the session's outputs.
-    private nonisolated func layout(of configuration: SessionConfiguration, format: CaptureFormat) -> SessionPipeline {
+    nonisolated func layout(of configuration: SessionConfiguration, format: CaptureFormat) -> SessionPipeline {
         SessionPipeline(configuration: configuration, format: format, outputs: outputs.all)
     }
 
     /// Builds and plays the pipeline. A stop asked since `stopsBefore` (while the screen opened,
     /// the camera started or the encoders got ready) ends the start: what it made is let go, and
     /// it throws ``CaptureError/stoppedWhileStarting``.
-    private func launch(attempt: Int = 1, stopsBefore: Int) async throws(CaptureError) {
+    func launch(attempt: Int = 1, stopsBefore: Int) async throws(CaptureError) {
         let format = try configuration.resolvedFormat()
         try await previewOutput.openScreen(for: configuration.preview)
         let layout = layout(of: configuration, format: format)

@@ -8,8 +8,8 @@ public struct AttractPlan: Sendable, Equatable {
     public var line = "Press the button for your photos"
     /// How long each picture shows, and the camera after them: five seconds (at least one).
     public var seconds = 5.0
-    /// The album whose composed pictures are shown: `booth`.
-    public var album = "booth"
+    /// The album whose composed pictures are shown: the booth's (``BoothPlan/album``).
+    public var album = BoothPlan.album
     /// How many of its newest composed pictures are shown in turn: thirty.
     public var count = 30
 

@@ -25,8 +25,10 @@ public struct BoothPlan: Sendable {
     public var review: ReviewPlan?
     /// The shots' settings; their thumbnails are made at the size of the layout's places.
     public var settings = PhotoSettings()
-    /// The albums the shots and the composition go into: `booth`.
-    public var albums = ["booth"]
+    /// The album a booth's shots and compositions go into unless told otherwise: `booth`.
+    public static let album = "booth"
+    /// The albums the shots and the composition go into: ``album``.
+    public var albums = [BoothPlan.album]
     /// A short clip of the shots kept beside the composition (in the library), or `nil` for none.
     public var animation: ShotAnimation.Style?
 

@@ -12,6 +12,20 @@ public enum ShotLayout: Sendable, Equatable {
     /// The 1x4 strip.
     public static let strip = ShotLayout.grid(columns: 1)
 
+    /// The built-in layouts by the names every front end takes (`--layout 2x2`, `"layout": "1x4"`).
+    public enum BuiltIn: String, CaseIterable, Sendable {
+        case grid = "2x2", strip = "1x4"
+
+        /// The layout the name stands for.
+        public var layout: ShotLayout { self == .grid ? .standard : .strip }
+
+        /// The layout named `name`, or by its word (`grid`, `strip`); `nil` for any other name.
+        public init?(named name: String) {
+            guard let builtIn = Self(rawValue: name) ?? Self.allCases.first(where: { "\($0)" == name }) else { return nil }
+            self = builtIn
+        }
+    }
+
     /// The longest side shots are made thumbnails of for this layout: a grid's cell width, or a
     /// template's largest slot, so each shot is composed at the picture's full resolution.
     var shotSide: Int {
