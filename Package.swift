@@ -69,7 +69,7 @@ let package = Package(
         // An HTTP/1.1 server over libmicrohttpd: requests to async handlers, streamed responses.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         // An MQTT client over libmosquitto: reconnecting, resubscribing, messages to a handler.
-        .target(name: "MQTTClient", dependencies: ["CMosquitto"]),
+        .target(name: "MQTTClient", dependencies: ["CMosquitto", "Blocking"]),
         // Pictures printed through libcups: a CUPS queue, or an IPP printer straight.
         .target(name: "Printing", dependencies: ["CCups"]),
         .target(name: "GPhoto2", dependencies: ["CGPhoto2"]),
@@ -90,7 +90,7 @@ let package = Package(
         // pipeline description files, parsed,
         .target(name: "PipelineScript"),
         // SHA-256 and HMAC (download links that cannot be guessed, photos' checksums),
-        .target(name: "Checksums", dependencies: ["CCrypto"]),
+        .target(name: "Checksums", dependencies: ["CCrypto", "Blocking"]),
         // JSON values read from outside bytes and written as text,
         .target(name: "JSON"),
         // child processes and threads of their own, for work that blocks,

@@ -30,12 +30,14 @@ public struct BlockingLane: Sendable {
     }
 
     /// Makes a value on the lane that is handed over whole to the caller, who alone uses it from
-    /// then on (a library opened, with its connection), or throws what making it throws.
-    public func make<T, Failure: Error>(_ work: @escaping @Sendable () throws(Failure) -> sending T) async throws(Failure) -> sending T {
+    /// then on (a library opened, with its connection), or throws what making it throws. What
+    /// `work` holds is handed to the lane whole too (a delivery a server is made with).
+    public func make<T, Failure: Error>(_ work: sending @escaping () throws(Failure) -> sending T) async throws(Failure) -> sending T {
+        let handed = Handed(work: work)
         let made: Made<T, Failure> = await withCheckedContinuation { continuation in
             queue.async {
                 do throws(Failure) {
-                    continuation.resume(returning: .made(try work()))
+                    continuation.resume(returning: .made(try handed.work()))
                 } catch {
                     continuation.resume(returning: .failed(error))
                 }
@@ -45,6 +47,14 @@ public struct BlockingLane: Sendable {
         case .made(let value): return value
         case .failed(let error): throw error
         }
+    }
+
+    /// Work handed to the lane.
+    ///
+    /// `@unchecked Sendable`: the work was `sending`, so nothing else holds it or what it captured;
+    /// it is called once, on the lane.
+    private struct Handed<T, Failure: Error>: @unchecked Sendable {
+        let work: () throws(Failure) -> sending T
     }
 
     /// A value made, or why it could not be.

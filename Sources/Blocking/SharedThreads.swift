@@ -21,6 +21,10 @@ public enum SharedThreads {
         guard areChecked, isCurrent else { return }
         let line = "camctl: \(work()) ran on Swift's shared threads; it belongs on a BlockingLane\n"
         _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+        // Where it was called from, for the developer who moves it (demangle with swift-demangle).
+        var frames = [UnsafeMutableRawPointer?](repeating: nil, count: 24)
+        let count = backtrace(&frames, Int32(frames.count))
+        writeSymbols(&frames, count, STDERR_FILENO)
         abort()
     }
 }
@@ -29,3 +33,9 @@ public enum SharedThreads {
 /// on the one Swift names "Swift global concurrent queue".
 @_silgen_name("dispatch_queue_get_label")
 private func currentQueueLabel(_ queue: OpaquePointer?) -> UnsafePointer<CChar>
+
+/// glibc's stack walk: the return addresses of the calling frames, and their symbols written to a descriptor.
+@_silgen_name("backtrace")
+private func backtrace(_ frames: UnsafeMutablePointer<UnsafeMutableRawPointer?>, _ size: Int32) -> Int32
+@_silgen_name("backtrace_symbols_fd")
+private func writeSymbols(_ frames: UnsafePointer<UnsafeMutableRawPointer?>, _ count: Int32, _ descriptor: Int32)

@@ -1,3 +1,4 @@
+import Blocking
 import Glibc
 
 /// The SHA-256 of files read through open descriptors, remembered by a key of the caller's (a
@@ -53,6 +54,7 @@ public struct FileChecksums {
 
     /// The SHA-256 of what is left to read of `descriptor`, in hex, read a piece at a time.
     private static func hash(_ descriptor: Int32) -> String? {
+        SharedThreads.forbid("hashing a file")
         var hash = SHA256()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {

@@ -1,3 +1,4 @@
+import Blocking
 import CMosquitto
 import FoundationEssentials
 import Glibc
@@ -328,6 +329,7 @@ private final class NetworkThread: @unchecked Sendable {
     /// Starts connecting to broker `index`; when that fails at once, says why.
     private func connect(to index: Int) -> ContinuousClock.Instant {
         let broker = brokers[index]
+        SharedThreads.forbid("resolving and connecting to \(broker.host)")
         let result = mosquitto.connect_async(raw, broker.host, Int32(broker.port), Int32(keepAlive))
         if result != MOSQ_ERR_SUCCESS.rawValue { context.takeUnretainedValue().failed("\(broker.host):\(broker.port): \(mosquitto.text(of: result))") }
         return ContinuousClock.now

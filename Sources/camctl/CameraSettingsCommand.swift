@@ -1,4 +1,3 @@
-import Blocking
 import CameraKit
 import CameraOperator
 import CGPhoto2
@@ -45,7 +44,7 @@ struct CameraSettingsCommand: Subcommand {
         let found: CaptureDevice
         do {
             // Finding the camera asks libgphoto2 to look on the USB ports: off Swift's shared threads.
-            found = try await BlockingLane(label: "camera-settings").run { [device] () throws(CaptureError) in try DeviceDiscovery.device(named: device) }
+            found = try await DeviceDiscovery.lane.run { [device] () throws(CaptureError) in try DeviceDiscovery.device(named: device) }
         } catch {
             throw CommandFailure(error)
         }

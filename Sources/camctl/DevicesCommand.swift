@@ -37,6 +37,12 @@ struct DevicesCommand: Subcommand {
     }
 
     func run() async throws(CommandFailure) {
+        // Listing runs programs (pw-dump) and asks the cameras: on the discovery lane.
+        try await DeviceDiscovery.lane.run { () throws(CommandFailure) in try list() }
+    }
+
+    /// Lists the cameras, or the microphones, blocking the caller's thread.
+    private func list() throws(CommandFailure) {
         if listsMicrophones { return try listMicrophones() }
         let cameras: [CaptureDevice]
         do {

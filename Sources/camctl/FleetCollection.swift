@@ -46,7 +46,8 @@ struct FleetCollection {
             throw CommandFailure("the broker keeps no status of any node of the fleet \(fleet); nothing was collected (is the fleet's name right?)",
                                  exitCode: .unavailable)
         }
-        let collector = PhotoCollector(into: try open(destination), fleet: fleet)
+        // A library destination is opened (and mended) where libraries are opened.
+        let collector = PhotoCollector(into: try await PhotoSaving.onLane { () throws(CommandFailure) in try open(destination) }, fleet: fleet)
         let tally = CollectionTally(reporting: reporting)
         let slots = Turnstile(permits: concurrency)
         var problems: [String] = nodes.filter { !$0.isOnline }.map { "\($0.name) is offline, so its photos were not collected" }

@@ -193,7 +193,8 @@ struct FleetCommand: Subcommand {
     private func serve(folder: String, host: String, port: Int, client: MQTTClient, watch: FleetWatch) async throws(CommandFailure) {
         let controls = ControlInbox.shared.claimed()
         let collection = FleetCollection(fleet: fleet.name, timeout: timeout, reporting: .console(json: false), concurrency: concurrency)
-        _ = try collection.open(.library(folder))  // made now, for its token, and so that a library that cannot be is said at once
+        // Made now, for its token, and so that a library that cannot be is said at once.
+        try await PhotoSaving.onLane { () throws(CommandFailure) in _ = try collection.open(.library(folder)) }
         let access = try ServeCommand.accessControl(folder: folder, host: host)
         let server: RigServer
         do throws(HTTPServerError) {

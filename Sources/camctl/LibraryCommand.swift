@@ -96,7 +96,31 @@ struct LibraryCommand: Subcommand {
     }
 
     func run() async throws(CommandFailure) {
-        // Listing, showing, copying out and the sheet only read the library.
+        // The library's SQLite and files are used where libraries are opened, off Swift's shared
+        // threads; a sheet's composing and the finishing of photos wait there for nothing.
+        switch action {
+        case .process:
+            let folder = self.folder
+            try await process(PhotoSaving.onLane { () throws(CommandFailure) in try PhotoSaving.openLibrary(folder).folder })
+        case .sheet(let output, let columns, let perSheet):
+            let folder = self.folder
+            let (library, photos) = try await PhotoSaving.onLane { () throws(CommandFailure) -> sending (PhotoLibrary, [LibraryPhoto]) in
+                let library = try PhotoSaving.openLibrary(folder, forReading: true)
+                do throws(LibraryError) {
+                    return (library, try library.photos())
+                } catch {
+                    throw CommandFailure(error)
+                }
+            }
+            try await makeSheets(of: photos, from: library, columns: columns, perSheet: perSheet, to: output)
+        default:
+            try await PhotoSaving.onLane { () throws(CommandFailure) in try runOnLane() }
+        }
+    }
+
+    /// Lists, shows, copies out or deletes, the library's SQLite and files used on the caller's thread.
+    private func runOnLane() throws(CommandFailure) {
+        // Listing, showing and copying out only read the library.
         let library = try PhotoSaving.openLibrary(folder, forReading: !writes)
         do {
             switch action {
@@ -142,10 +166,8 @@ struct LibraryCommand: Subcommand {
             case .delete(let id):
                 try library.delete(id: id)
                 if printsJSON { try Console.json(["deleted": .integer(id)] as JSONValue) } else { try Console.result("deleted \(id)") }
-            case .process:
-                try await process(library.folder)
-            case .sheet(let output, let columns, let perSheet):
-                try await makeSheets(of: library.photos(), from: library, columns: columns, perSheet: perSheet, to: output)
+            case .process, .sheet:
+                break  // run() makes them
             }
         } catch let error as LibraryError {
             throw CommandFailure(error)
@@ -190,7 +212,7 @@ struct LibraryCommand: Subcommand {
             } catch {
                 throw CommandFailure(error)
             }
-            try PhotoSaving.write(sheet, to: path)
+            try await PhotoSaving.write(sheet, to: path)
             if printsJSON {
                 try Console.json(["path": .string(path), "width": .integer(Int64(layout.width)), "height": .integer(Int64(layout.height)),
                                   "photos": .integer(Int64(thumbnails.count))] as JSONValue)

@@ -162,7 +162,7 @@ final class OperatorConsole: Sendable {
                     Console.note(error.message)
                 }
             } else {
-                try await startRecording(movieSettings(), notingCameraFailure: true)
+                try await startRecording(await movieSettings(), notingCameraFailure: true)
             }
         case .toggleMoviePause:
             guard await sessionOperator.isRecording else {
@@ -191,8 +191,8 @@ final class OperatorConsole: Sendable {
 
     /// A movie's settings when its starter asks for nothing but a length: the sound the camera
     /// gets by default (a system camera's microphone).
-    func movieSettings(maximumDuration: Double? = nil) -> MovieSettings {
-        MovieSettings(maximumDuration: maximumDuration, audio: MovieAudio.automatic(for: device))
+    func movieSettings(maximumDuration: Double? = nil) async -> MovieSettings {
+        MovieSettings(maximumDuration: maximumDuration, audio: await MovieAudio.automatic(for: device))
     }
 
     /// Starts a movie; once it ends (asked to, or by itself at its length or size, or cut short)
@@ -210,7 +210,7 @@ final class OperatorConsole: Sendable {
             do throws(OperatorError) {
                 let kept = try await sessionOperator.movieKept()
                 do {
-                    if let copy { try Self.copy(kept, to: copy) }
+                    if let copy { try await PhotoSaving.onLane { () throws(CommandFailure) in try Self.copy(kept, to: copy) } }
                     if copy == "-" {
                         if printsJSON { try Console.json(kept.record) }
                     } else if printsJSON {

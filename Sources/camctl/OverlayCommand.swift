@@ -95,7 +95,7 @@ struct OverlayCommand: Subcommand {
             }
             return
         }
-        try PhotoSaving.write(drawn, to: output)
+        try await PhotoSaving.write(drawn, to: output)
         try Console.result(output)
     }
 

@@ -65,6 +65,12 @@ struct PhotoSaving {
     /// Where libraries are opened: their SQLite and their mending block.
     private static let lane = BlockingLane(label: "library-opening")
 
+    /// Runs a command's set-up that opens a library, reads or writes its files, on the lane where
+    /// libraries are opened, and hands what it made over whole to the command's `async` code.
+    static func onLane<T>(_ work: sending @escaping () throws(CommandFailure) -> sending T) async throws(CommandFailure) -> sending T {
+        try await lane.make(work)
+    }
+
     /// The saving `arguments` ask for (as ``init(_:photoCount:)``), its library opened and mended
     /// on a lane of its own, off Swift's shared threads, for a command's `async` code.
     static func opened(_ arguments: ParsedArguments, photoCount: Int?) async throws(CommandFailure) -> sending PhotoSaving {
@@ -144,12 +150,15 @@ struct PhotoSaving {
     }
 
     /// Writes a result file as ``OutputFile`` does: a regular file is replaced, a FIFO or
-    /// device is written into, a folder or a link to nothing is refused.
-    static func write(_ bytes: [UInt8], to path: String) throws(CommandFailure) {
-        do {
-            try OutputFile.write(bytes, to: path)
-        } catch {
-            throw CommandFailure(LibraryError(error))
+    /// device is written into, a folder or a link to nothing is refused. Written on the lane where
+    /// libraries are opened: the write is made durable.
+    static func write(_ bytes: [UInt8], to path: String) async throws(CommandFailure) {
+        try await lane.run { () throws(CommandFailure) in
+            do throws(DurableFile.WriteError) {
+                try OutputFile.write(bytes, to: path)
+            } catch {
+                throw CommandFailure(LibraryError(error))
+            }
         }
     }
 

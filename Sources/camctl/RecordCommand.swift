@@ -86,7 +86,7 @@ struct RecordCommand: Subcommand {
         try await session.start(captureSession)
         let operating = OperatorConsole(session: captureSession, device: camera, saving: saving)
         var settings = settings
-        settings.audio = Self.audio(audio, for: camera)
+        settings.audio = await Self.audio(audio, for: camera)
         do {
             try await operating.startRecording(settings, copyTo: copy) { controls.post(.finish) }
         } catch {
@@ -115,8 +115,9 @@ struct RecordCommand: Subcommand {
     }
 
     /// The sound --audio names (`none`, `default`, `test`, a microphone), or what a camera gets by default.
-    static func audio(_ option: String?, for camera: CaptureDevice) -> MovieAudio? {
-        option.map { MovieAudio.named(word: $0) } ?? MovieAudio.automatic(for: camera)
+    static func audio(_ option: String?, for camera: CaptureDevice) async -> MovieAudio? {
+        if let option { return MovieAudio.named(word: option) }
+        return await MovieAudio.automatic(for: camera)
     }
 
     /// Does what the action asks; a failure stops the session first.

@@ -69,7 +69,7 @@ struct RunCommand: Subcommand {
         let script = parsed.script
         try checkFragments(parsed.fragments)
         try checkReaches(script)
-        let configuration = try configuration(for: script)
+        let configuration = try await configuration(for: script)
         if isDryRun {
             let session = CaptureSession(configuration: configuration)
             let description: String
@@ -199,13 +199,14 @@ struct RunCommand: Subcommand {
         if !errors.isEmpty { try report(errors) }
     }
 
-    private func configuration(for script: Script) throws(CommandFailure) -> SessionConfiguration {
+    private func configuration(for script: Script) async throws(CommandFailure) -> SessionConfiguration {
         let camera: CaptureDevice
         do {
             if device == nil, let source = script.session.source {
                 camera = .custom(source)
             } else {
-                camera = try DeviceDiscovery.device(named: device ?? script.session.camera)
+                let named = device ?? script.session.camera
+                camera = try await DeviceDiscovery.lane.run { () throws(CaptureError) in try DeviceDiscovery.device(named: named) }
             }
         } catch {
             throw CommandFailure(error)

@@ -92,7 +92,7 @@ struct ScriptRunner {
                         throw CommandFailure(error)
                     }
                 }
-                try await operating.perform(.compose(layout: shots, quality: settings.quality, albums: ["booth"]))
+                try await operating.perform(.compose(layout: shots, quality: settings.quality, albums: [BoothPlan.album]))
             case .review(let timeout):
                 if case .held(let count)? = try await operating.perform(.holdForReview), count > 0 {
                     let waits = timeout.map { $0 > 0 ? $0 : nil } ?? reviewTimeout
@@ -122,13 +122,13 @@ struct ScriptRunner {
             case .image(let change):
                 try await operating.perform(.changeImage(try await session.configuration.image.applying(change)))
             case .record(let seconds):
-                try await operating.startRecording(operating.movieSettings(maximumDuration: seconds))
+                try await operating.startRecording(await operating.movieSettings(maximumDuration: seconds))
                 while operating.isWatchingMovie {  // keys and signals act meanwhile
                     try await check(await controls.next(within: .milliseconds(100)))
                 }
                 try await operating.stopAndKeepMovie()
             case .startRecording:
-                try await operating.startRecording(operating.movieSettings())
+                try await operating.startRecording(await operating.movieSettings())
             case .stopRecording:
                 try await operating.stopAndKeepMovie()
             }

@@ -248,7 +248,9 @@ struct ServeCommand: Subcommand {
         guard CryptoLibrary.isAvailable else { throw CommandFailure(CryptoLibrary.missing, exitCode: .unavailable) }
         let controls = ControlInbox.shared.claimed()
         let library = arguments.string("--library").map(PhotoSaving.Library.folder) ?? .standard
-        let delivery = try PhotoSaving.delivery(library: library, output: nil, photoCount: nil)
+        let delivery = try await PhotoSaving.onLane { () throws(CommandFailure) -> sending PhotoDelivery in
+            try PhotoSaving.delivery(library: library, output: nil, photoCount: nil)
+        }
         guard let folder = delivery.library?.folder else { throw CommandFailure("camctl serve needs a library", exitCode: .usage) }
         let access = try Self.accessControl(folder: folder, host: host)
         if rtspPort != nil {
@@ -279,10 +281,21 @@ struct ServeCommand: Subcommand {
         let captureSession = CaptureSession(configuration: configuration)
         try await session.start(captureSession)
         let server: CameraServer
+        let (host, port, fleet, rtspPort, publicURL, printing, mail, settingsPIN) = (host, port, fleet, rtspPort, publicURL, printing, mail, settingsPIN)
+        // The delivery goes into the server whole: nothing here uses it again.
+        nonisolated(unsafe) let handedDelivery = delivery
         do {
-            server = try CameraServer(session: captureSession, delivery: delivery, device: camera, library: folder,
-                                      host: host, port: port, access: access, fleet: fleet, rtspPort: rtspPort, publicURL: publicURL,
-                                      printing: printing, mail: mail, settings: settings, settingsPIN: settingsPIN)
+            // Made where libraries are opened: it opens the library's shelf and its fleet's ledger.
+            server = try await PhotoSaving.onLane { () -> sending Result<CameraServer, any Error> in
+                do {
+                    return .success(try CameraServer(session: captureSession, delivery: handedDelivery, device: camera, library: folder,
+                                                     host: host, port: port, access: access, fleet: fleet, rtspPort: rtspPort,
+                                                     publicURL: publicURL, printing: printing, mail: mail, settings: settings,
+                                                     settingsPIN: settingsPIN))
+                } catch {
+                    return .failure(error)
+                }
+            }.get()
         } catch let error as HTTPServerError {
             await captureSession.stop()
             throw CommandFailure("\(error.description); choose another with --listen", exitCode: .unavailable)

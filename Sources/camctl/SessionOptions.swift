@@ -67,7 +67,8 @@ struct SessionOptions {
         defer { watch?.stop() }
         while true {
             do {
-                return try DeviceDiscovery.device(named: device)
+                let device = self.device
+                return try await DeviceDiscovery.lane.run { () throws(CaptureError) in try DeviceDiscovery.device(named: device) }
             } catch where waitsForDevice && [.noCamera, .deviceNotFound].contains(error.code) {
                 if !announced {
                     Console.progress("waiting for \(device.map { "the camera \"\($0)\"" } ?? "a camera") to be connected…")

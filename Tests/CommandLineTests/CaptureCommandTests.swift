@@ -153,7 +153,7 @@ struct CaptureCommandTests {
                                 "--latest", latest, "--exec", "echo \"$CAMCTL_ID $CAMCTL_PHOTO\" >> \(log)")
         #expect(result.status == 0, "\(result.standardError)")
         let paths = result.standardOutput.split(separator: "\n").map(String.init)
-        #expect(paths.count == 2)
+        try #require(paths.count == 2, "\(result.standardOutput)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: latest) == paths[1])
         let hooked = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
         #expect(hooked == ["1 \(paths[0])", "2 \(paths[1])"])

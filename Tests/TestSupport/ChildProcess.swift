@@ -18,6 +18,11 @@ public struct ChildProcess {
         return URL(fileURLWithPath: testBinary).deletingLastPathComponent()
     }
 
+    /// What every child is given: the tests' environment, and `CAMCTL_CHECK_BLOCKING=1`, so every
+    /// camctl the tests start (directly or through a script) ends at the first blocking call it
+    /// makes on Swift's shared threads, naming it, and its test fails.
+    public static let environment = ProcessInfo.processInfo.environment.merging(["CAMCTL_CHECK_BLOCKING": "1"]) { $1 }
+
     /// Runs a built executable of this package by product name, awaiting its end.
     public static func runBuilt(_ name: String, _ arguments: [String], environment: [String: String] = [:],
                                 in directory: URL? = nil) async throws -> Result {
@@ -44,7 +49,7 @@ public struct ChildProcess {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = [program] + arguments
         }
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment = ChildProcess.environment.merging(environment) { $1 }
         if let directory { process.currentDirectoryURL = directory }
         let output = try ChildPipe(), errors = try ChildPipe()
         process.standardOutput = output.forWriting
@@ -177,7 +182,7 @@ extension ChildProcess {
             if let directory { process.currentDirectoryURL = directory }
             process.executableURL = URL(fileURLWithPath: program)
             process.arguments = arguments
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            process.environment = ChildProcess.environment.merging(environment) { $1 }
             (output, errors) = (try ChildPipe(), try ChildPipe())
             process.standardOutput = output.forWriting
             process.standardError = errors.forWriting

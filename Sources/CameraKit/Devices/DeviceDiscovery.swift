@@ -1,3 +1,4 @@
+import Blocking
 import FileSystem
 import FoundationEssentials
 import Glibc
@@ -6,6 +7,10 @@ import GStreamer
 
 /// Finds cameras and resolves the names people give them on the command line.
 public enum DeviceDiscovery {
+    /// Where cameras and microphones are listed and looked up from `async` code: listing them
+    /// runs programs (pw-dump), so never on Swift's shared threads or inside an actor.
+    public static let lane = BlockingLane(label: "discovery")
+
     /// The cameras attached now (V4L2, libcamera, PipeWire), the DSLR and mirrorless cameras
     /// libgphoto2 finds, then the built-in test camera.
     public static func devices() throws(CaptureError) -> [CaptureDevice] {
@@ -98,16 +103,17 @@ public enum DeviceDiscovery {
     /// while it exists, a DSLR while `tethered` finds it (at any port: plugged in again, it may
     /// be at another), a system camera while the device monitor lists it (with its current
     /// source: a PipeWire camera that comes back has a new object serial) or its device node exists.
-    /// With `acceptingOthers`, the first camera attached when this one is not.
+    /// With `acceptingOthers`, the first camera attached when this one is not. The system's
+    /// cameras are listed on ``lane``.
     public static func current(_ device: CaptureDevice, acceptingOthers: Bool = false,
                                tethered: any TetheredCameraDriver = GPhotoDriver()) async -> CaptureDevice? {
         if case .gphoto2(let model, _) = device.kind {
             let cameras = await tethered.connected().map { CaptureDevice.gphoto2(model: $0.model, port: $0.port) }
             if let found = cameras.first(where: { $0.id == device.id }) ?? cameras.first(where: { $0.name == model }) { return found }
-        } else if let attached = attached(device) {
+        } else if let attached = await lane.run({ attached(device) }) {
             return attached
         }
-        return acceptingOthers ? (try? systemDevices())?.first : nil
+        return acceptingOthers ? await lane.run { (try? systemDevices())?.first } : nil
     }
 
     private static func attached(_ device: CaptureDevice) -> CaptureDevice? {

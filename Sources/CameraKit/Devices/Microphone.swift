@@ -27,7 +27,9 @@ final class Microphone: Sendable {
     ///   gives no sound.
     init(_ audio: MovieAudio, onSound: @escaping @Sendable (Buffer) -> Void) async throws(CaptureError) {
         // A second of sound may wait here while the movie's encoder catches up; the capture never waits.
-        let description = "\(try audio.sourceDescription(named: "source")) "
+        // Finding the microphone lists them (pw-dump): on the discovery lane.
+        let source = try await DeviceDiscovery.lane.run { () throws(CaptureError) in try audio.sourceDescription(named: "source") }
+        let description = "\(source) "
             + "! queue max-size-time=1000000000 max-size-buffers=0 max-size-bytes=0 leaky=downstream "
             + "! audioconvert ! audioresample ! \(Self.caps) ! appsink name=sound sync=false max-buffers=0 drop=false"
         do {

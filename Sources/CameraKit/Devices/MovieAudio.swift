@@ -30,8 +30,9 @@ public enum MovieAudio: Sendable, Equatable {
 
     /// The sound a movie gets when its recorder says nothing: a microphone's when the camera is a
     /// system camera and the machine has a microphone; none for the test camera, files and custom sources.
-    public static func automatic(for camera: CaptureDevice) -> MovieAudio? {
-        guard case .system = camera.kind, !microphones().isEmpty else { return nil }
+    /// The microphones are listed on ``DeviceDiscovery/lane``.
+    public static func automatic(for camera: CaptureDevice) async -> MovieAudio? {
+        guard case .system = camera.kind, await !DeviceDiscovery.lane.run({ microphones().isEmpty }) else { return nil }
         return .systemDefault
     }
 

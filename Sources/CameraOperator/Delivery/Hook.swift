@@ -1,3 +1,4 @@
+import Blocking
 import FoundationEssentials
 import Glibc
 import Processes
@@ -22,6 +23,8 @@ public struct Hook: Sendable {
 
     /// The process group of the hook running now, if one is.
     private static let running = Mutex<pid_t?>(nil)
+    /// Where hooks are started: a process's start (its fork and exec) waits on the kernel.
+    private static let starting = BlockingLane(label: "hooks")
 
     /// Ends the hook running now and what it started: SIGTERM, or SIGKILL with `force`.
     /// Safe to call from any thread; does nothing when no hook runs.
@@ -46,13 +49,16 @@ public struct Hook: Sendable {
         let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
         // Started under the lock ``endRunning(force:)`` takes, so an interrupt never falls between
         // the hook's start and its being known: it waits for the start, then ends the hook.
-        let child = try Self.running.withLock { running throws(DeliveryError) -> ChildProcess in
-            do throws(ChildProcess.StartError) {
-                let child = try ChildProcess.start("/bin/sh", ["-c", command], environment: variables, output: .standardError, ownGroup: true)
-                running = child.pid
-                return child
-            } catch {
-                throw .hookDidNotStart(command: command, reason: error.reason)
+        let command = command
+        let child = try await Self.starting.run { () throws(DeliveryError) -> ChildProcess in
+            try Self.running.withLock { running throws(DeliveryError) -> ChildProcess in
+                do throws(ChildProcess.StartError) {
+                    let child = try ChildProcess.start("/bin/sh", ["-c", command], environment: variables, output: .standardError, ownGroup: true)
+                    running = child.pid
+                    return child
+                } catch {
+                    throw .hookDidNotStart(command: command, reason: error.reason)
+                }
             }
         }
         defer { Self.running.withLock { $0 = nil } }

@@ -13,7 +13,7 @@ import PhotoLibrary
 ///     _ = try await booth.perform(.countdown(seconds: 3))
 ///     _ = try await booth.perform(.takePhoto(settings))
 /// }
-/// let strip = try await booth.perform(.compose(layout: .strip, quality: 90, albums: ["booth"]))
+/// let strip = try await booth.perform(.compose(layout: .strip, quality: 90, albums: [BoothPlan.album]))
 /// ```
 public actor SessionOperator {
     /// The camera it drives.
@@ -228,7 +228,7 @@ public actor SessionOperator {
                 // The camera after the one running when this switch's turn came (two presses: two cameras on).
                 let current = device
                 // Listing the cameras runs programs (pw-dump): off the actor and Swift's shared threads.
-                guard let next = await DeviceLookup.lane.run({ Self.camera(after: current) }) else { return .noOtherCamera }
+                guard let next = await DeviceDiscovery.lane.run({ Self.camera(after: current) }) else { return .noOtherCamera }
                 return try await switchCamera(to: next)
             }
         case .pausePreview, .resumePreview:

@@ -48,7 +48,7 @@ public enum ActionRequest {
         case "switch_camera":
             guard let device = object["device"]?.string else { return .nextCamera }
             do {
-                return .switchCamera(to: try await DeviceLookup.lane.run { () throws(CaptureError) in try DeviceDiscovery.device(named: device) })
+                return .switchCamera(to: try await DeviceDiscovery.lane.run { () throws(CaptureError) in try DeviceDiscovery.device(named: device) })
             } catch {
                 throw RequestError(.notFound, error.description)
             }
@@ -57,7 +57,7 @@ public enum ActionRequest {
         case "image":
             _ = try changed(image, by: object)  // its values checked now; applied to the picture as it is when its turn comes
             return .adjustImage { now in (try? changed(now, by: object)) ?? now }
-        case "compose": return .compose(layout: try layout(object), quality: try integer("quality", in: object, 1...100) ?? 90, albums: ["booth"])
+        case "compose": return .compose(layout: try layout(object), quality: try integer("quality", in: object, 1...100) ?? 90, albums: [BoothPlan.album])
         case "hold": return .holdForReview
         case "review": return .review(try review(object, hint: reviewHint))
         case "booth":
@@ -87,7 +87,7 @@ public enum ActionRequest {
             return .startRecording(MovieSettings(maximumDuration: try number("duration", in: object, 0.1...86_400),
                                                  maximumBytes: try integer("max_size", in: object, 1...1_000_000).map { $0 * 1_000_000 },
                                                  kilobitsPerSecond: try integer("bitrate", in: object, 100...200_000),
-                                                 audio: try audio(object, camera: camera)))
+                                                 audio: try await audio(object, camera: camera)))
         case "record_stop": return .stopRecording
         case "record_pause": return .pauseRecording
         case "record_resume": return .resumeRecording
@@ -113,8 +113,8 @@ public enum ActionRequest {
     }
 
     /// The sound `audio` names (`none`, `default`, `test`, a microphone), or the camera's by default.
-    private static func audio(_ object: [String: JSONValue], camera: CaptureDevice) throws(RequestError) -> MovieAudio? {
-        guard let value = object["audio"] else { return MovieAudio.automatic(for: camera) }
+    private static func audio(_ object: [String: JSONValue], camera: CaptureDevice) async throws(RequestError) -> MovieAudio? {
+        guard let value = object["audio"] else { return await MovieAudio.automatic(for: camera) }
         guard let word = value.string, !word.isEmpty else {
             throw .badRequest("audio must be \"none\", \"default\", \"test\" or a microphone's name")
         }
@@ -136,11 +136,11 @@ public enum ActionRequest {
 
     /// The layout: `2x2` or `grid`, `1x4` or `strip`.
     private static func layout(_ object: [String: JSONValue]) throws(RequestError) -> ShotLayout {
-        switch object["layout"]?.string {
-        case nil, "2x2"?, "grid"?: .standard
-        case "1x4"?, "strip"?: .strip
-        case let other?: throw .badRequest("there is no layout \"\(other)\"; use 2x2 (grid) or 1x4 (strip)")
+        guard let name = object["layout"]?.string else { return BoothPlan().layout }
+        guard let builtIn = ShotLayout.BuiltIn(named: name) else {
+            throw .badRequest("there is no layout \"\(name)\"; use 2x2 (grid) or 1x4 (strip)")
         }
+        return builtIn.layout
     }
 
     private static func changed(_ image: ImageSettings, by object: [String: JSONValue]) throws(RequestError) -> ImageSettings {
