@@ -85,7 +85,8 @@ public actor SessionOperator {
     /// or `compositionCopy`, a composed picture goes where the next photo's copy would.
     ///
     /// `report` is told of each picture as soon as it is written, before its hook runs (a
-    /// command line prints its path then); what it throws fails the action. Photos asking for
+    /// command line prints its path then), on the thread that wrote it, never on the operator's
+    /// actor nor Swift's shared threads; what it throws fails the action. Photos asking for
     /// deferred processing (``PhotoSettings/defersHEVCProcessing``) are finished later when the
     /// library is their one destination, unless `defersProcessing` is false.
     ///
@@ -431,10 +432,15 @@ public actor SessionOperator {
             if await finishing.reportsInTurn(written) { return written }
         }
         if let written, let report {
-            do {
-                try report(written)
-            } catch {
-                throw .report(error)
+            // Told on the delivery's lane, in the order photos were written: the front end may
+            // write to a pipe (the command line) or hash the photo (a fleet node), neither of
+            // which may hold the operator's actor.
+            try await delivery.run { _ throws(OperatorError) in
+                do {
+                    try report(written)
+                } catch {
+                    throw .report(error)
+                }
             }
         }
         return written
