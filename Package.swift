@@ -113,7 +113,7 @@ let package = Package(
         // Layer 6: the operator layer, which every front end drives: photo delivery (library,
         // copies, links, sidecars, hooks), as data; actions read from requests, and what the
         // operator does told in the wire's records.
-        .target(name: "CameraOperator", dependencies: ["Blocking", "GStreamer", "CameraKit", "PhotoLibrary", "OperatorWire", "ImageMetadata", "Printing", "HEIF", "FileSystem", "JSON", "Processes", "Formatting", "GPhoto2"]),
+        .target(name: "CameraOperator", dependencies: ["Blocking", "Checksums", "GStreamer", "CameraKit", "PhotoLibrary", "OperatorWire", "ImageMetadata", "Printing", "HEIF", "FileSystem", "JSON", "Processes", "Formatting", "GPhoto2"]),
         // Layer 7, front ends: camctl serve's web page, HTTP API, live picture and events,
         .target(name: "CameraServer", dependencies: ["Blocking", "GStreamer", "CameraKit", "CameraOperator", "OperatorWire", "PhotoLibrary", "FileSystem", "HTTPServer", "MQTTClient", "MailClient", "Printing", "Checksums", "JSON", "Formatting", "CQRencode", "CTimex", "FleetControl"]),
         // a fleet's controller: its nodes' statuses and answers, and their photos collected,

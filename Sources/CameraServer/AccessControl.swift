@@ -1,3 +1,4 @@
+import CameraOperator
 import Checksums
 import Formatting
 import FoundationEssentials

@@ -99,7 +99,7 @@ public final class CameraServer: Sendable {
         let isNode = fleet != nil
         // A fleet node delivers every photo final: its controller collects files by their checksum.
         sessionOperator = SessionOperator(camera: session, delivery: delivery, device: device, defersProcessing: fleet == nil) { delivered in
-            var record = links?.annotated(delivered.record) ?? delivered.record
+            var record = delivered.record
             if isNode {
                 // For a fleet's controller: the file's checksum, and where to download it.
                 record.sha256 = SHA256.hash(delivered.item.data).hexDigits

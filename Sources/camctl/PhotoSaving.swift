@@ -5,6 +5,7 @@ import FileSystem
 import Formatting
 import FoundationEssentials
 import Glibc
+import OperatorWire
 import PhotoLibrary
 
 /// The command line's side of photo delivery: `--library`, `--no-library`, `--output` (a path, a
@@ -138,12 +139,12 @@ struct PhotoSaving {
         return library
     }
 
-    /// Prints a delivered picture: its JSON object, or its path unless standard output carries the
-    /// picture or its sidecar.
+    /// Prints a delivered picture: its `photo` event, the line `/api/events` and a fleet node send
+    /// for it, or its path unless standard output carries the picture or its sidecar.
     static func report(_ delivered: Delivered, printsJSON: Bool, copy: PhotoDelivery.Target?,
                        sidecar: PhotoDelivery.Target?) throws(CommandFailure) {
         if printsJSON {
-            try Console.json(delivered.record)
+            try Console.json(EventRecord.photo(delivered.record))
         } else if copy != .standardOutput, sidecar != .standardOutput {
             try Console.result(delivered.path)
         }

@@ -58,9 +58,10 @@ struct Camctl {
         }
     }
 
-    /// The records printed one per line (photos, movies), without the events printed among them.
+    /// The records printed one per line (photos, as `photo` events; movies), without the other
+    /// events printed among them.
     static func records(_ output: String) -> [[String: Any]] {
-        objects(output).filter { $0["event"] == nil }
+        objects(output).filter { $0["event"] == nil || $0["event"] as? String == "photo" }
     }
 
     /// The library's photos, as `camctl library list --json` prints them.

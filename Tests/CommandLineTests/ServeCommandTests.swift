@@ -424,6 +424,28 @@ struct ServeCommandTests {
         #expect(events.contains { $0["event"] as? String == "photo" && $0["id"] as? Int == 1 }, "\(lines)")
     }
 
+    @Test("A photo's line is the same from capture --json as from /api/events: the same fields in the same order, only the photo's own values differ")
+    func photoLineAlike() async throws {
+        let camctl = try Camctl()
+        // The size ServedCamera serves at.
+        let captured = try await camctl("capture", "--device", "test", "--resolution", "640x480", "--json")
+        #expect(captured.status == 0, "\(captured.standardError)")
+        let printed = try #require(captured.standardOutput.split(separator: "\n").first { $0.contains(#""event":"photo""#) }, "\(captured.standardOutput)")
+        let served = try await ServedCamera(camctl: camctl)
+        defer { served.process.send(SIGTERM) }
+        let listener = try await served.listenToEvents()
+        #expect(try await served.json("/api/capture", ["-X", "POST"]).status == 200)
+        #expect(await listener.output(containing: #""event":"photo""#))
+        listener.send(SIGKILL)
+        let sent = try #require(await listener.finished(timeout: 120).standardOutput.split(separator: "\n")
+            .first { $0.hasPrefix("data: ") && $0.contains(#""event":"photo""#) }.map { $0.dropFirst(6) })
+        // What is the photo's own: its id, file, size, instant, thumbnail and link.
+        let own = #/"(id|path|bytes|captured_at|captured_at_us|thumbnail_path|guest_link)":("[^"]*"|-?[0-9.]+)/#
+        func shape(_ line: Substring) -> String { String(line.replacing(own) { "\"\($0.output.1)\":_" }) }
+        #expect(shape(printed) == shape(sent), "capture --json: \(printed)\n/api/events:    \(sent)")
+        #expect(printed.contains(#""guest_link":"/p/1-"#) && sent.contains(#""guest_link":"/p/2-"#), "\(printed)\n\(sent)")
+    }
+
     @Test("A HEIC capture answers at once with its proxy processing; the HEIC replaces it, told as photo and processed events")
     func deferredHEIC() async throws {
         let served = try await ServedCamera()

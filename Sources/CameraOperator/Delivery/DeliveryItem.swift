@@ -90,10 +90,12 @@ public struct Delivered: Sendable {
     public let item: DeliveryItem
     /// The camera's name and id.
     public let device: (name: String, id: String)
+    /// The path of its guests' download link (``GuestLinks``), when it is in a library.
+    public var guestLink: String?
 
     /// What was written, without the picture's bytes: what a long burst keeps of each photo.
     public func withoutData() -> Delivered {
-        Delivered(path: path, libraryPhoto: libraryPhoto, copy: copy, item: item.withoutData(), device: device)
+        Delivered(path: path, libraryPhoto: libraryPhoto, copy: copy, item: item.withoutData(), device: device, guestLink: guestLink)
     }
 
     /// Its record, as a front end prints it and the sidecar holds it.
@@ -103,7 +105,7 @@ public struct Delivered: Sendable {
                                  device: device.name, deviceID: device.id, bytes: item.byteCount, orientation: item.orientation,
                                  thumbnailPath: libraryPhoto?.thumbnailPath, state: libraryPhoto?.isProcessing == true ? "processing" : "final")
         (record.quality, record.flashFired, record.output, record.albums) = (item.quality, item.flashFired, copy, libraryPhoto?.albums)
-        record.rawPath = libraryPhoto?.rawPath
+        (record.rawPath, record.guestLink) = (libraryPhoto?.rawPath, guestLink)
         if item.isComposed { record.composed = true }
         return record
     }

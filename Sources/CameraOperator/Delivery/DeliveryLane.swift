@@ -11,13 +11,15 @@ final class DeliveryLane: @unchecked Sendable {
     private let delivery: PhotoDelivery
     private let lane = BlockingLane(label: "delivery")
     /// What the delivery was made with, read anywhere: its hook, whether it keeps a library (in
-    /// which folder), and whether photos may be delivered as a proxy to be finished later.
+    /// which folder, with which guests' links), and whether photos may be delivered as a proxy to be finished later.
     let hook: Hook?
     let libraryFolder: String?
+    let guestLinks: GuestLinks?
     let defersProcessing: Bool
 
     init(_ delivery: sending PhotoDelivery) {
         (hook, libraryFolder, defersProcessing) = (delivery.hook, delivery.library?.folder, delivery.defersProcessing)
+        guestLinks = delivery.guestLinks
         self.delivery = delivery
     }
 

@@ -25,6 +25,9 @@ public struct PhotoDelivery {
     public let latestLink: String?
     public let sidecar: Target?
     public let hook: Hook?
+    /// The library's guests' links, each delivered photo's told with it (`nil` without a library,
+    /// or where its key cannot be kept).
+    public let guestLinks: GuestLinks?
 
     /// Checks every destination: a pattern for each of several pictures, counters within bounds,
     /// folders that can be written, no library file replaced, and a latest link that is not a file.
@@ -32,6 +35,7 @@ public struct PhotoDelivery {
     public init(library: PhotoLibrary?, copy: Target? = nil, latestLink: String? = nil, sidecar: Target? = nil,
                 hook: Hook? = nil, pictureCount: Int?) throws(DeliveryError) {
         (self.library, self.copy, self.latestLink, self.sidecar, self.hook) = (library, copy, latestLink, sidecar, hook)
+        guestLinks = library.flatMap { try? GuestLinks(folder: $0.folder) }
         if copy == .standardOutput, sidecar == .standardOutput { throw .bothOnStandardOutput }
         for (destination, target) in [(DeliveryError.Destination.copy, copy), (.sidecar, sidecar)] {
             guard case .pattern(let pattern)? = target else { continue }
@@ -78,7 +82,8 @@ public struct PhotoDelivery {
             break
         }
         guard let path = libraryPhoto?.path ?? copyPath ?? (copy == .standardOutput ? "-" : nil) else { return nil }
-        let delivered = Delivered(path: path, libraryPhoto: libraryPhoto, copy: copyPath, item: item, device: (device.name, device.id))
+        let delivered = Delivered(path: path, libraryPhoto: libraryPhoto, copy: copyPath, item: item, device: (device.name, device.id),
+                                  guestLink: libraryPhoto.flatMap { photo in guestLinks?.path(for: photo.id) })
         if let latestLink, path != "-" { try link(latestLink, to: path) }
         switch sidecar {
         case .standardOutput?:

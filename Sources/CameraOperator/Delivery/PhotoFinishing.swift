@@ -21,6 +21,8 @@ public actor PhotoFinishing {
     private let library: FinishingLibrary
     private let finisher = HEICFinisher()
     private let report: (@Sendable (Delivered) throws -> Void)?
+    /// The library's guests' links, a finished photo's told with it.
+    private let links: GuestLinks?
     /// Tells of each photo finished, or left as its proxy.
     private let tell: @Sendable (OperatorEvent) -> Void
     /// This process's photos to finish and pictures to tell of, in the order they were taken.
@@ -35,9 +37,9 @@ public actor PhotoFinishing {
     /// The first failure of `report` (standard output refused), for ``drain()`` to hand on.
     private var reportFailure: (any Error)?
 
-    init(folder: String, report: (@Sendable (Delivered) throws -> Void)?, tell: @escaping @Sendable (OperatorEvent) -> Void) {
+    init(folder: String, links: GuestLinks? = nil, report: (@Sendable (Delivered) throws -> Void)?, tell: @escaping @Sendable (OperatorEvent) -> Void) {
         library = FinishingLibrary(folder: folder)
-        self.report = report
+        (self.links, self.report) = (links, report)
         self.tell = tell
     }
 
@@ -162,7 +164,7 @@ public actor PhotoFinishing {
 
     private func tellFinal(_ final: LibraryPhoto, item: DeliveryItem, device: (name: String, id: String)) {
         tell(Delivered(path: final.path, libraryPhoto: final, copy: nil,
-                       item: item.finished(codec: .hevc, byteCount: final.byteCount), device: device))
+                       item: item.finished(codec: .hevc, byteCount: final.byteCount), device: device, guestLink: links?.path(for: final.id)))
     }
 
     /// Reports a picture; after a failure, nothing more (the front end's output is gone).

@@ -102,9 +102,9 @@ public actor SessionOperator {
         self.delivery = DeliveryLane(delivery)
         self.device = device
         self.compositionCopy = compositionCopy
-        let broadcast = eventBroadcast
+        let (broadcast, links) = (eventBroadcast, self.delivery.guestLinks)
         let finishing = defersProcessing ? self.delivery.libraryFolder.map {
-            PhotoFinishing(folder: $0, report: report) { broadcast.send($0) }
+            PhotoFinishing(folder: $0, links: links, report: report) { broadcast.send($0) }
         } : nil
         self.finishing = finishing
         // Photos a process ended before finishing are finished now.

@@ -5,12 +5,12 @@ import Glibc
 
 /// A secret kept in a file of its own in the library folder (the access token, the key of guest
 /// links): 32 random bytes as hex, made on first use, in a file only its owner may read.
-enum SecretFile {
+public enum SecretFile {
     /// The secret in `folder/name`: read, or made (`created`).
     ///
     /// - Throws: ``TokenFileError`` when the file cannot be made or read, or is not a plain file
     ///   of this user's that only they may read.
-    static func secret(named name: String, in folder: String) throws(TokenFileError) -> (hex: String, created: Bool) {
+    public static func secret(named name: String, in folder: String) throws(TokenFileError) -> (hex: String, created: Bool) {
         let path = folder + "/" + name
         let made = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if made >= 0 {
