@@ -1,12 +1,11 @@
 import CameraKit
 import CameraOperator
 import HTTPServer
-import JSON
 import OperatorWire
 import PhotoLibrary
 
-/// A failure as the HTTP API answers it: a status and one sentence, sent as
-/// `{"error": "…", "status": N}`.
+/// A failure as the HTTP API answers it: a status and one sentence, sent as the error record a
+/// fleet node publishes too: `{"error": "…", "event": "error", "id": null, "status": N, "version": 1}`.
 struct APIError: Error, Sendable {
     let status: Int
     let message: String
@@ -21,7 +20,7 @@ struct APIError: Error, Sendable {
 
     /// The response carrying it.
     var response: HTTPResponse {
-        JSONBody.response(["error": .string(message), "status": .integer(Int64(status))] as JSONValue, status: status)
+        JSONBody.response(EventRecord.error(id: nil, status: status, message: message), status: status)
     }
 
     /// An operator's failure: what it says, with the status that fits who can mend it.
@@ -29,21 +28,34 @@ struct APIError: Error, Sendable {
         self.init(error.kind == .notFound ? 404 : 400, error.message)
     }
 
+    /// An operator's failure: its sentence, its remedy in the API's words, and the status of its class.
     init(_ error: OperatorError) {
         switch error {
         case .capture(let failure): self.init(failure)
         case .delivery(.library(let failure)): self.init(failure)
-        case .delivery(.destination(_, let failure, _)): self.init(500, "the photo could not be written: \(failure.reason)")
-        case .delivery: self.init(500, "the photo could not be delivered")
-        case .report(let failure): self.init(500, "the photo was saved, but could not be reported: \(failure)")
-        case .nothingToCompose: self.init(409, "there are no photos to compose; take some first")
-        case .nothingToReview: self.init(409, "there is no photo to review; take one first")
-        case .nowhereToKeep: self.init(409, "the composed picture has nowhere to go: the server keeps no library")
-        case .alreadyRecording: self.init(409, "a movie is being recorded already; stop it first")
-        case .notRecording: self.init(409, "no movie is being recorded; start one first")
-        case .nowhereToRecord: self.init(409, "the movie has nowhere to go: the server keeps no library")
-        case .busy(let flow): self.init(409, Self.sentence(busy: flow))
-        case .cancelled: self.init(503, "the request was given up before its turn came; nothing was done")
+        default: self.init(Self.status(of: error.failureClass), Self.words(error))
+        }
+    }
+
+    /// The HTTP status of a class of failure.
+    static func status(of failureClass: OperatorError.FailureClass) -> Int {
+        switch failureClass {
+        case .badRequest: 400
+        case .conflict: 409
+        case .internal: 500
+        case .unavailable, .cancelled: 503
+        case .timeout: 504
+        case .storage: 507
+        }
+    }
+
+    /// An operator's failure with its remedy in the API's terms: the server's library, the
+    /// request's actions.
+    private static func words(_ error: OperatorError) -> String {
+        switch error.remedy {
+        case .endOrWait(let flow)?: sentence(busy: flow)
+        case .keepALibrary?, .keepALibraryOrACopy?: error.sentence + ": the server keeps no library"
+        case .capture?, .takePhotosFirst?, .stopTheMovieFirst?, .startAMovieFirst?, nil: error.message
         }
     }
 

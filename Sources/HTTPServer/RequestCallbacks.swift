@@ -99,13 +99,14 @@ private let streamDone: MHD_ContentReaderFreeCallback = { context in
     reader.server.forget(reader.stream)
 }
 
+// Written out here, below the wire's types, as the error record every transport sends.
 private let lengthRequired = HTTPResponse(
     status: 411, type: "application/json",
-    bytes: Array(#"{"error":"the request's body must say its length (Content-Length); a chunked body is not taken","status":411}"#.utf8))
+    bytes: Array(#"{"error":"the request's body must say its length (Content-Length); a chunked body is not taken","event":"error","id":null,"status":411,"version":1}"#.utf8))
 
 private func tooLarge(_ server: ServerContext) -> HTTPResponse {
     HTTPResponse(status: 413, type: "application/json",
-                 bytes: Array(#"{"error":"the request's body is larger than \#(server.limits.bodyBytes) bytes","status":413}"#.utf8))
+                 bytes: Array(#"{"error":"the request's body is larger than \#(server.limits.bodyBytes) bytes","event":"error","id":null,"status":413,"version":1}"#.utf8))
 }
 
 /// Queues a response on the connection.

@@ -69,23 +69,23 @@ extension CommandFailure {
 }
 
 extension CommandFailure {
-    /// The failure an operator's action met, with its documented exit code.
+    /// The failure an operator's action met, with its documented exit code: its sentence, and
+    /// its remedy in the command line's terms (its options).
     init(_ error: OperatorError) {
         switch error {
         case .capture(let failure): self.init(failure)
         case .delivery(let failure): self.init(failure)
         case .report(let failure as CommandFailure): self = failure
-        case .report(let failure): self.init("the result could not be written: \(failure)", exitCode: .ioError)
-        case .nothingToCompose: self.init("there are no photos to compose; take some first", exitCode: .dataError)
-        case .nothingToReview: self.init("there is no photo to review; take one first", exitCode: .dataError)
-        case .nowhereToKeep:
-            self.init("the composed picture has nowhere to go (no library, no output path); keep the library, or name an output",
-                      exitCode: .usage)
-        case .alreadyRecording: self.init("a movie is being recorded already; stop it first", exitCode: .usage)
-        case .notRecording: self.init("no movie is being recorded; start one first", exitCode: .usage)
-        case .nowhereToRecord: self.init("movies are recorded into the library; leave out --no-library", exitCode: .usage)
-        case .busy(let flow): self.init(flow.busySentence, exitCode: .unavailable)
-        case .cancelled: self.init("the action was given up before its turn came; nothing was done", exitCode: .interrupted)
+        case .report: self.init(error.sentence, exitCode: .ioError)
+        case .cancelled: self.init(error.sentence, exitCode: .interrupted)
+        default:
+            switch error.remedy {
+            case .takePhotosFirst?: self.init(error.message, exitCode: .dataError)
+            case .keepALibrary?: self.init(error.sentence + "; movies are recorded into the library: leave out --no-library", exitCode: .usage)
+            case .keepALibraryOrACopy?: self.init(error.sentence + "; keep the library, or name an output", exitCode: .usage)
+            case .stopTheMovieFirst?, .startAMovieFirst?: self.init(error.message, exitCode: .usage)
+            case .endOrWait?, .capture?, nil: self.init(error.message, exitCode: .unavailable)
+            }
         }
     }
 }

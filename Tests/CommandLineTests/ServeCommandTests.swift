@@ -295,7 +295,7 @@ struct ServeCommandTests {
         #expect(!everywhere.process.errorsSoFar.contains("guests' phones"), "\(everywhere.process.errorsSoFar)")
     }
 
-    @Test("Bad requests are answered with a status and one sentence in JSON; a body over the limit with 413")
+    @Test("Bad requests are answered with a status and one sentence in JSON, the error record a fleet node sends too; a body over the limit with 413")
     func badRequests() async throws {
         let served = try await ServedCamera()
         defer { served.process.send(SIGTERM) }  // ended as the test ends; how is not what it checks
@@ -308,6 +308,8 @@ struct ServeCommandTests {
             #expect(answer.status == status, "\(path): \(answer)")
             #expect((answer.object["error"] as? String)?.contains(message) == true, "\(path): \(answer)")
             #expect(answer.object["status"] as? Int == status, "\(path)")
+            #expect(answer.object["event"] as? String == "error" && answer.object["version"] as? Int == 1 && answer.object.keys.contains("id"),
+                    "\(path): \(answer)")
         }
     }
 
