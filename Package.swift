@@ -20,9 +20,16 @@ let package = Package(
         .library(name: "CameraKit", targets: ["CameraKit"]),
         // A front end of one's own: the operator and its delivery, the library, the server.
         .library(name: "CameraOperator", targets: ["CameraOperator"]),
+        // The wire's records and the JSON values in them, the file errors a delivery names.
         .library(name: "OperatorWire", targets: ["OperatorWire"]),
+        .library(name: "JSON", targets: ["JSON"]),
+        .library(name: "FileSystem", targets: ["FileSystem"]),
         .library(name: "PhotoLibrary", targets: ["PhotoLibrary"]),
         .library(name: "CameraServer", targets: ["CameraServer"]),
+        // A fleet's controller: commands to the nodes, their statuses, collecting their photos.
+        .library(name: "FleetControl", targets: ["FleetControl"]),
+        // For testing a front end or a transport of one's own: a camera in memory, a clock the test moves.
+        .library(name: "CamctlTesting", targets: ["CamctlTesting"]),
         .executable(name: "camctl", targets: ["camctl"]),
     ],
     targets: [
@@ -117,6 +124,7 @@ let package = Package(
         // Layer 7, front ends: camctl serve's web page, HTTP API, live picture and events,
         .target(name: "CameraServer", dependencies: ["Blocking", "GStreamer", "CameraKit", "CameraOperator", "OperatorWire", "PhotoLibrary", "FileSystem", "HTTPServer", "MQTTClient", "MailClient", "Printing", "Checksums", "JSON", "Formatting", "CQRencode", "CTimex", "FleetControl"]),
         // a fleet's controller: its nodes' statuses and answers, and their photos collected,
+        .target(name: "CamctlTesting", dependencies: ["CameraKit", "CameraOperator"]),
         .target(name: "FleetControl", dependencies: ["MQTTClient", "HTTPClient", "PhotoLibrary", "OperatorWire", "Checksums", "FileSystem", "ImageMetadata", "JSON", "Formatting"]),
         // and the command-line tool.
         .executableTarget(name: "camctl", dependencies: ["Blocking", "GStreamer", "CameraKit", "CameraOperator", "OperatorWire", "CameraServer", "FleetControl", "Checksums", "MQTTClient", "MailClient", "Printing", "PhotoLibrary", "HEIF", "PipelineScript", "FileSystem", "ImageMetadata", "JSON", "Processes", "Formatting", "CProcess", "GPhoto2", "CGPhoto2"]),
@@ -145,7 +153,7 @@ let package = Package(
         .testTarget(name: "PrintingTests", dependencies: ["Printing", "TestSupport"]),
         .testTarget(name: "FleetControlTests", dependencies: ["FleetControl", "MQTTClient", "PhotoLibrary", "OperatorWire", "Checksums", "JSON", "TestSupport"]),
         // The operator driven as a front end drives it, beside camctl doing the same.
-        .testTarget(name: "CameraOperatorTests", dependencies: ["CameraOperator", "OperatorWire", "JSON", "GStreamer", "CameraKit", "ImageMetadata", "PhotoLibrary", "TestSupport", "camctl"]),
+        .testTarget(name: "CameraOperatorTests", dependencies: ["CamctlTesting", "CameraOperator", "OperatorWire", "JSON", "GStreamer", "CameraKit", "ImageMetadata", "PhotoLibrary", "TestSupport", "camctl"]),
         // camctl run as a person or a script runs it: as a child process, judged by other tools.
         .testTarget(name: "CommandLineTests", dependencies: ["camctl", "camctl-bench", "TestSupport"]),
     ],

@@ -1,3 +1,5 @@
+import JSON
+
 /// Something that happened, as every front end tells it: one JSON object with its name in
 /// `event` and the vocabulary's `version`, printed by `--json`, sent on `/api/events` and
 /// published by a fleet node alike (`{"event": "countdown", "seconds_left": 3, "version": 1}`).
@@ -60,6 +62,19 @@ public enum EventRecord: Codable, Sendable, Equatable {
     /// (`id` is `nil` when the command's could not be read).
     case result(id: String, OutcomeRecord)
     case error(id: String?, status: Int, message: String)
+    // A program's own.
+    /// An event of an output or front end of one's own (`{"event": "motion", "score": 0.4}`): its
+    /// name, which no event above has, and its fields beside it. An event this vocabulary does
+    /// not know is read as one.
+    case custom(name: String, fields: [String: JSONValue])
+
+    /// The names of the vocabulary's own events, which a custom event may not take.
+    public static let reservedNames: Set<String> = [
+        "countdown", "shot", "retake_offered", "showing", "cleared", "attracting", "reviewing", "kept", "discarded", "hook_failed",
+        "burst_skipped", "photo", "processed", "processing_failed", "animation", "recording", "movie", "movie_failed", "printing",
+        "print_progress", "printed", "print_failed", "interrupted", "resumed", "failed", "stopped", "switched", "camera_added",
+        "camera_removed", "no_live_view", "serving", "print", "result", "error",
+    ]
 
     /// The event's name, as `event` holds it.
     public var name: String {
@@ -98,6 +113,7 @@ public enum EventRecord: Codable, Sendable, Equatable {
         case .print: "print"
         case .result: "result"
         case .error: "error"
+        case .custom(let name, _): name
         }
     }
 
@@ -113,6 +129,11 @@ public enum EventRecord: Codable, Sendable, Equatable {
         switch self {
         case .photo(let record): try record.encode(to: encoder)
         case .result(_, let outcome): try outcome.encode(to: encoder)
+        case .custom(_, let fields):
+            var own = encoder.container(keyedBy: FieldKey.self)
+            for (key, value) in fields where key != Key.event.rawValue && key != Key.version.rawValue {
+                try own.encode(value, forKey: FieldKey(stringValue: key))
+            }
         default: break
         }
         var container = encoder.container(keyedBy: Key.self)
@@ -165,7 +186,7 @@ public enum EventRecord: Codable, Sendable, Equatable {
             try container.encode(id, forKey: .id)
             try container.encode(status, forKey: .status)
             try container.encode(message, forKey: .error)
-        case .cleared, .stopped, .photo: break
+        case .cleared, .stopped, .photo, .custom: break
         }
     }
 
@@ -213,7 +234,26 @@ public enum EventRecord: Codable, Sendable, Equatable {
         case "result": self = .result(id: try value(.id), try OutcomeRecord(from: decoder))
         case "error": self = .error(id: try optional(.id), status: try value(.status), message: try value(.error))
         default:
-            throw DecodingError.dataCorruptedError(forKey: .event, in: container, debugDescription: "no event is named \(name)")
+            let own = try decoder.container(keyedBy: FieldKey.self)
+            var fields: [String: JSONValue] = [:]
+            for key in own.allKeys where key.stringValue != Key.event.rawValue && key.stringValue != Key.version.rawValue {
+                fields[key.stringValue] = try own.decode(JSONValue.self, forKey: key)
+            }
+            self = .custom(name: name, fields: fields)
+        }
+    }
+
+    /// A field of a custom event, by its name.
+    private struct FieldKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+
+        init(stringValue: String) {
+            self.stringValue = stringValue
+        }
+
+        init?(intValue: Int) {
+            nil
         }
     }
 }

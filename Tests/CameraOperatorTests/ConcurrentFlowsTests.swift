@@ -1,9 +1,10 @@
+import CamctlTesting
 import CameraKit
 import CameraOperator
 import Foundation
 import PhotoLibrary
-import Testing
 import TestSupport
+import Testing
 
 /// Two hands at once (a kiosk's button, the page, a phone, a fleet's controller), each pair of
 /// flows that share the stage, the camera, a composition or the review: on a fake camera that

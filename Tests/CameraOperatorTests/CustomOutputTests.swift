@@ -48,3 +48,42 @@ struct CustomOutputTests {
         #expect(counted <= session.cameraFrameCount, "no more frames than the camera made: \(counted) of \(session.cameraFrameCount)")
     }
 }
+
+/// An output that notes every step of its life, in order.
+final class StepRecorder: CustomOutput {
+    let steps = Mutex<[String]>([])
+
+    private func note(_ step: String) { steps.withLock { $0.append(step) } }
+
+    func branch(in layout: SessionPipeline) -> String? { "split. ! queue ! fakesink name=step_recorder sync=false" }
+    func prepare(for layout: SessionPipeline) async throws(CaptureError) { note("prepare") }
+    func attach(to graph: SessionGraph) throws(CaptureError) { note("attach") }
+    func activate(in graph: SessionGraph, layout: SessionPipeline) { note("activate") }
+    func cameraChanged(to source: Bin, layout: SessionPipeline) { note("camera \(layout.configuration.device.id)") }
+    func imageChanged(in graph: SessionGraph, layout: SessionPipeline) async throws(CaptureError) { note("image") }
+    func detach() { note("detach") }
+    func finish() async { note("finish") }
+}
+
+extension CustomOutputTests {
+    @Test("An added output takes every step the session's own outputs take: prepared, attached, activated, told of a new camera and a new picture, let go, finished")
+    func lifeCycle() async throws {
+        var configuration = SessionConfiguration()
+        configuration.device = try DeviceDiscovery.device(named: "test")
+        configuration.format = FormatRequest(width: 320, height: 240, frameRate: Fraction(30))
+        let session = CaptureSession(configuration: configuration)
+        let recorder = StepRecorder()
+        session.add(recorder)
+        try await session.start()
+        var image = ImageSettings()
+        image.zoom = 2
+        try await session.changeImage(to: image)
+        let ball = try DeviceDiscovery.device(named: "test:ball")
+        try await session.switchDevice(to: ball)
+        await session.stop()
+        // Preparing runs beside the pipeline's start, and attaching once it is built: either comes first.
+        let steps = recorder.steps.withLock { $0 }
+        #expect(Set(steps.prefix(2)) == ["prepare", "attach"] && Array(steps.dropFirst(2)) == ["activate", "image", "camera \(ball.id)", "detach", "finish"],
+                "\(steps)")
+    }
+}

@@ -1,8 +1,9 @@
+import CamctlTesting
 import CameraKit
 import CameraOperator
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Countdowns, pictures shown for a time and reviews' time-outs run on the operator's clock: a
 /// test's manual clock decides when their time has come, so nothing here depends on how fast the

@@ -1,10 +1,11 @@
+import CamctlTesting
 import CameraKit
 import CameraOperator
 import Foundation
 import ImageMetadata
 import PhotoLibrary
-import Testing
 import TestSupport
+import Testing
 
 /// The operator's flows against a camera made in memory and a clock the test drives: reviews,
 /// bursts, countdowns, booths, switches and failures, proven by what they deliver, tell and show,

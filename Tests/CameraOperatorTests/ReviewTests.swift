@@ -1,10 +1,11 @@
+import CamctlTesting
 import CameraKit
 import CameraOperator
 import Foundation
 import ImageMetadata
 import PhotoLibrary
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Reviewing held pictures", .hangGuard(minutes: 2))
 struct ReviewTests {

@@ -69,6 +69,7 @@ extension OperatorError {
         case .nowhereToRecord: "the movie has nowhere to go"
         case .busy(let flow): flow.busySentence
         case .cancelled: "the action was given up before its turn came; nothing was done"
+        case .reservedEventName(let name): name.isEmpty ? "an event needs a name" : "\"\(name)\" is the name of one of camctl's own events"
         }
     }
 
@@ -82,7 +83,7 @@ extension OperatorError {
         case .alreadyRecording: .stopTheMovieFirst
         case .notRecording: .startAMovieFirst
         case .busy(let flow): .endOrWait(flow)
-        case .delivery, .report, .cancelled: nil
+        case .delivery, .report, .cancelled, .reservedEventName: nil
         }
     }
 
@@ -98,6 +99,7 @@ extension OperatorError {
             default: .internal
             }
         case .delivery, .report: .internal
+        case .reservedEventName: .badRequest
         case .nothingToCompose, .nothingToReview, .nowhereToKeep, .alreadyRecording, .notRecording, .nowhereToRecord, .busy: .conflict
         case .cancelled: .cancelled
         }

@@ -25,4 +25,6 @@ public enum OperatorError: Error, Sendable {
     case busy(Flow)
     /// The task asking was cancelled (its asker went away) while it waited for its turn: nothing was done.
     case cancelled
+    /// An event of one's own was given a name the vocabulary's own events have, or none.
+    case reservedEventName(String)
 }

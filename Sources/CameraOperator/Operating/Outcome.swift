@@ -1,4 +1,5 @@
 import CameraKit
+import JSON
 import PhotoLibrary
 
 /// What an ``Action`` did, as data for a front end to render in its own terms.
@@ -99,6 +100,8 @@ public enum OperatorEvent: Sendable, Equatable {
     case movieKept(LibraryPhoto)
     /// A movie could not be kept, or was cut short; what was whole of it is kept when it could be.
     case movieFailed(reason: String)
+    /// An event of an output or front end of one's own, told with ``SessionOperator/tell(_:_:)``.
+    case custom(name: String, fields: [String: JSONValue])
 }
 
 /// What a picture shown over the whole preview is.

@@ -2,6 +2,8 @@ import CameraKit
 import FoundationEssentials
 import Glibc
 import GStreamer
+import JSON
+import OperatorWire
 import PhotoLibrary
 
 /// Drives a running capture session and delivers its photos: every front end (keys, signals,
@@ -78,6 +80,17 @@ public actor SessionOperator {
     /// behind before its oldest are dropped. They end with ``endEvents()``.
     public nonisolated func events() -> AsyncStream<OperatorEvent> {
         eventBroadcast.subscribe()
+    }
+
+    /// Tells every reader of ``events()`` an event of one's own (an output's `motion`), as every
+    /// front end relays the operator's: `--json` prints it, `/api/events` sends it, a fleet node
+    /// publishes it, `{"event": NAME, …fields, "version": 1}`.
+    ///
+    /// - Throws: ``OperatorError/reservedEventName(_:)`` when `name` is one of the vocabulary's own
+    ///   (``EventRecord/reservedNames``) or empty.
+    public nonisolated func tell(_ name: String, _ fields: [String: JSONValue] = [:]) throws(OperatorError) {
+        guard !name.isEmpty, !EventRecord.reservedNames.contains(name) else { throw .reservedEventName(name) }
+        eventBroadcast.send(.custom(name: name, fields: fields))
     }
 
     /// An operator for a session running on `device`, delivering photos through `delivery` (into

@@ -23,6 +23,7 @@ extension OperatorEvent {
         case .recordingStarted(let path): .recording(path: path)
         case .movieKept(let movie): .movie(movie.record)
         case .movieFailed(let reason): .movieFailed(message: reason)
+        case .custom(let name, let fields): .custom(name: name, fields: fields)
         }
     }
 }
