@@ -33,19 +33,7 @@ struct APIError: Error, Sendable {
         switch error {
         case .capture(let failure): self.init(failure)
         case .delivery(.library(let failure)): self.init(failure)
-        default: self.init(Self.status(of: error.failureClass), Self.words(error))
-        }
-    }
-
-    /// The HTTP status of a class of failure.
-    static func status(of failureClass: OperatorError.FailureClass) -> Int {
-        switch failureClass {
-        case .badRequest: 400
-        case .conflict: 409
-        case .internal: 500
-        case .unavailable, .cancelled: 503
-        case .timeout: 504
-        case .storage: 507
+        default: self.init(error.failureClass.status, Self.words(error))
         }
     }
 

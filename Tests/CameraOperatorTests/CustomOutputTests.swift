@@ -31,15 +31,21 @@ final class FrameCounter: CustomOutput {
 
 @Suite("An output added outside CameraKit", .hangGuard(minutes: 2))
 struct CustomOutputTests {
-    @Test("An added output's branch runs in the session's pipeline, sees the camera's frames, and is let go as the session stops")
-    func frameCounter() async throws {
+    /// A session of the test camera at 320x240, started with `output` added.
+    static func started(with output: any CustomOutput) async throws -> CaptureSession {
         var configuration = SessionConfiguration()
         configuration.device = try DeviceDiscovery.device(named: "test")
         configuration.format = FormatRequest(width: 320, height: 240, frameRate: Fraction(30))
         let session = CaptureSession(configuration: configuration)
-        let counter = FrameCounter()
-        session.add(counter)
+        session.add(output)
         try await session.start()
+        return session
+    }
+
+    @Test("An added output's branch runs in the session's pipeline, sees the camera's frames, and is let go as the session stops")
+    func frameCounter() async throws {
+        let counter = FrameCounter()
+        let session = try await Self.started(with: counter)
         #expect(try await session.pipelineDescription().contains("fakesink name=frame_counter"))
         #expect(await until { counter.counted.load(ordering: .relaxed) >= 10 }, "the counter sees frames")
         await session.stop()
@@ -68,13 +74,8 @@ final class StepRecorder: CustomOutput {
 extension CustomOutputTests {
     @Test("An added output takes every step the session's own outputs take: prepared, attached, activated, told of a new camera and a new picture, let go, finished")
     func lifeCycle() async throws {
-        var configuration = SessionConfiguration()
-        configuration.device = try DeviceDiscovery.device(named: "test")
-        configuration.format = FormatRequest(width: 320, height: 240, frameRate: Fraction(30))
-        let session = CaptureSession(configuration: configuration)
         let recorder = StepRecorder()
-        session.add(recorder)
-        try await session.start()
+        let session = try await Self.started(with: recorder)
         var image = ImageSettings()
         image.zoom = 2
         try await session.changeImage(to: image)

@@ -117,3 +117,17 @@ extension OperatorError {
         if case .endOrWait = remedy { true } else { false }
     }
 }
+
+extension OperatorError.FailureClass {
+    /// The status an error record carries for it on every transport (HTTP's numbers).
+    public var status: Int {
+        switch self {
+        case .badRequest: 400
+        case .conflict: 409
+        case .internal: 500
+        case .unavailable, .cancelled: 503
+        case .timeout: 504
+        case .storage: 507
+        }
+    }
+}
