@@ -1,6 +1,5 @@
 import CameraKit
 import CameraOperator
-import Checksums
 import FoundationEssentials
 import Glibc
 import GStreamer
@@ -97,16 +96,11 @@ public final class CameraServer: Sendable {
         // Where other machines reach this server; its port is known once it listens.
         let address = PublicAddress()
         let isNode = fleet != nil
-        // A fleet node delivers every photo final: its controller collects files by their checksum.
-        sessionOperator = SessionOperator(camera: session, delivery: delivery, device: device, defersProcessing: fleet == nil) { delivered in
-            var record = delivered.record
-            if isNode {
-                // For a fleet's controller: the file's checksum, and where to download it.
-                record.sha256 = SHA256.hash(delivered.item.data).hexDigits
-                record.url = record.guestLink.map { address.url + $0 + "/file" }
-            }
-            events.publish(.photo(record))
-        }
+        // A fleet node delivers every photo final, told with its checksum and where to download
+        // it: its controller collects files by them. Photos are told as the operator's events.
+        let downloadBase: (@Sendable () -> String)? = isNode ? { @Sendable in address.url } : nil
+        sessionOperator = SessionOperator(camera: session, delivery: delivery, device: device, defersProcessing: !isNode,
+                                          checksums: isNode, downloadBase: downloadBase)
         self.session = session
         self.access = access
         shelf = try library.map { folder throws in try LibraryShelf(folder: folder, links: links) }

@@ -36,10 +36,10 @@ final class OperatorConsole: Sendable {
         let lastWritten = LastWritten()
         self.lastWritten = lastWritten
         sessionOperator = SessionOperator(camera: session, delivery: delivery, device: device, albums: albums,
-                                 compositionCopy: PhotoSaving.target(compositionCopy)) { [lastWritten] delivered in
+                                 compositionCopy: PhotoSaving.target(compositionCopy), report: { [lastWritten] delivered in
             lastWritten.picture.withLock { $0 = delivered }
             try PhotoSaving.report(delivered, printsJSON: printsJSON, copy: copy, sidecar: sidecar)
-        }
+        })
         let told = sessionOperator.events()  // from the first action on
         progress = Task { [reviews, sessionOperator] in
             for await event in told {
@@ -80,11 +80,11 @@ final class OperatorConsole: Sendable {
         }
     }
 
-    /// Whether an event tells of a picture the command prints as its result (a photo made final,
-    /// a movie, a booth's clip), not as an event.
+    /// Whether an event tells of a picture the command prints as its result (a photo, one made
+    /// final, a movie, a booth's clip), not as an event.
     private static func isResult(_ event: OperatorEvent) -> Bool {
         switch event {
-        case .processed, .movieKept, .animationKept: true
+        case .photo, .processed, .movieKept, .animationKept: true
         default: false
         }
     }

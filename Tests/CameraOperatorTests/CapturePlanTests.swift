@@ -84,7 +84,14 @@ struct CapturePlanTests {
         }
         #expect(shots.map(\.photo.frameNumber) == [1])
         #expect(try operated.saved().count == 1)
-        let told = await reviewed.value.filter { if case .reviewing = $0 { false } else if case .showing = $0 { false } else { true } }
+        let all = await reviewed.value
+        #expect(all.filter { if case .photo = $0 { true } else { false } }.count == 1, "the photo kept is told, the one discarded is not: \(all)")
+        let told = all.filter {
+            switch $0 {
+            case .reviewing, .showing, .photo: false
+            default: true
+            }
+        }
         #expect(told == [.shot(number: 1, of: 2), .discarded(count: 1, answered: true), .cleared, .shot(number: 2, of: 2),
                          .kept(count: 1, answered: false)], "\(told)")
     }

@@ -20,6 +20,7 @@ public actor PhotoFinishing {
 
     private let library: FinishingLibrary
     private let finisher = HEICFinisher()
+    /// How each final photo is told (the operator's ``PhotoAnnouncement``); `nil` where none is.
     private let report: (@Sendable (Delivered) throws -> Void)?
     /// The library's guests' links, a finished photo's told with it.
     private let links: GuestLinks?
@@ -71,7 +72,7 @@ public actor PhotoFinishing {
     /// Tells of a picture after the photos this process delivered before it, when some of those
     /// are still processing; returns false (nothing done) when none are.
     func reportsInTurn(_ delivered: Delivered) -> Bool {
-        guard report != nil, !queue.isEmpty || workingOnQueue else { return false }
+        guard !queue.isEmpty || workingOnQueue else { return false }
         queue.append(.tell(delivered.withoutData()))
         return true
     }

@@ -1,5 +1,6 @@
 import CameraKit
 import JSON
+import OperatorWire
 import PhotoLibrary
 
 /// What an ``Action`` did, as data for a front end to render in its own terms.
@@ -88,6 +89,9 @@ public enum OperatorEvent: Sendable, Equatable {
     case cleared
     /// The attract screen between a booth's guests began, inviting the next with `line`.
     case attracting(line: String)
+    /// A picture was written (a photo, a composition), as every front end tells it; a photo
+    /// taken with deferred processing is told again once final.
+    case photo(PhotoRecord)
     /// A photo taken with deferred processing is final: its HEIC replaced its proxy.
     case processed(LibraryPhoto)
     /// A photo's final file could not be made; its proxy stays as the photo.

@@ -28,8 +28,8 @@ public actor SessionOperator {
     let albums: [String]
     /// The camera the session runs on now.
     public private(set) var device: CaptureDevice
-    /// Tells the front end of each picture as it is written, before its hook runs.
-    private let report: (@Sendable (Delivered) throws -> Void)?
+    /// Tells of each picture as it is written, before its hook runs: a `photo` event, then the front end's report.
+    private let announcement: PhotoAnnouncement
     /// How many pictures were delivered; numbers each copy's name.
     private var delivered = 0
     /// The last photo taken: the next is of a newer frame.
@@ -97,9 +97,10 @@ public actor SessionOperator {
     /// `albums`) and composed pictures to its library and `compositionCopy`. Without a library
     /// or `compositionCopy`, a composed picture goes where the next photo's copy would.
     ///
-    /// `report` is told of each picture as soon as it is written, before its hook runs (a
-    /// command line prints its path then), on the thread that wrote it, never on the operator's
-    /// actor nor Swift's shared threads; what it throws fails the action. Photos asking for
+    /// Each picture, as soon as it is written and before its hook runs, is told as a `photo` event
+    /// on ``events()`` (with its SHA-256 with `checksums`, and its `url` under `downloadBase`),
+    /// then to `report` (a command line prints its path then), on the thread that wrote it, never
+    /// on the operator's actor nor Swift's shared threads; what `report` throws fails the action. Photos asking for
     /// deferred processing (``PhotoSettings/defersHEVCProcessing``) are finished later when the
     /// library is their one destination, unless `defersProcessing` is false.
     ///
@@ -107,17 +108,20 @@ public actor SessionOperator {
     /// clock makes their time its to drive).
     public init(camera: any OperatedCamera, delivery: sending PhotoDelivery, device: CaptureDevice,
                 albums: [String] = [], compositionCopy: PhotoDelivery.Target? = nil, defersProcessing: Bool = true,
+                checksums: Bool = false, downloadBase: (@Sendable () -> String)? = nil,
                 clock: any Clock<Duration> = ContinuousClock(), report: (@Sendable (Delivered) throws -> Void)? = nil) {
         self.camera = camera
         self.clock = clock
-        self.report = report
+        let broadcast = eventBroadcast
+        let announcement = PhotoAnnouncement(checksums: checksums, downloadBase: downloadBase, tell: { broadcast.send($0) }, report: report)
+        self.announcement = announcement
         self.albums = albums
         self.delivery = DeliveryLane(delivery)
         self.device = device
         self.compositionCopy = compositionCopy
-        let (broadcast, links) = (eventBroadcast, self.delivery.guestLinks)
+        let links = self.delivery.guestLinks
         let finishing = defersProcessing ? self.delivery.libraryFolder.map {
-            PhotoFinishing(folder: $0, links: links, report: report) { broadcast.send($0) }
+            PhotoFinishing(folder: $0, links: links, report: announcement.announce) { broadcast.send($0) }
         } : nil
         self.finishing = finishing
         // Photos a process ended before finishing are finished now.
@@ -444,13 +448,13 @@ public actor SessionOperator {
             }
             if await finishing.reportsInTurn(written) { return written }
         }
-        if let written, let report {
+        if let written {
             // Told on the delivery's lane, in the order photos were written: the front end may
-            // write to a pipe (the command line) or hash the photo (a fleet node), neither of
-            // which may hold the operator's actor.
-            try await delivery.run { _ throws(OperatorError) in
+            // write to a pipe (the command line), or the photo be hashed (a fleet node), neither
+            // of which may hold the operator's actor.
+            try await delivery.run { [announcement] _ throws(OperatorError) in
                 do {
-                    try report(written)
+                    try announcement.announce(written)
                 } catch {
                     throw .report(error)
                 }

@@ -17,6 +17,7 @@ extension OperatorEvent {
         case .showing(let kind): .showing(picture: kind.rawValue)
         case .cleared: .cleared
         case .attracting(let line): .attracting(message: line)
+        case .photo(let record): .photo(record)
         case .processed(let photo): .processed(photo: photo.record)
         case .processingFailed(let id, let reason): .processingFailed(id: id, message: reason)
         case .animationKept(let clip): .animation(movie: clip.record)
