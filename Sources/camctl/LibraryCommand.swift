@@ -98,28 +98,27 @@ struct LibraryCommand: Subcommand {
     func run() async throws(CommandFailure) {
         // The library's SQLite and files are used where libraries are opened, off Swift's shared
         // threads; a sheet's composing and the finishing of photos wait there for nothing.
-        switch action {
-        case .process:
-            let folder = self.folder
-            try await process(PhotoSaving.onLane { () throws(CommandFailure) in try PhotoSaving.openLibrary(folder).folder })
-        case .sheet(let output, let columns, let perSheet):
-            let folder = self.folder
-            let (library, photos) = try await PhotoSaving.onLane { () throws(CommandFailure) -> sending (PhotoLibrary, [LibraryPhoto]) in
-                let library = try PhotoSaving.openLibrary(folder, forReading: true)
-                do throws(LibraryError) {
-                    return (library, try library.photos())
-                } catch {
-                    throw CommandFailure(error)
-                }
-            }
+        switch try await PhotoSaving.onLane({ () throws(CommandFailure) -> sending Remaining? in try runOnLane() }) {
+        case .finishing(let folder)?:
+            try await process(folder)
+        case .sheets(let library, let photos, let output, let columns, let perSheet)?:
             try await makeSheets(of: photos, from: library, columns: columns, perSheet: perSheet, to: output)
-        default:
-            try await PhotoSaving.onLane { () throws(CommandFailure) in try runOnLane() }
+        case nil:
+            break
         }
     }
 
-    /// Lists, shows, copies out or deletes, the library's SQLite and files used on the caller's thread.
-    private func runOnLane() throws(CommandFailure) {
+    /// What is left for `run()` once the library has been used on the lane.
+    private enum Remaining {
+        /// Its photos still processing are to be finished.
+        case finishing(folder: String)
+        /// These photos are to be put on sheets of `columns`, `perSheet` photos each, at `output`.
+        case sheets(PhotoLibrary, [LibraryPhoto], output: String, columns: Int, perSheet: Int)
+    }
+
+    /// Lists, shows, copies out or deletes, the library's SQLite and files used on the caller's
+    /// thread; for finishing and sheets, opens the library and says what is left to do.
+    private func runOnLane() throws(CommandFailure) -> sending Remaining? {
         // Listing, showing and copying out only read the library.
         let library = try PhotoSaving.openLibrary(folder, forReading: !writes)
         do {
@@ -166,9 +165,12 @@ struct LibraryCommand: Subcommand {
             case .delete(let id):
                 try library.delete(id: id)
                 if printsJSON { try Console.json(["deleted": .integer(id)] as JSONValue) } else { try Console.result("deleted \(id)") }
-            case .process, .sheet:
-                break  // run() makes them
+            case .process:
+                return .finishing(folder: library.folder)
+            case .sheet(let output, let columns, let perSheet):
+                return .sheets(library, try library.photos(), output: output, columns: columns, perSheet: perSheet)
             }
+            return nil
         } catch let error as LibraryError {
             throw CommandFailure(error)
         } catch let failure as CommandFailure {

@@ -1,4 +1,3 @@
-import Blocking
 import CameraKit
 import CameraOperator
 import FileSystem
@@ -72,7 +71,7 @@ struct OverlayCommand: Subcommand {
         if let output, output != "-" { try PhotoSaving.checkWritable(output) }
         let library = self.library
         // A library that cannot be opened is found out before any work.
-        try await Self.libraryLane.run { () throws(CommandFailure) in _ = try PhotoSaving.openLibrary(library) }
+        try await PhotoSaving.onLane { () throws(CommandFailure) in _ = try PhotoSaving.openLibrary(library) }
         let data: [UInt8]
         do {
             data = try RegularFile.contents(of: photo)
@@ -99,9 +98,6 @@ struct OverlayCommand: Subcommand {
         try Console.result(output)
     }
 
-    /// Where the library is written: off Swift's shared threads.
-    private static let libraryLane = BlockingLane(label: "overlay.library")
-
     /// Adds the drawn photo (a JPEG) to the library with a thumbnail, as a photo made now.
     private static func add(_ drawn: [UInt8], to library: PhotoSaving.Library) async throws(CommandFailure) -> LibraryPhoto? {
         guard library != .none else { return nil }
@@ -115,7 +111,7 @@ struct OverlayCommand: Subcommand {
         }
         let entry = NewPhoto(data: drawn, thumbnail: thumbnail, codec: "jpeg", width: size.width, height: size.height,
                              orientation: orientation, capturedAt: Date(), device: "camctl overlay")
-        return try await libraryLane.run { () throws(CommandFailure) -> LibraryPhoto? in
+        return try await PhotoSaving.onLane { () throws(CommandFailure) -> LibraryPhoto? in
             guard let opened = try PhotoSaving.openLibrary(library) else { return nil }
             do throws(LibraryError) {
                 return try opened.add(entry)
