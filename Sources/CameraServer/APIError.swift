@@ -57,15 +57,9 @@ struct APIError: Error, Sendable {
         }
     }
 
+    /// A camera's failure: the status of its class, as the operator's vocabulary gives it.
     init(_ error: CaptureError) {
-        let status = switch error.code {
-        case .invalidSetting, .formatUnavailable: 400
-        case .notRunning, .interrupted, .noCamera, .deviceNotFound, .deviceBusy: 503
-        case .timeout: 504
-        case .movieNotWritten: 507
-        default: 500
-        }
-        self.init(status, Self.sentence(error))
+        self.init(OperatorError.capture(error).failureClass.status, Self.sentence(error))
     }
 
     /// A capture failure in the API's words: a remedy that is a field of the request says so.

@@ -99,8 +99,7 @@ public final class CameraServer: Sendable {
         // A fleet node delivers every photo final, told with its checksum and where to download
         // it: its controller collects files by them. Photos are told as the operator's events.
         let downloadBase: (@Sendable () -> String)? = isNode ? { @Sendable in address.url } : nil
-        sessionOperator = SessionOperator(camera: session, delivery: delivery, device: device, defersProcessing: !isNode,
-                                          checksums: isNode, downloadBase: downloadBase)
+        sessionOperator = SessionOperator(camera: session, delivery: delivery, device: device, checksums: isNode, downloadBase: downloadBase)
         self.session = session
         self.access = access
         shelf = try library.map { folder throws in try LibraryShelf(folder: folder, links: links) }

@@ -68,13 +68,13 @@ public enum EventRecord: Codable, Sendable, Equatable {
     /// not know is read as one.
     case custom(name: String, fields: [String: JSONValue])
 
-    /// The names of the vocabulary's own events, which a custom event may not take.
-    public static let reservedNames: Set<String> = [
-        "countdown", "shot", "retake_offered", "showing", "cleared", "attracting", "reviewing", "kept", "discarded", "hook_failed",
-        "burst_skipped", "photo", "processed", "processing_failed", "animation", "recording", "movie", "movie_failed", "printing",
-        "print_progress", "printed", "print_failed", "interrupted", "resumed", "failed", "stopped", "switched", "camera_added",
-        "camera_removed", "no_live_view", "serving", "print", "result", "error",
-    ]
+    /// Whether `name` is one of the vocabulary's own events' (which a custom event may not take):
+    /// what the reader does not read as a custom event.
+    public static func isOwnName(_ name: String) -> Bool {
+        let alone = WireJSON.bytes(["event": .string(name)] as JSONValue)
+        guard case .custom? = try? WireJSON.decode(EventRecord.self, from: alone) else { return true }
+        return false
+    }
 
     /// The event's name, as `event` holds it.
     public var name: String {

@@ -87,9 +87,9 @@ public actor SessionOperator {
     /// publishes it, `{"event": NAME, …fields, "version": 1}`.
     ///
     /// - Throws: ``OperatorError/reservedEventName(_:)`` when `name` is one of the vocabulary's own
-    ///   (``EventRecord/reservedNames``) or empty.
+    ///   (``EventRecord/isOwnName(_:)``) or empty.
     public nonisolated func tell(_ name: String, _ fields: [String: JSONValue] = [:]) throws(OperatorError) {
-        guard !name.isEmpty, !EventRecord.reservedNames.contains(name) else { throw .reservedEventName(name) }
+        guard !name.isEmpty, !EventRecord.isOwnName(name) else { throw .reservedEventName(name) }
         eventBroadcast.send(.custom(name: name, fields: fields))
     }
 
@@ -98,7 +98,8 @@ public actor SessionOperator {
     /// or `compositionCopy`, a composed picture goes where the next photo's copy would.
     ///
     /// Each picture, as soon as it is written and before its hook runs, is told as a `photo` event
-    /// on ``events()`` (with its SHA-256 with `checksums`, and its `url` under `downloadBase`),
+    /// on ``events()`` (with its SHA-256 with `checksums`, every photo then delivered final, and
+    /// its `url` under `downloadBase`),
     /// then to `report` (a command line prints its path then), on the thread that wrote it, never
     /// on the operator's actor nor Swift's shared threads; what `report` throws fails the action. Photos asking for
     /// deferred processing (``PhotoSettings/defersHEVCProcessing``) are finished later when the
@@ -120,7 +121,9 @@ public actor SessionOperator {
         self.device = device
         self.compositionCopy = compositionCopy
         let links = self.delivery.guestLinks
-        let finishing = defersProcessing ? self.delivery.libraryFolder.map {
+        // A photo told with its checksum is delivered final: one finished later would be told
+        // from its proxy's frame, whose bytes are not the file's.
+        let finishing = defersProcessing && !checksums ? self.delivery.libraryFolder.map {
             PhotoFinishing(folder: $0, links: links, report: announcement.announce) { broadcast.send($0) }
         } : nil
         self.finishing = finishing

@@ -57,8 +57,15 @@ public final class MotionDetector: CustomOutput {
     /// the one before, and tells of motion.
     public func feed(_ frame: UnsafeRawBufferPointer, stride: Int) {
         let moved: Double? = state.withLock { state in
-            defer { state.previous = Array(frame) }
-            guard let previous = state.previous, previous.count == frame.count else { return nil }
+            guard var previous = state.previous, previous.count == frame.count else {
+                state.previous = Array(frame)  // the first frame, or one of another size
+                return nil
+            }
+            state.previous = nil  // held alone here, so the frame is copied into it in place: no allocation a frame
+            defer {
+                previous.withUnsafeMutableBytes { $0.copyMemory(from: frame) }
+                state.previous = previous
+            }
             if state.quietLeft > 0 {
                 state.quietLeft -= 1
                 return nil
