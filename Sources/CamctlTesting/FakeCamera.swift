@@ -35,6 +35,7 @@ public final class FakeCamera: OperatedCamera {
     }
 
     private let state = Mutex(State())
+    private let sessionEvents = Broadcast<SessionEvent>()
     public let name = "Fake camera"
 
     /// A camera ready to take photos.
@@ -189,6 +190,17 @@ public final class FakeCamera: OperatedCamera {
 
     public func stop() async {
         state.withLock { $0.isStopped = true }
+        sessionEvents.send(.stopped)
+    }
+
+    public func observeEvents(_ observe: @escaping @Sendable (SessionEvent) -> Void) {
+        sessionEvents.observe(observe)
+    }
+
+    /// Tells what happened to the camera as a session would (``SessionEvent/interrupted(_:)`` for
+    /// a camera lost, ``SessionEvent/resumed`` when back): the operator relays it.
+    public func tell(_ event: SessionEvent) {
+        sessionEvents.send(event)
     }
 
     /// The screen the fake camera sees: chroma green, as lit.

@@ -138,18 +138,12 @@ public final class CameraServer: Sendable {
         watch()
     }
 
-    /// Relays the session's and the operator's events, and keeps idle event clients alive.
+    /// Relays the operator's events, and keeps idle event clients alive.
     private func watch() {
-        let (events, told, session) = (self.events, sessionOperator.events(), self.session)
-        let sessionEvents = session.events()
+        let (events, told) = (self.events, sessionOperator.events())
         let relays = [
             Task {
                 for await event in told { events.publish(event.record) }
-            },
-            Task {
-                for await event in sessionEvents {
-                    if let record = event.record() { events.publish(record) }
-                }
             },
             Task {
                 while !Task.isCancelled {

@@ -5,8 +5,8 @@ import Printing
 
 /// The server's printer (`serve --printer`): a library photo printed on request, at most
 /// `limit` copies of each picture in all (guests at a booth print their own; counted in the
-/// library, so a restart does not start the count again), each job followed until it is printed
-/// and told as events (`printing`, `printed`, `print_failed`).
+/// library, so a restart does not start the count again), each job told on the operator's events
+/// until it is printed (`printing`, `print_progress`, `printed`, `print_failed`).
 final class PrintDesk: Sendable {
     /// The printer, its paper, and the most copies of one picture.
     let printing: CameraServer.Printing
@@ -16,10 +16,10 @@ final class PrintDesk: Sendable {
     }
 
     /// Sends `copies` of the photo, as `picture` shows it (its bytes and media type), to the
-    /// printer, counted in `shelf`'s library; returns the job's outcome at once, and tells the
-    /// job's end on `events`.
+    /// printer through `sessionOperator`, which tells the job on its events, counted in `shelf`'s
+    /// library; returns the job's outcome at once.
     func print(_ photo: LibraryPhoto, _ picture: (bytes: [UInt8], type: String), copies: Int, counting shelf: LibraryShelf,
-               events: EventHub) async throws(APIError) -> OutcomeRecord {
+               through sessionOperator: SessionOperator) async throws(APIError) -> OutcomeRecord {
         let allowed: Bool
         do {
             allowed = try await shelf.countPrinted(copies, of: photo.id, limit: printing.limit)
@@ -28,12 +28,10 @@ final class PrintDesk: Sendable {
         }
         guard allowed else { throw APIError(409, "photo \(photo.id) has had its \(printing.limit) printed copies; this server prints no more of it") }
         do {
-            let (connected, job) = try await PrintSheet.print(picture.bytes, format: picture.type, title: "camctl photo \(photo.id)", on: printing.printer,
-                                                              options: PrintOptions(copies: copies, media: printing.media),
-                                                              cuttingStrips: printing.cutsStrips)
-            events.publish(.printing(printer: connected.name, job: Int(job)))
-            Task { await Self.follow(job, of: copies, on: connected, events: events) }
-            return .printing(printer: connected.name, job: Int(job))
+            let job = try await sessionOperator.print(picture.bytes, format: picture.type, title: "camctl photo \(photo.id)", on: printing.printer,
+                                                      options: PrintOptions(copies: copies, media: printing.media),
+                                                      cuttingStrips: printing.cutsStrips)
+            return .printing(printer: job.printer, job: job.job)
         } catch {
             await shelf.uncountPrinted(copies, of: photo.id)
             throw APIError(503, "the photo was not printed: \(error.message)")
@@ -52,17 +50,4 @@ final class PrintDesk: Sendable {
         }
     }
 
-    /// Follows the job of `copies` sheets until it ends (ten minutes at most), and tells each
-    /// sheet out as the printer counts them, and its end.
-    private static func follow(_ job: Int32, of copies: Int, on printer: Printer, events: EventHub) async {
-        let name = printer.name
-        let failure = await printer.failure(ofJob: job, within: PrintSheet.longestJob) { done in
-            events.publish(.printProgress(printer: name, job: Int(job), number: done, of: max(copies, done)))
-        }
-        if let reason = failure {
-            events.publish(.printFailed(message: reason))
-        } else {
-            events.publish(.printed(printer: printer.name, job: Int(job)))
-        }
-    }
 }

@@ -242,7 +242,7 @@ struct Router: Sendable {
                     let copies = min(settings.copies, printDesk?.printing.limit ?? 1)
                     _ = try await print(["id": .integer(id), "copies": .integer(Int64(copies))])
                 } catch {
-                    events.publish(.printFailed(message: error.message))
+                    sessionOperator.tellNotPrinted(error.message)
                 }
             }
         }
@@ -408,7 +408,7 @@ struct Router: Sendable {
         } catch {
             throw APIError(404, "photo \(id)'s file cannot be read")
         }
-        return try await printDesk.print(photo, picture, copies: copies, counting: shelf, events: events)
+        return try await printDesk.print(photo, picture, copies: copies, counting: shelf, through: sessionOperator)
     }
 
     /// `{"action": "photos", "after": ID, "limit": N}` from a fleet's controller: the library's

@@ -152,9 +152,9 @@ struct BoothCommand: Subcommand {
                                                                     showsShutter: true))
         let captureSession = CaptureSession(configuration: configuration)
         controls.listenToKeys(of: captureSession)
-        try await session.start(captureSession)
         let booth = OperatorConsole(session: captureSession, device: camera, saving: saving, albums: [BoothPlan.album],
                                     compositionCopy: composedOutput)
+        try await session.start(captureSession)
         review.listen(controls, session: captureSession)
         var plan = BoothPlan()
         (plan.shots, plan.countdown, plan.layout) = (shots, countdown, layout)
@@ -177,8 +177,18 @@ struct BoothCommand: Subcommand {
         await captureSession.stop()
         if attract == nil { _ = try await printClip(of: booth, after: nil) }
         if ending == .interrupt { throw CommandFailure.interrupted }
+        // Printed while the operator tells the job, before its events end; the photos are
+        // finished whether or not it is printed.
+        var printed: Result<Void, CommandFailure> = .success(())
+        if let printing, let composed {
+            do throws(CommandFailure) {
+                try await print(composed, on: printing, through: booth)
+            } catch {
+                printed = .failure(error)
+            }
+        }
         try await booth.finishProcessing()
-        if let printing, let composed { try await print(composed, on: printing) }
+        try printed.get()
     }
 
     /// Guest after guest until `q` or an interrupt, which is returned: the attract screen until
@@ -206,7 +216,7 @@ struct BoothCommand: Subcommand {
                 printing = Task { [printing, self] in
                     await printing?.value
                     do throws(CommandFailure) {
-                        try await print(composed, on: printer)
+                        try await print(composed, on: printer, through: booth)
                     } catch {
                         Console.note(error.message)
                     }
@@ -227,10 +237,10 @@ struct BoothCommand: Subcommand {
         return clip.id
     }
 
-    /// Prints a booth's composed picture (`--print`) and waits until it is printed.
-    private func print(_ composed: Delivered, on printing: PicturePrinting) async throws(CommandFailure) {
+    /// Prints a booth's composed picture (`--print`) through its operator, and waits until it is printed.
+    private func print(_ composed: Delivered, on printing: PicturePrinting, through booth: OperatorConsole) async throws(CommandFailure) {
         try await printing.print(composed.item.data, keptAt: composed.path, title: "camctl booth \(composed.libraryPhoto?.id ?? 0)",
-                                 json: arguments.flag("--json"))
+                                 through: booth.sessionOperator)
     }
 
     /// The composed picture a booth kept, if it kept one.

@@ -93,8 +93,9 @@ struct CaptureCommand: Subcommand {
         captureSession.photoOutput.setPreparedPhotoSettings([settings])
         // Space cuts a countdown or an interval short; the other keys do what they do in every command.
         if plan.countdown > 0 || plan.interval > 0 { controls.listenToKeys(of: captureSession) }
-        try await session.start(captureSession)
+        // The operator tells what happens to the camera from its start on.
         let operating = OperatorConsole(session: captureSession, device: camera, saving: saving)
+        try await session.start(captureSession)
         review.listen(controls, session: captureSession)
         let kept: [Delivered]
         do {
@@ -104,13 +105,21 @@ struct CaptureCommand: Subcommand {
             throw error
         }
         await captureSession.stop()
-        try await operating.finishProcessing()
+        // Printed while the operator tells the jobs, before its events end; the photos are
+        // finished whether or not they are printed.
+        var printed: Result<Void, CommandFailure> = .success(())
         if let printing {
-            for photo in kept {
-                try await printing.print(photo.item.data, keptAt: photo.path, title: "camctl photo \(photo.libraryPhoto?.id ?? 0)",
-                                         json: arguments.flag("--json"))
+            do throws(CommandFailure) {
+                for photo in kept {
+                    try await printing.print(photo.item.data, keptAt: photo.path, title: "camctl photo \(photo.libraryPhoto?.id ?? 0)",
+                                             through: operating.sessionOperator)
+                }
+            } catch {
+                printed = .failure(error)
             }
         }
+        try await operating.finishProcessing()
+        try printed.get()
     }
 
     /// Takes the photos; returns those kept.

@@ -40,13 +40,14 @@ final class OperatorConsole: Sendable {
             lastWritten.picture.withLock { $0 = delivered }
             try PhotoSaving.report(delivered, printsJSON: printsJSON, copy: copy, sidecar: sidecar)
         })
-        let told = sessionOperator.events()  // from the first action on
+        let told = sessionOperator.events()  // from the camera's start on
         progress = Task { [reviews, sessionOperator] in
             for await event in told {
-                // With --json, every event is printed as the API sends it, but the pictures kept:
-                // those are printed as results, as the command makes them.
-                if printsJSON, !Self.isResult(event) {
-                    try? Console.json(event.record)  // a reader gone away is told by the results' printing
+                // With --json, every event is printed as the API sends it (the pictures kept are
+                // printed as results, as the command makes them).
+                if printsJSON, Self.printsAsEvent(event) {
+                    // A reader gone away is told by the results' printing.
+                    try? Console.json(event.record(wording: \.commandLineSentence))
                 }
                 switch event {
                 case .countdown(let left):
@@ -71,6 +72,18 @@ final class OperatorConsole: Sendable {
                     Console.note(Self.hookNote(hookCommand, ending, path))
                 case .processingFailed(let id, let reason):
                     Console.note("photo \(id) could not be finished as HEIC (\(reason)); its JPEG proxy is kept as the photo")
+                case .interrupted(let error) where !printsJSON:  // a failure is thrown, and said once
+                    Console.note("\(error.commandLineSentence); waiting for the camera to come back")
+                case .resumed where !printsJSON:
+                    Console.note("the camera is back")
+                case .noLiveView(let name) where !printsJSON:
+                    Console.note("\(name) has no live view; the preview shows its last photo")
+                case .printing(let printer, let job) where !printsJSON:
+                    Console.note("printing on \(printer) (job \(job))")
+                case .printProgress(let printer, _, let number, let count) where !printsJSON:
+                    Console.note("printing on \(printer): \(number) of \(count)")
+                case .printed(let printer, _) where !printsJSON:  // a print that failed is thrown, and said once
+                    Console.note("printed on \(printer)")
                 case .burstSkipped(let frames):
                     Console.note("the burst let \(frames.count) frame\(frames.count == 1 ? "" : "s") pass while the photos in hand filled its memory (--burst-memory): the camera was faster than the encoder")
                 default:
@@ -80,12 +93,13 @@ final class OperatorConsole: Sendable {
         }
     }
 
-    /// Whether an event tells of a picture the command prints as its result (a photo, one made
-    /// final, a movie, a booth's clip), not as an event.
-    private static func isResult(_ event: OperatorEvent) -> Bool {
+    /// Whether `--json` prints an event as one: all but a picture the command prints as its
+    /// result (a photo, one made final, a movie, a booth's clip) and the session's stop, which is
+    /// the command's own end, told by its exit.
+    private static func printsAsEvent(_ event: OperatorEvent) -> Bool {
         switch event {
-        case .photo, .processed, .movieKept, .animationKept: true
-        default: false
+        case .photo, .processed, .movieKept, .animationKept, .stopped: false
+        default: true
         }
     }
 

@@ -1,12 +1,11 @@
 import CameraKit
 import CameraOperator
 import FoundationEssentials
-import OperatorWire
 import Printing
 
 /// `--print`: a picture sent to a printer once it is kept (`--printer` a CUPS queue or an
-/// `ipp://` address, else CUPS's default printer; `--copies`; `--media`; `--cut-strips`), its
-/// progress told as events with `--json` (`printing`, `printed`), and awaited until printed.
+/// `ipp://` address, else CUPS's default printer; `--copies`; `--media`; `--cut-strips`) through
+/// the operator, which tells its progress as events, and awaited until printed.
 struct PicturePrinting {
     static let options: [ParsedArguments.Option] = [
         .init(name: "--print", value: nil), .init(name: "--printer", value: "NAME|URI"), .init(name: "--copies", value: "N"),
@@ -70,32 +69,24 @@ struct PicturePrinting {
     }
 
     /// Prints `picture` (a JPEG or HEIC kept at `path`, read from there when `picture` is empty: a
-    /// long burst keeps no photo's bytes; a HEIC is printed as its JPEG rendition) and waits until
-    /// the printer has printed it.
+    /// long burst keeps no photo's bytes; a HEIC is printed as its JPEG rendition) through
+    /// `sessionOperator`, which tells the job on its events, and waits until the printer has printed it.
     ///
     /// - Throws: exit code 69 when it is not printed (no printer, refused, stopped, failed), the
     ///   picture kept where it is.
-    func print(_ picture: [UInt8], keptAt path: String, title: String, json: Bool) async throws(CommandFailure) {
+    func print(_ picture: [UInt8], keptAt path: String, title: String, through sessionOperator: SessionOperator) async throws(CommandFailure) {
         func failed(_ reason: String) -> CommandFailure {
             CommandFailure("\(reason); the picture was not printed, and is kept at \(path)", exitCode: .unavailable)
         }
-        let printed: (printer: Printer, job: Int32)
+        let job: SessionOperator.PrintJob
         do {
             let kept = picture.isEmpty ? (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))) ?? [] : picture
-            printed = try await PrintSheet.print(try await Self.jpeg(of: kept), format: "image/jpeg", title: title, on: printer, options: options, cuttingStrips: cutsStrips)
+            job = try await sessionOperator.print(try await Self.jpeg(of: kept), format: "image/jpeg", title: title, on: printer, options: options,
+                                                  cuttingStrips: cutsStrips)
         } catch {
             throw failed(error.message)
         }
-        let (connected, job) = printed
-        try Self.tell(.printing(printer: connected.name, job: Int(job)), or: "printing on \(connected.name) (job \(job))", json: json)
-        let (name, copies) = (connected.name, options.copies)
-        let failure = await connected.failure(ofJob: job, within: PrintSheet.longestJob) { done in
-            // A reader gone away is told when the job's end is printed.
-            try? Self.tell(.printProgress(printer: name, job: Int(job), number: done, of: max(copies, done)),
-                           or: "printing on \(name): \(done) of \(max(copies, done))", json: json)
-        }
-        if let reason = failure { throw failed(reason) }
-        try Self.tell(.printed(printer: connected.name, job: Int(job)), or: "printed on \(connected.name)", json: json)
+        if let reason = await job.ended() { throw failed(reason) }
     }
 
     /// The picture as JPEG: a HEIC's rendition, decoded and encoded again; any other as it is.
@@ -106,9 +97,5 @@ struct PicturePrinting {
         } catch {
             throw PrintError("the HEIC picture could not be made into a JPEG to print (\(error.message))")
         }
-    }
-
-    private static func tell(_ event: EventRecord, or line: String, json: Bool) throws(CommandFailure) {
-        if json { try Console.json(event) } else { Console.note(line) }
     }
 }

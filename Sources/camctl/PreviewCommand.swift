@@ -52,12 +52,13 @@ struct PreviewCommand: Subcommand {
         configuration.movies = true
         configuration.capturesPhotos = photos.isOn
         let captureSession = CaptureSession(configuration: configuration)
+        // The operator tells what happens to the camera from its start on.
+        let operating = OperatorConsole(session: captureSession, device: camera, saving: saving)
         let failure = FailureRecord()
-        let reporter = report(captureSession.events(), controls: controls, json: arguments.flag("--json"), failure: failure)
-        defer { reporter.cancel() }
+        let watcher = watchEnding(operating.sessionOperator.events(), controls: controls, failure: failure)
+        defer { watcher.cancel() }
         controls.listenToKeys(of: captureSession)
         try await session.start(captureSession)
-        let operating = OperatorConsole(session: captureSession, device: camera, saving: saving)
         Console.progress("previewing \(camera.name) in \(window.sink ?? ""); \(photos.keyHint)r: movie, m: pause the movie, s: next camera, p: pause, "
             + "f: next filter, +/-: zoom, q: quit")
 
@@ -97,30 +98,20 @@ struct PreviewCommand: Subcommand {
         let error = Mutex<CommandFailure?>(nil)
     }
 
-    /// Tells the person (or, with --json, the script) what happens to the session; a session that
-    /// stops by itself (the window closed) or fails ends the preview.
-    private func report(_ events: AsyncStream<SessionEvent>, controls: ControlInbox, json: Bool,
-                        failure: FailureRecord) -> Task<Void, Never> {
+    /// Ends the preview when the session stops by itself (the window closed) or fails; what
+    /// happens to it is told by the operator's console.
+    private func watchEnding(_ events: AsyncStream<OperatorEvent>, controls: ControlInbox, failure: FailureRecord) -> Task<Void, Never> {
         Task {
             for await event in events {
-                guard let record = event.record(wording: \.commandLineSentence) else { continue }
-                if json {
-                    do {
-                        try Console.json(record)
-                    } catch {
-                        failure.error.withLock { $0 = $0 ?? (error as? CommandFailure) }
-                        controls.post(.finish)
-                    }
-                } else if case .interrupted(let message) = record {  // a failure is thrown, and said once
-                    Console.note(message)
-                } else if case .resumed(let message) = record {
-                    Console.note(message)
-                }
-                if case .failed(let error) = event {
+                switch event {
+                case .failed(let error):
                     failure.error.withLock { $0 = CommandFailure(error) }
                     controls.post(.finish)
+                case .stopped:
+                    controls.post(.finish)
+                default:
+                    continue
                 }
-                if case .stopped = event { controls.post(.finish) }
             }
         }
     }

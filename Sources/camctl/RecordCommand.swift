@@ -83,8 +83,8 @@ struct RecordCommand: Subcommand {
         configuration.preview = window.preview(PreviewConfiguration(showsShutter: true))
         let captureSession = CaptureSession(configuration: configuration)
         controls.listenToKeys(of: captureSession)
-        try await session.start(captureSession)
         let operating = OperatorConsole(session: captureSession, device: camera, saving: saving)
+        try await session.start(captureSession)
         var settings = settings
         settings.audio = await Self.audio(audio, for: camera)
         do {

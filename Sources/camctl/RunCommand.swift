@@ -89,6 +89,10 @@ struct RunCommand: Subcommand {
                                                   printsJSON: arguments.flag("--json"), photoCount: nil)
         let session = CaptureSession(configuration: configuration)
         controls.listenToKeys(of: session)
+        // The operator tells what happens to the camera from its start on.
+        let runner = ScriptRunner(session: session, camera: configuration.device, saving: saving, controls: controls,
+                                  settings: photoSettings(script), printsJSON: arguments.flag("--json"),
+                                  reviewTimeout: reviewTimeout)
         do {
             if configuration.preview != nil { Console.progress("starting \(configuration.device.name)") }
             try await session.start()
@@ -96,9 +100,6 @@ struct RunCommand: Subcommand {
             throw CommandFailure(error)
         }
         if script.reviews { controls.listenToReviewLines() }
-        let runner = ScriptRunner(session: session, camera: configuration.device, saving: saving, controls: controls,
-                                  settings: photoSettings(script), printsJSON: arguments.flag("--json"),
-                                  reviewTimeout: reviewTimeout)
         do {
             try await runner.run(script)
         } catch {

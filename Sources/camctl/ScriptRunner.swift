@@ -112,7 +112,7 @@ struct ScriptRunner {
                                                options: PrintOptions(copies: options.copies, media: options.media),
                                                cutsStrips: options.cutsStrips)
                 try await printing.print(picture.item.data, keptAt: picture.path,
-                                         title: "camctl picture \(picture.libraryPhoto?.id ?? 0)", json: printsJSON)
+                                         title: "camctl picture \(picture.libraryPhoto?.id ?? 0)", through: operating.sessionOperator)
             case .cameraSetting(let name, let value):
                 do {
                     _ = try await session.setCameraSetting(name, to: value)

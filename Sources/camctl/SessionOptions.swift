@@ -105,21 +105,6 @@ struct SessionOptions {
     /// Starts `session`, printing its pipeline first when asked (on standard error, so standard
     /// output stays for results).
     func start(_ session: CaptureSession) async throws(CommandFailure) {
-        // A DSLR without live view says so once: the preview shows its last photo.
-        if case .gphoto2 = await session.configuration.device.kind {
-            let told = session.events()
-            Task {
-                for await event in told {
-                    switch event {
-                    case .noLiveView(let name):
-                        Console.note("\(name) has no live view; the preview shows its last photo")
-                        return
-                    case .stopped, .failed: return  // a camera with live view: nothing to say
-                    default: continue
-                    }
-                }
-            }
-        }
         do {
             if printsPipeline {
                 Console.standardError(try await session.pipelineDescription() + "\n")

@@ -193,7 +193,8 @@ struct PrintCommandTests {
         let lines = stopped.standardError.split(separator: "\n")
         #expect(lines.last?.hasPrefix("camctl: booth is stopped, and holds the job (1) until it is started again; "
             + "the picture was not printed, and is kept at ") == true, "\(stopped.standardError)")
-        #expect(Camctl.objects(stopped.standardOutput).compactMap { $0["event"] as? String }.last == "printing", "the job was taken")
+        #expect(Camctl.objects(stopped.standardOutput).compactMap { $0["event"] as? String }.suffix(2) == ["printing", "print_failed"],
+                "the job was taken, and told as failed as /api/events tells it")
         #expect(try await camctl.photos().count == 3, "the shots and their picture")
         let noDefault = try await camctl.run(Self.booth + ["--print"], environment: cups.environment)
         #expect(noDefault.status == 69 && noDefault.standardError.hasPrefix("camctl: there is no default printer"), "\(noDefault.standardError)")
@@ -307,7 +308,8 @@ struct PrintCommandTests {
                 "\(failed.standardError)")
         // The reason is the job's or the printer's state, never a status that says all went well.
         #expect(!lines[0].lowercased().contains("success") && !lines[0].contains("no reason given"), "\(failed.standardError)")
-        #expect(Camctl.objects(failed.standardOutput).compactMap { $0["event"] as? String }.last == "printing", "\(failed.standardOutput)")
+        #expect(Camctl.objects(failed.standardOutput).compactMap { $0["event"] as? String }.suffix(2) == ["printing", "print_failed"],
+                "\(failed.standardOutput)")
     }
 
     @Test("A served booth prints: the kiosk tells the guest it is printing and then printed; the owner's page and GET /api/printer say the printer's state, supplies and copies printed",

@@ -6,6 +6,8 @@ public final class Broadcast<Element: Sendable>: Sendable {
     /// The subscribers' continuations by number; `nil` once finished.
     private let subscribers = Mutex<[Int: AsyncStream<Element>.Continuation]?>([:])
     private let nextID = Atomic<Int>(0)
+    /// Those told every value as it is sent, in the order they came; `nil` once finished.
+    private let observers = Mutex<[@Sendable (Element) -> Void]?>([])
 
     public init() {}
 
@@ -29,13 +31,21 @@ public final class Broadcast<Element: Sendable>: Sendable {
         return stream
     }
 
-    /// Sends a value to every subscriber; returns how many subscribers dropped an unread one.
+    /// Calls `observe` with every value sent from now on, on the sender's thread before ``send(_:)``
+    /// returns, so it sees them in the order they were sent; until the broadcast finishes.
+    /// `observe` must not block, nor send to this broadcast.
+    public func observe(_ observe: @escaping @Sendable (Element) -> Void) {
+        observers.withLock { $0?.append(observe) }
+    }
+
+    /// Sends a value to every observer and subscriber; returns how many subscribers dropped an unread one.
     ///
     /// Called for every frame, so it yields under the lock rather than copying the subscribers
     /// out: yielding never blocks and never calls back into this object.
     @discardableResult
     public func send(_ value: Element) -> Int {
-        subscribers.withLock { subscribers in
+        observers.withLock { observers in observers?.forEach { $0(value) } }
+        return subscribers.withLock { subscribers in
             var dropped = 0
             for continuation in subscribers?.values ?? [:].values {
                 if case .dropped = continuation.yield(value) { dropped += 1 }
@@ -47,6 +57,7 @@ public final class Broadcast<Element: Sendable>: Sendable {
     /// Ends every subscriber's stream once it has read what was sent; later subscribers get
     /// streams that end at once.
     public func finish() {
+        observers.withLock { $0 = nil }
         // Finished outside the lock: a stream's end calls back to remove its subscriber.
         let ended = subscribers.withLock { subscribers in
             defer { subscribers = nil }

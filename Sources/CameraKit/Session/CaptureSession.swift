@@ -99,6 +99,12 @@ public actor CaptureSession {
         eventStream.subscribe(bufferingNewest: limit)
     }
 
+    /// Calls `observe` with each of the session's events from now on, at once on the sender's
+    /// side and in order (what an operator relays); `observe` must not block.
+    public nonisolated func observeEvents(_ observe: @escaping @Sendable (SessionEvent) -> Void) {
+        eventStream.observe(observe)
+    }
+
     /// The format the camera runs at, while running.
     public var activeFormat: CaptureFormat? { running?.format }
 

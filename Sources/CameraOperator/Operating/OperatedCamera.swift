@@ -27,6 +27,9 @@ public protocol OperatedCamera: AnyObject, Sendable {
     func sampleScreenColor() async throws(CaptureError) -> RGBColor
     /// Stops the camera.
     func stop() async
+    /// Calls `observe` with what happens to the camera from now on (lost, back, switched,
+    /// stopped), at once and in order, for the operator to tell on its events; `observe` never blocks.
+    func observeEvents(_ observe: @escaping @Sendable (SessionEvent) -> Void)
 
     /// Shows the shutter's flash on the preview.
     func showShutter()

@@ -104,8 +104,48 @@ public enum OperatorEvent: Sendable, Equatable {
     case movieKept(LibraryPhoto)
     /// A movie could not be kept, or was cut short; what was whole of it is kept when it could be.
     case movieFailed(reason: String)
+    /// A picture was sent to `printer` as job `job` (``SessionOperator/print(_:format:title:on:options:cuttingStrips:)``).
+    case printing(printer: String, job: Int)
+    /// The printer counted sheet `number` of `of` out.
+    case printProgress(printer: String, job: Int, number: Int, of: Int)
+    /// The job is printed.
+    case printed(printer: String, job: Int)
+    /// A picture was not printed: refused, or its job failed or was given up.
+    case printFailed(reason: String)
+    /// The camera was lost or failed; the session waits for it to come back.
+    case interrupted(CaptureError)
+    /// The camera is back, and the session runs again.
+    case resumed
+    /// The session could not start or go on.
+    case failed(CaptureError)
+    /// The session stopped, asked to or because its preview window was closed.
+    case stopped
+    /// The session runs on the camera of this name now.
+    case switched(device: String)
+    /// A camera was plugged in.
+    case cameraAdded(CaptureDevice)
+    /// A camera was unplugged.
+    case cameraRemoved(CaptureDevice)
+    /// The camera (a DSLR) has no live view: the preview shows its last photo.
+    case noLiveView(device: String)
     /// An event of an output or front end of one's own, told with ``SessionOperator/tell(_:_:)``.
     case custom(name: String, fields: [String: JSONValue])
+
+    /// The event a front end tells for what happened to the camera, as the operator relays it;
+    /// `nil` for the session's own steps (started, running, reconfigured).
+    public init?(_ event: SessionEvent) {
+        switch event {
+        case .interrupted(let error): self = .interrupted(error)
+        case .resumed: self = .resumed
+        case .failed(let error): self = .failed(error)
+        case .stopped: self = .stopped
+        case .switchedDevice(let name, _): self = .switched(device: name)
+        case .cameraAdded(let camera): self = .cameraAdded(camera)
+        case .cameraRemoved(let camera): self = .cameraRemoved(camera)
+        case .noLiveView(let name): self = .noLiveView(device: name)
+        case .started, .running, .reconfigured: return nil
+        }
+    }
 }
 
 /// What a picture shown over the whole preview is.

@@ -76,8 +76,9 @@ public actor SessionOperator {
     var movies = 0
 
     /// A new stream of what happens while actions run (a countdown's seconds, a review, a hook
-    /// that failed) from now on. Any number of readers may each have one; each may fall 256 events
-    /// behind before its oldest are dropped. They end with ``endEvents()``.
+    /// that failed, a picture written or printed) and to the camera (lost, back, switched), from
+    /// now on: the one stream every front end relays. Any number of readers may each have one;
+    /// each may fall 256 events behind before its oldest are dropped. They end with ``endEvents()``.
     public nonisolated func events() -> AsyncStream<OperatorEvent> {
         eventBroadcast.subscribe()
     }
@@ -114,6 +115,10 @@ public actor SessionOperator {
         self.camera = camera
         self.clock = clock
         let broadcast = eventBroadcast
+        // What happens to the camera is told in the order it happens, among the operator's own events.
+        camera.observeEvents { [weak broadcast] event in
+            if let told = OperatorEvent(event) { broadcast?.send(told) }
+        }
         let announcement = PhotoAnnouncement(checksums: checksums, downloadBase: downloadBase, tell: { broadcast.send($0) }, report: report)
         self.announcement = announcement
         self.albums = albums

@@ -1,9 +1,14 @@
+import CameraKit
 import OperatorWire
 
 extension OperatorEvent {
     /// The event's record, as every front end gives it: what `camctl --json` prints,
     /// `/api/events` sends and a fleet node publishes, alike.
-    public var record: EventRecord {
+    public var record: EventRecord { record(wording: \.description) }
+
+    /// The event's record, with the camera's failures said by `wording` (a front end's remedies
+    /// as its own options or fields).
+    public func record(wording: (CaptureError) -> String) -> EventRecord {
         switch self {
         case .countdown(let left): .countdown(secondsLeft: left)
         case .reviewing(let count, let timeout): .reviewing(count: count, timeout: timeout)
@@ -24,6 +29,18 @@ extension OperatorEvent {
         case .recordingStarted(let path): .recording(path: path)
         case .movieKept(let movie): .movie(movie.record)
         case .movieFailed(let reason): .movieFailed(message: reason)
+        case .printing(let printer, let job): .printing(printer: printer, job: job)
+        case .printProgress(let printer, let job, let number, let count): .printProgress(printer: printer, job: job, number: number, of: count)
+        case .printed(let printer, let job): .printed(printer: printer, job: job)
+        case .printFailed(let reason): .printFailed(message: reason)
+        case .interrupted(let error): .interrupted(message: "\(wording(error)); waiting for the camera to come back")
+        case .resumed: .resumed(message: "the camera is back")
+        case .failed(let error): .failed(message: wording(error))
+        case .stopped: .stopped
+        case .switched(let name): .switched(message: name)
+        case .cameraAdded(let camera): .cameraAdded(message: camera.description)
+        case .cameraRemoved(let camera): .cameraRemoved(message: camera.description)
+        case .noLiveView(let name): .noLiveView(message: "\(name) has no live view; the preview shows its last photo")
         case .custom(let name, let fields): .custom(name: name, fields: fields)
         }
     }
