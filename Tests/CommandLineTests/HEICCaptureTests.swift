@@ -51,6 +51,28 @@ struct HEICCaptureTests {
         #expect(heic >= jpeg, "HEIC \(heic) dB, JPEG \(jpeg) dB at the same quality setting")
     }
 
+    @Test("A webcam's JPEG frames are encoded in their own colours, JPEG's full-range BT.601: libheif decodes the frame's own planes, unconverted")
+    func ownColours() async throws {
+        let camctl = try Camctl()
+        let folder = try TemporaryFolder()
+        let (jpeg, frame, heic, decoded) = (folder.path("frame.jpg"), folder.path("frame.y4m"), folder.path("photo.heic"), folder.path("decoded.y4m"))
+        let made = try await ChildProcess.run("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "pattern=pinwheel", "!",
+                                                                 "video/x-raw,width=640,height=480,format=I420", "!", "jpegenc", "!",
+                                                                 "filesink", "location=\(jpeg)"])
+        #expect(made.status == 0, "\(made.standardError)")
+        let result = try await camctl("capture", "--device", "file:\(jpeg)", "--resolution", "photo", "--hevc", "--no-library", "--output", heic)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try await Camctl.exif(heic, "MatrixCoefficients") == ["BT.601"])
+        // The frame as the session holds it, and the HEIC's picture, both as YCbCr planes.
+        #expect(try await ChildProcess.run("gst-launch-1.0", ["-q", "filesrc", "location=\(jpeg)", "!", "jpegdec", "!", "y4menc", "!",
+                                                              "filesink", "location=\(frame)"]).status == 0)
+        #expect(try await ChildProcess.run("heif-convert", ["--quiet", heic, decoded]).status == 0)
+        let compared = try await ChildProcess.run("ffmpeg", ["-nostats", "-i", frame, "-i", decoded, "-lavfi", "psnr", "-f", "null", "-"])
+        let luma = compared.standardError.firstMatch(of: /PSNR y:([0-9.]+)/).flatMap { Double($0.1) } ?? 0
+        // Converted to limited-range BT.709 and back, the planes would be tens of decibels apart.
+        #expect(luma >= Self.minimumPSNR, "luma PSNR \(luma) dB: \(compared.standardError.suffix(300))")
+    }
+
     /// At quality 90 (CRF 22) a 640x480 pinwheel decodes at about 49 dB against the lossless
     /// source (its JPEG at quality 90: about 47 dB).
     static let minimumPSNR = 40.0

@@ -39,8 +39,12 @@ enum HEICFile {
             } else {
                 primary = .single(try await main.encode(frame))
             }
+            // The file's colour is the frame's, as the encoder's VUI says it.
+            let colour = frame.videoInfo.map(\.colour).map {
+                HEIFImage.Colour(primaries: $0.primaries, transfer: $0.transfer, matrix: $0.matrix, fullRange: $0.isFullRange)
+            }
             return try HEIFImage(primary: primary, thumbnail: try await thumbnail, exif: layout.exif,
-                                 orientation: layout.orientation, colour: .bt709).fileData()
+                                 orientation: layout.orientation, colour: colour).fileData()
         } catch let error as HEIFError {
             throw CaptureError(.pipeline, "the HEIC file could not be written: \(error.message)")
         } catch {

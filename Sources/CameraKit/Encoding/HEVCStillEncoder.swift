@@ -1,9 +1,11 @@
 import GStreamer
 import HEIF
 
-/// An HEVC encoder for stills (x265, Main Still Picture, 8-bit 4:2:0, BT.709) kept playing
-/// between captures, so only the first photo pays its start-up. Every picture it makes is an
-/// intra picture that decodes on its own.
+/// An HEVC encoder for stills (x265, Main Still Picture, 8-bit 4:2:0) kept playing between
+/// captures, so only the first photo pays its start-up. Every picture it makes is an intra
+/// picture that decodes on its own. Frames are encoded in their own colours (range and matrix:
+/// a webcam's JPEG frames in JPEG's full-range BT.601, video frames in their limited range),
+/// which its stream's VUI says: converting them would round every sample once more.
 final class HEVCStillEncoder: Sendable {
     /// What the encoder makes: the picture size and the quality, or tiles of a size.
     struct Key: Hashable, Sendable {
@@ -43,8 +45,8 @@ final class HEVCStillEncoder: Sendable {
             transform = try await AppPipeline(describing: """
                 appsrc name=input format=time ! \(key.isTiled ? "videobox name=tile" : "videoflip video-direction=\(ExifOrientation.direction(ofMethod: key.turn)) ! videoscale") \
                 ! videoconvert \
-                ! video/x-raw,format=I420,width=\(key.width),height=\(key.height),pixel-aspect-ratio=1/1,colorimetry=bt709 \
-                ! x265enc speed-preset=\(key.effort.preset) option-string="\(key.isTiled ? "qp" : "crf")=\(factor):info=0" \
+                ! video/x-raw,format=I420,width=\(key.width),height=\(key.height),pixel-aspect-ratio=1/1 \
+                ! x265enc speed-preset=\(key.effort.preset) option-string="\(key.isTiled ? "qp" : "crf")=\(factor):info=0\(key.effort.options)" \
                 ! h265parse ! video/x-h265,stream-format=hvc1,alignment=au,profile=main-still-picture \
                 ! appsink name=output sync=false
                 """, label: "encoder.hevc")
