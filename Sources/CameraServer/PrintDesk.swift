@@ -49,5 +49,4 @@ final class PrintDesk: Sendable {
             return PrinterRecord(printer: printing.printer ?? "the default printer", state: "unreachable", message: error.message, printed: printed)
         }
     }
-
 }

@@ -29,7 +29,7 @@ public struct VideoInfo: Equatable, Sendable {
     /// The size of one frame in bytes.
     public let frameSize: Int
     /// Whether YUV samples use the full 0–255 range (as JPEG does) rather than 16–235 (video).
-    public let isFullRange: Bool
+    public var isFullRange: Bool { colour.isFullRange }
     /// The colours the samples mean, as an HEVC stream's VUI and a HEIF file's `nclx` say them.
     public let colour: Colour
 
@@ -59,10 +59,10 @@ public struct VideoInfo: Equatable, Sendable {
         height = Int(info.height)
         frameRate = Fraction(Int(info.fps_n), info.fps_d == 0 ? 1 : Int(info.fps_d))
         frameSize = Int(info.size)
-        isFullRange = info.colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255
         colour = Colour(primaries: Int(gst_video_color_primaries_to_iso(info.colorimetry.primaries)),
                         transfer: Int(gst_video_transfer_function_to_iso(info.colorimetry.transfer)),
-                        matrix: Int(gst_video_color_matrix_to_iso(info.colorimetry.matrix)), isFullRange: isFullRange)
+                        matrix: Int(gst_video_color_matrix_to_iso(info.colorimetry.matrix)),
+                        isFullRange: info.colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255)
         let count = Int(formatInfo.pointee.n_planes)
         var offsets = VideoInfo.integers(info.offset, as: gsize.self, count: count)
         var strides = VideoInfo.integers(info.stride, as: gint.self, count: count)

@@ -20,9 +20,6 @@ public struct HEIFImage: Sendable {
         public init(primaries: Int, transfer: Int, matrix: Int, fullRange: Bool) {
             (self.primaries, self.transfer, self.matrix, self.fullRange) = (primaries, transfer, matrix, fullRange)
         }
-
-        /// BT.709, limited range: what GStreamer's encoders signal for HD video.
-        public static let bt709 = Colour(primaries: 1, transfer: 1, matrix: 1, fullRange: false)
     }
 
     public var primary: Primary

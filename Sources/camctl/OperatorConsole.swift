@@ -24,10 +24,14 @@ final class OperatorConsole: Sendable {
     private let device: CaptureDevice
     /// The picture written last (a photo or a composition), for a description file's `printout`.
     private let lastWritten: LastWritten
+    /// Why an event's JSON line could not be written (the reader went away), once one could not.
+    private let lostReader = LostReader()
 
-    /// An operator for `session`, running on `device`, delivering as `saving` says.
+    /// An operator for `session`, running on `device`, delivering as `saving` says. With
+    /// `endingOnLostReader`, an event's JSON line that cannot be written ends the command
+    /// (``readerFailure`` says why), as a preview, which prints no results, needs.
     init(session: CaptureSession, device: CaptureDevice, saving: sending PhotoSaving, albums: [String] = [],
-         compositionCopy: String? = nil) {
+         compositionCopy: String? = nil, endingOnLostReader controls: ControlInbox? = nil) {
         let printsJSON = saving.printsJSON, delivery = saving.delivery
         let (copy, sidecar) = (delivery.copy, delivery.sidecar)
         let hookCommand = delivery.hook?.command ?? ""
@@ -41,13 +45,19 @@ final class OperatorConsole: Sendable {
             try PhotoSaving.report(delivered, printsJSON: printsJSON, copy: copy, sidecar: sidecar)
         })
         let told = sessionOperator.events()  // from the camera's start on
-        progress = Task { [reviews, sessionOperator] in
+        let liveViewTold = Once()
+        progress = Task { [reviews, sessionOperator, lostReader] in
             for await event in told {
                 // With --json, every event is printed as the API sends it (the pictures kept are
                 // printed as results, as the command makes them).
                 if printsJSON, Self.printsAsEvent(event) {
-                    // A reader gone away is told by the results' printing.
-                    try? Console.json(event.record(wording: \.commandLineSentence))
+                    do throws(CommandFailure) {
+                        try Console.json(event.record(wording: \.commandLineSentence))
+                    } catch {
+                        // Else a reader gone away is told by the results' printing.
+                        lostReader.failure.withLock { $0 = $0 ?? error }
+                        controls?.post(.finish)
+                    }
                 }
                 switch event {
                 case .countdown(let left):
@@ -73,10 +83,10 @@ final class OperatorConsole: Sendable {
                 case .processingFailed(let id, let reason):
                     Console.note("photo \(id) could not be finished as HEIC (\(reason)); its JPEG proxy is kept as the photo")
                 case .interrupted(let error) where !printsJSON:  // a failure is thrown, and said once
-                    Console.note("\(error.commandLineSentence); waiting for the camera to come back")
+                    Console.note(error.commandLineSentence)
                 case .resumed where !printsJSON:
                     Console.note("the camera is back")
-                case .noLiveView(let name) where !printsJSON:
+                case .noLiveView(let name) where !printsJSON && liveViewTold.first():  // once, however often the camera starts again
                     Console.note("\(name) has no live view; the preview shows its last photo")
                 case .printing(let printer, let job) where !printsJSON:
                     Console.note("printing on \(printer) (job \(job))")
@@ -94,11 +104,11 @@ final class OperatorConsole: Sendable {
     }
 
     /// Whether `--json` prints an event as one: all but a picture the command prints as its
-    /// result (a photo, one made final, a movie, a booth's clip) and the session's stop, which is
-    /// the command's own end, told by its exit.
+    /// result (a photo, one made final, a movie, a booth's clip) and the session's stop or
+    /// failure, which are the command's own end and failure, told by its exit and its sentence.
     private static func printsAsEvent(_ event: OperatorEvent) -> Bool {
         switch event {
-        case .photo, .processed, .movieKept, .animationKept, .stopped: false
+        case .photo, .processed, .movieKept, .animationKept, .stopped, .failed: false
         default: true
         }
     }
@@ -512,9 +522,32 @@ private final class LastWritten: Sendable {
     let picture = Mutex<Delivered?>(nil)
 }
 
+/// Why an event's JSON line could not be written.
+private final class LostReader: Sendable {
+    let failure = Mutex<CommandFailure?>(nil)
+}
+
+/// Something told only the first time.
+private final class Once: Sendable {
+    private let done = Mutex(false)
+
+    /// Whether this is the first call.
+    func first() -> Bool {
+        done.withLock { done in
+            defer { done = true }
+            return !done
+        }
+    }
+}
+
 extension OperatorConsole {
     /// The picture written last: a composition, or a photo; `nil` before any.
     var lastPicture: Delivered? {
         lastWritten.picture.withLock { $0 }
+    }
+
+    /// Why an event's JSON line could not be written, once one could not.
+    var readerFailure: CommandFailure? {
+        lostReader.failure.withLock { $0 }
     }
 }

@@ -53,7 +53,7 @@ struct PreviewCommand: Subcommand {
         configuration.capturesPhotos = photos.isOn
         let captureSession = CaptureSession(configuration: configuration)
         // The operator tells what happens to the camera from its start on.
-        let operating = OperatorConsole(session: captureSession, device: camera, saving: saving)
+        let operating = OperatorConsole(session: captureSession, device: camera, saving: saving, endingOnLostReader: controls)
         let failure = FailureRecord()
         let watcher = watchEnding(operating.sessionOperator.events(), controls: controls, failure: failure)
         defer { watcher.cancel() }
@@ -90,7 +90,7 @@ struct PreviewCommand: Subcommand {
             }
         }
         try await operating.end(captureSession)
-        if let error = failure.error.withLock({ $0 }) { throw error }
+        if let error = failure.error.withLock({ $0 }) ?? operating.readerFailure { throw error }
     }
 
     /// The error that ended the session, written by the event reporter.

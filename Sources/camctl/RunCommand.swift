@@ -104,6 +104,8 @@ struct RunCommand: Subcommand {
             try await runner.run(script)
         } catch {
             await session.stop()
+            // Every event told so far is printed, and photos taken are finished, before the failure.
+            try? await runner.operating.finishProcessing()
             throw error
         }
         await session.stop()

@@ -279,6 +279,8 @@ struct ServeCommand: Subcommand {
         configuration.resumesAutomatically = true
         configuration.movies = true
         let captureSession = CaptureSession(configuration: configuration)
+        let liveView = Self.noteNoLiveView(of: captureSession)
+        defer { liveView.cancel() }
         try await session.start(captureSession)
         let server: CameraServer
         let (host, port, fleet, rtspPort, publicURL, printing, mail, settingsPIN) = (host, port, fleet, rtspPort, publicURL, printing, mail, settingsPIN)
@@ -343,6 +345,19 @@ struct ServeCommand: Subcommand {
             return AccessControl(token: token, onLoopback: false)
         } catch {
             throw CommandFailure(error.description, exitCode: .ioError)
+        }
+    }
+
+    /// Says once that a DSLR without live view shows its last photo: the server's operator, made
+    /// once the camera runs, is not told what the camera's start said.
+    private static func noteNoLiveView(of session: CaptureSession) -> Task<Void, Never> {
+        let told = session.events()
+        return Task {
+            for await event in told {
+                guard case .noLiveView(let name) = event else { continue }
+                Console.note("\(name) has no live view; the preview shows its last photo")
+                return
+            }
         }
     }
 }

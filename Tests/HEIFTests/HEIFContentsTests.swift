@@ -8,7 +8,7 @@ struct HEIFContentsTests {
     private static let made = Task {
         let image = HEIFImage(primary: .single(try await HEIFWriterTests.picture(640, 480)),
                               thumbnail: try await HEIFWriterTests.picture(160, 120),
-                              exif: HEIFWriterTests.tiff(orientation: 6), orientation: 6, colour: .bt709)
+                              exif: HEIFWriterTests.tiff(orientation: 6), orientation: 6, colour: HEIFWriterTests.fixtureColour)
         return try image.fileData()
     }
     /// A HEIC file written by the HEIF module: a failure to make it fails the test that asks.

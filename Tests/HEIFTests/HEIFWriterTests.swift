@@ -18,11 +18,14 @@ struct HEIFWriterTests {
          0x00, 0x00, 0x00, 0x00]                          // no next IFD
     }
 
+    /// The colours `HEVCFixture`'s pictures are encoded in: BT.709, limited range.
+    static let fixtureColour = HEIFImage.Colour(primaries: 1, transfer: 1, matrix: 1, fullRange: false)
+
     @Test("A picture with a thumbnail and EXIF: heif-info, heif-convert and exiftool read it")
     func singleImage() async throws {
         let folder = try TemporaryFolder()
         let image = HEIFImage(primary: .single(try await Self.picture(640, 480)), thumbnail: try await Self.picture(160, 120),
-                              exif: Self.tiff(orientation: 1), colour: .bt709)
+                              exif: Self.tiff(orientation: 1), colour: Self.fixtureColour)
         let path = folder.path("photo.heic")
         try Data(try image.fileData()).write(to: URL(fileURLWithPath: path))
         let info = try await ChildProcess.run("heif-info", [path])

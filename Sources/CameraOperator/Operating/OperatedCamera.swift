@@ -60,6 +60,11 @@ public protocol OperatedCamera: AnyObject, Sendable {
     func stopRecording() async throws(CaptureError) -> RecordedMovie
 }
 
+extension OperatedCamera {
+    /// A camera of one's own that tells nothing of itself tells the operator nothing.
+    public func observeEvents(_ observe: @escaping @Sendable (SessionEvent) -> Void) {}
+}
+
 extension CaptureSession: OperatedCamera {
     public nonisolated func capture(_ settings: PhotoSettings, after previous: Photo?) async throws(CaptureError) -> Photo {
         try await photoOutput.capture(settings, after: previous)

@@ -110,9 +110,10 @@ public enum OperatorEvent: Sendable, Equatable {
     case printProgress(printer: String, job: Int, number: Int, of: Int)
     /// The job is printed.
     case printed(printer: String, job: Int)
-    /// A picture was not printed: refused, or its job failed or was given up.
+    /// A picture sent to a printer was not printed: its job failed or was given up (or, told by
+    /// ``SessionOperator/tellNotPrinted(_:)``, a print no one waits on could not be sent).
     case printFailed(reason: String)
-    /// The camera was lost or failed; the session waits for it to come back.
+    /// The camera was lost or failed; a session that resumes by itself waits for it to come back.
     case interrupted(CaptureError)
     /// The camera is back, and the session runs again.
     case resumed

@@ -33,7 +33,7 @@ extension OperatorEvent {
         case .printProgress(let printer, let job, let number, let count): .printProgress(printer: printer, job: job, number: number, of: count)
         case .printed(let printer, let job): .printed(printer: printer, job: job)
         case .printFailed(let reason): .printFailed(message: reason)
-        case .interrupted(let error): .interrupted(message: "\(wording(error)); waiting for the camera to come back")
+        case .interrupted(let error): .interrupted(message: wording(error))
         case .resumed: .resumed(message: "the camera is back")
         case .failed(let error): .failed(message: wording(error))
         case .stopped: .stopped
