@@ -103,6 +103,7 @@ typedef struct {
     __typeof__(&gst_rtsp_media_factory_set_shared) media_factory_set_shared;
     __typeof__(&gst_rtsp_media_get_element) media_get_element;
     __typeof__(&gst_rtsp_mount_points_add_factory) mount_points_add_factory;
+    __typeof__(&gst_rtsp_thread_pool_cleanup) thread_pool_cleanup;
     void *token_new;
     void *media_factory_add_role;
 } cgst_rtsp_api;
@@ -130,6 +131,7 @@ static inline int cgst_rtsp_load(cgst_rtsp_api *api) {
     CGST_FIND(media_factory_set_shared, "gst_rtsp_media_factory_set_shared");
     CGST_FIND(media_get_element, "gst_rtsp_media_get_element");
     CGST_FIND(mount_points_add_factory, "gst_rtsp_mount_points_add_factory");
+    CGST_FIND(thread_pool_cleanup, "gst_rtsp_thread_pool_cleanup");
     CGST_FIND(token_new, "gst_rtsp_token_new");
     CGST_FIND(media_factory_add_role, "gst_rtsp_media_factory_add_role");
 #undef CGST_FIND

@@ -69,6 +69,7 @@ public enum GStreamerRuntime {
     ///
     /// Call it only at the very end of a process: GStreamer cannot be used again afterwards.
     public static func deinitialize() {
+        RTSPServer.endThreads()
         gst_deinit()
     }
 }

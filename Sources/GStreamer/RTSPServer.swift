@@ -20,7 +20,11 @@ public final class RTSPServer: @unchecked Sendable {
     private let context: OpaquePointer
     private let loop: OpaquePointer
     private let loopEnded = DispatchSemaphore(value: 0)
+    /// Every media made and not yet ended: `stop` waits for them, so none outlives the server.
+    private let liveMedia = DispatchGroup()
     private let stopped = Atomic<Bool>(false)
+    /// Whether any server was made in this process (gst-rtsp-server loaded, its threads started).
+    private static let anyMade = Atomic<Bool>(false)
     /// The port it listens on (the one chosen when 0 was asked for).
     public let port: Int
 
@@ -39,6 +43,7 @@ public final class RTSPServer: @unchecked Sendable {
             throw GStreamerError(.missingElement, "gst-rtsp-server is not installed; install the libgstrtspserver-1.0-0 package")
         }
         self.rtsp = rtsp
+        Self.anyMade.store(true, ordering: .releasing)
         server = rtsp.server_new()!
         rtsp.server_set_address(server, host)
         rtsp.server_set_service(server, "\(port)")
@@ -87,6 +92,15 @@ public final class RTSPServer: @unchecked Sendable {
     /// as it is made (on the server's thread), before it plays; what it returns is called when the
     /// media ends (its last client gone).
     public func mount(_ path: String, launch: String, configure: @escaping @Sendable (Bin) -> (@Sendable () -> Void)) {
+        let liveMedia = liveMedia
+        let counted: @Sendable (Bin) -> (@Sendable () -> Void) = { bin in
+            liveMedia.enter()
+            let ended = configure(bin)
+            return {
+                ended()
+                liveMedia.leave()
+            }
+        }
         let factory = rtsp.media_factory_new()
         rtsp.media_factory_set_launch(factory, launch)
         rtsp.media_factory_set_shared(factory, 1)
@@ -105,21 +119,48 @@ public final class RTSPServer: @unchecked Sendable {
                                   CallbackBox<@Sendable () -> Void>.retained(ended), releaseBoxOfClosure, GConnectFlags(rawValue: 0))
         }
         g_signal_connect_data(upcast(factory!, to: GObject.self), "media-configure", unsafeBitCast(configured, to: GCallback.self),
-                              CallbackBox<@Sendable (Bin) -> (@Sendable () -> Void)>.retained(configure), releaseBoxOfClosure,
+                              CallbackBox<@Sendable (Bin) -> (@Sendable () -> Void)>.retained(counted), releaseBoxOfClosure,
                               GConnectFlags(rawValue: 0))
         let mounts = rtsp.server_get_mount_points(server)
         rtsp.mount_points_add_factory(mounts, path, factory)  // the mount points own the factory
         g_object_unref(mounts)
     }
 
-    /// Disconnects every client and stops listening.
+    /// Disconnects every client, waits (ten seconds at most) until their media have ended, and
+    /// stops listening.
     public func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        typealias ClientFilter = @convention(c) (UnsafeMutablePointer<GstRTSPServer>?, UnsafeMutablePointer<GstRTSPClient>?, gpointer?) -> GstRTSPFilterResult
-        let removeAll: ClientFilter = { _, _, _ in GST_RTSP_FILTER_REMOVE }
-        if let kept = rtsp.server_client_filter(server, removeAll, nil) { g_list_free(kept) }
+        // The clients are closed on the loop's own thread, which then ends: closed from here, a
+        // client could be freed while the loop reads from its connection.
+        let ending = Ending(server: server, rtsp: rtsp)
+        let closeAll: @Sendable () -> Void = {
+            typealias ClientFilter = @convention(c) (UnsafeMutablePointer<GstRTSPServer>?, UnsafeMutablePointer<GstRTSPClient>?, gpointer?) -> GstRTSPFilterResult
+            let removeAll: ClientFilter = { _, _, _ in GST_RTSP_FILTER_REMOVE }
+            if let kept = ending.rtsp.server_client_filter(ending.server, removeAll, nil) { g_list_free(kept) }
+        }
+        g_main_context_invoke_full(context, G_PRIORITY_DEFAULT, { userData in
+            CallbackBox<@Sendable () -> Void>.value(userData)()
+            return 0  // G_SOURCE_REMOVE: once
+        }, CallbackBox<@Sendable () -> Void>.retained(closeAll), releaseBox)
+        // A media ends on gst-rtsp-server's own threads once its last client is gone.
+        _ = liveMedia.wait(timeout: .now() + 10)
         g_main_loop_quit(loop)
         loopEnded.wait()
+    }
+
+    /// Waits until gst-rtsp-server's own threads have ended, once every server has stopped: what
+    /// must come before GStreamer is deinitialized, as they release their objects as they end.
+    static func endThreads() {
+        guard anyMade.load(ordering: .acquiring) else { return }
+        RTSPLibrary.loaded?.api.thread_pool_cleanup()
+    }
+
+    /// What the loop's thread needs to close the clients and end.
+    private struct Ending: @unchecked Sendable {
+        // @unchecked Sendable: the server outlives the loop (released only after its thread
+        // ended), and gst-rtsp-server's client filter is meant for that thread.
+        let server: UnsafeMutablePointer<GstRTSPServer>
+        let rtsp: cgst_rtsp_api
     }
 
     deinit {
