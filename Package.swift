@@ -133,7 +133,7 @@ let package = Package(
 
         // A helper process for the leak test: GStreamer's leak tracer reports only at
         // gst_deinit(), after which GStreamer cannot be used again in that process.
-        .executableTarget(name: "gst-leak-probe", dependencies: ["GStreamer", "CameraKit"], path: "Tests/LeakProbe"),
+        .executableTarget(name: "gst-leak-probe", dependencies: ["Blocking", "GStreamer", "CameraKit"], path: "Tests/LeakProbe"),
         // Child processes, temporary folders and virtual displays for the tests.
         .target(name: "TestSupport", dependencies: ["GPhoto2", "CGPhoto2"], path: "Tests/TestSupport"),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "TestSupport", "gst-leak-probe"]),

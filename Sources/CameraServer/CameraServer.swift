@@ -1,3 +1,4 @@
+import Blocking
 import CameraKit
 import CameraOperator
 import FoundationEssentials
@@ -165,9 +166,10 @@ public final class CameraServer: Sendable {
         events.finish()
         let server = http.withLock { server in defer { server = nil }; return server }
         let rtsp = self.rtsp
-        await Task.detached {  // both wait for threads of theirs: the connections', the RTSP server's loop
+        // Both wait for threads of theirs (the connections', the RTSP server's loop and media), off Swift's shared threads.
+        await BlockingLane(label: "camctl.server-stop").run {
             rtsp?.stop()
             server?.stop()
-        }.value
+        }
     }
 }

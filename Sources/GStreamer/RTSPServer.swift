@@ -1,3 +1,4 @@
+import Blocking
 internal import CGStreamer
 import Dispatch
 import Synchronization
@@ -130,6 +131,7 @@ public final class RTSPServer: @unchecked Sendable {
     /// stops listening.
     public func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        SharedThreads.forbid("stopping an RTSP server (it waits for its media and its loop's thread)")
         // The clients are closed on the loop's own thread, which then ends: closed from here, a
         // client could be freed while the loop reads from its connection.
         let ending = Ending(server: server, rtsp: rtsp)

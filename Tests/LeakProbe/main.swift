@@ -12,6 +12,7 @@
 //
 // With --leak-on-purpose one buffer is kept forever, to prove the check can fail.
 
+import Blocking
 import CameraKit
 import Foundation
 import GStreamer
@@ -179,7 +180,7 @@ func watchRTSP(_ views: Int) async throws -> Int {
         try await client.stop()
         received += 20
     }
-    server.stop()
+    await BlockingLane(label: "rtsp-stop").run { server.stop() }  // it waits for its media and its loop's thread
     receivers.withLock { $0.removeAll() }
     await session.stop()
     return received

@@ -1,3 +1,4 @@
+import Blocking
 import FleetControl
 import FoundationEssentials
 import HTTPServer
@@ -49,7 +50,7 @@ public final class RigServer: Sendable {
     public func stop() async {
         await routes.stop()
         let server = http.withLock { server in defer { server = nil }; return server }
-        await Task.detached { server?.stop() }.value  // it waits for its connections' threads
+        await BlockingLane(label: "camctl.rig-server-stop").run { server?.stop() }  // it waits for its connections' threads
     }
 }
 
